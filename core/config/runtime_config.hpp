@@ -1,0 +1,78 @@
+// configs/runtime.yaml as typed structs. Every key is documented in docs/configuration.md.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "allowlist/allowlist.hpp"
+#include "core/support/status.hpp"
+#include "nnrt/driver/nnrt_driver.h"
+
+namespace nnrt::config {
+
+// Declared performance numbers that replace what a driver reports (lower is better, CPU = 1.0).
+struct PerformanceOverride {
+  std::optional<nnrt_perf_info> all;             // every operand type the device lists
+  std::map<int32_t, nnrt_perf_info> byType;      // one operand type (added if the device lacks it)
+  std::optional<nnrt_perf_info> relaxedScalar;
+  std::optional<nnrt_perf_info> relaxedTensor;
+  std::optional<nnrt_perf_info> ifPerformance;
+  std::optional<nnrt_perf_info> whilePerformance;
+  bool empty() const {
+    return !all && byType.empty() && !relaxedScalar && !relaxedTensor && !ifPerformance && !whilePerformance;
+  }
+};
+
+struct DeviceConfig {
+  std::string name;                    // unique; the device name (suffixed when a plugin offers several)
+  std::string library;                 // as written in the file
+  std::filesystem::path libraryPath;   // resolved: absolute, relative to the config file, or in the plugin dir
+  bool enabled = true;
+  std::vector<std::pair<std::string, std::string>> options;  // passed to the plugin's open()
+  PerformanceOverride performance;
+  int line = 0;                        // 1-based line of the entry, for messages
+};
+
+enum class PartitioningMode { WithFallback, WithoutFallback, Disabled };
+using allowlist::ExtensionAccess;
+
+struct PolicyConfig {
+  int32_t preference = NNRT_PREFER_FAST_SINGLE_ANSWER;  // when the application sets none
+  PartitioningMode partitioning = PartitioningMode::WithFallback;
+  std::string fallbackDevice = "cpu";                   // "" = no fallback
+  std::vector<std::string> deviceOrder;                 // tie-break order; unlisted devices follow in file order
+  std::map<int32_t, std::string> pins;                  // operation type -> device or device entry name
+  std::map<std::string, std::set<int32_t>> deny;        // device or entry name -> operation types it must not run
+  ExtensionAccess extensionAccess = ExtensionAccess::Allowlist;
+  std::filesystem::path allowlistPath;                  // resolved against the config file; empty = none
+  uint32_t healthCheckIntervalMs = 1000;                // 0 = no periodic getStatus check
+};
+
+struct RuntimeConfig {
+  std::filesystem::path file;  // where it was read from ("" for built-in defaults)
+  std::vector<DeviceConfig> devices;
+  PolicyConfig policy;
+};
+
+// Parses YAML text. `file` names the source in messages and anchors relative paths; `pluginDir` is
+// where bare library file names are looked up. Errors are BAD_DATA with "file:line: key: problem".
+Result<RuntimeConfig> parseConfig(const std::string& text, const std::filesystem::path& file,
+                                  const std::filesystem::path& pluginDir);
+Result<RuntimeConfig> loadConfig(const std::filesystem::path& file, const std::filesystem::path& pluginDir);
+
+// The configuration file the runtime reads: $NNRT_CONFIG, else <dir of libneuralnetworks>/../etc/nnrt/runtime.yaml,
+// else /etc/nnrt/runtime.yaml.
+std::filesystem::path defaultConfigPath(const std::filesystem::path& runtimeLibraryDir);
+
+const char* partitioningModeName(PartitioningMode mode);
+const char* preferenceName(int32_t preference);
+// "low-power" | "fast-single-answer" | "sustained-speed" -> PreferenceCode.
+std::optional<int32_t> parsePreference(const std::string& text);
+
+}  // namespace nnrt::config

@@ -1,0 +1,98 @@
+#include "core/device/device_registry.hpp"
+
+#include <cstdlib>
+#include <mutex>
+
+#include <boost/dll/runtime_symbol_info.hpp>
+
+#include "core/support/log.hpp"
+
+namespace nnrt {
+
+std::unique_ptr<DeviceRegistry> DeviceRegistry::create(config::RuntimeConfig config) {
+  std::unique_ptr<DeviceRegistry> registry(new DeviceRegistry());
+  registry->config_ = std::move(config);
+  for (const config::DeviceConfig& entry : registry->config_.devices) {
+    auto skip = [&](const std::string& reason) {
+      registry->skipped_.push_back({entry.name, entry.libraryPath.string(), reason});
+    };
+    if (!entry.enabled) {
+      skip("disabled in the configuration (enabled: false)");
+      continue;
+    }
+    auto library = DriverLibrary::load(entry.libraryPath, entry.options);
+    if (!library) {
+      logWarning("skipping device '" + entry.name + "': " + library.error().message);
+      skip(library.error().message);
+      continue;
+    }
+    const nnrt_driver_api& api = (*library)->api();
+    uint32_t count = api.device_count((*library)->plugin());
+    if (count == 0) {
+      std::string why = entry.libraryPath.string() + ": plugin '" + api.plugin_name + "' offers no device";
+      logWarning("skipping device '" + entry.name + "': " + why);
+      skip(why);
+      continue;
+    }
+    for (uint32_t i = 0; i < count; ++i) {
+      std::string name = count == 1 ? entry.name : entry.name + ":" + std::to_string(i);
+      nnrt_device* handle = api.device_at((*library)->plugin(), i);
+      if (handle == nullptr) {
+        skip(entry.libraryPath.string() + ": device_at(" + std::to_string(i) + ") returned NULL");
+        continue;
+      }
+      auto device = DriverDevice::create(*library, handle, name, entry.performance);
+      if (!device) {
+        logWarning("skipping device '" + name + "': " + device.error().message);
+        registry->skipped_.push_back({name, entry.libraryPath.string(), device.error().message});
+        continue;
+      }
+      registry->devices_.push_back(std::move(*device));
+    }
+  }
+  const std::string& fallback = registry->config_.policy.fallbackDevice;
+  if (!fallback.empty() && !registry->find(fallback)) {
+    logWarning("fallback device '" + fallback + "' is not loaded; whole-model fallback is off");
+  }
+  return registry;
+}
+
+DeviceRegistry& DeviceRegistry::global() {
+  static std::once_flag once;
+  static std::unique_ptr<DeviceRegistry> instance;
+  std::call_once(once, [] {
+    std::filesystem::path dir = pluginDirectory();
+    std::filesystem::path file = config::defaultConfigPath(dir);
+    auto config = config::loadConfig(file, dir);
+    if (!config) {
+      logError("configuration error: " + config.error().message);
+      instance.reset(new DeviceRegistry());
+      instance->configError_ = config.error();
+      return;
+    }
+    logVerbose("configuration: " + file.string());
+    instance = create(std::move(*config));
+  });
+  return *instance;
+}
+
+std::shared_ptr<DriverDevice> DeviceRegistry::find(const std::string& name) const {
+  for (const auto& d : devices_) {
+    if (d->name() == name) return d;
+  }
+  return nullptr;
+}
+
+std::shared_ptr<DriverDevice> DeviceRegistry::fallbackDevice() const {
+  return config_.policy.fallbackDevice.empty() ? nullptr : find(config_.policy.fallbackDevice);
+}
+
+std::filesystem::path DeviceRegistry::pluginDirectory() {
+  if (const char* env = std::getenv("NNRT_PLUGIN_DIR"); env != nullptr && *env != '\0') return env;
+  // The runtime lives in <prefix>/lib (libneuralnetworks.so) or <prefix>/bin (a program linking the
+  // runtime statically); plugins live in <prefix>/lib either way.
+  std::filesystem::path self = boost::dll::this_line_location().parent_path().string();
+  return std::filesystem::weakly_canonical(std::filesystem::absolute(self / ".." / "lib"));
+}
+
+}  // namespace nnrt

@@ -1,0 +1,95 @@
+// The runtime's view of one plugin device: identity and capabilities read once at start-up (with
+// the configuration's performance overrides applied), and the calls the runtime makes, each
+// checked so that a misbehaving plugin yields an error rather than undefined behaviour.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/config/runtime_config.hpp"
+#include "core/device/driver_library.hpp"
+#include "core/support/status.hpp"
+#include "nnrt/driver/driver.hpp"
+
+namespace nnrt {
+
+// A model prepared by a driver. Releases it when the last reference goes; keeps the plugin loaded.
+class PreparedModel {
+ public:
+  PreparedModel(std::shared_ptr<DriverLibrary> library, nnrt_prepared_model* prepared, std::string deviceName)
+      : library_(std::move(library)), prepared_(prepared), deviceName_(std::move(deviceName)) {}
+  ~PreparedModel();
+  PreparedModel(const PreparedModel&) = delete;
+  PreparedModel& operator=(const PreparedModel&) = delete;
+
+  // Runs a request to completion. The result's status is NONE or OUTPUT_INSUFFICIENT_SIZE (with
+  // the shapes); every other failure is an Error. Thread-safe.
+  Result<driver::ExecutionResult> execute(const nnrt_request& request, bool measure, uint64_t deadlineNs,
+                                          uint64_t loopTimeoutNs) const;
+  const std::string& deviceName() const { return deviceName_; }
+
+ private:
+  std::shared_ptr<DriverLibrary> library_;
+  nnrt_prepared_model* prepared_;
+  std::string deviceName_;
+};
+
+struct CacheHandles {
+  std::vector<int> modelCache;
+  std::vector<int> dataCache;
+  std::vector<uint8_t> token;  // NNRT_CACHE_TOKEN_SIZE bytes, or empty when not caching
+};
+
+class DriverDevice {
+ public:
+  // Reads the device's identity, capabilities and extensions; fails if the plugin answers
+  // nonsense (no name, a capability table out of order, a negative cost).
+  static Result<std::shared_ptr<DriverDevice>> create(std::shared_ptr<DriverLibrary> library, nnrt_device* device,
+                                                      std::string name, const config::PerformanceOverride& overrides);
+
+  const std::string& name() const { return name_; }              // as the runtime and NNAPI know it
+  const std::string& driverDeviceName() const { return driverName_; }  // as the plugin calls it
+  const std::string& versionString() const { return version_; }
+  int32_t type() const { return type_; }
+  int64_t featureLevel() const { return featureLevel_; }
+  const driver::Capabilities& capabilities() const { return capabilities_; }
+  bool performanceOverridden() const { return overridden_; }
+  const std::vector<driver::Extension>& extensions() const { return extensions_; }
+  driver::CacheFileCounts cacheFilesNeeded() const { return cacheFiles_; }
+  const DriverLibrary& library() const { return *library_; }
+
+  // Asks the driver now (NNRT_DEVICE_STATUS_*).
+  int32_t queryStatus() const;
+  // The runtime's current opinion (set by the health check); new compilations avoid unavailable devices.
+  bool available() const { return available_.load(std::memory_order_acquire); }
+  void setAvailable(bool available) { available_.store(available, std::memory_order_release); }
+
+  struct Support {
+    std::vector<bool> supported;       // per main-subgraph operation
+    std::vector<std::string> reasons;  // why not, where the driver said
+  };
+  Result<Support> getSupportedOperations(const nnrt_model& model) const;
+
+  // Prepares a model and waits for the driver's callback.
+  Result<std::shared_ptr<PreparedModel>> prepareModel(const nnrt_model& model, int32_t preference, int32_t priority,
+                                                      uint64_t deadlineNs, const CacheHandles& cache) const;
+  Result<std::shared_ptr<PreparedModel>> prepareModelFromCache(uint64_t deadlineNs, const CacheHandles& cache) const;
+
+ private:
+  DriverDevice() = default;
+  std::shared_ptr<DriverLibrary> library_;
+  nnrt_device* device_ = nullptr;
+  std::string name_, driverName_, version_;
+  int32_t type_ = NNRT_DEVICE_TYPE_OTHER;
+  int64_t featureLevel_ = 0;
+  driver::Capabilities capabilities_;
+  bool overridden_ = false;
+  std::vector<driver::Extension> extensions_;
+  driver::CacheFileCounts cacheFiles_;
+  std::atomic<bool> available_{true};
+};
+
+}  // namespace nnrt

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs what nnrt needs on Debian 12, as root. Idempotent: when everything is present it only
+# checks and returns (well under a second).
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config
+  libboost-dev                      # Boost headers: Asio, DLL, Graph
+  libtbb-dev                        # oneTBB
+  libopenblas-dev                   # OpenBLAS (cblas)
+  libyaml-cpp-dev
+  libgtest-dev libgmock-dev
+  libbenchmark-dev
+  ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#packages[@]} packages present"
+  exit 0
+fi
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}"
