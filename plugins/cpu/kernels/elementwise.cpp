@@ -1,0 +1,117 @@
+#include "plugins/cpu/kernels/elementwise.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "plugins/cpu/kernels/broadcast.hpp"
+#include "plugins/cpu/kernels/parallel.hpp"
+#include "plugins/cpu/kernels/quantization.hpp"
+
+namespace nnrt::cpu {
+namespace {
+
+// out = op(a, b) over broadcast runs. The three loop shapes let the compiler vectorize the common
+// cases (equal shapes, one operand repeated along the run).
+template <typename In, typename Out, typename Op>
+void broadcastBinary(const In* a, const Shape& aShape, const In* b, const Shape& bShape, Out* out,
+                     const Shape& outShape, const Op& op) {
+  const detail::BroadcastLoop loop = detail::planBroadcast(aShape, bShape, outShape);
+  detail::forEachBroadcastRun(loop,
+                              [&](size_t o, size_t ia, size_t ib, size_t count, size_t aStep, size_t bStep) {
+                                Out* dst = out + o;
+                                const In* pa = a + ia;
+                                const In* pb = b + ib;
+                                if (aStep == 1 && bStep == 1) {
+                                  for (size_t i = 0; i < count; ++i)
+                                    dst[i] = op(pa[i], pb[i]);
+                                } else if (aStep == 1) {
+                                  const In vb = *pb;
+                                  for (size_t i = 0; i < count; ++i)
+                                    dst[i] = op(pa[i], vb);
+                                } else if (bStep == 1) {
+                                  const In va = *pa;
+                                  for (size_t i = 0; i < count; ++i)
+                                    dst[i] = op(va, pb[i]);
+                                } else {
+                                  const Out v = op(*pa, *pb);
+                                  std::fill(dst, dst + count, v);
+                                }
+                              });
+}
+
+template <typename Op>
+void floatBinary(const float* a, const Shape& aShape, const float* b, const Shape& bShape, Activation act,
+                 float* out, const Shape& outShape, const Op& op) {
+  const auto [lo, hi] = activationRange(act);
+  broadcastBinary(a, aShape, b, bShape, out, outShape,
+                  [&](float x, float y) { return std::min(std::max(op(x, y), lo), hi); });
+}
+
+// ADD and SUB: both operands are moved to a common fixed-point grid of 2^-kFractionBits output steps,
+// summed, and rounded once more to whole output steps.
+void addOrSubQuant8(const uint8_t* a, const Shape& aShape, Quant aQuant, const uint8_t* b,
+                    const Shape& bShape, Quant bQuant, bool subtract, Activation act, uint8_t* out,
+                    const Shape& outShape, Quant outQuant) {
+  constexpr int kFractionBits = 20;
+  const auto ma = QuantizedMultiplier::fromReal(static_cast<double>(aQuant.scale) / outQuant.scale);
+  const auto mb = QuantizedMultiplier::fromReal(static_cast<double>(bQuant.scale) / outQuant.scale);
+  const auto [lo, hi] = activationRangeQuant8(act, outQuant);
+  broadcastBinary(a, aShape, b, bShape, out, outShape, [&](uint8_t x, uint8_t y) {
+    const int64_t xs = ma.apply(int64_t{x - aQuant.zeroPoint} << kFractionBits);
+    const int64_t ys = mb.apply(int64_t{y - bQuant.zeroPoint} << kFractionBits);
+    const int64_t sum = subtract ? xs - ys : xs + ys;
+    return clampToUint8(roundingShiftRight(sum, kFractionBits) + outQuant.zeroPoint, lo, hi);
+  });
+}
+
+}  // namespace
+
+void add(const float* a, const Shape& aShape, const float* b, const Shape& bShape, Activation act, float* out,
+         const Shape& outShape) {
+  floatBinary(a, aShape, b, bShape, act, out, outShape, [](float x, float y) { return x + y; });
+}
+
+void sub(const float* a, const Shape& aShape, const float* b, const Shape& bShape, Activation act, float* out,
+         const Shape& outShape) {
+  floatBinary(a, aShape, b, bShape, act, out, outShape, [](float x, float y) { return x - y; });
+}
+
+void mul(const float* a, const Shape& aShape, const float* b, const Shape& bShape, Activation act, float* out,
+         const Shape& outShape) {
+  floatBinary(a, aShape, b, bShape, act, out, outShape, [](float x, float y) { return x * y; });
+}
+
+void div(const float* a, const Shape& aShape, const float* b, const Shape& bShape, Activation act, float* out,
+         const Shape& outShape) {
+  floatBinary(a, aShape, b, bShape, act, out, outShape, [](float x, float y) { return x / y; });
+}
+
+void add(const uint8_t* a, const Shape& aShape, Quant aQuant, const uint8_t* b, const Shape& bShape,
+         Quant bQuant, Activation act, uint8_t* out, const Shape& outShape, Quant outQuant) {
+  addOrSubQuant8(a, aShape, aQuant, b, bShape, bQuant, false, act, out, outShape, outQuant);
+}
+
+void sub(const uint8_t* a, const Shape& aShape, Quant aQuant, const uint8_t* b, const Shape& bShape,
+         Quant bQuant, Activation act, uint8_t* out, const Shape& outShape, Quant outQuant) {
+  addOrSubQuant8(a, aShape, aQuant, b, bShape, bQuant, true, act, out, outShape, outQuant);
+}
+
+void mul(const uint8_t* a, const Shape& aShape, Quant aQuant, const uint8_t* b, const Shape& bShape,
+         Quant bQuant, Activation act, uint8_t* out, const Shape& outShape, Quant outQuant) {
+  const auto m =
+      QuantizedMultiplier::fromReal(static_cast<double>(aQuant.scale) * bQuant.scale / outQuant.scale);
+  const auto [lo, hi] = activationRangeQuant8(act, outQuant);
+  broadcastBinary(a, aShape, b, bShape, out, outShape, [&](uint8_t x, uint8_t y) {
+    const int64_t product = int64_t{x - aQuant.zeroPoint} * (y - bQuant.zeroPoint);
+    return clampToUint8(m.apply(product) + outQuant.zeroPoint, lo, hi);
+  });
+}
+
+void floor(const float* in, size_t count, float* out) {
+  detail::parallelFor(count, 1, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i)
+      out[i] = std::floor(in[i]);
+  });
+}
+
+}  // namespace nnrt::cpu

@@ -1,0 +1,31 @@
+// Internal to the kernel library: the one place that decides when work is worth spreading over oneTBB.
+#pragma once
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cstddef>
+
+namespace nnrt::cpu::detail {
+
+// Below this many units of work (roughly one multiply-add or one element each) a call runs inline:
+// starting tasks would cost more than it saves.
+inline constexpr size_t kParallelWorkThreshold = size_t{1} << 15;
+
+// Calls body(begin, end) over disjoint sub-ranges covering [0, count), possibly from several threads.
+// workPerItem estimates the cost of one index, so that short loops over heavy items still split.
+template <typename Body>
+void parallelFor(size_t count, size_t workPerItem, const Body& body) {
+  if (count == 0) return;
+  workPerItem = std::max<size_t>(workPerItem, 1);
+  if (count < 2 || count * workPerItem < kParallelWorkThreshold) {
+    body(size_t{0}, count);
+    return;
+  }
+  const size_t grain = std::max<size_t>(1, (kParallelWorkThreshold / 4) / workPerItem);
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, count, grain),
+                    [&](const tbb::blocked_range<size_t>& r) { body(r.begin(), r.end()); });
+}
+
+}  // namespace nnrt::cpu::detail

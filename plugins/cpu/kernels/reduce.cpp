@@ -1,0 +1,63 @@
+#include "plugins/cpu/kernels/reduce.hpp"
+
+#include <array>
+#include <vector>
+
+#include "plugins/cpu/kernels/parallel.hpp"
+
+namespace nnrt::cpu {
+
+void mean(const float* in, const Shape& inShape, std::span<const uint32_t> axes, float* out) {
+  // Input as 4-D (leading 1s); a reduced dimension has output stride 0, so each input element adds
+  // into the output element it belongs to.
+  const size_t lead = 4 - inShape.rank();
+  std::array<size_t, 4> dims{1, 1, 1, 1};
+  std::array<bool, 4> reduced{false, false, false, false};
+  for (size_t i = 0; i < inShape.rank(); ++i)
+    dims[lead + i] = inShape.dims[i];
+  for (uint32_t axis : axes)
+    reduced[lead + axis] = true;
+
+  std::array<size_t, 4> outStride{};
+  size_t outCount = 1;
+  size_t reducedCount = 1;
+  for (size_t i = 4; i-- > 0;) {
+    outStride[i] = reduced[i] ? 0 : outCount;
+    (reduced[i] ? reducedCount : outCount) *= dims[i];
+  }
+  if (outCount == 0) return;
+
+  std::vector<double> sums(outCount, 0.0);
+  // Slices along dimension 0 write disjoint outputs unless dimension 0 is reduced.
+  const size_t slices = reduced[0] ? 1 : dims[0];
+  const size_t sliceSize = dims[1] * dims[2] * dims[3];
+  detail::parallelFor(slices, reduced[0] ? dims[0] * sliceSize : sliceSize, [&](size_t begin, size_t end) {
+    for (size_t s = begin; s < end; ++s) {
+      const size_t first0 = reduced[0] ? 0 : s;
+      const size_t last0 = reduced[0] ? dims[0] : s + 1;
+      for (size_t i0 = first0; i0 < last0; ++i0) {
+        const float* x = in + i0 * sliceSize;
+        for (size_t i1 = 0; i1 < dims[1]; ++i1) {
+          for (size_t i2 = 0; i2 < dims[2]; ++i2) {
+            double* row = sums.data() + i0 * outStride[0] + i1 * outStride[1] + i2 * outStride[2];
+            if (reduced[3]) {
+              double acc = 0.0;
+              for (size_t i3 = 0; i3 < dims[3]; ++i3)
+                acc += x[i3];
+              *row += acc;
+            } else {
+              for (size_t i3 = 0; i3 < dims[3]; ++i3)
+                row[i3] += x[i3];
+            }
+            x += dims[3];
+          }
+        }
+      }
+    }
+  });
+  const double divisor = static_cast<double>(reducedCount);
+  for (size_t i = 0; i < outCount; ++i)
+    out[i] = static_cast<float>(sums[i] / divisor);
+}
+
+}  // namespace nnrt::cpu

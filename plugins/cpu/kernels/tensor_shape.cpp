@@ -1,0 +1,161 @@
+#include "plugins/cpu/kernels/tensor_shape.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <vector>
+
+#include "plugins/cpu/kernels/parallel.hpp"
+#include "plugins/cpu/kernels/quantization.hpp"
+
+namespace nnrt::cpu {
+namespace {
+
+// dims of `shape` as 4-D, padded with leading 1s.
+std::array<size_t, 4> dims4(const Shape& shape) {
+  std::array<size_t, 4> dims{1, 1, 1, 1};
+  std::copy(shape.dims.begin(), shape.dims.end(), dims.begin() + (4 - shape.rank()));
+  return dims;
+}
+
+// The concatenation seen as [outer, piece of input 0, piece of input 1, ...]: calls
+// copy(input, dst, src, elements) for every (outer, input) piece, in parallel over `outer`.
+template <typename Copy>
+void concatPieces(std::span<const Shape> inShapes, uint32_t axis, const Copy& copy) {
+  size_t outer = 1;
+  for (uint32_t i = 0; i < axis; ++i)
+    outer *= inShapes[0].dims[i];
+  std::vector<size_t> pieces(inShapes.size());  // elements of input i per outer index
+  size_t outPiece = 0;
+  for (size_t k = 0; k < inShapes.size(); ++k) {
+    pieces[k] = 1;
+    for (size_t i = axis; i < inShapes[k].rank(); ++i)
+      pieces[k] *= inShapes[k].dims[i];
+    outPiece += pieces[k];
+  }
+  detail::parallelFor(outer, outPiece, [&](size_t begin, size_t end) {
+    for (size_t o = begin; o < end; ++o) {
+      size_t dst = o * outPiece;
+      for (size_t k = 0; k < pieces.size(); ++k) {
+        copy(k, dst, o * pieces[k], pieces[k]);
+        dst += pieces[k];
+      }
+    }
+  });
+}
+
+template <typename T>
+void transposeTyped(const T* in, const Shape& inShape, std::span<const uint32_t> perm, T* out) {
+  const size_t lead = 4 - inShape.rank();
+  const std::array<size_t, 4> inDims = dims4(inShape);
+  std::array<size_t, 4> inStrides{};
+  size_t stride = 1;
+  for (size_t i = 4; i-- > 0;) {
+    inStrides[i] = stride;
+    stride *= inDims[i];
+  }
+  // For each output dimension: its size and the input stride it walks.
+  std::array<size_t, 4> outDims{}, walk{};
+  for (size_t i = 0; i < 4; ++i) {
+    const size_t source = i < lead ? i : lead + perm[i - lead];
+    outDims[i] = inDims[source];
+    walk[i] = inStrides[source];
+  }
+  const size_t rows = outDims[0] * outDims[1] * outDims[2];
+  detail::parallelFor(rows, outDims[3], [&](size_t begin, size_t end) {
+    for (size_t row = begin; row < end; ++row) {
+      const size_t i2 = row % outDims[2];
+      const size_t i1 = (row / outDims[2]) % outDims[1];
+      const size_t i0 = row / (outDims[2] * outDims[1]);
+      const T* src = in + i0 * walk[0] + i1 * walk[1] + i2 * walk[2];
+      T* dst = out + row * outDims[3];
+      for (size_t i3 = 0; i3 < outDims[3]; ++i3)
+        dst[i3] = src[i3 * walk[3]];
+    }
+  });
+}
+
+}  // namespace
+
+void copyBytes(const void* in, size_t bytes, void* out) {
+  if (in != out && bytes > 0) std::memcpy(out, in, bytes);
+}
+
+void concatenation(std::span<const void* const> inputs, std::span<const Shape> inShapes, uint32_t axis,
+                   size_t elementSize, void* out) {
+  auto* outBytes = static_cast<uint8_t*>(out);
+  concatPieces(inShapes, axis, [&](size_t k, size_t dst, size_t src, size_t count) {
+    std::memcpy(outBytes + dst * elementSize, static_cast<const uint8_t*>(inputs[k]) + src * elementSize,
+                count * elementSize);
+  });
+}
+
+void concatenation(std::span<const uint8_t* const> inputs, std::span<const Shape> inShapes,
+                   std::span<const Quant> inQuants, uint32_t axis, uint8_t* out, Quant outQuant) {
+  // One table per input that needs requantizing; empty for inputs already in the output's encoding.
+  std::vector<std::vector<uint8_t>> tables(inputs.size());
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    if (inQuants[k].scale != outQuant.scale || inQuants[k].zeroPoint != outQuant.zeroPoint) {
+      const auto table = requantizeTable(inQuants[k], outQuant);
+      tables[k].assign(table.begin(), table.end());
+    }
+  }
+  concatPieces(inShapes, axis, [&](size_t k, size_t dst, size_t src, size_t count) {
+    const uint8_t* from = inputs[k] + src;
+    if (tables[k].empty()) {
+      std::memcpy(out + dst, from, count);
+    } else {
+      const uint8_t* table = tables[k].data();
+      for (size_t i = 0; i < count; ++i)
+        out[dst + i] = table[from[i]];
+    }
+  });
+}
+
+void transpose(const void* in, const Shape& inShape, std::span<const uint32_t> perm, size_t elementSize,
+               void* out) {
+  switch (elementSize) {
+    case 1:
+      return transposeTyped(static_cast<const uint8_t*>(in), inShape, perm, static_cast<uint8_t*>(out));
+    case 2:
+      return transposeTyped(static_cast<const uint16_t*>(in), inShape, perm, static_cast<uint16_t*>(out));
+    case 4:
+      return transposeTyped(static_cast<const uint32_t*>(in), inShape, perm, static_cast<uint32_t*>(out));
+    case 8:
+      return transposeTyped(static_cast<const uint64_t*>(in), inShape, perm, static_cast<uint64_t*>(out));
+    default:
+      break;  // no NNAPI tensor type has another element size
+  }
+}
+
+template <typename T>
+void pad(const T* in, const Shape& inShape, std::span<const uint32_t> paddings, T padValue, T* out) {
+  const size_t lead = 4 - inShape.rank();
+  const std::array<size_t, 4> inDims = dims4(inShape);
+  std::array<size_t, 4> before{}, outDims = inDims;
+  for (size_t i = 0; i < inShape.rank(); ++i) {
+    before[lead + i] = paddings[2 * i];
+    outDims[lead + i] += paddings[2 * i] + paddings[2 * i + 1];
+  }
+  const size_t outCount = outDims[0] * outDims[1] * outDims[2] * outDims[3];
+  detail::parallelFor(outCount, 1,
+                      [&](size_t begin, size_t end) { std::fill(out + begin, out + end, padValue); });
+  // Then every input row (innermost dimension) lands in place.
+  const size_t rows = inDims[0] * inDims[1] * inDims[2];
+  detail::parallelFor(rows, inDims[3], [&](size_t begin, size_t end) {
+    for (size_t row = begin; row < end; ++row) {
+      const size_t i2 = row % inDims[2];
+      const size_t i1 = (row / inDims[2]) % inDims[1];
+      const size_t i0 = row / (inDims[2] * inDims[1]);
+      const size_t outRow =
+          ((i0 + before[0]) * outDims[1] + (i1 + before[1])) * outDims[2] + (i2 + before[2]);
+      std::copy(in + row * inDims[3], in + (row + 1) * inDims[3], out + outRow * outDims[3] + before[3]);
+    }
+  });
+}
+
+template void pad<float>(const float*, const Shape&, std::span<const uint32_t>, float, float*);
+template void pad<uint8_t>(const uint8_t*, const Shape&, std::span<const uint32_t>, uint8_t, uint8_t*);
+template void pad<int32_t>(const int32_t*, const Shape&, std::span<const uint32_t>, int32_t, int32_t*);
+
+}  // namespace nnrt::cpu

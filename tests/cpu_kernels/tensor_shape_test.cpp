@@ -1,0 +1,238 @@
+// copyBytes (RESHAPE, SQUEEZE), CONCATENATION, TRANSPOSE and PAD: hand-computed layouts, then random
+// tensors for every axis / permutation / padding pattern against index arithmetic written in the test.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <numeric>
+#include <string>
+
+#include "cpu_kernels/test_support.hpp"
+#include "plugins/cpu/kernels/tensor_shape.hpp"
+
+namespace nnrt::cpu::test {
+namespace {
+
+TEST(TensorShape, CopyBytesByHand) {
+  const std::vector<float> in{1, 2, 3};
+  std::vector<float> out(3, 0.0f);
+  copyBytes(in.data(), 3 * sizeof(float), out.data());
+  EXPECT_EQ(out, in);
+  copyBytes(out.data(), 3 * sizeof(float), out.data());  // same buffer: a no-op
+  EXPECT_EQ(out, in);
+}
+
+TEST(TensorShape, ConcatenationByHand) {
+  // [2,1] {1; 2} ++ [2,2] {3, 4; 5, 6} along axis 1 -> [2,3] {1, 3, 4; 2, 5, 6}
+  const std::vector<float> a{1, 2}, b{3, 4, 5, 6};
+  const std::vector<const void*> inputs{a.data(), b.data()};
+  const std::vector<Shape> shapes{{{2, 1}}, {{2, 2}}};
+  std::vector<float> out(6);
+  concatenation(inputs, shapes, 1, sizeof(float), out.data());
+  EXPECT_EQ(out, (std::vector<float>{1, 3, 4, 2, 5, 6}));
+  // [1,2] {1, 2} ++ [2,2] along axis 0 -> the buffers one after the other
+  const std::vector<Shape> rows{{{1, 2}}, {{2, 2}}};
+  concatenation(inputs, rows, 0, sizeof(float), out.data());
+  EXPECT_EQ(out, (std::vector<float>{1, 2, 3, 4, 5, 6}));
+}
+
+TEST(TensorShape, QuantConcatenationRequantizesByHand) {
+  // output scale 1 zp 10. input 0 (scale 0.5 zp 0): {2, 4} -> reals {1, 2} -> {11, 12}
+  // input 1 already has the output's parameters: copied as is.
+  const std::vector<uint8_t> a{2, 4}, b{10, 13};
+  const std::vector<const uint8_t*> inputs{a.data(), b.data()};
+  const std::vector<Shape> shapes{{{2}}, {{2}}};
+  const std::vector<Quant> quants{{0.5f, 0}, {1.0f, 10}};
+  std::vector<uint8_t> out(4);
+  concatenation(inputs, shapes, quants, 0, out.data(), {1.0f, 10});
+  EXPECT_EQ(out, (std::vector<uint8_t>{11, 12, 10, 13}));
+}
+
+TEST(TensorShape, TransposeByHand) {
+  // [2,3] {1, 2, 3; 4, 5, 6} with perm {1, 0} -> [3,2] {1, 4; 2, 5; 3, 6}
+  const std::vector<float> in{1, 2, 3, 4, 5, 6};
+  std::vector<float> out(6);
+  const std::vector<uint32_t> perm{1, 0};
+  transpose(in.data(), {{2, 3}}, perm, sizeof(float), out.data());
+  EXPECT_EQ(out, (std::vector<float>{1, 4, 2, 5, 3, 6}));
+  // [2,1,3] with perm {2, 0, 1} -> [3,2,1]: out[k][i][0] = in[i][0][k]
+  const std::vector<uint32_t> perm3{2, 0, 1};
+  transpose(in.data(), {{2, 1, 3}}, perm3, sizeof(float), out.data());
+  EXPECT_EQ(out, (std::vector<float>{1, 4, 2, 5, 3, 6}));
+}
+
+TEST(TensorShape, PadByHand) {
+  // [2,2] {1, 2; 3, 4}, one row before, two columns after -> [3,4]
+  const std::vector<float> in{1, 2, 3, 4};
+  const std::vector<uint32_t> paddings{1, 0, 0, 2};
+  std::vector<float> out(12, -1.0f);
+  pad(in.data(), {{2, 2}}, paddings, 0.0f, out.data());
+  EXPECT_EQ(out, (std::vector<float>{0, 0, 0, 0, 1, 2, 0, 0, 3, 4, 0, 0}));
+  // quant8 pads with the value it is given (the driver passes the zero point)
+  const std::vector<uint8_t> q{1, 2, 3, 4};
+  std::vector<uint8_t> qout(12);
+  pad(q.data(), {{2, 2}}, paddings, uint8_t{7}, qout.data());
+  EXPECT_EQ(qout, (std::vector<uint8_t>{7, 7, 7, 7, 1, 2, 7, 7, 3, 4, 7, 7}));
+}
+
+// ---- random tensors ----
+
+// Row-major coordinates of flat index `i` in `dims`, and back.
+std::vector<uint32_t> coordinates(size_t i, const std::vector<uint32_t>& dims) {
+  std::vector<uint32_t> c(dims.size());
+  for (size_t k = dims.size(); k-- > 0;) {
+    c[k] = static_cast<uint32_t>(i % dims[k]);
+    i /= dims[k];
+  }
+  return c;
+}
+size_t flatIndex(const std::vector<uint32_t>& c, const std::vector<uint32_t>& dims) {
+  size_t i = 0;
+  for (size_t k = 0; k < dims.size(); ++k)
+    i = i * dims[k] + c[k];
+  return i;
+}
+
+TEST(TensorShape, RandomConcatenationMatchesReference) {
+  uint32_t seed = 1;
+  const std::vector<uint32_t> base{3, 4, 5, 6};
+  for (uint32_t axis = 0; axis < 4; ++axis) {
+    SCOPED_TRACE("axis " + std::to_string(axis));
+    const uint32_t sizes[] = {2, 1, 7};
+    std::vector<Shape> shapes;
+    std::vector<std::vector<float>> data;
+    std::vector<const void*> inputs;
+    std::vector<uint32_t> outDims = base;
+    outDims[axis] = 0;
+    for (uint32_t s : sizes) {
+      Shape shape{base};
+      shape.dims[axis] = s;
+      outDims[axis] += s;
+      shapes.push_back(shape);
+      data.push_back(randomFloats(shape.elements(), -1, 1, seed++));
+    }
+    for (const auto& d : data)
+      inputs.push_back(d.data());
+    // Each output element comes from the input whose slab along `axis` holds it.
+    std::vector<float> expected(countOf(outDims));
+    for (size_t i = 0; i < expected.size(); ++i) {
+      auto c = coordinates(i, outDims);
+      size_t k = 0;
+      while (c[axis] >= shapes[k].dims[axis])
+        c[axis] -= shapes[k++].dims[axis];
+      expected[i] = data[k][flatIndex(c, shapes[k].dims)];
+    }
+    std::vector<float> out(expected.size());
+    concatenation(inputs, shapes, axis, sizeof(float), out.data());
+    EXPECT_EQ(out, expected);
+
+    // The same layout in quant8, each input with its own parameters (one equal to the output's).
+    const Quant outQuant{0.02f, 120};
+    const std::vector<Quant> quants{{0.05f, 100}, outQuant, {0.013f, 7}};
+    std::vector<std::vector<uint8_t>> qdata;
+    std::vector<const uint8_t*> qinputs;
+    for (const Shape& s : shapes)
+      qdata.push_back(randomBytes(s.elements(), seed++));
+    for (const auto& d : qdata)
+      qinputs.push_back(d.data());
+    std::vector<int> qexpected(expected.size());
+    for (size_t i = 0; i < qexpected.size(); ++i) {
+      auto c = coordinates(i, outDims);
+      size_t k = 0;
+      while (c[axis] >= shapes[k].dims[axis])
+        c[axis] -= shapes[k++].dims[axis];
+      qexpected[i] = quantize(dequantize(qdata[k][flatIndex(c, shapes[k].dims)], quants[k]), outQuant);
+    }
+    std::vector<uint8_t> qout(qexpected.size());
+    concatenation(qinputs, shapes, quants, axis, qout.data(), outQuant);
+    expectQuantNear(qout, qexpected);
+  }
+}
+
+TEST(TensorShape, LargeConcatenationMatchesReference) {
+  // Many outer slices: the parallel path.
+  const std::vector<float> a = randomFloats(4000 * 7, -1, 1, 1), b = randomFloats(4000 * 9, -1, 1, 2);
+  const std::vector<const void*> inputs{a.data(), b.data()};
+  const std::vector<Shape> shapes{{{4000, 7}}, {{4000, 9}}};
+  std::vector<float> out(4000 * 16);
+  concatenation(inputs, shapes, 1, sizeof(float), out.data());
+  for (size_t r = 0; r < 4000; ++r) {
+    ASSERT_TRUE(std::equal(a.begin() + r * 7, a.begin() + (r + 1) * 7, out.begin() + r * 16)) << r;
+    ASSERT_TRUE(std::equal(b.begin() + r * 9, b.begin() + (r + 1) * 9, out.begin() + r * 16 + 7)) << r;
+  }
+}
+
+template <typename T>
+void checkTranspose(const std::vector<uint32_t>& dims, const std::vector<uint32_t>& perm, uint32_t seed) {
+  std::vector<T> in(countOf(dims));
+  std::mt19937 rng(seed);
+  for (T& v : in)
+    v = static_cast<T>(rng());
+  std::vector<uint32_t> outDims(dims.size());
+  for (size_t i = 0; i < dims.size(); ++i)
+    outDims[i] = dims[perm[i]];
+  // out[c] = in[c'] with c'[perm[i]] = c[i]
+  std::vector<T> expected(in.size());
+  for (size_t i = 0; i < expected.size(); ++i) {
+    const auto c = coordinates(i, outDims);
+    std::vector<uint32_t> source(dims.size());
+    for (size_t k = 0; k < dims.size(); ++k)
+      source[perm[k]] = c[k];
+    expected[i] = in[flatIndex(source, dims)];
+  }
+  std::vector<T> out(in.size());
+  transpose(in.data(), {dims}, perm, sizeof(T), out.data());
+  EXPECT_EQ(out, expected);
+}
+
+TEST(TensorShape, RandomTransposeMatchesReference) {
+  std::vector<uint32_t> perm{0, 1, 2, 3};
+  uint32_t seed = 1;
+  do {  // all 24 permutations of a rank-4 tensor, in 1-, 4- and 8-byte elements
+    SCOPED_TRACE("perm " + std::to_string(perm[0]) + std::to_string(perm[1]) + std::to_string(perm[2]) +
+                 std::to_string(perm[3]));
+    checkTranspose<uint8_t>({2, 3, 4, 5}, perm, seed++);
+    checkTranspose<float>({3, 1, 4, 7}, perm, seed++);
+    checkTranspose<uint64_t>({2, 5, 3, 2}, perm, seed++);
+  } while (std::next_permutation(perm.begin(), perm.end()));
+  checkTranspose<int16_t>({5, 7}, {1, 0}, seed++);
+  checkTranspose<float>({6, 5, 4}, {1, 2, 0}, seed++);
+  checkTranspose<float>({64, 3, 60, 40}, {0, 2, 3, 1}, seed++);  // NCHW -> NHWC, parallel
+}
+
+template <typename T>
+void checkPad(const std::vector<uint32_t>& dims, const std::vector<uint32_t>& paddings, T padValue,
+              uint32_t seed) {
+  std::vector<T> in(countOf(dims));
+  std::mt19937 rng(seed);
+  for (T& v : in)
+    v = static_cast<T>(rng() % 200);
+  std::vector<uint32_t> outDims(dims.size());
+  for (size_t i = 0; i < dims.size(); ++i)
+    outDims[i] = paddings[2 * i] + dims[i] + paddings[2 * i + 1];
+  std::vector<T> expected(countOf(outDims));
+  for (size_t i = 0; i < expected.size(); ++i) {
+    auto c = coordinates(i, outDims);
+    bool inside = true;
+    for (size_t k = 0; k < dims.size(); ++k) {
+      if (c[k] < paddings[2 * k] || c[k] >= paddings[2 * k] + dims[k]) inside = false;
+      c[k] -= paddings[2 * k];
+    }
+    expected[i] = inside ? in[flatIndex(c, dims)] : padValue;
+  }
+  std::vector<T> out(expected.size());
+  pad(in.data(), {dims}, paddings, padValue, out.data());
+  EXPECT_EQ(out, expected);
+}
+
+TEST(TensorShape, RandomPadMatchesReference) {
+  checkPad<float>({5}, {2, 3}, 0.0f, 1);
+  checkPad<float>({3, 4}, {0, 1, 2, 0}, 0.0f, 2);
+  checkPad<uint8_t>({2, 3, 4}, {1, 1, 0, 2, 3, 0}, uint8_t{128}, 3);
+  checkPad<float>({2, 5, 4, 3}, {1, 0, 2, 2, 0, 3, 1, 1}, 0.0f, 4);
+  checkPad<int32_t>({2, 5, 4, 3}, {0, 0, 0, 0, 0, 0, 0, 0}, int32_t{-1}, 5);
+  checkPad<float>({2, 64, 64, 16}, {0, 0, 1, 1, 1, 1, 0, 0}, 0.0f, 6);  // parallel
+}
+
+}  // namespace
+}  // namespace nnrt::cpu::test
