@@ -27,9 +27,9 @@ struct Arg {
   std::span<const uint32_t> dims;  // a tensor of rank 0 has unknown rank; 0 entries are unknown
   float scale = 0.0f;
   int32_t zeroPoint = 0;
-  const void* data = nullptr;  // the value when known (constants; everything at execution)
-  size_t length = 0;           // bytes at data
-  bool omitted = false;        // an optional input given no value (NO_VALUE)
+  const void* data = nullptr;             // the value when known (constants; everything at execution)
+  size_t length = 0;                      // bytes at data
+  bool omitted = false;                   // an optional input given no value (NO_VALUE)
   const nnrt_operand* operand = nullptr;  // the full description (per-channel scales), when there is one
 
   bool hasValue() const { return data != nullptr; }
@@ -55,19 +55,31 @@ struct OpArgs {
 };
 
 // Whether this module has a signature for the operation type (an NNAPI operation it knows).
+// Operations without one (LSTM, IF, WHILE, OEM and extension operations, ...) are outside this
+// module: validate() accepts them and inferShapes() returns their declared output shapes, so the
+// runtime accepts them at addOperation and leaves them to drivers that claim them (no built-in
+// driver does, since the built-in drivers support only operations with a signature).
 bool hasSignature(int32_t operationType);
 
-// Checks operand counts, types and their allowed combinations, quantization rules, ranks and the
-// constant parameters known so far. The error names the operation, the operand position and the
-// problem, e.g. "CONV_2D input 1 (filter) must be TENSOR_FLOAT32 like input 0, not TENSOR_INT32".
+// Checks operand counts against the signature (including which optional inputs may be omitted),
+// types and their allowed combinations, quantization rules, ranks and the constant parameters
+// known so far (feature levels up to 4), then infers the output shapes and checks them against
+// the declared output dimensions where both are known. The error names the operation, the operand
+// position and the problem, e.g. "CONV_2D input 1 (filter) must be TENSOR_FLOAT32 like input 0,
+// not TENSOR_INT32". Thread-safe; reads only `op`.
 driver::Result<void> validate(const OpArgs& op);
 
-// Output shapes from input shapes and known parameters (unknown dimensions stay 0). Fails when
-// the known shapes are inconsistent (e.g. ADD of [2,3] and [4,3]).
+// Output shapes from input shapes and known parameters, one per output: unknown dimensions stay 0
+// and an empty Shape is an unknown rank. Declared output dimensions are not consulted. Besides what
+// the shapes need it checks only the operand counts; it is safe to call on operations validate()
+// refused.
+// Fails when the known shapes or parameters are inconsistent (e.g. ADD of [2,3] and [4,3]).
 driver::Result<std::vector<Shape>> inferShapes(const OpArgs& op);
 
 // The Args of an operation of `subgraph` (a subgraph of `model`): declared types and shapes, the
-// values of constant operands, NO_VALUE operands marked omitted.
+// values of constant operands, NO_VALUE operands marked omitted, `operand` set. An operand index
+// outside the subgraph gives an Arg of type -1, which validate() refuses. The Args point into the
+// model view and live as long as it does.
 std::vector<Arg> inputArgs(const driver::Model& model, const driver::Subgraph& subgraph,
                            const nnrt_operation& operation);
 std::vector<Arg> outputArgs(const driver::Model& model, const driver::Subgraph& subgraph,

@@ -1,0 +1,40 @@
+// AVERAGE_POOL_2D, MAX_POOL_2D and L2_POOL_2D: implicit or explicit padding, optional NCHW layout.
+#include "core/ops/ops_common.hpp"
+#include "core/ops/ops_families.hpp"
+
+namespace nnrt::ops::detail {
+
+namespace {
+using OT = OperandType;
+}  // namespace
+
+Result<void> validatePool(const OpArgs& op) {
+  if (op.type == static_cast<int32_t>(OperationType::L2_POOL_2D)) {
+    NNRT_RETURN_IF_ERROR(checkInputType(op, 0, "input", {OT::TENSOR_FLOAT16, OT::TENSOR_FLOAT32}));
+  } else {
+    NNRT_RETURN_IF_ERROR(checkInputType(op, 0, "input", kDataTypes));
+  }
+  NNRT_RETURN_IF_ERROR(checkRank(op, 0, "input", 4, 4));
+  NNRT_RETURN_IF_ERROR(readWindowParams(op, WindowKind::Pool));
+  NNRT_RETURN_IF_ERROR(checkOutputType(op, 0));
+  return checkSameQuantization(op, 0, 0);
+}
+
+Result<std::vector<Shape>> inferPool(const OpArgs& op) {
+  NNRT_ASSIGN_OR_RETURN(WindowParams w, readWindowParams(op, WindowKind::Pool));
+  const auto in = op.inputs[0].dims;
+  if (in.size() != 0 && in.size() != 4) return inputError(op, 0, "input", "must have rank 4");
+  Shape out(4, 0);
+  if (in.empty()) return std::vector<Shape>{out};
+  out[0] = in[0];
+  if (!w.nchw) return std::vector<Shape>{out};  // the layout is not known yet
+  const ImageLayout l = imageLayout(*w.nchw);
+  const uint32_t filterH = w.filterH ? static_cast<uint32_t>(*w.filterH) : 0;
+  const uint32_t filterW = w.filterW ? static_cast<uint32_t>(*w.filterW) : 0;
+  NNRT_ASSIGN_OR_RETURN(out[l.h], windowOutputSize(op, w, true, in[l.h], filterH));
+  NNRT_ASSIGN_OR_RETURN(out[l.w], windowOutputSize(op, w, false, in[l.w], filterW));
+  out[l.c] = in[l.c];
+  return std::vector<Shape>{out};
+}
+
+}  // namespace nnrt::ops::detail

@@ -1,0 +1,319 @@
+// RESHAPE, CONCATENATION, SQUEEZE, TRANSPOSE, PAD and MEAN: operations whose output shape follows
+// from the input shapes and a TENSOR_INT32 or INT32 parameter that may be a constant or known only
+// at execution.
+#include <algorithm>
+
+#include "core/ops/ops_common.hpp"
+#include "core/ops/ops_families.hpp"
+
+namespace nnrt::ops::detail {
+
+namespace {
+
+using OT = OperandType;
+
+// Input 0 as data (rank 1..4), output 0 of its type and, when `sameQuant`, its quantization.
+Result<void> checkDataInOut(const OpArgs& op, bool sameQuant) {
+  NNRT_RETURN_IF_ERROR(checkInputType(op, 0, "input", kDataTypes));
+  NNRT_RETURN_IF_ERROR(checkRank(op, 0, "input", 1, kMaxRank));
+  NNRT_RETURN_IF_ERROR(checkOutputType(op, 0));
+  return sameQuant ? checkSameQuantization(op, 0, 0) : Result<void>{};
+}
+
+// A TENSOR_INT32 parameter tensor of the given rank.
+Result<void> checkIntTensor(const OpArgs& op, size_t index, std::string_view name, uint32_t rank) {
+  NNRT_RETURN_IF_ERROR(checkInputType(op, index, name, {OT::TENSOR_INT32}));
+  return checkRank(op, index, name, rank, rank);
+}
+
+// Unknown rank, or `rank` unknown dimensions.
+Shape unknownDims(uint32_t rank) {
+  return Shape(rank, 0);
+}
+
+std::vector<Shape> one(Shape shape) {
+  return std::vector<Shape>{std::move(shape)};
+}
+
+}  // namespace
+
+// ---- RESHAPE ------------------------------------------------------------------------------------
+
+Result<void> validateReshape(const OpArgs& op) {
+  NNRT_RETURN_IF_ERROR(checkDataInOut(op, true));
+  return checkIntTensor(op, 1, "shape", 1);
+}
+
+Result<std::vector<Shape>> inferReshape(const OpArgs& op) {
+  const Arg& shapeArg = op.inputs[1];
+  auto values = knownInt32Tensor(shapeArg);
+  if (!values) return one(shapeArg.rank() == 1 ? unknownDims(shapeArg.dims[0]) : Shape{});
+  if (values->empty()) return inputError(op, 1, "shape", "must have at least one element");
+  uint64_t product = 1;
+  int wildcard = -1;
+  for (size_t i = 0; i < values->size(); ++i) {
+    const int32_t v = (*values)[i];
+    if (v == -1) {
+      if (wildcard >= 0)
+        return inputError(
+            op, 1, "shape",
+            "may contain -1 only once, not in " + std::to_string(wildcard) + " and " + std::to_string(i));
+      wildcard = static_cast<int>(i);
+    } else if (v <= 0) {
+      return inputError(op, 1, "shape",
+                        "entries must be > 0 or -1, not " + std::to_string(v) + " at " + std::to_string(i));
+    } else {
+      if (product > UINT64_MAX / static_cast<uint64_t>(v)) {
+        return inputError(op, 1, "shape", "element count overflows");
+      }
+      product *= static_cast<uint64_t>(v);
+    }
+  }
+  Shape out(values->size());
+  for (size_t i = 0; i < values->size(); ++i)
+    out[i] = (*values)[i] < 0 ? 0 : static_cast<uint32_t>((*values)[i]);
+  const auto in = op.inputs[0].dims;
+  auto count = elementCount(in);
+  if (in.empty() || !count) return one(std::move(out));  // the -1 entry stays unknown
+  if (wildcard >= 0) {
+    if (*count % product != 0 || *count / product > UINT32_MAX) {
+      return inputError(op, 1, "shape",
+                        "cannot reshape " + shapeToString(in) + " (" + std::to_string(*count) +
+                            " elements) with -1 into a multiple of " + std::to_string(product));
+    }
+    out[wildcard] = static_cast<uint32_t>(*count / product);
+  } else if (product != *count) {
+    return inputError(op, 1, "shape",
+                      shapeToString(out) + " has " + std::to_string(product) + " elements, but the input " +
+                          shapeToString(in) + " has " + std::to_string(*count));
+  }
+  return one(std::move(out));
+}
+
+// ---- CONCATENATION ------------------------------------------------------------------------------
+
+Result<void> validateConcatenation(const OpArgs& op) {
+  // Since feature level 3 the quantized inputs and output may each have their own scale and zero point.
+  const size_t axis = op.inputs.size() - 1;
+  NNRT_RETURN_IF_ERROR(checkInputType(op, 0, "", kDataTypes));
+  for (size_t i = 0; i < axis; ++i) {
+    if (i > 0) NNRT_RETURN_IF_ERROR(checkSameType(op, i, "", 0));
+    NNRT_RETURN_IF_ERROR(checkRank(op, i, "", 1, kMaxRank));
+  }
+  NNRT_RETURN_IF_ERROR(checkScalar(op, axis, "axis", OT::INT32));
+  return checkOutputType(op, 0);
+}
+
+Result<std::vector<Shape>> inferConcatenation(const OpArgs& op) {
+  const size_t n = op.inputs.size() - 1;
+  uint32_t rank = 0;
+  size_t rankFrom = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t r = op.inputs[i].rank();
+    if (r == 0) continue;
+    if (rank == 0) {
+      rank = r;
+      rankFrom = i;
+    } else if (r != rank) {
+      return inputError(op, i, "",
+                        "has rank " + std::to_string(r) + ", but input " + std::to_string(rankFrom) +
+                            " has rank " + std::to_string(rank));
+    }
+  }
+  if (rank == 0) return one(Shape{});
+  auto axisValue = knownInt32(op.inputs[n]);
+  if (!axisValue) return one(unknownDims(rank));
+  auto axis = normalizeAxis(*axisValue, rank);
+  if (!axis) return axisError(op, n, "axis", *axisValue, rank);
+
+  Shape out(rank, 0);
+  uint64_t sum = 0;
+  bool sumKnown = true;
+  for (size_t i = 0; i < n; ++i) {
+    const auto dims = op.inputs[i].dims;
+    if (dims.empty()) {
+      sumKnown = false;
+      continue;
+    }
+    for (uint32_t d = 0; d < rank; ++d) {
+      if (d == *axis) continue;
+      if (dims[d] != 0 && out[d] != 0 && dims[d] != out[d]) {
+        return inputError(op, i, "",
+                          shapeToString(dims) + " differs from the other inputs in dimension " +
+                              std::to_string(d) + " (" + std::to_string(dims[d]) + " vs " +
+                              std::to_string(out[d]) + "); only the axis dimension " + std::to_string(*axis) +
+                              " may differ");
+      }
+      if (out[d] == 0) out[d] = dims[d];
+    }
+    if (dims[*axis] == 0) sumKnown = false;
+    sum += dims[*axis];
+  }
+  if (sum > UINT32_MAX) return inputError(op, n, "axis", "concatenated size overflows");
+  if (sumKnown) out[*axis] = static_cast<uint32_t>(sum);
+  return one(std::move(out));
+}
+
+// ---- SQUEEZE ------------------------------------------------------------------------------------
+
+Result<void> validateSqueeze(const OpArgs& op) {
+  NNRT_RETURN_IF_ERROR(checkDataInOut(op, true));
+  if (isPresent(op, 1)) NNRT_RETURN_IF_ERROR(checkIntTensor(op, 1, "axes", 1));
+  return {};
+}
+
+Result<std::vector<Shape>> inferSqueeze(const OpArgs& op) {
+  const auto in = op.inputs[0].dims;
+  const uint32_t rank = static_cast<uint32_t>(in.size());
+  if (rank == 0) return one(Shape{});
+  std::vector<bool> squeeze(rank, false);
+  if (!isPresent(op, 1)) {
+    // Every dimension of size 1 goes; an unknown one may or may not be 1.
+    if (std::find(in.begin(), in.end(), 0u) != in.end()) return one(Shape{});
+    for (uint32_t d = 0; d < rank; ++d)
+      squeeze[d] = in[d] == 1;
+  } else {
+    auto axes = knownInt32Tensor(op.inputs[1]);
+    if (!axes) return one(Shape{});
+    for (int32_t a : *axes) {
+      auto axis = normalizeAxis(a, rank);
+      if (!axis) return axisError(op, 1, "axes", a, rank);
+      if (in[*axis] != 0 && in[*axis] != 1) {
+        return inputError(op, 1, "axes",
+                          "names dimension " + std::to_string(*axis) + " of " + shapeToString(in) +
+                              ", which is " + std::to_string(in[*axis]) + ", not 1");
+      }
+      squeeze[*axis] = true;
+    }
+  }
+  Shape out;
+  for (uint32_t d = 0; d < rank; ++d) {
+    if (!squeeze[d]) out.push_back(in[d]);
+  }
+  if (out.empty()) out.push_back(1);  // squeezing every dimension gives [1]
+  return one(std::move(out));
+}
+
+// ---- TRANSPOSE ----------------------------------------------------------------------------------
+
+Result<void> validateTranspose(const OpArgs& op) {
+  NNRT_RETURN_IF_ERROR(checkDataInOut(op, true));
+  if (isPresent(op, 1)) NNRT_RETURN_IF_ERROR(checkIntTensor(op, 1, "perm", 1));
+  return {};
+}
+
+Result<std::vector<Shape>> inferTranspose(const OpArgs& op) {
+  const auto in = op.inputs[0].dims;
+  const uint32_t rank = static_cast<uint32_t>(in.size());
+  if (!isPresent(op, 1)) return one(Shape(in.rbegin(), in.rend()));
+  auto perm = knownInt32Tensor(op.inputs[1]);
+  if (!perm) {
+    const Arg& p = op.inputs[1];
+    if (rank == 0 && p.rank() == 1) return one(unknownDims(p.dims[0]));
+    return one(unknownDims(rank));
+  }
+  if (rank != 0 && perm->size() != rank) {
+    return inputError(op, 1, "perm",
+                      "has " + std::to_string(perm->size()) + " entries, but input 0 " + shapeToString(in) +
+                          " has rank " + std::to_string(rank));
+  }
+  const uint32_t n = static_cast<uint32_t>(perm->size());
+  std::vector<bool> seen(n, false);
+  Shape out(n, 0);
+  for (uint32_t i = 0; i < n; ++i) {
+    const int32_t p = (*perm)[i];
+    if (p < 0 || static_cast<uint32_t>(p) >= n || seen[p]) {
+      return inputError(op, 1, "perm",
+                        "must be a permutation of 0.." + std::to_string(n - 1) + ", entry " +
+                            std::to_string(i) + " is " + std::to_string(p));
+    }
+    seen[p] = true;
+    out[i] = rank != 0 ? in[p] : 0;
+  }
+  return one(std::move(out));
+}
+
+// ---- PAD ----------------------------------------------------------------------------------------
+
+Result<void> validatePad(const OpArgs& op) {
+  NNRT_RETURN_IF_ERROR(checkDataInOut(op, true));
+  return checkIntTensor(op, 1, "paddings", 2);
+}
+
+Result<std::vector<Shape>> inferPad(const OpArgs& op) {
+  const auto in = op.inputs[0].dims;
+  const Arg& paddings = op.inputs[1];
+  uint32_t rank = static_cast<uint32_t>(in.size());
+  if (paddings.rank() == 2) {
+    const uint32_t rows = paddings.dims[0];
+    const uint32_t cols = paddings.dims[1];
+    if ((rank != 0 && rows != 0 && rows != rank) || (cols != 0 && cols != 2)) {
+      return inputError(op, 1, "paddings",
+                        "must have shape [" + std::to_string(rank) + ", 2] for input 0 " + shapeToString(in) +
+                            ", not " + shapeToString(paddings.dims));
+    }
+    if (rank == 0) rank = rows;
+  }
+  auto values = knownInt32Tensor(paddings);
+  if (!values) return one(unknownDims(rank));
+  if (rank == 0) rank = static_cast<uint32_t>(values->size() / 2);
+  if (values->size() != size_t{rank} * 2) {
+    return inputError(op, 1, "paddings",
+                      "has " + std::to_string(values->size()) + " values, not 2 per dimension of input 0");
+  }
+  Shape out(rank, 0);
+  for (uint32_t d = 0; d < rank; ++d) {
+    const int32_t before = (*values)[2 * d];
+    const int32_t after = (*values)[2 * d + 1];
+    if (before < 0 || after < 0) {
+      return inputError(op, 1, "paddings",
+                        "must not be negative, found " + std::to_string(std::min(before, after)) +
+                            " for dimension " + std::to_string(d));
+    }
+    const uint64_t size = static_cast<uint64_t>(d < in.size() ? in[d] : 0) + before + after;
+    if (d < in.size() && in[d] != 0) {
+      if (size > UINT32_MAX) return inputError(op, 1, "paddings", "padded size overflows");
+      out[d] = static_cast<uint32_t>(size);
+    }
+  }
+  return one(std::move(out));
+}
+
+// ---- MEAN ---------------------------------------------------------------------------------------
+
+Result<void> validateMean(const OpArgs& op) {
+  NNRT_RETURN_IF_ERROR(checkDataInOut(op, true));
+  NNRT_RETURN_IF_ERROR(checkIntTensor(op, 1, "axes", 1));
+  return checkScalar(op, 2, "keep_dims", OT::INT32);
+}
+
+Result<std::vector<Shape>> inferMean(const OpArgs& op) {
+  const auto in = op.inputs[0].dims;
+  const uint32_t rank = static_cast<uint32_t>(in.size());
+  auto keepValue = knownInt32(op.inputs[2]);
+  auto axes = knownInt32Tensor(op.inputs[1]);
+  if (rank == 0) return one(Shape{});
+  std::vector<bool> reduce(rank, false);
+  if (axes) {
+    for (int32_t a : *axes) {
+      auto axis = normalizeAxis(a, rank);
+      if (!axis) return axisError(op, 1, "axes", a, rank);
+      reduce[*axis] = true;
+    }
+  }
+  if (!keepValue) return one(Shape{});
+  const bool keep = *keepValue > 0;
+  if (!axes) return one(keep ? unknownDims(rank) : Shape{});
+  Shape out;
+  for (uint32_t d = 0; d < rank; ++d) {
+    if (!reduce[d]) {
+      out.push_back(in[d]);
+    } else if (keep) {
+      out.push_back(1);
+    }
+  }
+  if (out.empty()) out.push_back(1);  // every dimension reduced without keep_dims gives [1]
+  return one(std::move(out));
+}
+
+}  // namespace nnrt::ops::detail

@@ -1,0 +1,329 @@
+#include "core/ops/params.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <tuple>
+
+#include "core/ops/ops_common.hpp"
+#include "core/ops/ops_families.hpp"
+
+namespace nnrt::ops {
+
+namespace {
+
+using namespace detail;
+
+Unexpected<driver::Error> unknown(const OpArgs& op, const std::string& what) {
+  return driver::invalidArgument(operationName(op.type) + ": " + what + " is not known");
+}
+
+driver::Result<uint32_t> need(const OpArgs& op, const std::optional<int32_t>& value, const char* what) {
+  if (!value) return unknown(op, what);
+  if (*value < 0)
+    return driver::invalidArgument(operationName(op.type) + ": " + what + " must not be negative");
+  return static_cast<uint32_t>(*value);
+}
+
+driver::Result<Activation> readActivation(const OpArgs& op, size_t index) {
+  if (index >= op.inputs.size()) return unknown(op, "the activation");
+  auto code = knownInt32(op.inputs[index]);
+  if (!code) return unknown(op, "the activation");
+  if (*code < 0 || *code > 3)
+    return inputError(op, index, "activation", "must be 0..3, not " + std::to_string(*code));
+  return static_cast<Activation>(*code);
+}
+
+// Input `index` has a known rank and every dimension known.
+driver::Result<std::span<const uint32_t>> knownDims(const OpArgs& op, size_t index, std::string_view name) {
+  if (index >= op.inputs.size()) return unknown(op, "input " + std::to_string(index));
+  const auto dims = op.inputs[index].dims;
+  if (dims.empty() || std::find(dims.begin(), dims.end(), 0u) != dims.end()) {
+    return inputError(op, index, name, "needs known dimensions, not " + shapeToString(dims));
+  }
+  return dims;
+}
+
+// Sorted, duplicates removed.
+std::vector<uint32_t> sortedUnique(std::vector<uint32_t> axes) {
+  std::sort(axes.begin(), axes.end());
+  axes.erase(std::unique(axes.begin(), axes.end()), axes.end());
+  return axes;
+}
+
+driver::Result<std::vector<uint32_t>> normalizedAxes(const OpArgs& op, size_t index, std::string_view name,
+                                                     uint32_t rank) {
+  auto values = knownInt32Tensor(op.inputs[index]);
+  if (!values) return unknown(op, "input " + std::to_string(index) + " (" + std::string(name) + ")");
+  std::vector<uint32_t> axes;
+  for (int32_t v : *values) {
+    auto axis = normalizeAxis(v, rank);
+    if (!axis) return axisError(op, index, name, v, rank);
+    axes.push_back(*axis);
+  }
+  return sortedUnique(std::move(axes));
+}
+
+// The geometry and window of CONV_2D / DEPTHWISE_CONV_2D.
+driver::Result<DepthwiseConv2DParams> decodeConvolution(const OpArgs& op, WindowKind kind) {
+  NNRT_ASSIGN_OR_RETURN(WindowParams w, readWindowParams(op, kind));
+  NNRT_ASSIGN_OR_RETURN(auto in, knownDims(op, 0, "input"));
+  NNRT_ASSIGN_OR_RETURN(auto filter, knownDims(op, 1, "filter"));
+  if (in.size() != 4) return inputError(op, 0, "input", "must have rank 4");
+  if (filter.size() != 4) return inputError(op, 1, "filter", "must have rank 4");
+  if (!w.nchw) return unknown(op, "the layout");
+  DepthwiseConv2DParams p;
+  p.nchw = *w.nchw;
+  const ImageLayout l = imageLayout(p.nchw);
+  p.batches = in[0];
+  p.inputHeight = in[l.h];
+  p.inputWidth = in[l.w];
+  p.inputChannels = in[l.c];
+  p.filterHeight = filter[1];
+  p.filterWidth = filter[2];
+  if (kind == WindowKind::Conv) {
+    p.outputChannels = filter[0];
+  } else {
+    NNRT_ASSIGN_OR_RETURN(p.depthMultiplier, need(op, w.depthMultiplier, "the depth multiplier"));
+    p.outputChannels = filter[3];
+  }
+  NNRT_ASSIGN_OR_RETURN(p.strideW, need(op, w.strideW, "the stride width"));
+  NNRT_ASSIGN_OR_RETURN(p.strideH, need(op, w.strideH, "the stride height"));
+  NNRT_ASSIGN_OR_RETURN(p.dilationW, need(op, w.dilationW, "the dilation width"));
+  NNRT_ASSIGN_OR_RETURN(p.dilationH, need(op, w.dilationH, "the dilation height"));
+  NNRT_ASSIGN_OR_RETURN(p.activation, readActivation(op, w.activationIndex));
+  if (w.implicit) {
+    if (!w.paddingCode) return unknown(op, "the padding scheme");
+    std::tie(p.padLeft, p.padRight) =
+        implicitPadding(*w.paddingCode, p.inputWidth, p.filterWidth, p.strideW, p.dilationW);
+    std::tie(p.padTop, p.padBottom) =
+        implicitPadding(*w.paddingCode, p.inputHeight, p.filterHeight, p.strideH, p.dilationH);
+  } else {
+    NNRT_ASSIGN_OR_RETURN(p.padLeft, need(op, w.padLeft, "the left padding"));
+    NNRT_ASSIGN_OR_RETURN(p.padRight, need(op, w.padRight, "the right padding"));
+    NNRT_ASSIGN_OR_RETURN(p.padTop, need(op, w.padTop, "the top padding"));
+    NNRT_ASSIGN_OR_RETURN(p.padBottom, need(op, w.padBottom, "the bottom padding"));
+  }
+  NNRT_ASSIGN_OR_RETURN(p.outputHeight, windowOutputSize(op, w, true, p.inputHeight, p.filterHeight));
+  NNRT_ASSIGN_OR_RETURN(p.outputWidth, windowOutputSize(op, w, false, p.inputWidth, p.filterWidth));
+  return p;
+}
+
+}  // namespace
+
+FloatRange activationRange(Activation activation) {
+  constexpr float inf = std::numeric_limits<float>::infinity();
+  switch (activation) {
+    case Activation::Relu:
+      return {0.0f, inf};
+    case Activation::Relu1:
+      return {-1.0f, 1.0f};
+    case Activation::Relu6:
+      return {0.0f, 6.0f};
+    case Activation::None:
+      break;
+  }
+  return {-inf, inf};
+}
+
+QuantizedRange activationRange(Activation activation, int32_t outputType, float scale, int32_t zeroPoint) {
+  int32_t lo = std::numeric_limits<int32_t>::min();
+  int32_t hi = std::numeric_limits<int32_t>::max();
+  if (isType(outputType, OperandType::TENSOR_QUANT8_ASYMM)) {
+    lo = 0;
+    hi = 255;
+  } else if (isType(outputType, OperandType::TENSOR_QUANT8_ASYMM_SIGNED)) {
+    lo = -128;
+    hi = 127;
+  }
+  const FloatRange real = activationRange(activation);
+  auto quantize = [&](float x, int32_t fallback) {
+    if (std::isinf(x) || !(scale > 0)) return fallback;
+    const double q = static_cast<double>(zeroPoint) + std::round(static_cast<double>(x) / scale);
+    return static_cast<int32_t>(std::clamp(q, static_cast<double>(lo), static_cast<double>(hi)));
+  };
+  return {quantize(real.min, lo), quantize(real.max, hi)};
+}
+
+driver::Result<BinaryParams> decodeBinary(const OpArgs& op) {
+  NNRT_ASSIGN_OR_RETURN(Activation activation, readActivation(op, 2));
+  return BinaryParams{activation};
+}
+
+driver::Result<FullyConnectedParams> decodeFullyConnected(const OpArgs& op) {
+  if (op.inputs.size() < 4) return unknown(op, "the activation");
+  NNRT_ASSIGN_OR_RETURN(auto weights, knownDims(op, 1, "weights"));
+  if (weights.size() != 2) return inputError(op, 1, "weights", "must have rank 2");
+  NNRT_ASSIGN_OR_RETURN(auto in, knownDims(op, 0, "input"));
+  FullyConnectedParams p;
+  p.numUnits = weights[0];
+  p.inputSize = weights[1];
+  const uint64_t count = *elementCount(in);
+  if (count % p.inputSize != 0) {
+    return inputError(
+        op, 0, "input",
+        shapeToString(in) + " does not flatten to rows of input size " + std::to_string(p.inputSize));
+  }
+  p.batchSize = static_cast<uint32_t>(count / p.inputSize);
+  NNRT_ASSIGN_OR_RETURN(p.activation, readActivation(op, 3));
+  return p;
+}
+
+driver::Result<Conv2DParams> decodeConv2D(const OpArgs& op) {
+  NNRT_ASSIGN_OR_RETURN(DepthwiseConv2DParams p, decodeConvolution(op, WindowKind::Conv));
+  return static_cast<Conv2DParams>(p);
+}
+
+driver::Result<DepthwiseConv2DParams> decodeDepthwiseConv2D(const OpArgs& op) {
+  return decodeConvolution(op, WindowKind::Depthwise);
+}
+
+driver::Result<Pool2DParams> decodePool2D(const OpArgs& op) {
+  NNRT_ASSIGN_OR_RETURN(WindowParams w, readWindowParams(op, WindowKind::Pool));
+  NNRT_ASSIGN_OR_RETURN(auto in, knownDims(op, 0, "input"));
+  if (in.size() != 4) return inputError(op, 0, "input", "must have rank 4");
+  if (!w.nchw) return unknown(op, "the layout");
+  Pool2DParams p;
+  p.nchw = *w.nchw;
+  const ImageLayout l = imageLayout(p.nchw);
+  p.batches = in[0];
+  p.inputHeight = in[l.h];
+  p.inputWidth = in[l.w];
+  p.channels = in[l.c];
+  NNRT_ASSIGN_OR_RETURN(p.strideW, need(op, w.strideW, "the stride width"));
+  NNRT_ASSIGN_OR_RETURN(p.strideH, need(op, w.strideH, "the stride height"));
+  NNRT_ASSIGN_OR_RETURN(p.filterW, need(op, w.filterW, "the filter width"));
+  NNRT_ASSIGN_OR_RETURN(p.filterH, need(op, w.filterH, "the filter height"));
+  NNRT_ASSIGN_OR_RETURN(p.activation, readActivation(op, w.activationIndex));
+  if (w.implicit) {
+    if (!w.paddingCode) return unknown(op, "the padding scheme");
+    std::tie(p.padLeft, p.padRight) = implicitPadding(*w.paddingCode, p.inputWidth, p.filterW, p.strideW, 1);
+    std::tie(p.padTop, p.padBottom) = implicitPadding(*w.paddingCode, p.inputHeight, p.filterH, p.strideH, 1);
+  } else {
+    NNRT_ASSIGN_OR_RETURN(p.padLeft, need(op, w.padLeft, "the left padding"));
+    NNRT_ASSIGN_OR_RETURN(p.padRight, need(op, w.padRight, "the right padding"));
+    NNRT_ASSIGN_OR_RETURN(p.padTop, need(op, w.padTop, "the top padding"));
+    NNRT_ASSIGN_OR_RETURN(p.padBottom, need(op, w.padBottom, "the bottom padding"));
+  }
+  NNRT_ASSIGN_OR_RETURN(p.outputHeight, windowOutputSize(op, w, true, p.inputHeight, p.filterH));
+  NNRT_ASSIGN_OR_RETURN(p.outputWidth, windowOutputSize(op, w, false, p.inputWidth, p.filterW));
+  return p;
+}
+
+driver::Result<SoftmaxParams> decodeSoftmax(const OpArgs& op) {
+  if (op.inputs.size() < 2) return unknown(op, "beta");
+  auto beta = knownFloat(op.inputs[1]);
+  if (!beta) return unknown(op, "beta");
+  const uint32_t rank = op.inputs[0].rank();
+  if (rank == 0) return unknown(op, "the rank of input 0");
+  int32_t axis = -1;
+  if (isPresent(op, 2)) {
+    auto value = knownInt32(op.inputs[2]);
+    if (!value) return unknown(op, "the axis");
+    axis = *value;
+  }
+  auto normalized = normalizeAxis(axis, rank);
+  if (!normalized) return axisError(op, 2, "axis", axis, rank);
+  return SoftmaxParams{*beta, *normalized};
+}
+
+driver::Result<ReshapeParams> decodeReshape(const OpArgs& op) {
+  if (op.inputs.size() < 2) return unknown(op, "the shape");
+  NNRT_ASSIGN_OR_RETURN(std::vector<Shape> shapes, inferReshape(op));
+  Shape& shape = shapes[0];
+  if (shape.empty() || std::find(shape.begin(), shape.end(), 0u) != shape.end()) {
+    return unknown(op, "the output shape " + shapeToString(shape));
+  }
+  return ReshapeParams{std::move(shape)};
+}
+
+driver::Result<ConcatenationParams> decodeConcatenation(const OpArgs& op) {
+  if (op.inputs.size() < 2) return unknown(op, "the axis");
+  const size_t index = op.inputs.size() - 1;
+  auto axis = knownInt32(op.inputs[index]);
+  if (!axis) return unknown(op, "the axis");
+  const uint32_t rank = op.inputs[0].rank();
+  if (rank == 0) return unknown(op, "the rank of input 0");
+  auto normalized = normalizeAxis(*axis, rank);
+  if (!normalized) return axisError(op, index, "axis", *axis, rank);
+  return ConcatenationParams{*normalized};
+}
+
+driver::Result<SqueezeParams> decodeSqueeze(const OpArgs& op) {
+  NNRT_ASSIGN_OR_RETURN(auto in, knownDims(op, 0, "input"));
+  const uint32_t rank = static_cast<uint32_t>(in.size());
+  SqueezeParams p;
+  if (!isPresent(op, 1)) {
+    for (uint32_t d = 0; d < rank; ++d) {
+      if (in[d] == 1) p.axes.push_back(d);
+    }
+    return p;
+  }
+  NNRT_ASSIGN_OR_RETURN(p.axes, normalizedAxes(op, 1, "axes", rank));
+  for (uint32_t axis : p.axes) {
+    if (in[axis] != 1) {
+      return inputError(
+          op, 1, "axes",
+          "names dimension " + std::to_string(axis) + " of " + shapeToString(in) + ", which is not 1");
+    }
+  }
+  return p;
+}
+
+driver::Result<TransposeParams> decodeTranspose(const OpArgs& op) {
+  if (op.inputs.empty()) return unknown(op, "input 0");
+  const uint32_t rank = op.inputs[0].rank();
+  if (rank == 0) return unknown(op, "the rank of input 0");
+  TransposeParams p;
+  if (!isPresent(op, 1)) {
+    for (uint32_t d = rank; d > 0; --d)
+      p.perm.push_back(d - 1);
+    return p;
+  }
+  auto perm = knownInt32Tensor(op.inputs[1]);
+  if (!perm) return unknown(op, "the permutation");
+  std::vector<bool> seen(rank, false);
+  if (perm->size() != rank) return inputError(op, 1, "perm", "must have one entry per dimension of input 0");
+  for (int32_t v : *perm) {
+    if (v < 0 || static_cast<uint32_t>(v) >= rank || seen[v]) {
+      return inputError(op, 1, "perm", "must be a permutation of 0.." + std::to_string(rank - 1));
+    }
+    seen[v] = true;
+    p.perm.push_back(static_cast<uint32_t>(v));
+  }
+  return p;
+}
+
+driver::Result<PadParams> decodePad(const OpArgs& op) {
+  if (op.inputs.size() < 2) return unknown(op, "the paddings");
+  const uint32_t rank = op.inputs[0].rank();
+  if (rank == 0) return unknown(op, "the rank of input 0");
+  auto values = knownInt32Tensor(op.inputs[1]);
+  if (!values) return unknown(op, "the paddings");
+  if (values->size() != size_t{rank} * 2) {
+    return inputError(op, 1, "paddings", "must hold 2 values per dimension of input 0");
+  }
+  PadParams p;
+  for (uint32_t d = 0; d < rank; ++d) {
+    const int32_t before = (*values)[2 * d];
+    const int32_t after = (*values)[2 * d + 1];
+    if (before < 0 || after < 0) return inputError(op, 1, "paddings", "must not be negative");
+    p.before.push_back(static_cast<uint32_t>(before));
+    p.after.push_back(static_cast<uint32_t>(after));
+  }
+  return p;
+}
+
+driver::Result<MeanParams> decodeMean(const OpArgs& op) {
+  if (op.inputs.size() < 3) return unknown(op, "keep_dims");
+  const uint32_t rank = op.inputs[0].rank();
+  if (rank == 0) return unknown(op, "the rank of input 0");
+  MeanParams p;
+  NNRT_ASSIGN_OR_RETURN(p.axes, normalizedAxes(op, 1, "axes", rank));
+  auto keep = knownInt32(op.inputs[2]);
+  if (!keep) return unknown(op, "keep_dims");
+  p.keepDims = *keep > 0;
+  return p;
+}
+
+}  // namespace nnrt::ops

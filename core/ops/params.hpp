@@ -1,0 +1,127 @@
+// Parameter decoders for drivers: each turns an operation's Args, at execution (every shape and
+// value known), into plain numbers with NNAPI's implicit forms resolved — explicit pads instead of
+// PaddingCode, defaults for omitted optional inputs, negative axes made non-negative, the geometry
+// read through the layout — so that no driver re-derives NNAPI's parameter rules.
+//
+// A decoder checks only what it needs to produce its numbers (values present and in range, shapes
+// known); it assumes validate() accepted the operation. It fails with INVALID_ARGUMENT, naming the
+// operation and the missing or bad value. Pure functions; safe to call from any thread.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/ops/operation.hpp"
+
+namespace nnrt::ops {
+
+// NNAPI FuseCode.
+enum class Activation : int32_t { None = 0, Relu = 1, Relu1 = 2, Relu6 = 3 };
+
+// Bounds an activation clamps a float result to: None (-inf, inf), Relu [0, inf), Relu1 [-1, 1],
+// Relu6 [0, 6].
+struct FloatRange {
+  float min, max;
+};
+FloatRange activationRange(Activation activation);
+
+// The same bounds in the quantized domain of an output (TENSOR_QUANT8_ASYMM or _SIGNED) of the
+// given scale and zero point, rounded to nearest and limited to the type's range.
+struct QuantizedRange {
+  int32_t min, max;
+};
+QuantizedRange activationRange(Activation activation, int32_t outputType, float scale, int32_t zeroPoint);
+
+// ADD, SUB, MUL, DIV.
+struct BinaryParams {
+  Activation activation = Activation::None;
+};
+driver::Result<BinaryParams> decodeBinary(const OpArgs& op);
+
+// FULLY_CONNECTED: input flattened to [batchSize, inputSize], weights [numUnits, inputSize].
+struct FullyConnectedParams {
+  uint32_t batchSize = 0, inputSize = 0, numUnits = 0;
+  Activation activation = Activation::None;
+};
+driver::Result<FullyConnectedParams> decodeFullyConnected(const OpArgs& op);
+
+// CONV_2D (filter [outputChannels, filterHeight, filterWidth, inputChannels]). The geometry is
+// named in NHWC terms whatever the layout; `nchw` says how input 0 and output 0 are stored.
+// Output position (y, x) reads input rows y * strideH - padTop + ky * dilationH and columns
+// x * strideW - padLeft + kx * dilationW.
+struct Conv2DParams {
+  uint32_t batches = 0, inputHeight = 0, inputWidth = 0, inputChannels = 0;
+  uint32_t filterHeight = 0, filterWidth = 0;
+  uint32_t outputHeight = 0, outputWidth = 0, outputChannels = 0;
+  uint32_t padLeft = 0, padRight = 0, padTop = 0, padBottom = 0;
+  uint32_t strideW = 1, strideH = 1;
+  uint32_t dilationW = 1, dilationH = 1;
+  Activation activation = Activation::None;
+  bool nchw = false;
+};
+driver::Result<Conv2DParams> decodeConv2D(const OpArgs& op);
+
+// DEPTHWISE_CONV_2D (filter [1, filterHeight, filterWidth, outputChannels]); output channel c reads
+// input channel c / depthMultiplier.
+struct DepthwiseConv2DParams : Conv2DParams {
+  uint32_t depthMultiplier = 1;
+};
+driver::Result<DepthwiseConv2DParams> decodeDepthwiseConv2D(const OpArgs& op);
+
+// AVERAGE_POOL_2D, MAX_POOL_2D, L2_POOL_2D; geometry in NHWC terms as for Conv2DParams.
+struct Pool2DParams {
+  uint32_t batches = 0, inputHeight = 0, inputWidth = 0, channels = 0;
+  uint32_t outputHeight = 0, outputWidth = 0;
+  uint32_t padLeft = 0, padRight = 0, padTop = 0, padBottom = 0;
+  uint32_t strideW = 1, strideH = 1;
+  uint32_t filterW = 1, filterH = 1;
+  Activation activation = Activation::None;
+  bool nchw = false;
+};
+driver::Result<Pool2DParams> decodePool2D(const OpArgs& op);
+
+// SOFTMAX: beta (FLOAT16 read as float) and the axis, default the last, in [0, rank).
+struct SoftmaxParams {
+  float beta = 1.0f;
+  uint32_t axis = 0;
+};
+driver::Result<SoftmaxParams> decodeSoftmax(const OpArgs& op);
+
+// RESHAPE: the output shape with its -1 entry resolved.
+struct ReshapeParams {
+  Shape shape;
+};
+driver::Result<ReshapeParams> decodeReshape(const OpArgs& op);
+
+// CONCATENATION: the axis in [0, rank).
+struct ConcatenationParams {
+  uint32_t axis = 0;
+};
+driver::Result<ConcatenationParams> decodeConcatenation(const OpArgs& op);
+
+// SQUEEZE: the input dimensions removed, ascending (all dimensions of size 1 when no axes are given).
+struct SqueezeParams {
+  std::vector<uint32_t> axes;
+};
+driver::Result<SqueezeParams> decodeSqueeze(const OpArgs& op);
+
+// TRANSPOSE: output dimension i is input dimension perm[i] (reversed order when perm is omitted).
+struct TransposeParams {
+  std::vector<uint32_t> perm;
+};
+driver::Result<TransposeParams> decodeTranspose(const OpArgs& op);
+
+// PAD: elements added before and after each input dimension (one entry per dimension).
+struct PadParams {
+  std::vector<uint32_t> before, after;
+};
+driver::Result<PadParams> decodePad(const OpArgs& op);
+
+// MEAN: the reduced dimensions, ascending and unique, and whether they stay as size 1.
+struct MeanParams {
+  std::vector<uint32_t> axes;
+  bool keepDims = false;
+};
+driver::Result<MeanParams> decodeMean(const OpArgs& op);
+
+}  // namespace nnrt::ops
