@@ -50,6 +50,20 @@ std::unique_ptr<DeviceRegistry> DeviceRegistry::create(config::RuntimeConfig con
       registry->devices_.push_back(std::move(*device));
     }
   }
+  registry->extensions_ = ExtensionRegistry::fromDevices(registry->devices_);
+  const auto& policy = registry->config_.policy;
+  if (policy.extensionAccess == allowlist::ExtensionAccess::Allowlist && !policy.allowlistPath.empty()) {
+    allowlist::LoadResult loaded = allowlist::loadAllowlist(policy.allowlistPath.string());
+    if (loaded.ok()) {
+      for (const auto& bad : loaded.list->invalid) {
+        logWarning(policy.allowlistPath.string() + ": " + allowlist::describe(bad) + " (ignored)");
+      }
+      registry->allowlist_ = std::move(*loaded.list);
+    } else {
+      registry->allowlistError_ = loaded.error;
+      logError(loaded.error + "; vendor extensions are refused to every program");
+    }
+  }
   const std::string& fallback = registry->config_.policy.fallbackDevice;
   if (!fallback.empty() && !registry->find(fallback)) {
     logWarning("fallback device '" + fallback + "' is not loaded; whole-model fallback is off");
@@ -93,6 +107,18 @@ std::filesystem::path DeviceRegistry::pluginDirectory() {
   // runtime statically); plugins live in <prefix>/lib either way.
   std::filesystem::path self = boost::dll::this_line_location().parent_path().string();
   return std::filesystem::weakly_canonical(std::filesystem::absolute(self / ".." / "lib"));
+}
+
+}  // namespace nnrt
+
+namespace nnrt {
+
+allowlist::Decision DeviceRegistry::extensionAccess() const {
+  const auto& policy = config_.policy;
+  allowlist::Decision d = allowlist::decide(policy.extensionAccess, allowlist_ ? &*allowlist_ : nullptr,
+                                            allowlist::currentCaller());
+  if (!d.allowed && !allowlistError_.empty()) d.reason += " (" + allowlistError_ + ")";
+  return d;
 }
 
 }  // namespace nnrt

@@ -8,8 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "allowlist/allowlist.hpp"
 #include "core/config/runtime_config.hpp"
 #include "core/device/driver_device.hpp"
+#include "core/device/extension_registry.hpp"
 #include "core/support/status.hpp"
 
 namespace nnrt {
@@ -41,12 +43,20 @@ class DeviceRegistry {
   // Where the runtime looks for plugins named without a path, and for its default configuration.
   static std::filesystem::path pluginDirectory();
 
+  // The extensions the loaded devices offer, with process-wide prefixes.
+  const std::shared_ptr<const ExtensionRegistry>& extensions() const { return extensions_; }
+  // Whether the calling program may use vendor extensions (policy extensions.allow + allowlist).
+  allowlist::Decision extensionAccess() const;
+
  private:
   DeviceRegistry() = default;
   config::RuntimeConfig config_;
   std::optional<Error> configError_;
   std::vector<std::shared_ptr<DriverDevice>> devices_;
   std::vector<SkippedDevice> skipped_;
+  std::shared_ptr<const ExtensionRegistry> extensions_ = ExtensionRegistry::fromList({});
+  std::optional<allowlist::Allowlist> allowlist_;
+  std::string allowlistError_;
 };
 
 }  // namespace nnrt

@@ -1,0 +1,268 @@
+// The C API of executions, events and bursts.
+#include <android/NeuralNetworks.h>
+
+#include <vector>
+
+#include "core/capi/handles.hpp"
+
+using nnrt::Error;
+using nnrt::ResultCode;
+using nnrt::capi::guarded;
+using nnrt::capi::report;
+using nnrt::capi::unexpectedNull;
+
+namespace {
+
+struct TypeArgs {
+  const uint32_t* dims = nullptr;
+  uint32_t rank = 0;
+  bool hasType = false;
+};
+
+// setInput/setOutput's optional type: it may only fill in unknown dimensions, so its type code and
+// quantization must be the operand's.
+nnrt::Result<TypeArgs> typeArgs(const nnrt::Execution& execution, bool input, int32_t index,
+                                const ANeuralNetworksOperandType* type) {
+  if (type == nullptr) return TypeArgs{};
+  if (type->dimensionCount > 0 && type->dimensions == nullptr) {
+    return nnrt::fail(ResultCode::UNEXPECTED_NULL, "type->dimensions is NULL");
+  }
+  const nnrt::FinishedModel& model = execution.compiled().model();
+  const auto& list = input ? model.inputs : model.outputs;
+  if (index >= 0 && static_cast<size_t>(index) < list.size()) {
+    const nnrt::Operand& operand = model.operands[list[index]];
+    if (type->type != operand.type || type->scale != operand.scale || type->zeroPoint != operand.zeroPoint) {
+      return nnrt::fail(ResultCode::BAD_DATA, "type differs from the model's operand in its type code, scale or zero point");
+    }
+  }
+  return TypeArgs{type->dimensions, type->dimensionCount, true};
+}
+
+}  // namespace
+
+extern "C" {
+
+int ANeuralNetworksExecution_create(ANeuralNetworksCompilation* compilation, ANeuralNetworksExecution** execution) {
+  static constexpr const char* kFn = "ANeuralNetworksExecution_create";
+  if (execution == nullptr) return unexpectedNull(kFn, "execution");
+  *execution = nullptr;
+  if (compilation == nullptr) return unexpectedNull(kFn, "compilation");
+  return guarded(kFn, [&]() -> int {
+    auto compiled = compilation->compilation.compiled();
+    if (!compiled) return report(kFn, Error{ResultCode::BAD_STATE, "the compilation is not finished"});
+    *execution = new ANeuralNetworksExecution{nnrt::Execution(std::move(compiled))};
+    return ANEURALNETWORKS_NO_ERROR;
+  });
+}
+
+// Waits for a running computation (the destructor does), then frees.
+void ANeuralNetworksExecution_free(ANeuralNetworksExecution* execution) { delete execution; }
+
+int ANeuralNetworksExecution_setInput(ANeuralNetworksExecution* execution, int32_t index,
+                                      const ANeuralNetworksOperandType* type, const void* buffer, size_t length) {
+  static constexpr const char* kFn = "ANeuralNetworksExecution_setInput";
+  if (execution == nullptr) return unexpectedNull(kFn, "execution");
+  return guarded(kFn, [&]() -> int {
+    auto t = typeArgs(execution->execution, true, index, type);
+    if (!t) return report(kFn, t.error());
+    return report(kFn, execution->execution.setInput(index, t->dims, t->rank, t->hasType, buffer, length));
+  });
+}
+
+int ANeuralNetworksExecution_setInputFromMemory(ANeuralNetworksExecution* execution, int32_t index,
+                                                const ANeuralNetworksOperandType* type,
+                                                const ANeuralNetworksMemory* memory, size_t offset, size_t length) {
+  static constexpr const char* kFn = "ANeuralNetworksExecution_setInputFromMemory";
+  if (execution == nullptr) return unexpectedNull(kFn, "execution");
+  if (memory == nullptr) return unexpectedNull(kFn, "memory");
+  return guarded(kFn, [&]() -> int {
+    auto t = typeArgs(execution->execution, true, index, type);
+    if (!t) return report(kFn, t.error());
+    return report(kFn, execution->execution.setInputFromMemory(index, t->dims, t->rank, t->hasType, memory->memory,
+                                                               offset, length));
+  });
+}
+
+int ANeuralNetworksExecution_setOutput(ANeuralNetworksExecution* execution, int32_t index,
+                                       const ANeuralNetworksOperandType* type, void* buffer, size_t length) {
+  static constexpr const char* kFn = "ANeuralNetworksExecution_setOutput";
+  if (execution == nullptr) return unexpectedNull(kFn, "execution");
+  return guarded(kFn, [&]() -> int {
+    auto t = typeArgs(execution->execution, false, index, type);
+    if (!t) return report(kFn, t.error());
+    return report(kFn, execution->execution.setOutput(index, t->dims, t->rank, t->hasType, buffer, length));
+  });
+}
+
+int ANeuralNetworksExecution_setOutputFromMemory(ANeuralNetworksExecution* execution, int32_t index,
+                                                 const ANeuralNetworksOperandType* type,
+                                                 const ANeuralNetworksMemory* memory, size_t offset, size_t length) {
+  static constexpr const char* kFn = "ANeuralNetworksExecution_setOutputFromMemory";
+  if (execution == nullptr) return unexpectedNull(kFn, "execution");
+  if (memory == nullptr) return unexpectedNull(kFn, "memory");
+  return guarded(kFn, [&]() -> int {
+    auto t = typeArgs(execution->execution, false, index, type);
+    if (!t) return report(kFn, t.error());
+    return report(kFn, execution->execution.setOutputFromMemory(index, t->dims, t->rank, t->hasType, memory->memory,
+                                                                offset, length));
+  });
+}
+
+int ANeuralNetworksExecution_compute(ANeuralNetworksExecution* execution) {
+  static constexpr const char* kFn = "ANeuralNetworksExecution_compute";
+  if (execution == nullptr) return unexpectedNull(kFn, "execution");
+  return guarded(kFn, [&]() -> int { return report(kFn, execution->execution.compute()); });
+}
+
+int ANeuralNetworksExecution_startCompute(ANeuralNetworksExecution* execution, ANeuralNetworksEvent** event) {
+  return ANeuralNetworksExecution_startComputeWithDependencies(execution, nullptr, 0, 0, event);
+}
+
+int ANeuralNetworksExecution_startComputeWithDependencies(ANeuralNetworksExecution* execution,
+                                                          const ANeuralNetworksEvent* const* dependencies,
+                                                          uint32_t num_dependencies, uint64_t duration,
+                                                          ANeuralNetworksEvent** event) {
+  static constexpr const char* kFn = "ANeuralNetworksExecution_startComputeWithDependencies";
+  if (event == nullptr) return unexpectedNull(kFn, "event");
+  *event = nullptr;
+  if (execution == nullptr) return unexpectedNull(kFn, "execution");
+  if (num_dependencies > 0 && dependencies == nullptr) return unexpectedNull(kFn, "dependencies");
+  return guarded(kFn, [&]() -> int {
+    std::vector<std::shared_ptr<nnrt::Event>> deps;
+    for (uint32_t i = 0; i < num_dependencies; ++i) {
+      if (dependencies[i] == nullptr) return unexpectedNull(kFn, "dependencies[i]");
+      deps.push_back(dependencies[i]->event);
+    }
+    auto started = execution->execution.startCompute(std::move(deps), duration);
+    if (!started) return report(kFn, started.error());
+    *event = new ANeuralNetworksEvent{std::move(*started)};
+    return ANEURALNETWORKS_NO_ERROR;
+  });
+}
+
+int ANeuralNetworksExecution_getOutputOperandRank(ANeuralNetworksExecution* execution, int32_t index,
+                                                  uint32_t* rank) {
+  static constexpr const char* kFn = "ANeuralNetworksExecution_getOutputOperandRank";
+  if (execution == nullptr) return unexpectedNull(kFn, "execution");
+  if (rank == nullptr) return unexpectedNull(kFn, "rank");
+  return guarded(kFn, [&]() -> int {
+    auto shape = execution->execution.getOutputShape(index);
+    if (!shape) return report(kFn, shape.error());
+    *rank = static_cast<uint32_t>(shape->dimensions.size());
+    if (!shape->sufficient) {
+      return report(kFn, Error{ResultCode::OUTPUT_INSUFFICIENT_SIZE, "output " + std::to_string(index) + " was too small"});
+    }
+    return ANEURALNETWORKS_NO_ERROR;
+  });
+}
+
+int ANeuralNetworksExecution_getOutputOperandDimensions(ANeuralNetworksExecution* execution, int32_t index,
+                                                        uint32_t* dimensions) {
+  static constexpr const char* kFn = "ANeuralNetworksExecution_getOutputOperandDimensions";
+  if (execution == nullptr) return unexpectedNull(kFn, "execution");
+  if (dimensions == nullptr) return unexpectedNull(kFn, "dimensions");
+  return guarded(kFn, [&]() -> int {
+    auto shape = execution->execution.getOutputShape(index);
+    if (!shape) return report(kFn, shape.error());
+    if (shape->dimensions.empty()) {
+      return report(kFn, Error{ResultCode::BAD_DATA, "output " + std::to_string(index) + " is a scalar (rank 0)"});
+    }
+    std::copy(shape->dimensions.begin(), shape->dimensions.end(), dimensions);
+    if (!shape->sufficient) {
+      return report(kFn, Error{ResultCode::OUTPUT_INSUFFICIENT_SIZE, "output " + std::to_string(index) + " was too small"});
+    }
+    return ANEURALNETWORKS_NO_ERROR;
+  });
+}
+
+int ANeuralNetworksExecution_setMeasureTiming(ANeuralNetworksExecution* execution, bool measure) {
+  static constexpr const char* kFn = "ANeuralNetworksExecution_setMeasureTiming";
+  if (execution == nullptr) return unexpectedNull(kFn, "execution");
+  return guarded(kFn, [&]() -> int { return report(kFn, execution->execution.setMeasureTiming(measure)); });
+}
+
+int ANeuralNetworksExecution_getDuration(const ANeuralNetworksExecution* execution, int32_t durationCode,
+                                         uint64_t* duration) {
+  static constexpr const char* kFn = "ANeuralNetworksExecution_getDuration";
+  if (execution == nullptr) return unexpectedNull(kFn, "execution");
+  if (duration == nullptr) return unexpectedNull(kFn, "duration");
+  return guarded(kFn, [&]() -> int {
+    auto d = execution->execution.getDuration(durationCode);
+    if (!d) return report(kFn, d.error());
+    *duration = *d;
+    return ANEURALNETWORKS_NO_ERROR;
+  });
+}
+
+int ANeuralNetworksExecution_setTimeout(ANeuralNetworksExecution* execution, uint64_t duration) {
+  static constexpr const char* kFn = "ANeuralNetworksExecution_setTimeout";
+  if (execution == nullptr) return unexpectedNull(kFn, "execution");
+  return guarded(kFn, [&]() -> int { return report(kFn, execution->execution.setTimeout(duration)); });
+}
+
+int ANeuralNetworksExecution_setLoopTimeout(ANeuralNetworksExecution* execution, uint64_t duration) {
+  static constexpr const char* kFn = "ANeuralNetworksExecution_setLoopTimeout";
+  if (execution == nullptr) return unexpectedNull(kFn, "execution");
+  return guarded(kFn, [&]() -> int { return report(kFn, execution->execution.setLoopTimeout(duration)); });
+}
+
+int ANeuralNetworksExecution_setReusable(ANeuralNetworksExecution* execution, bool reusable) {
+  static constexpr const char* kFn = "ANeuralNetworksExecution_setReusable";
+  if (execution == nullptr) return unexpectedNull(kFn, "execution");
+  return guarded(kFn, [&]() -> int { return report(kFn, execution->execution.setReusable(reusable)); });
+}
+
+int ANeuralNetworksExecution_enableInputAndOutputPadding(ANeuralNetworksExecution* execution, bool) {
+  static constexpr const char* kFn = "ANeuralNetworksExecution_enableInputAndOutputPadding";
+  if (execution == nullptr) return unexpectedNull(kFn, "execution");
+  return report(kFn, Error{ResultCode::OP_FAILED, "not supported yet: buffers must have the operand's exact size"});
+}
+
+int ANeuralNetworksBurst_create(ANeuralNetworksCompilation* compilation, ANeuralNetworksBurst** burst) {
+  static constexpr const char* kFn = "ANeuralNetworksBurst_create";
+  if (burst == nullptr) return unexpectedNull(kFn, "burst");
+  *burst = nullptr;
+  if (compilation == nullptr) return unexpectedNull(kFn, "compilation");
+  return guarded(kFn, [&]() -> int {
+    auto compiled = compilation->compilation.compiled();
+    if (!compiled) return report(kFn, Error{ResultCode::BAD_STATE, "the compilation is not finished"});
+    *burst = new ANeuralNetworksBurst{std::move(compiled)};
+    return ANEURALNETWORKS_NO_ERROR;
+  });
+}
+
+void ANeuralNetworksBurst_free(ANeuralNetworksBurst* burst) { delete burst; }
+
+// A burst only tells that executions repeat; nnrt's executions are already cheap to repeat, so a
+// burst computation is a synchronous computation on the burst's compilation.
+int ANeuralNetworksExecution_burstCompute(ANeuralNetworksExecution* execution, ANeuralNetworksBurst* burst) {
+  static constexpr const char* kFn = "ANeuralNetworksExecution_burstCompute";
+  if (execution == nullptr) return unexpectedNull(kFn, "execution");
+  if (burst == nullptr) return unexpectedNull(kFn, "burst");
+  return guarded(kFn, [&]() -> int {
+    if (&execution->execution.compiled() != burst->compiled.get()) {
+      return report(kFn, Error{ResultCode::BAD_DATA, "the burst and the execution come from different compilations"});
+    }
+    return report(kFn, execution->execution.compute());
+  });
+}
+
+int ANeuralNetworksEvent_wait(ANeuralNetworksEvent* event) {
+  static constexpr const char* kFn = "ANeuralNetworksEvent_wait";
+  if (event == nullptr) return unexpectedNull(kFn, "event");
+  return guarded(kFn, [&]() -> int { return report(kFn, event->event->wait()); });
+}
+
+void ANeuralNetworksEvent_free(ANeuralNetworksEvent* event) { delete event; }
+
+int ANeuralNetworksEvent_createFromSyncFenceFd(int, ANeuralNetworksEvent** event) {
+  if (event != nullptr) *event = nullptr;
+  return report("ANeuralNetworksEvent_createFromSyncFenceFd", Error{ResultCode::OP_FAILED, "not supported yet: sync fences"});
+}
+
+int ANeuralNetworksEvent_getSyncFenceFd(const ANeuralNetworksEvent*, int* sync_fence_fd) {
+  if (sync_fence_fd != nullptr) *sync_fence_fd = -1;
+  return report("ANeuralNetworksEvent_getSyncFenceFd", Error{ResultCode::OP_FAILED, "not supported yet: sync fences"});
+}
+
+}  // extern "C"

@@ -1,0 +1,278 @@
+// The C API of models, memories and vendor extensions.
+#include <android/NeuralNetworks.h>
+#include <android/NeuralNetworksExtensions.h>
+
+#include <cstring>
+
+#include "core/capi/handles.hpp"
+#include "core/device/device_registry.hpp"
+
+using nnrt::Error;
+using nnrt::ResultCode;
+using nnrt::capi::guarded;
+using nnrt::capi::report;
+using nnrt::capi::unexpectedNull;
+
+namespace {
+
+// Extension calls are refused (BAD_DATA) to programs the policy does not allow.
+int checkExtensionAccess(const char* function) {
+  auto decision = nnrt::DeviceRegistry::global().extensionAccess();
+  if (decision.allowed) return ANEURALNETWORKS_NO_ERROR;
+  return report(function, Error{ResultCode::BAD_DATA, "vendor extensions are not allowed for this program: " + decision.reason});
+}
+
+}  // namespace
+
+extern "C" {
+
+int ANeuralNetworksMemory_createFromFd(size_t size, int protect, int fd, size_t offset,
+                                       ANeuralNetworksMemory** memory) {
+  static constexpr const char* kFn = "ANeuralNetworksMemory_createFromFd";
+  if (memory == nullptr) return unexpectedNull(kFn, "memory");
+  *memory = nullptr;
+  return guarded(kFn, [&]() -> int {
+    auto created = nnrt::Memory::fromFd(size, protect, fd, offset);
+    if (!created) return report(kFn, created.error());
+    *memory = new ANeuralNetworksMemory{std::move(*created)};
+    return ANEURALNETWORKS_NO_ERROR;
+  });
+}
+
+void ANeuralNetworksMemory_free(ANeuralNetworksMemory* memory) { delete memory; }
+
+int ANeuralNetworksModel_create(ANeuralNetworksModel** model) {
+  static constexpr const char* kFn = "ANeuralNetworksModel_create";
+  if (model == nullptr) return unexpectedNull(kFn, "model");
+  *model = nullptr;
+  return guarded(kFn, [&]() -> int {
+    *model = new ANeuralNetworksModel{nnrt::ModelBuilder(nnrt::DeviceRegistry::global().extensions())};
+    return ANEURALNETWORKS_NO_ERROR;
+  });
+}
+
+void ANeuralNetworksModel_free(ANeuralNetworksModel* model) { delete model; }
+
+int ANeuralNetworksModel_finish(ANeuralNetworksModel* model) {
+  static constexpr const char* kFn = "ANeuralNetworksModel_finish";
+  if (model == nullptr) return unexpectedNull(kFn, "model");
+  return guarded(kFn, [&]() -> int { return report(kFn, model->builder.finish()); });
+}
+
+int ANeuralNetworksModel_addOperand(ANeuralNetworksModel* model, const ANeuralNetworksOperandType* type) {
+  static constexpr const char* kFn = "ANeuralNetworksModel_addOperand";
+  if (model == nullptr) return unexpectedNull(kFn, "model");
+  if (type == nullptr) return unexpectedNull(kFn, "type");
+  if (type->dimensionCount > 0 && type->dimensions == nullptr) return unexpectedNull(kFn, "type->dimensions");
+  return guarded(kFn, [&]() -> int {
+    return report(kFn, model->builder.addOperand(type->type, {type->dimensions, type->dimensionCount}, type->scale,
+                                                 type->zeroPoint));
+  });
+}
+
+int ANeuralNetworksModel_setOperandValue(ANeuralNetworksModel* model, int32_t index, const void* buffer,
+                                         size_t length) {
+  static constexpr const char* kFn = "ANeuralNetworksModel_setOperandValue";
+  if (model == nullptr) return unexpectedNull(kFn, "model");
+  return guarded(kFn, [&]() -> int { return report(kFn, model->builder.setOperandValue(index, buffer, length)); });
+}
+
+int ANeuralNetworksModel_setOperandValueFromMemory(ANeuralNetworksModel* model, int32_t index,
+                                                   const ANeuralNetworksMemory* memory, size_t offset,
+                                                   size_t length) {
+  static constexpr const char* kFn = "ANeuralNetworksModel_setOperandValueFromMemory";
+  if (model == nullptr) return unexpectedNull(kFn, "model");
+  if (memory == nullptr) return unexpectedNull(kFn, "memory");
+  return guarded(kFn, [&]() -> int {
+    return report(kFn, model->builder.setOperandValueFromMemory(index, memory->memory, offset, length));
+  });
+}
+
+int ANeuralNetworksModel_setOperandValueFromModel(ANeuralNetworksModel* model, int32_t, const ANeuralNetworksModel*) {
+  static constexpr const char* kFn = "ANeuralNetworksModel_setOperandValueFromModel";
+  if (model == nullptr) return unexpectedNull(kFn, "model");
+  return report(kFn, Error{ResultCode::OP_FAILED, "not supported yet: control flow (IF/WHILE) subgraphs"});
+}
+
+int ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(
+    ANeuralNetworksModel* model, int32_t index, const ANeuralNetworksSymmPerChannelQuantParams* channelQuant) {
+  static constexpr const char* kFn = "ANeuralNetworksModel_setOperandSymmPerChannelQuantParams";
+  if (model == nullptr) return unexpectedNull(kFn, "model");
+  if (channelQuant == nullptr) return unexpectedNull(kFn, "channelQuant");
+  if (channelQuant->scaleCount > 0 && channelQuant->scales == nullptr) return unexpectedNull(kFn, "channelQuant->scales");
+  return guarded(kFn, [&]() -> int {
+    return report(kFn, model->builder.setOperandSymmPerChannelQuantParams(
+                           index, channelQuant->channelDim, {channelQuant->scales, channelQuant->scaleCount}));
+  });
+}
+
+int ANeuralNetworksModel_addOperation(ANeuralNetworksModel* model, ANeuralNetworksOperationType type,
+                                      uint32_t inputCount, const uint32_t* inputs, uint32_t outputCount,
+                                      const uint32_t* outputs) {
+  static constexpr const char* kFn = "ANeuralNetworksModel_addOperation";
+  if (model == nullptr) return unexpectedNull(kFn, "model");
+  if (inputCount > 0 && inputs == nullptr) return unexpectedNull(kFn, "inputs");
+  if (outputCount > 0 && outputs == nullptr) return unexpectedNull(kFn, "outputs");
+  return guarded(kFn, [&]() -> int {
+    return report(kFn, model->builder.addOperation(type, {inputs, inputCount}, {outputs, outputCount}));
+  });
+}
+
+int ANeuralNetworksModel_identifyInputsAndOutputs(ANeuralNetworksModel* model, uint32_t inputCount,
+                                                  const uint32_t* inputs, uint32_t outputCount,
+                                                  const uint32_t* outputs) {
+  static constexpr const char* kFn = "ANeuralNetworksModel_identifyInputsAndOutputs";
+  if (model == nullptr) return unexpectedNull(kFn, "model");
+  if (inputCount > 0 && inputs == nullptr) return unexpectedNull(kFn, "inputs");
+  if (outputCount > 0 && outputs == nullptr) return unexpectedNull(kFn, "outputs");
+  return guarded(kFn, [&]() -> int {
+    return report(kFn, model->builder.identifyInputsAndOutputs({inputs, inputCount}, {outputs, outputCount}));
+  });
+}
+
+int ANeuralNetworksModel_relaxComputationFloat32toFloat16(ANeuralNetworksModel* model, bool allow) {
+  static constexpr const char* kFn = "ANeuralNetworksModel_relaxComputationFloat32toFloat16";
+  if (model == nullptr) return unexpectedNull(kFn, "model");
+  return guarded(kFn, [&]() -> int { return report(kFn, model->builder.relaxComputationFloat32toFloat16(allow)); });
+}
+
+int ANeuralNetworksModel_getSupportedOperationsForDevices(const ANeuralNetworksModel* model,
+                                                          const ANeuralNetworksDevice* const* devices,
+                                                          uint32_t numDevices, bool* supportedOps) {
+  static constexpr const char* kFn = "ANeuralNetworksModel_getSupportedOperationsForDevices";
+  if (model == nullptr) return unexpectedNull(kFn, "model");
+  if (devices == nullptr) return unexpectedNull(kFn, "devices");
+  if (supportedOps == nullptr) return unexpectedNull(kFn, "supportedOps");
+  return guarded(kFn, [&]() -> int {
+    auto finished = model->builder.finishedModel();
+    if (!finished) return report(kFn, Error{ResultCode::BAD_STATE, "the model is not finished"});
+    if (numDevices == 0) return report(kFn, Error{ResultCode::BAD_DATA, "numDevices is 0"});
+    const size_t count = finished->operations.size();
+    std::vector<bool> any(count, false);
+    for (uint32_t d = 0; d < numDevices; ++d) {
+      if (devices[d] == nullptr) return unexpectedNull(kFn, "devices[i]");
+      auto support = devices[d]->device->getSupportedOperations(finished->view->view());
+      if (!support) return report(kFn, support.error());
+      for (size_t i = 0; i < count; ++i) any[i] = any[i] || support->supported[i];
+    }
+    // Drivers answer in the sorted order; the caller asked in the order of addOperation.
+    for (size_t i = 0; i < count; ++i) supportedOps[finished->originalIndex[i]] = any[i];
+    return ANEURALNETWORKS_NO_ERROR;
+  });
+}
+
+int ANeuralNetworksDevice_getExtensionSupport(const ANeuralNetworksDevice* device, const char* extensionName,
+                                              bool* isExtensionSupported) {
+  static constexpr const char* kFn = "ANeuralNetworksDevice_getExtensionSupport";
+  if (device == nullptr) return unexpectedNull(kFn, "device");
+  if (extensionName == nullptr) return unexpectedNull(kFn, "extensionName");
+  if (isExtensionSupported == nullptr) return unexpectedNull(kFn, "isExtensionSupported");
+  return guarded(kFn, [&]() -> int {
+    if (int refused = checkExtensionAccess(kFn); refused != ANEURALNETWORKS_NO_ERROR) return refused;
+    const auto& registry = *nnrt::DeviceRegistry::global().extensions();
+    *isExtensionSupported = false;
+    for (const auto& e : device->device->extensions()) {
+      // An extension disabled for conflicting descriptions is supported by no device.
+      if (e.name == extensionName && registry.find(e.name) != nullptr) *isExtensionSupported = true;
+    }
+    return ANEURALNETWORKS_NO_ERROR;
+  });
+}
+
+int ANeuralNetworksModel_getExtensionOperandType(ANeuralNetworksModel* model, const char* extensionName,
+                                                 uint16_t operandCodeWithinExtension, int32_t* type) {
+  static constexpr const char* kFn = "ANeuralNetworksModel_getExtensionOperandType";
+  if (model == nullptr) return unexpectedNull(kFn, "model");
+  if (extensionName == nullptr) return unexpectedNull(kFn, "extensionName");
+  if (type == nullptr) return unexpectedNull(kFn, "type");
+  return guarded(kFn, [&]() -> int {
+    if (int refused = checkExtensionAccess(kFn); refused != ANEURALNETWORKS_NO_ERROR) return refused;
+    auto prefix = model->builder.useExtension(extensionName);
+    if (!prefix) return report(kFn, prefix.error());
+    const nnrt::driver::Extension* extension = model->builder.extensions().find(extensionName);
+    bool known = false;
+    for (const auto& t : extension->operandTypes) known = known || t.type == operandCodeWithinExtension;
+    if (!known) {
+      return report(kFn, Error{ResultCode::BAD_DATA, "extension '" + std::string(extensionName) + "' has no operand type " +
+                                                         std::to_string(operandCodeWithinExtension)});
+    }
+    *type = static_cast<int32_t>((static_cast<uint32_t>(*prefix) << 16) | operandCodeWithinExtension);
+    return ANEURALNETWORKS_NO_ERROR;
+  });
+}
+
+int ANeuralNetworksModel_getExtensionOperationType(ANeuralNetworksModel* model, const char* extensionName,
+                                                   uint16_t operationCodeWithinExtension,
+                                                   ANeuralNetworksOperationType* type) {
+  static constexpr const char* kFn = "ANeuralNetworksModel_getExtensionOperationType";
+  if (model == nullptr) return unexpectedNull(kFn, "model");
+  if (extensionName == nullptr) return unexpectedNull(kFn, "extensionName");
+  if (type == nullptr) return unexpectedNull(kFn, "type");
+  return guarded(kFn, [&]() -> int {
+    if (int refused = checkExtensionAccess(kFn); refused != ANEURALNETWORKS_NO_ERROR) return refused;
+    auto prefix = model->builder.useExtension(extensionName);
+    if (!prefix) return report(kFn, prefix.error());
+    // Extension descriptions list operand types only; which operations exist is the driver's
+    // business (a driver refuses an operation it does not know).
+    *type = static_cast<int32_t>((static_cast<uint32_t>(*prefix) << 16) | operationCodeWithinExtension);
+    return ANEURALNETWORKS_NO_ERROR;
+  });
+}
+
+int ANeuralNetworksModel_setOperandExtensionData(ANeuralNetworksModel* model, int32_t index, const void* data,
+                                                 size_t length) {
+  static constexpr const char* kFn = "ANeuralNetworksModel_setOperandExtensionData";
+  if (model == nullptr) return unexpectedNull(kFn, "model");
+  return guarded(kFn, [&]() -> int {
+    if (int refused = checkExtensionAccess(kFn); refused != ANEURALNETWORKS_NO_ERROR) return refused;
+    return report(kFn, model->builder.setOperandExtensionData(index, data, length));
+  });
+}
+
+// Memory descriptors and hardware buffers: declared for source compatibility, not implemented.
+int ANeuralNetworksMemory_createFromAHardwareBuffer(const AHardwareBuffer*, ANeuralNetworksMemory** memory) {
+  if (memory != nullptr) *memory = nullptr;
+  return report("ANeuralNetworksMemory_createFromAHardwareBuffer",
+                Error{ResultCode::BAD_DATA, "AHardwareBuffer does not exist on Linux"});
+}
+
+#define NNRT_NOT_SUPPORTED_(name)                                                   \
+  report(#name, Error{ResultCode::OP_FAILED, "not supported yet (memory domains)"})
+
+int ANeuralNetworksMemoryDesc_create(ANeuralNetworksMemoryDesc** desc) {
+  if (desc != nullptr) *desc = nullptr;
+  return NNRT_NOT_SUPPORTED_(ANeuralNetworksMemoryDesc_create);
+}
+void ANeuralNetworksMemoryDesc_free(ANeuralNetworksMemoryDesc*) {}
+int ANeuralNetworksMemoryDesc_addInputRole(ANeuralNetworksMemoryDesc*, const ANeuralNetworksCompilation*, uint32_t,
+                                           float) {
+  return NNRT_NOT_SUPPORTED_(ANeuralNetworksMemoryDesc_addInputRole);
+}
+int ANeuralNetworksMemoryDesc_addOutputRole(ANeuralNetworksMemoryDesc*, const ANeuralNetworksCompilation*, uint32_t,
+                                            float) {
+  return NNRT_NOT_SUPPORTED_(ANeuralNetworksMemoryDesc_addOutputRole);
+}
+int ANeuralNetworksMemoryDesc_setDimensions(ANeuralNetworksMemoryDesc*, uint32_t, const uint32_t*) {
+  return NNRT_NOT_SUPPORTED_(ANeuralNetworksMemoryDesc_setDimensions);
+}
+int ANeuralNetworksMemoryDesc_finish(ANeuralNetworksMemoryDesc*) {
+  return NNRT_NOT_SUPPORTED_(ANeuralNetworksMemoryDesc_finish);
+}
+int ANeuralNetworksMemory_createFromDesc(const ANeuralNetworksMemoryDesc*, ANeuralNetworksMemory** memory) {
+  if (memory != nullptr) *memory = nullptr;
+  return NNRT_NOT_SUPPORTED_(ANeuralNetworksMemory_createFromDesc);
+}
+int ANeuralNetworksMemory_copy(const ANeuralNetworksMemory* src, const ANeuralNetworksMemory* dst) {
+  static constexpr const char* kFn = "ANeuralNetworksMemory_copy";
+  if (src == nullptr) return unexpectedNull(kFn, "src");
+  if (dst == nullptr) return unexpectedNull(kFn, "dst");
+  if (src->memory->size() != dst->memory->size()) {
+    return report(kFn, Error{ResultCode::BAD_DATA, "src has " + std::to_string(src->memory->size()) + " bytes, dst " +
+                                                       std::to_string(dst->memory->size())});
+  }
+  if (!dst->memory->writable()) return report(kFn, Error{ResultCode::BAD_DATA, "dst is read-only"});
+  std::memmove(dst->memory->data(), src->memory->data(), src->memory->size());
+  return ANEURALNETWORKS_NO_ERROR;
+}
+
+}  // extern "C"

@@ -1,0 +1,70 @@
+// What the opaque handles of <android/NeuralNetworks.h> are inside nnrt, and the one function
+// every C entry point goes through to turn a Result into a result code and a log line.
+#pragma once
+
+#include <memory>
+#include <new>
+#include <string>
+
+#include "core/compilation/compilation.hpp"
+#include "core/execution/event.hpp"
+#include "core/execution/execution.hpp"
+#include "core/execution/memory.hpp"
+#include "core/model/model.hpp"
+#include "core/support/log.hpp"
+#include "core/support/status.hpp"
+
+struct ANeuralNetworksModel {
+  nnrt::ModelBuilder builder;
+};
+struct ANeuralNetworksCompilation {
+  nnrt::Compilation compilation;
+};
+struct ANeuralNetworksExecution {
+  nnrt::Execution execution;
+};
+struct ANeuralNetworksMemory {
+  std::shared_ptr<nnrt::Memory> memory;
+};
+struct ANeuralNetworksEvent {
+  std::shared_ptr<nnrt::Event> event;
+};
+struct ANeuralNetworksDevice {
+  std::shared_ptr<nnrt::DriverDevice> device;
+};
+// A burst is a hint that executions repeat; nnrt keeps nothing per burst.
+struct ANeuralNetworksBurst {
+  std::shared_ptr<const nnrt::CompiledModel> compiled;
+};
+
+namespace nnrt::capi {
+
+// Logs "function: message" for a failure and returns its result code; NO_ERROR for success.
+inline int report(const char* function, const Error& error) {
+  log(error.code == ResultCode::OUTPUT_INSUFFICIENT_SIZE ? LogLevel::Info : LogLevel::Warning,
+      std::string(function) + ": " + error.message);
+  return static_cast<int>(error.code);
+}
+template <class T>
+int report(const char* function, const Result<T>& result) {
+  return result.has_value() ? 0 : report(function, result.error());
+}
+
+// Runs `body` (returning an int result code), turning exceptions into OUT_OF_MEMORY / OP_FAILED so
+// that none crosses the C boundary.
+template <class F>
+int guarded(const char* function, F&& body) {
+  try {
+    return body();
+  } catch (const std::bad_alloc&) {
+    return report(function, Error{ResultCode::OUT_OF_MEMORY, "out of memory"});
+  } catch (const std::exception& e) {
+    return report(function, Error{ResultCode::OP_FAILED, std::string("internal error: ") + e.what()});
+  }
+}
+
+inline int unexpectedNull(const char* function, const char* argument) {
+  return report(function, Error{ResultCode::UNEXPECTED_NULL, std::string(argument) + " is NULL"});
+}
+
+}  // namespace nnrt::capi

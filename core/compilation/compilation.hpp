@@ -1,0 +1,117 @@
+// ANeuralNetworksCompilation: asks every candidate device what it supports, partitions the model,
+// prepares every step on its device (in parallel, from cache when possible), and falls back as
+// the policy allows. The result, a CompiledModel, is immutable and shared by every execution.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/config/runtime_config.hpp"
+#include "core/device/device_registry.hpp"
+#include "core/model/model.hpp"
+#include "core/model/model_view.hpp"
+#include "core/ops/operation.hpp"
+#include "core/support/status.hpp"
+#include "partitioner/partitioner.hpp"
+
+namespace nnrt {
+
+struct CompiledStep {
+  std::shared_ptr<DriverDevice> device;
+  std::shared_ptr<PreparedModel> prepared;
+  std::unique_ptr<ModelView> subModel;  // null when the step is the whole model
+  std::vector<uint32_t> inputs;         // source operand indexes, the step model's input order
+  std::vector<uint32_t> outputs;
+  std::vector<size_t> dependsOn;        // steps whose outputs this one reads
+  bool cacheHit = false;                // prepared from the compilation cache
+};
+
+// The devices and plan a compilation would use, without preparing anything (`nnrt plan`).
+struct PlanResult {
+  std::vector<std::shared_ptr<DriverDevice>> devices;
+  std::vector<partition::DeviceView> views;
+  partition::Policy policy;
+  partition::Plan plan;
+};
+
+struct CompileOptions {
+  std::optional<int32_t> preference;  // unset: the configuration's default
+  int32_t priority = NNRT_PRIORITY_MEDIUM;
+  uint64_t timeoutNs = 0;  // 0: none
+  std::filesystem::path cacheDir;
+  std::vector<uint8_t> cacheToken;  // 32 bytes when caching
+};
+
+// Plans `model` over the registry's available devices (or exactly `explicitDevices` when given).
+Result<PlanResult> planModel(const FinishedModel& model, const DeviceRegistry& registry,
+                             const std::vector<std::shared_ptr<DriverDevice>>& explicitDevices,
+                             const CompileOptions& options);
+
+class CompiledModel {
+ public:
+  const FinishedModel& model() const { return *model_; }
+  const std::shared_ptr<const FinishedModel>& sharedModel() const { return model_; }
+  const std::vector<CompiledStep>& steps() const { return steps_; }
+  const PlanResult& plan() const { return plan_; }
+  // Shapes of every operand as far as the declared shapes determine them (0 = unknown).
+  const std::vector<ops::Shape>& staticShapes() const { return staticShapes_; }
+  // Why the compilation fell back to the whole model on the fallback device, or "".
+  const std::string& fallbackNote() const { return fallbackNote_; }
+  // Whether a failed step may be retried on the fallback device at execution time.
+  bool executionFallbackAllowed() const { return executionFallback_ != nullptr; }
+  // The fallback device's preparation of step `step`'s sub-model (step = steps().size() means the
+  // whole model), made on first use and shared. Thread-safe.
+  Result<std::shared_ptr<PreparedModel>> fallbackPrepared(size_t step) const;
+  const std::shared_ptr<DriverDevice>& fallbackDevice() const { return executionFallback_; }
+  int32_t preference() const { return plan_.policy.preference; }
+
+ private:
+  friend class Compilation;
+  std::shared_ptr<const FinishedModel> model_;
+  PlanResult plan_;
+  std::vector<CompiledStep> steps_;
+  std::vector<ops::Shape> staticShapes_;
+  std::string fallbackNote_;
+  std::shared_ptr<DriverDevice> executionFallback_;
+  int32_t priority_ = NNRT_PRIORITY_MEDIUM;
+  mutable std::mutex fallbackMutex_;
+  mutable std::vector<std::shared_ptr<PreparedModel>> fallbackPrepared_;
+};
+
+class Compilation {
+ public:
+  Compilation(std::shared_ptr<const FinishedModel> model, const DeviceRegistry& registry,
+              std::vector<std::shared_ptr<DriverDevice>> explicitDevices);
+
+  Result<void> setPreference(int32_t preference);
+  Result<void> setPriority(int32_t priority);
+  Result<void> setTimeout(uint64_t durationNs);
+  Result<void> setCaching(const std::string& cacheDir, const uint8_t* token);
+  Result<void> finish();
+
+  bool finished() const { return compiled_ != nullptr; }
+  bool forExplicitDevices() const { return !explicitDevices_.empty(); }
+  std::shared_ptr<const CompiledModel> compiled() const { return compiled_; }
+
+ private:
+  Result<void> checkModifiable() const;
+  Result<void> prepareSteps(CompiledModel& compiled, uint64_t deadlineNs);
+
+  std::shared_ptr<const FinishedModel> model_;
+  const DeviceRegistry& registry_;
+  std::vector<std::shared_ptr<DriverDevice>> explicitDevices_;
+  CompileOptions options_;
+  std::shared_ptr<CompiledModel> compiled_;
+  bool failed_ = false;
+};
+
+// Absolute CLOCK_MONOTONIC nanoseconds now.
+uint64_t monotonicNowNs();
+
+}  // namespace nnrt

@@ -1,0 +1,282 @@
+#include "core/execution/execution.hpp"
+
+#include <condition_variable>
+#include <thread>
+
+#include "core/execution/event.hpp"
+#include "core/execution/plan_runner.hpp"
+#include "core/ops/operand_types.hpp"
+
+namespace nnrt {
+namespace {
+
+constexpr uint64_t kMaximumLoopTimeoutNs = 15'000'000'000ull;  // ANeuralNetworks_getMaximumLoopTimeout
+
+}  // namespace
+
+Execution::Execution(std::shared_ptr<const CompiledModel> compiled) : compiled_(std::move(compiled)) {
+  inputs_.resize(compiled_->model().inputs.size());
+  outputs_.resize(compiled_->model().outputs.size());
+}
+
+Execution::~Execution() {
+  // A background run holds runMutex_ for its whole duration: wait for it.
+  std::lock_guard lock(runMutex_);
+}
+
+Result<void> Execution::checkPreparation() const {
+  State s = state_.load();
+  if (s == State::Computing) return fail(ResultCode::BAD_STATE, "the execution is running");
+  if (s == State::Completed && !reusable_) {
+    return fail(ResultCode::BAD_STATE, "the execution has completed and is not reusable (setReusable)");
+  }
+  return {};
+}
+
+Result<Argument> Execution::makeArgument(bool input, int32_t index, const uint32_t* dims, uint32_t rank, bool hasType,
+                                         size_t length, bool omittable) const {
+  const FinishedModel& model = compiled_->model();
+  const auto& list = input ? model.inputs : model.outputs;
+  const char* what = input ? "input" : "output";
+  if (index < 0 || static_cast<size_t>(index) >= list.size()) {
+    return fail(ResultCode::BAD_DATA, std::string("index ") + std::to_string(index) + " is out of range (the model has " +
+                                          std::to_string(list.size()) + " " + what + "s)");
+  }
+  const Operand& operand = model.operands[list[index]];
+  Argument arg;
+  arg.dimensions = operand.dimensions;
+  if (hasType) {
+    bool tensor = operand.dimensions.size() > 0 || ops::isTensorType(operand.type);
+    if (!tensor && rank != 0) return fail(ResultCode::BAD_DATA, std::string(what) + " " + std::to_string(index) + " is a scalar; type->dimensionCount must be 0");
+    if (!operand.dimensions.empty() && rank != operand.dimensions.size()) {
+      return fail(ResultCode::BAD_DATA, "type->dimensionCount " + std::to_string(rank) + " does not match " + what + " " +
+                                            std::to_string(index) + "'s rank " + std::to_string(operand.dimensions.size()));
+    }
+    arg.dimensions.assign(dims, dims + rank);
+    for (size_t d = 0; d < operand.dimensions.size(); ++d) {
+      if (operand.dimensions[d] != 0 && arg.dimensions[d] != operand.dimensions[d]) {
+        return fail(ResultCode::BAD_DATA, "type->dimensions[" + std::to_string(d) + "] = " + std::to_string(arg.dimensions[d]) +
+                                              " contradicts the model's " + ops::shapeToString(operand.dimensions) +
+                                              " (only unknown dimensions may be given)");
+      }
+    }
+  }
+  if (length == 0 && omittable) {
+    arg.state = Argument::State::Omitted;
+    return arg;
+  }
+  if (auto expected = ops::byteSize(operand.type, arg.dimensions); expected && *expected != length) {
+    return fail(ResultCode::BAD_DATA, "length " + std::to_string(length) + " does not match " + what + " " +
+                                          std::to_string(index) + " (" + ops::typeName(operand.type) + " " +
+                                          ops::shapeToString(arg.dimensions) + " needs " + std::to_string(*expected) +
+                                          " bytes)");
+  }
+  arg.length = length;
+  return arg;
+}
+
+Result<void> Execution::setInput(int32_t index, const uint32_t* dims, uint32_t rank, bool hasType, const void* buffer,
+                                 size_t length) {
+  NNRT_RETURN_IF_ERROR(checkPreparation());
+  if (buffer == nullptr && length != 0) {
+    return fail(ResultCode::BAD_DATA, "buffer is NULL but length is " + std::to_string(length) +
+                                          " (NULL with length 0 omits an optional input)");
+  }
+  NNRT_ASSIGN_OR_RETURN(Argument arg, makeArgument(true, index, dims, rank, hasType, length, buffer == nullptr));
+  if (arg.state != Argument::State::Omitted) {
+    arg.state = Argument::State::Pointer;
+    arg.pointer = const_cast<void*>(buffer);  // inputs are only read
+  }
+  inputs_[index] = std::move(arg);
+  return {};
+}
+
+Result<void> Execution::setInputFromMemory(int32_t index, const uint32_t* dims, uint32_t rank, bool hasType,
+                                           std::shared_ptr<Memory> memory, size_t offset, size_t length) {
+  NNRT_RETURN_IF_ERROR(checkPreparation());
+  NNRT_RETURN_IF_ERROR(memory->checkRange(offset, length, "memory"));
+  NNRT_ASSIGN_OR_RETURN(Argument arg, makeArgument(true, index, dims, rank, hasType, length, false));
+  arg.state = Argument::State::Memory;
+  arg.memory = std::move(memory);
+  arg.offset = offset;
+  inputs_[index] = std::move(arg);
+  return {};
+}
+
+Result<void> Execution::setOutput(int32_t index, const uint32_t* dims, uint32_t rank, bool hasType, void* buffer,
+                                  size_t length) {
+  NNRT_RETURN_IF_ERROR(checkPreparation());
+  if (buffer == nullptr && length != 0) {
+    return fail(ResultCode::BAD_DATA, "buffer is NULL but length is " + std::to_string(length));
+  }
+  NNRT_ASSIGN_OR_RETURN(Argument arg, makeArgument(false, index, dims, rank, hasType, length, buffer == nullptr));
+  if (arg.state != Argument::State::Omitted) {
+    arg.state = Argument::State::Pointer;
+    arg.pointer = buffer;
+  }
+  outputs_[index] = std::move(arg);
+  return {};
+}
+
+Result<void> Execution::setOutputFromMemory(int32_t index, const uint32_t* dims, uint32_t rank, bool hasType,
+                                            std::shared_ptr<Memory> memory, size_t offset, size_t length) {
+  NNRT_RETURN_IF_ERROR(checkPreparation());
+  if (!memory->writable()) return fail(ResultCode::BAD_DATA, "memory is read-only (mapped without PROT_WRITE)");
+  NNRT_RETURN_IF_ERROR(memory->checkRange(offset, length, "memory"));
+  NNRT_ASSIGN_OR_RETURN(Argument arg, makeArgument(false, index, dims, rank, hasType, length, false));
+  arg.state = Argument::State::Memory;
+  arg.memory = std::move(memory);
+  arg.offset = offset;
+  outputs_[index] = std::move(arg);
+  return {};
+}
+
+Result<void> Execution::setMeasureTiming(bool measure) {
+  NNRT_RETURN_IF_ERROR(checkPreparation());
+  measure_ = measure;
+  return {};
+}
+
+Result<void> Execution::setTimeout(uint64_t durationNs) {
+  NNRT_RETURN_IF_ERROR(checkPreparation());
+  timeoutNs_ = durationNs;
+  return {};
+}
+
+Result<void> Execution::setLoopTimeout(uint64_t durationNs) {
+  NNRT_RETURN_IF_ERROR(checkPreparation());
+  loopTimeoutNs_ = std::min(durationNs, kMaximumLoopTimeoutNs);  // Android clamps to the maximum
+  return {};
+}
+
+Result<void> Execution::setReusable(bool reusable) {
+  if (state_.load() != State::Preparation) {
+    return fail(ResultCode::BAD_STATE, "setReusable must be called before the first computation");
+  }
+  reusable_ = reusable;
+  return {};
+}
+
+Result<void> Execution::beginRun() {
+  NNRT_RETURN_IF_ERROR(checkPreparation());
+  for (size_t i = 0; i < inputs_.size(); ++i) {
+    const Argument& a = inputs_[i];
+    if (a.state == Argument::State::Unset) {
+      return fail(ResultCode::BAD_DATA, "input " + std::to_string(i) + " was not set (setInput or setInputFromMemory)");
+    }
+    if (a.state != Argument::State::Omitted && !ops::elementCount(a.dimensions) &&
+        ops::isTensorType(compiled_->model().operands[compiled_->model().inputs[i]].type)) {
+      return fail(ResultCode::BAD_DATA, "input " + std::to_string(i) + " has unknown dimensions " +
+                                            ops::shapeToString(a.dimensions) + "; give them in setInput's type");
+    }
+  }
+  for (size_t i = 0; i < outputs_.size(); ++i) {
+    if (outputs_[i].state == Argument::State::Unset) {
+      return fail(ResultCode::BAD_DATA, "output " + std::to_string(i) + " was not set (setOutput or setOutputFromMemory)");
+    }
+  }
+  State expected = state_.load();
+  if (!state_.compare_exchange_strong(expected, State::Computing)) {
+    return fail(ResultCode::BAD_STATE, "the execution is already running");
+  }
+  return {};
+}
+
+Result<void> Execution::run(uint64_t deadlineNs) {
+  RunOptions options{measure_, deadlineNs, loopTimeoutNs_};
+  auto outcome = runCompiledModel(*compiled_, inputs_, outputs_, options);
+  if (!outcome) {
+    lastResult_ = outcome.error().code;
+    return Unexpected(outcome.error());
+  }
+  lastResult_ = outcome->code;
+  outputShapes_ = std::move(outcome->outputShapes);
+  outputSufficient_ = std::move(outcome->outputSufficient);
+  devicesUsed_ = std::move(outcome->devicesUsed);
+  durations_ = {};
+  if (measure_) {
+    auto ns = [](uint64_t us) { return us == UINT64_MAX ? UINT64_MAX : us * 1000; };
+    durations_.onHardware = ns(outcome->timeOnDeviceUs);
+    durations_.inDriver = ns(outcome->timeInDriverUs);
+  }
+  if (outcome->code == ResultCode::OUTPUT_INSUFFICIENT_SIZE) {
+    return fail(ResultCode::OUTPUT_INSUFFICIENT_SIZE, "an output buffer is too small; getOutputOperandDimensions tells the size needed");
+  }
+  return {};
+}
+
+void Execution::endRun() { state_.store(State::Completed); }
+
+Result<void> Execution::compute() {
+  std::unique_lock lock(runMutex_, std::try_to_lock);
+  if (!lock.owns_lock()) return fail(ResultCode::BAD_STATE, "the execution is already running");
+  NNRT_RETURN_IF_ERROR(beginRun());
+  uint64_t deadline = timeoutNs_ == 0 ? 0 : monotonicNowNs() + timeoutNs_;
+  Result<void> result = run(deadline);
+  endRun();
+  return result;
+}
+
+Result<std::shared_ptr<Event>> Execution::startCompute(std::vector<std::shared_ptr<Event>> dependencies,
+                                                       uint64_t durationNs) {
+  std::unique_lock lock(runMutex_, std::try_to_lock);
+  if (!lock.owns_lock()) return fail(ResultCode::BAD_STATE, "the execution is already running");
+  NNRT_RETURN_IF_ERROR(beginRun());
+  auto event = Event::create();
+  uint64_t timeout = timeoutNs_;
+  // The thread owns runMutex_ until the run ends, so the destructor waits for it.
+  std::thread([this, event, dependencies = std::move(dependencies), durationNs, timeout,
+               held = std::move(lock)]() mutable {
+    Result<void> result;
+    for (const auto& d : dependencies) {
+      if (auto r = d->wait(); !r) {
+        result = fail(ResultCode::OP_FAILED, "a dependency failed: " + r.error().message);
+        break;
+      }
+    }
+    if (result) {
+      uint64_t now = monotonicNowNs();
+      uint64_t deadline = timeout == 0 ? 0 : now + timeout;
+      if (durationNs != 0 && (deadline == 0 || now + durationNs < deadline)) deadline = now + durationNs;
+      result = run(deadline);
+    } else {
+      lastResult_ = result.error().code;
+    }
+    endRun();
+    held.unlock();  // from here on `this` may be destroyed
+    event->signal(std::move(result));
+  }).detach();
+  return event;
+}
+
+Result<OutputShapeInfo> Execution::getOutputShape(int32_t index) const {
+  if (state_.load() != State::Completed || !lastResult_) {
+    return fail(ResultCode::BAD_STATE, "the execution has not completed");
+  }
+  if (*lastResult_ != ResultCode::NO_ERROR && *lastResult_ != ResultCode::OUTPUT_INSUFFICIENT_SIZE) {
+    return fail(ResultCode::BAD_STATE, "the execution failed; no output shape is available");
+  }
+  if (index < 0 || static_cast<size_t>(index) >= outputShapes_.size()) {
+    return fail(ResultCode::BAD_DATA, "index " + std::to_string(index) + " is out of range (the model has " +
+                                          std::to_string(outputShapes_.size()) + " outputs)");
+  }
+  return OutputShapeInfo{outputShapes_[index], outputSufficient_[index]};
+}
+
+Result<uint64_t> Execution::getDuration(int32_t durationCode) const {
+  if (state_.load() != State::Completed || !lastResult_) {
+    return fail(ResultCode::BAD_STATE, "the execution has not completed");
+  }
+  if (!measure_) return UINT64_MAX;
+  switch (durationCode) {
+    case 0: return durations_.onHardware;
+    case 1: return durations_.inDriver;
+    case 2: return durations_.fencedOnHardware;
+    case 3: return durations_.fencedInDriver;
+  }
+  return fail(ResultCode::BAD_DATA, "durationCode " + std::to_string(durationCode) +
+                                        " is not ON_HARDWARE (0), IN_DRIVER (1), FENCED_ON_HARDWARE (2) or "
+                                        "FENCED_IN_DRIVER (3)");
+}
+
+}  // namespace nnrt

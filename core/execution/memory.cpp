@@ -1,0 +1,54 @@
+#include "core/execution/memory.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+
+namespace nnrt {
+
+Result<std::shared_ptr<Memory>> Memory::fromFd(size_t size, int protect, int fd, size_t offset) {
+  if (size == 0) return fail(ResultCode::BAD_DATA, "size is 0");
+  if (fd < 0) return fail(ResultCode::BAD_DATA, "fd " + std::to_string(fd) + " is not a file descriptor");
+  if ((protect & ~(PROT_READ | PROT_WRITE)) != 0 || protect == 0) {
+    return fail(ResultCode::BAD_DATA, "protect must be PROT_READ, PROT_WRITE or both, not " + std::to_string(protect));
+  }
+  long page = sysconf(_SC_PAGESIZE);
+  size_t alignedOffset = offset - offset % static_cast<size_t>(page);
+  size_t mappingSize = size + (offset - alignedOffset);
+  std::shared_ptr<Memory> memory(new Memory());
+  memory->fd_ = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+  if (memory->fd_ < 0) {
+    return fail(ResultCode::BAD_DATA, "fd " + std::to_string(fd) + " cannot be duplicated: " + std::strerror(errno));
+  }
+  void* mapping = mmap(nullptr, mappingSize, protect, MAP_SHARED, memory->fd_, static_cast<off_t>(alignedOffset));
+  if (mapping == MAP_FAILED) {
+    return fail(ResultCode::UNMAPPABLE, "mmap of " + std::to_string(size) + " bytes at offset " +
+                                            std::to_string(offset) + " failed: " + std::strerror(errno));
+  }
+  memory->mapping_ = mapping;
+  memory->mappingSize_ = mappingSize;
+  memory->data_ = static_cast<uint8_t*>(mapping) + (offset - alignedOffset);
+  memory->size_ = size;
+  memory->writable_ = (protect & PROT_WRITE) != 0;
+  return memory;
+}
+
+Memory::~Memory() {
+  if (mapping_ != nullptr) munmap(mapping_, mappingSize_);
+  if (fd_ >= 0) close(fd_);
+}
+
+Result<void> Memory::checkRange(size_t offset, size_t length, const char* what) const {
+  if (offset > size_ || length > size_ - offset) {
+    return fail(ResultCode::BAD_DATA, std::string(what) + ": offset " + std::to_string(offset) + " + length " +
+                                          std::to_string(length) + " exceeds the memory's " + std::to_string(size_) +
+                                          " bytes");
+  }
+  return {};
+}
+
+}  // namespace nnrt

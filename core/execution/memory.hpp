@@ -1,0 +1,38 @@
+// ANeuralNetworksMemory: a region of a file descriptor mapped into the process, shared by the
+// models and executions that use it (they hold a reference, so freeing the handle early is safe).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "core/support/status.hpp"
+
+namespace nnrt {
+
+class Memory {
+ public:
+  // Maps `size` bytes of `fd` from `offset` with `protect` (PROT_READ and/or PROT_WRITE). The
+  // descriptor is duplicated; the caller may close its own.
+  static Result<std::shared_ptr<Memory>> fromFd(size_t size, int protect, int fd, size_t offset);
+  ~Memory();
+  Memory(const Memory&) = delete;
+  Memory& operator=(const Memory&) = delete;
+
+  uint8_t* data() const { return data_; }
+  size_t size() const { return size_; }
+  bool writable() const { return writable_; }
+  // Checks that [offset, offset + length) lies inside the memory.
+  Result<void> checkRange(size_t offset, size_t length, const char* what) const;
+
+ private:
+  Memory() = default;
+  void* mapping_ = nullptr;  // page-aligned start of the mapping
+  size_t mappingSize_ = 0;
+  uint8_t* data_ = nullptr;  // the caller's offset within it
+  size_t size_ = 0;
+  bool writable_ = false;
+  int fd_ = -1;
+};
+
+}  // namespace nnrt

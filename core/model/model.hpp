@@ -1,0 +1,114 @@
+// ANeuralNetworksModel: building a model with Android's rules, and the immutable FinishedModel
+// that compilations share once `finish` has validated and sorted it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/device/extension_registry.hpp"
+#include "core/execution/memory.hpp"
+#include "core/support/status.hpp"
+#include "nnrt/driver/nnrt_driver.h"
+
+namespace nnrt {
+
+class ModelView;
+
+struct Operand {
+  int32_t type = 0;
+  std::vector<uint32_t> dimensions;
+  float scale = 0.0f;
+  int32_t zeroPoint = 0;
+  int32_t lifetime = NNRT_LIFETIME_TEMPORARY_VARIABLE;
+  // CONSTANT_COPY: offset/length in FinishedModel::smallValues. CONSTANT_REFERENCE: a pool of
+  // FinishedModel::pools (before finish, pool_index indexes ModelBuilder's references).
+  nnrt_data_location location{};
+  uint32_t numberOfConsumers = 0;
+  // TENSOR_QUANT8_SYMM_PER_CHANNEL
+  bool hasChannelQuant = false;
+  uint32_t channelDim = 0;
+  std::vector<float> channelScales;
+  // Extension operands
+  bool hasExtensionData = false;
+  std::vector<uint8_t> extensionData;
+};
+
+struct Operation {
+  int32_t type = 0;
+  std::vector<uint32_t> inputs;
+  std::vector<uint32_t> outputs;
+};
+
+// A validated model. Operations are in topological order; originalIndex maps back to the order of
+// addOperation. Immutable and shared; the constant bytes it points to live as long as it does.
+struct FinishedModel {
+  std::vector<Operand> operands;
+  std::vector<Operation> operations;     // sorted
+  std::vector<uint32_t> originalIndex;   // sorted position -> addOperation order
+  std::vector<uint32_t> inputs;
+  std::vector<uint32_t> outputs;
+  std::vector<uint8_t> smallValues;      // CONSTANT_COPY bytes
+  std::vector<uint8_t> largeValues;      // setOperandValue values over 128 bytes, copied at finish
+  std::vector<std::shared_ptr<Memory>> memories;  // setOperandValueFromMemory
+  std::vector<nnrt_memory_pool> pools;   // pool 0: largeValues (if any), then one per memory
+  bool relaxed = false;
+  std::vector<std::pair<std::string, uint16_t>> extensionPrefixes;  // extensions this model uses
+  bool usesExtensionOrOem = false;
+  std::unique_ptr<ModelView> view;       // the whole model as drivers see it
+
+  ~FinishedModel();
+};
+
+class ModelBuilder {
+ public:
+  explicit ModelBuilder(std::shared_ptr<const ExtensionRegistry> extensions);
+
+  Result<void> addOperand(int32_t type, std::span<const uint32_t> dimensions, float scale, int32_t zeroPoint);
+  Result<void> setOperandValue(int32_t index, const void* buffer, size_t length);
+  Result<void> setOperandValueFromMemory(int32_t index, std::shared_ptr<Memory> memory, size_t offset, size_t length);
+  Result<void> setOperandSymmPerChannelQuantParams(int32_t index, uint32_t channelDim, std::span<const float> scales);
+  Result<void> setOperandExtensionData(int32_t index, const void* data, size_t length);
+  Result<void> addOperation(int32_t type, std::span<const uint32_t> inputs, std::span<const uint32_t> outputs);
+  Result<void> identifyInputsAndOutputs(std::span<const uint32_t> inputs, std::span<const uint32_t> outputs);
+  Result<void> relaxComputationFloat32toFloat16(bool allow);
+  // Validates the whole graph, copies large values, sorts the operations and builds the view.
+  Result<void> finish();
+
+  bool finished() const { return finished_ != nullptr; }
+  // The model after finish (null before).
+  std::shared_ptr<const FinishedModel> finishedModel() const { return finished_; }
+  const ExtensionRegistry& extensions() const { return *extensions_; }
+  // Registers use of an extension and returns its prefix (for getExtensionOperand/OperationType).
+  Result<uint16_t> useExtension(const std::string& name);
+
+ private:
+  Result<void> checkModifiable() const;
+  Result<Operand*> operandAt(int32_t index, const char* argument);
+  // Bytes a constant value of the operand must have; errors when its size is not fully known.
+  Result<size_t> expectedLength(const Operand& operand, uint32_t index) const;
+  Result<void> validateOperation(const Operation& operation, size_t position) const;
+  Result<void> validateGraph(FinishedModel& model) const;
+  Result<void> sortOperations(FinishedModel& model) const;
+
+  std::shared_ptr<const ExtensionRegistry> extensions_;
+  std::vector<Operand> operands_;
+  std::vector<Operation> operations_;
+  std::vector<uint32_t> inputs_, outputs_;
+  std::vector<uint8_t> smallValues_;
+  struct PendingValue {
+    uint32_t operand;
+    const void* buffer;  // the caller's, until finish
+    size_t length;
+  };
+  std::vector<PendingValue> largeValues_;
+  std::vector<std::shared_ptr<Memory>> memories_;
+  bool relaxed_ = false;
+  std::vector<std::pair<std::string, uint16_t>> extensionPrefixes_;
+  std::shared_ptr<const FinishedModel> finished_;
+  bool invalid_ = false;  // a failed finish leaves the model unusable, as in Android
+};
+
+}  // namespace nnrt
