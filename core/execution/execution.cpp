@@ -46,7 +46,7 @@ Result<Argument> Execution::makeArgument(bool input, int32_t index, const uint32
   Argument arg;
   arg.dimensions = operand.dimensions;
   if (hasType) {
-    bool tensor = operand.dimensions.size() > 0 || ops::isTensorType(operand.type);
+    bool tensor = operand.isTensor;
     if (!tensor && rank != 0) return fail(ResultCode::BAD_DATA, std::string(what) + " " + std::to_string(index) + " is a scalar; type->dimensionCount must be 0");
     if (!operand.dimensions.empty() && rank != operand.dimensions.size()) {
       return fail(ResultCode::BAD_DATA, "type->dimensionCount " + std::to_string(rank) + " does not match " + what + " " +
@@ -65,7 +65,7 @@ Result<Argument> Execution::makeArgument(bool input, int32_t index, const uint32
     arg.state = Argument::State::Omitted;
     return arg;
   }
-  if (auto expected = ops::byteSize(operand.type, arg.dimensions); expected && *expected != length) {
+  if (auto expected = operandByteSize(operand, arg.dimensions); expected && *expected != length) {
     return fail(ResultCode::BAD_DATA, "length " + std::to_string(length) + " does not match " + what + " " +
                                           std::to_string(index) + " (" + ops::typeName(operand.type) + " " +
                                           ops::shapeToString(arg.dimensions) + " needs " + std::to_string(*expected) +
@@ -164,8 +164,8 @@ Result<void> Execution::beginRun() {
     if (a.state == Argument::State::Unset) {
       return fail(ResultCode::BAD_DATA, "input " + std::to_string(i) + " was not set (setInput or setInputFromMemory)");
     }
-    if (a.state != Argument::State::Omitted && !ops::elementCount(a.dimensions) &&
-        ops::isTensorType(compiled_->model().operands[compiled_->model().inputs[i]].type)) {
+    const Operand& operand = compiled_->model().operands[compiled_->model().inputs[i]];
+    if (a.state != Argument::State::Omitted && operand.isTensor && !operandByteSize(operand, a.dimensions)) {
       return fail(ResultCode::BAD_DATA, "input " + std::to_string(i) + " has unknown dimensions " +
                                             ops::shapeToString(a.dimensions) + "; give them in setInput's type");
     }
@@ -267,16 +267,15 @@ Result<uint64_t> Execution::getDuration(int32_t durationCode) const {
   if (state_.load() != State::Completed || !lastResult_) {
     return fail(ResultCode::BAD_STATE, "the execution has not completed");
   }
-  if (!measure_) return UINT64_MAX;
-  switch (durationCode) {
-    case 0: return durations_.onHardware;
-    case 1: return durations_.inDriver;
-    case 2: return durations_.fencedOnHardware;
-    case 3: return durations_.fencedInDriver;
+  if (durationCode < 0 || durationCode > 3) {
+    return fail(ResultCode::BAD_DATA, "durationCode " + std::to_string(durationCode) +
+                                          " is not ON_HARDWARE (0), IN_DRIVER (1), FENCED_ON_HARDWARE (2) or "
+                                          "FENCED_IN_DRIVER (3)");
   }
-  return fail(ResultCode::BAD_DATA, "durationCode " + std::to_string(durationCode) +
-                                        " is not ON_HARDWARE (0), IN_DRIVER (1), FENCED_ON_HARDWARE (2) or "
-                                        "FENCED_IN_DRIVER (3)");
+  if (!measure_) return UINT64_MAX;
+  const uint64_t values[] = {durations_.onHardware, durations_.inDriver, durations_.fencedOnHardware,
+                             durations_.fencedInDriver};
+  return values[durationCode];
 }
 
 }  // namespace nnrt

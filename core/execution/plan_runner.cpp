@@ -132,7 +132,7 @@ Result<RunOutcome> runSteps(const CompiledModel& compiled, std::span<const Argum
       Slot& s = it->second;
       if (inserted) {  // a temporary: sized from its static shape when known
         s.dims = compiled.staticShapes()[operand];
-        auto bytes = ops::byteSize(model.operands[operand].type, s.dims);
+        auto bytes = operandByteSize(model.operands[operand], s.dims);
         s.storage.resize(bytes.value_or(0));
         s.data = s.storage.data();
         s.length = s.storage.size();
@@ -153,7 +153,7 @@ Result<RunOutcome> runSteps(const CompiledModel& compiled, std::span<const Argum
           continue;
         }
         s.dims = shape.dimensions;
-        s.storage.resize(ops::byteSize(model.operands[step.outputs[k]].type, s.dims).value_or(0));
+        s.storage.resize(operandByteSize(model.operands[step.outputs[k]], s.dims).value_or(0));
         s.data = s.storage.data();
         s.length = s.storage.size();
       }

@@ -53,6 +53,7 @@ Result<void> ModelBuilder::addOperand(int32_t type, std::span<const uint32_t> di
   NNRT_RETURN_IF_ERROR(checkModifiable());
   const std::string what = "type.type " + ops::typeName(type);
   bool tensor = false;
+  uint32_t elementSize = 0;
   if (driver::isExtensionType(type)) {
     NNRT_ASSIGN_OR_RETURN(driver::ExtensionOperandType info, extensions_->operandType(type));
     bool used = false;
@@ -62,8 +63,10 @@ Result<void> ModelBuilder::addOperand(int32_t type, std::span<const uint32_t> di
                                                "(use ANeuralNetworksModel_getExtensionOperandType)");
     }
     tensor = info.isTensor;
+    elementSize = info.byteSize;
   } else if (ops::isKnownOperandType(type) && type != static_cast<int32_t>(driver::OperandType::SUBGRAPH)) {
     tensor = ops::isTensorType(type);
+    elementSize = isOem(type) ? 0 : static_cast<uint32_t>(ops::elementSize(type));
   } else if (type == static_cast<int32_t>(driver::OperandType::SUBGRAPH)) {
     return fail(ResultCode::OP_FAILED, "type.type SUBGRAPH (control flow) is not supported yet");
   } else {
@@ -85,6 +88,8 @@ Result<void> ModelBuilder::addOperand(int32_t type, std::span<const uint32_t> di
   if (operands_.size() >= UINT32_MAX - 1) return fail(ResultCode::BAD_DATA, "too many operands");
   Operand operand;
   operand.type = type;
+  operand.isTensor = tensor;
+  operand.elementSize = elementSize;
   operand.dimensions.assign(dimensions.begin(), dimensions.end());
   operand.scale = scale;
   operand.zeroPoint = zeroPoint;
@@ -92,24 +97,22 @@ Result<void> ModelBuilder::addOperand(int32_t type, std::span<const uint32_t> di
   return {};
 }
 
-Result<size_t> ModelBuilder::expectedLength(const Operand& operand, uint32_t index) const {
-  size_t element = 0;
-  bool tensor = false;
-  if (driver::isExtensionType(operand.type)) {
-    NNRT_ASSIGN_OR_RETURN(driver::ExtensionOperandType info, extensions_->operandType(operand.type));
-    element = info.byteSize;
-    tensor = info.isTensor;
-  } else {
-    element = ops::elementSize(operand.type);
-    tensor = ops::isTensorType(operand.type);
-  }
-  if (!tensor) return element;
-  auto count = ops::elementCount(operand.dimensions);
-  if (operand.dimensions.empty() || !count) {
+std::optional<uint64_t> operandByteSize(const Operand& operand, std::span<const uint32_t> dimensions) {
+  if (operand.elementSize == 0) return std::nullopt;
+  if (!operand.isTensor) return operand.elementSize;
+  if (dimensions.empty()) return std::nullopt;
+  auto count = ops::elementCount(dimensions);
+  if (!count) return std::nullopt;
+  return *count * operand.elementSize;
+}
+
+Result<size_t> ModelBuilder::expectedLength(const Operand& operand, uint32_t index) {
+  auto bytes = operandByteSize(operand, operand.dimensions);
+  if (!bytes) {
     return fail(ResultCode::BAD_DATA, operandName(index) + " has unknown dimensions " +
                                           ops::shapeToString(operand.dimensions) + "; a constant must be fully specified");
   }
-  return *count * element;
+  return *bytes;
 }
 
 Result<void> ModelBuilder::setOperandValue(int32_t index, const void* buffer, size_t length) {

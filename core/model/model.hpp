@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -19,6 +20,8 @@ class ModelView;
 
 struct Operand {
   int32_t type = 0;
+  bool isTensor = false;
+  uint32_t elementSize = 0;  // bytes of a scalar or of one tensor element (0: OEM, no fixed size)
   std::vector<uint32_t> dimensions;
   float scale = 0.0f;
   int32_t zeroPoint = 0;
@@ -35,6 +38,9 @@ struct Operand {
   bool hasExtensionData = false;
   std::vector<uint8_t> extensionData;
 };
+
+// Bytes an operand of these dimensions occupies; nullopt while a dimension is unknown.
+std::optional<uint64_t> operandByteSize(const Operand& operand, std::span<const uint32_t> dimensions);
 
 struct Operation {
   int32_t type = 0;
@@ -88,7 +94,7 @@ class ModelBuilder {
   Result<void> checkModifiable() const;
   Result<Operand*> operandAt(int32_t index, const char* argument);
   // Bytes a constant value of the operand must have; errors when its size is not fully known.
-  Result<size_t> expectedLength(const Operand& operand, uint32_t index) const;
+  static Result<size_t> expectedLength(const Operand& operand, uint32_t index);
   Result<void> validateOperation(const Operation& operation, size_t position) const;
   Result<void> validateGraph(FinishedModel& model) const;
   Result<void> sortOperations(FinishedModel& model) const;

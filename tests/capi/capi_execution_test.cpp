@@ -1,0 +1,280 @@
+// Executions through the C API on the built-in plugins: values, shapes, states, events, timing,
+// deadlines and concurrency.
+#include <android/NeuralNetworks.h>
+#include <android/NeuralNetworksExtensions.h>
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include "nnrt_examples/fibonacci_extension.h"
+
+namespace {
+
+// n -> FIBONACCI -> output; int64 input and quant64 output (scale, zero point) or float32 both.
+struct FibonacciModel {
+  ANeuralNetworksModel* model = nullptr;
+  ANeuralNetworksCompilation* compilation = nullptr;
+
+  explicit FibonacciModel(bool quant, uint32_t outputLength = 10) {
+    EXPECT_EQ(ANeuralNetworksModel_create(&model), ANEURALNETWORKS_NO_ERROR);
+    int32_t int64Type = 0, quant64Type = 0, fibonacci = 0;
+    EXPECT_EQ(ANeuralNetworksModel_getExtensionOperandType(model, EXAMPLE_FIBONACCI_EXTENSION_NAME, EXAMPLE_INT64,
+                                                           &int64Type),
+              ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksModel_getExtensionOperandType(model, EXAMPLE_FIBONACCI_EXTENSION_NAME,
+                                                           EXAMPLE_TENSOR_QUANT64_ASYMM, &quant64Type),
+              ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksModel_getExtensionOperationType(model, EXAMPLE_FIBONACCI_EXTENSION_NAME,
+                                                             EXAMPLE_FIBONACCI, &fibonacci),
+              ANEURALNETWORKS_NO_ERROR);
+    static const uint32_t one[] = {1};
+    ANeuralNetworksOperandType in = quant ? ANeuralNetworksOperandType{int64Type, 0, nullptr, 0.0f, 0}
+                                          : ANeuralNetworksOperandType{ANEURALNETWORKS_TENSOR_FLOAT32, 1, one, 0.0f, 0};
+    outDims[0] = outputLength;
+    ANeuralNetworksOperandType out = quant ? ANeuralNetworksOperandType{quant64Type, 1, outDims, 0.0f, 0}
+                                           : ANeuralNetworksOperandType{ANEURALNETWORKS_TENSOR_FLOAT32, 1, outDims, 0.0f, 0};
+    EXPECT_EQ(ANeuralNetworksModel_addOperand(model, &in), ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksModel_addOperand(model, &out), ANEURALNETWORKS_NO_ERROR);
+    if (quant) {
+      ExampleQuant64AsymmParams params{0.5, 10};
+      EXPECT_EQ(ANeuralNetworksModel_setOperandExtensionData(model, 1, &params, sizeof params), ANEURALNETWORKS_NO_ERROR);
+    }
+    uint32_t i = 0, o = 1;
+    EXPECT_EQ(ANeuralNetworksModel_addOperation(model, fibonacci, 1, &i, 1, &o), ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksModel_identifyInputsAndOutputs(model, 1, &i, 1, &o), ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksModel_finish(model), ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksCompilation_create(model, &compilation), ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksCompilation_finish(compilation), ANEURALNETWORKS_NO_ERROR);
+  }
+  ~FibonacciModel() {
+    ANeuralNetworksCompilation_free(compilation);
+    ANeuralNetworksModel_free(model);
+  }
+  uint32_t outDims[1] = {10};
+};
+
+TEST(CapiExecution, FibonacciQuant64AsAndroidDefinesIt) {
+  FibonacciModel m(/*quant=*/true);
+  ANeuralNetworksExecution* e = nullptr;
+  ASSERT_EQ(ANeuralNetworksExecution_create(m.compilation, &e), ANEURALNETWORKS_NO_ERROR);
+  int64_t n = 10;
+  uint64_t out[10] = {};
+  ASSERT_EQ(ANeuralNetworksExecution_setInput(e, 0, nullptr, &n, sizeof n), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setOutput(e, 0, nullptr, out, sizeof out), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_compute(e), ANEURALNETWORKS_NO_ERROR);
+  // fib / 0.5 + 10 for 1, 1, 2, 3, 5, 8, 13, 21, 34, 55.
+  const uint64_t expected[10] = {12, 12, 14, 16, 20, 26, 36, 52, 78, 120};
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(out[i], expected[i]) << i;
+  uint32_t rank = 0, dims[1] = {};
+  EXPECT_EQ(ANeuralNetworksExecution_getOutputOperandRank(e, 0, &rank), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(rank, 1u);
+  EXPECT_EQ(ANeuralNetworksExecution_getOutputOperandDimensions(e, 0, dims), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(dims[0], 10u);
+  ANeuralNetworksExecution_free(e);
+}
+
+TEST(CapiExecution, FibonacciFloat) {
+  FibonacciModel m(/*quant=*/false, 6);
+  ANeuralNetworksExecution* e = nullptr;
+  ASSERT_EQ(ANeuralNetworksExecution_create(m.compilation, &e), ANEURALNETWORKS_NO_ERROR);
+  float n = 6.0f;
+  float out[6] = {};
+  ASSERT_EQ(ANeuralNetworksExecution_setInput(e, 0, nullptr, &n, sizeof n), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setOutput(e, 0, nullptr, out, sizeof out), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_compute(e), ANEURALNETWORKS_NO_ERROR);
+  const float expected[6] = {1, 1, 2, 3, 5, 8};
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(out[i], expected[i]) << i;
+  ANeuralNetworksExecution_free(e);
+}
+
+TEST(CapiExecution, FibonacciOfZeroFailsAtExecution) {
+  FibonacciModel m(/*quant=*/true);
+  ANeuralNetworksExecution* e = nullptr;
+  ASSERT_EQ(ANeuralNetworksExecution_create(m.compilation, &e), ANEURALNETWORKS_NO_ERROR);
+  int64_t n = 0;
+  uint64_t out[10] = {};
+  ASSERT_EQ(ANeuralNetworksExecution_setInput(e, 0, nullptr, &n, sizeof n), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setOutput(e, 0, nullptr, out, sizeof out), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksExecution_compute(e), ANEURALNETWORKS_OP_FAILED);
+  uint32_t dims[1];
+  EXPECT_EQ(ANeuralNetworksExecution_getOutputOperandDimensions(e, 0, dims), ANEURALNETWORKS_BAD_STATE);
+  ANeuralNetworksExecution_free(e);
+}
+
+TEST(CapiExecution, OutputInsufficientSizeReportsTheNeededShape) {
+  FibonacciModel m(/*quant=*/true, /*outputLength=*/0);  // unknown output length
+  ANeuralNetworksExecution* e = nullptr;
+  ASSERT_EQ(ANeuralNetworksExecution_create(m.compilation, &e), ANEURALNETWORKS_NO_ERROR);
+  int64_t n = 10;
+  uint64_t out[5] = {};
+  ASSERT_EQ(ANeuralNetworksExecution_setInput(e, 0, nullptr, &n, sizeof n), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setOutput(e, 0, nullptr, out, sizeof out), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksExecution_compute(e), ANEURALNETWORKS_OUTPUT_INSUFFICIENT_SIZE);
+  uint32_t dims[1] = {};
+  EXPECT_EQ(ANeuralNetworksExecution_getOutputOperandDimensions(e, 0, dims), ANEURALNETWORKS_OUTPUT_INSUFFICIENT_SIZE);
+  EXPECT_EQ(dims[0], 10u);
+  ANeuralNetworksExecution_free(e);
+
+  // With a big enough buffer the unknown dimension is filled in.
+  ASSERT_EQ(ANeuralNetworksExecution_create(m.compilation, &e), ANEURALNETWORKS_NO_ERROR);
+  uint64_t big[10] = {};
+  ASSERT_EQ(ANeuralNetworksExecution_setInput(e, 0, nullptr, &n, sizeof n), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setOutput(e, 0, nullptr, big, sizeof big), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_compute(e), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksExecution_getOutputOperandDimensions(e, 0, dims), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(dims[0], 10u);
+  EXPECT_EQ(big[9], 120u);
+  ANeuralNetworksExecution_free(e);
+}
+
+TEST(CapiExecution, ArgumentAndStateErrors) {
+  FibonacciModel m(/*quant=*/true);
+  ANeuralNetworksExecution* e = nullptr;
+  ASSERT_EQ(ANeuralNetworksExecution_create(m.compilation, &e), ANEURALNETWORKS_NO_ERROR);
+  int64_t n = 10;
+  uint64_t out[10] = {};
+  EXPECT_EQ(ANeuralNetworksExecution_setInput(e, 1, nullptr, &n, sizeof n), ANEURALNETWORKS_BAD_DATA);  // index
+  EXPECT_EQ(ANeuralNetworksExecution_setInput(e, -1, nullptr, &n, sizeof n), ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(ANeuralNetworksExecution_setInput(e, 0, nullptr, &n, 4), ANEURALNETWORKS_BAD_DATA);        // length
+  EXPECT_EQ(ANeuralNetworksExecution_setOutput(e, 0, nullptr, out, 16), ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(ANeuralNetworksExecution_setInput(e, 0, nullptr, nullptr, 8), ANEURALNETWORKS_BAD_DATA);
+  uint32_t dims[1];
+  EXPECT_EQ(ANeuralNetworksExecution_getOutputOperandDimensions(e, 0, dims), ANEURALNETWORKS_BAD_STATE);
+  uint64_t duration = 0;
+  EXPECT_EQ(ANeuralNetworksExecution_getDuration(e, ANEURALNETWORKS_DURATION_ON_HARDWARE, &duration),
+            ANEURALNETWORKS_BAD_STATE);
+  ASSERT_EQ(ANeuralNetworksExecution_setOutput(e, 0, nullptr, out, sizeof out), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksExecution_compute(e), ANEURALNETWORKS_BAD_DATA);  // input 0 missing
+  ASSERT_EQ(ANeuralNetworksExecution_setInput(e, 0, nullptr, &n, sizeof n), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_compute(e), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksExecution_compute(e), ANEURALNETWORKS_BAD_STATE);  // not reusable
+  EXPECT_EQ(ANeuralNetworksExecution_setInput(e, 0, nullptr, &n, sizeof n), ANEURALNETWORKS_BAD_STATE);
+  EXPECT_EQ(ANeuralNetworksExecution_getDuration(e, 7, &duration), ANEURALNETWORKS_BAD_DATA);
+  ANeuralNetworksExecution_free(e);
+}
+
+TEST(CapiExecution, ReusableExecutionRunsAgainWithNewInputs) {
+  FibonacciModel m(/*quant=*/false, 4);
+  ANeuralNetworksExecution* e = nullptr;
+  ASSERT_EQ(ANeuralNetworksExecution_create(m.compilation, &e), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setReusable(e, true), ANEURALNETWORKS_NO_ERROR);
+  float n = 4.0f;
+  float out[4] = {};
+  ASSERT_EQ(ANeuralNetworksExecution_setInput(e, 0, nullptr, &n, sizeof n), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setOutput(e, 0, nullptr, out, sizeof out), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_compute(e), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(out[3], 3.0f);
+  std::memset(out, 0, sizeof out);
+  ASSERT_EQ(ANeuralNetworksExecution_compute(e), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(out[3], 3.0f);
+  ANeuralNetworksExecution_free(e);
+}
+
+TEST(CapiExecution, StartComputeAndEventWait) {
+  FibonacciModel m(/*quant=*/true);
+  ANeuralNetworksExecution* e = nullptr;
+  ASSERT_EQ(ANeuralNetworksExecution_create(m.compilation, &e), ANEURALNETWORKS_NO_ERROR);
+  int64_t n = 10;
+  uint64_t out[10] = {};
+  ASSERT_EQ(ANeuralNetworksExecution_setInput(e, 0, nullptr, &n, sizeof n), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setOutput(e, 0, nullptr, out, sizeof out), ANEURALNETWORKS_NO_ERROR);
+  ANeuralNetworksEvent* event = nullptr;
+  ASSERT_EQ(ANeuralNetworksExecution_startCompute(e, &event), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksEvent_wait(event), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(out[9], 120u);
+  ANeuralNetworksEvent_free(event);
+  ANeuralNetworksExecution_free(e);
+}
+
+TEST(CapiExecution, FailedRunSignalsItsEvent) {
+  FibonacciModel m(/*quant=*/true);
+  ANeuralNetworksExecution* e = nullptr;
+  ASSERT_EQ(ANeuralNetworksExecution_create(m.compilation, &e), ANEURALNETWORKS_NO_ERROR);
+  int64_t n = -3;
+  uint64_t out[10] = {};
+  ASSERT_EQ(ANeuralNetworksExecution_setInput(e, 0, nullptr, &n, sizeof n), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setOutput(e, 0, nullptr, out, sizeof out), ANEURALNETWORKS_NO_ERROR);
+  ANeuralNetworksEvent* event = nullptr;
+  ASSERT_EQ(ANeuralNetworksExecution_startCompute(e, &event), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksEvent_wait(event), ANEURALNETWORKS_OP_FAILED);
+  ANeuralNetworksEvent_free(event);
+  ANeuralNetworksExecution_free(e);
+}
+
+TEST(CapiExecution, ExpiredDeadline) {
+  FibonacciModel m(/*quant=*/true);
+  ANeuralNetworksExecution* e = nullptr;
+  ASSERT_EQ(ANeuralNetworksExecution_create(m.compilation, &e), ANEURALNETWORKS_NO_ERROR);
+  int64_t n = 10;
+  uint64_t out[10] = {};
+  ASSERT_EQ(ANeuralNetworksExecution_setInput(e, 0, nullptr, &n, sizeof n), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setOutput(e, 0, nullptr, out, sizeof out), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setTimeout(e, 1), ANEURALNETWORKS_NO_ERROR);  // 1 ns: gone before it starts
+  EXPECT_EQ(ANeuralNetworksExecution_compute(e), ANEURALNETWORKS_MISSED_DEADLINE_TRANSIENT);
+  ANeuralNetworksExecution_free(e);
+}
+
+TEST(CapiExecution, ExtensionOperationsAreSupportedOnlyByTheirDevice) {
+  FibonacciModel m(/*quant=*/true);
+  uint32_t count = 0;
+  ASSERT_EQ(ANeuralNetworks_getDeviceCount(&count), ANEURALNETWORKS_NO_ERROR);
+  int found = 0;
+  for (uint32_t i = 0; i < count; ++i) {
+    ANeuralNetworksDevice* d = nullptr;
+    ASSERT_EQ(ANeuralNetworks_getDevice(i, &d), ANEURALNETWORKS_NO_ERROR);
+    const char* name = nullptr;
+    ASSERT_EQ(ANeuralNetworksDevice_getName(d, &name), ANEURALNETWORKS_NO_ERROR);
+    bool supported[1] = {true};
+    const ANeuralNetworksDevice* list[] = {d};
+    ASSERT_EQ(ANeuralNetworksModel_getSupportedOperationsForDevices(m.model, list, 1, supported),
+              ANEURALNETWORKS_NO_ERROR);
+    bool hasExtension = false;
+    ASSERT_EQ(ANeuralNetworksDevice_getExtensionSupport(d, EXAMPLE_FIBONACCI_EXTENSION_NAME, &hasExtension),
+              ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(supported[0], std::string(name) == "fibonacci") << name;
+    EXPECT_EQ(hasExtension, std::string(name) == "fibonacci") << name;
+    found += supported[0] ? 1 : 0;
+  }
+  EXPECT_EQ(found, 1);
+}
+
+TEST(CapiExecution, ConcurrentExecutionsOnOneCompilation) {
+  FibonacciModel m(/*quant=*/true);
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 200; ++i) {
+        ANeuralNetworksExecution* e = nullptr;
+        int64_t n = 1 + (t + i) % 10;
+        uint64_t out[10] = {};
+        if (ANeuralNetworksExecution_create(m.compilation, &e) != 0 ||
+            ANeuralNetworksExecution_setInput(e, 0, nullptr, &n, sizeof n) != 0 ||
+            ANeuralNetworksExecution_setOutput(e, 0, nullptr, out, sizeof out) != 0 ||
+            ANeuralNetworksExecution_compute(e) != ANEURALNETWORKS_NO_ERROR) {
+          ++wrong;
+        } else {
+          // The first n values, as fib / 0.5 + 10; the rest of the buffer untouched.
+          uint64_t a = 1, b = 1;
+          for (int64_t k = 0; k < 10; ++k) {
+            uint64_t fib = k < 2 ? 1 : a + b;
+            if (k >= 2) {
+              a = b;
+              b = fib;
+            }
+            uint64_t expected = k < n ? fib * 2 + 10 : 0;
+            if (out[k] != expected) ++wrong;
+          }
+        }
+        ANeuralNetworksExecution_free(e);
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(wrong.load(), 0);
+}
+
+}  // namespace
