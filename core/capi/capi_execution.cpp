@@ -255,14 +255,29 @@ int ANeuralNetworksEvent_wait(ANeuralNetworksEvent* event) {
 
 void ANeuralNetworksEvent_free(ANeuralNetworksEvent* event) { delete event; }
 
-int ANeuralNetworksEvent_createFromSyncFenceFd(int, ANeuralNetworksEvent** event) {
-  if (event != nullptr) *event = nullptr;
-  return report("ANeuralNetworksEvent_createFromSyncFenceFd", Error{ResultCode::OP_FAILED, "not supported yet: sync fences"});
+int ANeuralNetworksEvent_createFromSyncFenceFd(int sync_fence_fd, ANeuralNetworksEvent** event) {
+  static constexpr const char* kFn = "ANeuralNetworksEvent_createFromSyncFenceFd";
+  if (event == nullptr) return unexpectedNull(kFn, "event");
+  *event = nullptr;
+  return guarded(kFn, [&]() -> int {
+    auto created = nnrt::Event::fromFd(sync_fence_fd);
+    if (!created) return report(kFn, created.error());
+    *event = new ANeuralNetworksEvent{std::move(*created)};
+    return ANEURALNETWORKS_NO_ERROR;
+  });
 }
 
-int ANeuralNetworksEvent_getSyncFenceFd(const ANeuralNetworksEvent*, int* sync_fence_fd) {
-  if (sync_fence_fd != nullptr) *sync_fence_fd = -1;
-  return report("ANeuralNetworksEvent_getSyncFenceFd", Error{ResultCode::OP_FAILED, "not supported yet: sync fences"});
+int ANeuralNetworksEvent_getSyncFenceFd(const ANeuralNetworksEvent* event, int* sync_fence_fd) {
+  static constexpr const char* kFn = "ANeuralNetworksEvent_getSyncFenceFd";
+  if (sync_fence_fd == nullptr) return unexpectedNull(kFn, "sync_fence_fd");
+  *sync_fence_fd = -1;
+  if (event == nullptr) return unexpectedNull(kFn, "event");
+  return guarded(kFn, [&]() -> int {
+    auto fd = event->event->syncFenceFd();
+    if (!fd) return report(kFn, fd.error());
+    *sync_fence_fd = *fd;
+    return ANEURALNETWORKS_NO_ERROR;
+  });
 }
 
 }  // extern "C"

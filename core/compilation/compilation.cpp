@@ -5,6 +5,7 @@
 #include <oneapi/tbb/parallel_for.h>
 
 #include "core/compilation/compilation_cache.hpp"
+#include "core/execution/plan_runner.hpp"
 #include "core/support/log.hpp"
 
 namespace nnrt {
@@ -270,6 +271,7 @@ Result<void> Compilation::finish() {
     return Unexpected(prepared.error());
   }
   if (fallbackAllowed) compiled->executionFallback_ = fallback;
+  if (compiled->steps_.size() > 1) compiled->layout_ = makeStepLayout(*compiled);
   compiled->fallbackPrepared_.resize(compiled->steps_.size() + 1);
   compiled_ = std::move(compiled);
   return {};
@@ -279,7 +281,6 @@ Result<std::shared_ptr<PreparedModel>> CompiledModel::fallbackPrepared(size_t st
   if (!executionFallback_) return fail(ResultCode::OP_FAILED, "fallback is not allowed for this compilation");
   std::lock_guard lock(fallbackMutex_);
   if (fallbackPrepared_[step]) return fallbackPrepared_[step];
-  std::unique_ptr<ModelView> sub;
   const nnrt_model* view = &model_->view->view();
   if (step < steps_.size() && steps_[step].subModel) view = &steps_[step].subModel->view();
   NNRT_ASSIGN_OR_RETURN(auto prepared,

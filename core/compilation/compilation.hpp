@@ -22,6 +22,8 @@
 
 namespace nnrt {
 
+struct StepLayout;
+
 struct CompiledStep {
   std::shared_ptr<DriverDevice> device;
   std::shared_ptr<PreparedModel> prepared;
@@ -70,6 +72,8 @@ class CompiledModel {
   Result<std::shared_ptr<PreparedModel>> fallbackPrepared(size_t step) const;
   const std::shared_ptr<DriverDevice>& fallbackDevice() const { return executionFallback_; }
   int32_t preference() const { return plan_.policy.preference; }
+  // How a multi-step plan's temporaries are laid out and its step graphs (only with several steps).
+  const StepLayout& layout() const { return *layout_; }
 
  private:
   friend class Compilation;
@@ -78,6 +82,7 @@ class CompiledModel {
   std::vector<CompiledStep> steps_;
   std::vector<ops::Shape> staticShapes_;
   std::string fallbackNote_;
+  std::shared_ptr<const StepLayout> layout_;
   std::shared_ptr<DriverDevice> executionFallback_;
   int32_t priority_ = NNRT_PRIORITY_MEDIUM;
   mutable std::mutex fallbackMutex_;

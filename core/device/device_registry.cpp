@@ -1,7 +1,6 @@
 #include "core/device/device_registry.hpp"
 
 #include <cstdlib>
-#include <mutex>
 
 #include <boost/dll/runtime_symbol_info.hpp>
 
@@ -72,21 +71,23 @@ std::unique_ptr<DeviceRegistry> DeviceRegistry::create(config::RuntimeConfig con
 }
 
 DeviceRegistry& DeviceRegistry::global() {
-  static std::once_flag once;
-  static std::unique_ptr<DeviceRegistry> instance;
-  std::call_once(once, [] {
+  // Never destroyed: plugins stay loaded until the process ends, so no static destructor can run
+  // after a plugin (or the timer thread) is gone.
+  static DeviceRegistry* instance = [] {
     std::filesystem::path dir = pluginDirectory();
     std::filesystem::path file = config::defaultConfigPath(dir);
     auto config = config::loadConfig(file, dir);
     if (!config) {
       logError("configuration error: " + config.error().message);
-      instance.reset(new DeviceRegistry());
-      instance->configError_ = config.error();
-      return;
+      auto* empty = new DeviceRegistry();
+      empty->configError_ = config.error();
+      return empty;
     }
     logVerbose("configuration: " + file.string());
-    instance = create(std::move(*config));
-  });
+    DeviceRegistry* registry = create(std::move(*config)).release();
+    registry->startHealthChecks();
+    return registry;
+  }();
   return *instance;
 }
 
@@ -112,6 +113,11 @@ std::filesystem::path DeviceRegistry::pluginDirectory() {
 }  // namespace nnrt
 
 namespace nnrt {
+
+void DeviceRegistry::startHealthChecks() {
+  if (health_ || config_.policy.healthCheckIntervalMs == 0 || devices_.empty()) return;
+  health_ = std::make_unique<HealthMonitor>(devices_, std::chrono::milliseconds(config_.policy.healthCheckIntervalMs));
+}
 
 allowlist::Decision DeviceRegistry::extensionAccess() const {
   const auto& policy = config_.policy;

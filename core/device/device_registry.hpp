@@ -12,6 +12,7 @@
 #include "core/config/runtime_config.hpp"
 #include "core/device/driver_device.hpp"
 #include "core/device/extension_registry.hpp"
+#include "core/device/health_monitor.hpp"
 #include "core/support/status.hpp"
 
 namespace nnrt {
@@ -47,6 +48,8 @@ class DeviceRegistry {
   const std::shared_ptr<const ExtensionRegistry>& extensions() const { return extensions_; }
   // Whether the calling program may use vendor extensions (policy extensions.allow + allowlist).
   allowlist::Decision extensionAccess() const;
+  // Starts the periodic getStatus check (policy.health_check_interval_ms; 0 = never).
+  void startHealthChecks();
 
  private:
   DeviceRegistry() = default;
@@ -55,6 +58,7 @@ class DeviceRegistry {
   std::vector<std::shared_ptr<DriverDevice>> devices_;
   std::vector<SkippedDevice> skipped_;
   std::shared_ptr<const ExtensionRegistry> extensions_ = ExtensionRegistry::fromList({});
+  std::unique_ptr<HealthMonitor> health_;
   std::optional<allowlist::Allowlist> allowlist_;
   std::string allowlistError_;
 };

@@ -74,6 +74,54 @@ struct PrepareWaiter {
 
 }  // namespace
 
+namespace {
+
+driver::ExecutionResult toExecutionResult(nnrt_status status, const nnrt_output_shape* shapes, uint32_t count,
+                                          nnrt_timing timing) {
+  driver::ExecutionResult result;
+  result.status = static_cast<driver::ErrorStatus>(status);
+  result.timing = {timing.time_on_device, timing.time_in_driver};
+  for (uint32_t i = 0; i < count && shapes != nullptr; ++i) {
+    uint32_t rank = std::min<uint32_t>(shapes[i].rank, NNRT_MAX_RANK);
+    result.outputShapes.push_back(
+        {std::vector<uint32_t>(shapes[i].dimensions, shapes[i].dimensions + rank), shapes[i].is_sufficient != 0});
+  }
+  return result;
+}
+
+struct AsyncExecution {
+  std::function<void(Result<driver::ExecutionResult>)> done;
+  std::string deviceName;
+  uint32_t outputCount;
+
+  static void callback(void* context, nnrt_status status, const nnrt_output_shape* shapes, uint32_t count,
+                       nnrt_timing timing, const char* reason) {
+    std::unique_ptr<AsyncExecution> self(static_cast<AsyncExecution*>(context));
+    if (status != NNRT_STATUS_NONE && status != NNRT_STATUS_OUTPUT_INSUFFICIENT_SIZE) {
+      self->done(Unexpected(fromDriver(driver::Error{static_cast<driver::ErrorStatus>(status), reason ? reason : ""},
+                                       "execution on device '" + self->deviceName + "'")));
+      return;
+    }
+    if (count != self->outputCount) {
+      self->done(fail(ResultCode::OP_FAILED, "device '" + self->deviceName + "' reported " + std::to_string(count) +
+                                                 " output shapes for " + std::to_string(self->outputCount) + " outputs"));
+      return;
+    }
+    self->done(toExecutionResult(status, shapes, count, timing));
+  }
+};
+
+}  // namespace
+
+void PreparedModel::executeAsync(const nnrt_request& request, bool measure, uint64_t deadlineNs,
+                                 uint64_t loopTimeoutNs, std::function<void(Result<driver::ExecutionResult>)> done) const {
+  auto* context = new AsyncExecution{std::move(done), deviceName_, request.output_count};
+  nnrt_reason reason{};
+  // The driver calls back exactly once, also when the launch fails; the callback frees the context.
+  library_->api().execute_1_3(prepared_, &request, measure ? 1 : 0, deadlineNs, loopTimeoutNs,
+                              &AsyncExecution::callback, context, &reason);
+}
+
 PreparedModel::~PreparedModel() {
   if (prepared_ != nullptr) library_->api().release_prepared_model(prepared_);
 }
@@ -89,14 +137,7 @@ Result<driver::ExecutionResult> PreparedModel::execute(const nnrt_request& reque
   if (status != NNRT_STATUS_NONE && status != NNRT_STATUS_OUTPUT_INSUFFICIENT_SIZE) {
     return Unexpected(driverError(status, reason, "execution on device '" + deviceName_ + "'"));
   }
-  driver::ExecutionResult result;
-  result.status = static_cast<driver::ErrorStatus>(status);
-  result.timing = {timing.time_on_device, timing.time_in_driver};
-  for (const auto& s : shapes) {
-    uint32_t rank = std::min<uint32_t>(s.rank, NNRT_MAX_RANK);
-    result.outputShapes.push_back({std::vector<uint32_t>(s.dimensions, s.dimensions + rank), s.is_sufficient != 0});
-  }
-  return result;
+  return toExecutionResult(status, shapes.data(), request.output_count, timing);
 }
 
 Result<std::shared_ptr<DriverDevice>> DriverDevice::create(std::shared_ptr<DriverLibrary> library, nnrt_device* device,

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,6 +30,10 @@ class PreparedModel {
   // the shapes); every other failure is an Error. Thread-safe.
   Result<driver::ExecutionResult> execute(const nnrt_request& request, bool measure, uint64_t deadlineNs,
                                           uint64_t loopTimeoutNs) const;
+  // Launches a request with the driver's execute_1_3; `done` runs exactly once, maybe on another
+  // thread, maybe before this returns. `request` and its pools must stay valid until then.
+  void executeAsync(const nnrt_request& request, bool measure, uint64_t deadlineNs, uint64_t loopTimeoutNs,
+                    std::function<void(Result<driver::ExecutionResult>)> done) const;
   const std::string& deviceName() const { return deviceName_; }
 
  private:

@@ -222,7 +222,12 @@ Result<std::shared_ptr<Event>> Execution::startCompute(std::vector<std::shared_p
   std::unique_lock lock(runMutex_, std::try_to_lock);
   if (!lock.owns_lock()) return fail(ResultCode::BAD_STATE, "the execution is already running");
   NNRT_RETURN_IF_ERROR(beginRun());
-  auto event = Event::create();
+  auto created = Event::create();
+  if (!created) {
+    endRun();
+    return Unexpected(created.error());
+  }
+  std::shared_ptr<Event> event = std::move(*created);
   uint64_t timeout = timeoutNs_;
   // The thread owns runMutex_ until the run ends, so the destructor waits for it.
   std::thread([this, event, dependencies = std::move(dependencies), durationNs, timeout,

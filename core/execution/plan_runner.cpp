@@ -1,54 +1,67 @@
 #include "core/execution/plan_runner.hpp"
 
+#include <atomic>
+#include <mutex>
+#include <optional>
 #include <unordered_map>
 
+#include "core/execution/timer_service.hpp"
 #include "core/support/log.hpp"
 
 namespace nnrt {
 namespace {
 
-// One tensor a step reads or writes: where its bytes are and its shape.
-struct Slot {
+constexpr size_t kArenaAlignment = 64;
+
+// Where one operand's bytes are during a run.
+struct Buffer {
   uint8_t* data = nullptr;
   size_t length = 0;
   std::vector<uint32_t> dims;
   bool omitted = false;
-  bool userOutput = false;       // a model output: the application's buffer
-  std::vector<uint8_t> storage;  // a temporary's bytes
+  bool userOutput = false;
+  std::vector<uint8_t> own;  // a temporary whose size was only known at execution
 };
 
-// Builds an nnrt_request whose every argument is its own host pool.
+// An nnrt_request whose every argument is its own host pool. Must not move once built.
 class RequestBuilder {
  public:
-  void add(bool input, const Slot& slot) {
+  void add(bool input, const Buffer& b) {
     auto& list = input ? inputs_ : outputs_;
     nnrt_request_argument a{};
-    a.has_no_value = slot.omitted ? 1 : 0;
-    if (!slot.omitted) {
-      a.location = {static_cast<uint32_t>(pools_.size()), 0, static_cast<uint32_t>(slot.length)};
-      pools_.push_back({NNRT_POOL_HOST, slot.data, slot.length});
+    a.has_no_value = b.omitted ? 1 : 0;
+    if (!b.omitted) {
+      a.location = {static_cast<uint32_t>(pools_.size()), 0, static_cast<uint32_t>(b.length)};
+      pools_.push_back({NNRT_POOL_HOST, b.data, b.length});
     }
-    a.rank = static_cast<uint32_t>(slot.dims.size());
-    a.dimensions = slot.dims.data();
+    a.rank = static_cast<uint32_t>(b.dims.size());
+    a.dimensions = b.dims.data();
     list.push_back(a);
   }
-  nnrt_request build() const {
-    return {inputs_.data(),  static_cast<uint32_t>(inputs_.size()), outputs_.data(),
-            static_cast<uint32_t>(outputs_.size()), pools_.data(), static_cast<uint32_t>(pools_.size())};
+  void clear() {
+    inputs_.clear();
+    outputs_.clear();
+    pools_.clear();
+  }
+  const nnrt_request& build() {
+    request_ = {inputs_.data(),  static_cast<uint32_t>(inputs_.size()), outputs_.data(),
+                static_cast<uint32_t>(outputs_.size()), pools_.data(), static_cast<uint32_t>(pools_.size())};
+    return request_;
   }
 
  private:
   std::vector<nnrt_request_argument> inputs_, outputs_;
   std::vector<nnrt_memory_pool> pools_;
+  nnrt_request request_{};
 };
 
-Slot slotOf(const Argument& a) {
-  Slot s;
-  s.data = a.data();
-  s.length = a.length;
-  s.dims = a.dimensions;
-  s.omitted = a.state == Argument::State::Omitted;
-  return s;
+Buffer bufferOf(const Argument& a) {
+  Buffer b;
+  b.data = a.data();
+  b.length = a.length;
+  b.dims = a.dimensions;
+  b.omitted = a.state == Argument::State::Omitted;
+  return b;
 }
 
 uint64_t addTime(uint64_t total, uint64_t part) {
@@ -58,36 +71,28 @@ uint64_t addTime(uint64_t total, uint64_t part) {
 
 bool deadlinePassed(uint64_t deadlineNs) { return deadlineNs != 0 && monotonicNowNs() >= deadlineNs; }
 
-Result<driver::ExecutionResult> executeStep(const PreparedModel& prepared, const std::vector<const Slot*>& in,
-                                            const std::vector<const Slot*>& out, const RunOptions& options) {
-  RequestBuilder builder;
-  for (const Slot* s : in) builder.add(true, *s);
-  for (const Slot* s : out) builder.add(false, *s);
-  nnrt_request request = builder.build();
-  return prepared.execute(request, options.measure, options.deadlineNs, options.loopTimeoutNs);
+// Failures a retry elsewhere may cure (not bad input, not a deadline).
+bool retryable(const Error& e) {
+  return e.code != ResultCode::MISSED_DEADLINE_TRANSIENT && e.code != ResultCode::MISSED_DEADLINE_PERSISTENT &&
+         e.code != ResultCode::BAD_DATA;
 }
 
-// Runs the whole model as one step: on `prepared`, straight from the application's buffers.
+// The whole model as one step on `prepared`, straight from the application's buffers.
 Result<RunOutcome> runWhole(const PreparedModel& prepared, std::span<const Argument> inputs,
                             std::span<const Argument> outputs, const RunOptions& options) {
-  std::vector<Slot> in, out;
-  for (const Argument& a : inputs) in.push_back(slotOf(a));
-  for (const Argument& a : outputs) out.push_back(slotOf(a));
-  std::vector<const Slot*> inPtr, outPtr;
-  for (const Slot& s : in) inPtr.push_back(&s);
-  for (const Slot& s : out) outPtr.push_back(&s);
-  NNRT_ASSIGN_OR_RETURN(driver::ExecutionResult result, executeStep(prepared, inPtr, outPtr, options));
+  RequestBuilder builder;
+  for (const Argument& a : inputs) builder.add(true, bufferOf(a));
+  std::vector<Buffer> outBuffers;
+  for (const Argument& a : outputs) builder.add(false, bufferOf(a));
+  NNRT_ASSIGN_OR_RETURN(driver::ExecutionResult result,
+                        prepared.execute(builder.build(), options.measure, options.deadlineNs, options.loopTimeoutNs));
   RunOutcome outcome;
   outcome.code = result.status == driver::ErrorStatus::OUTPUT_INSUFFICIENT_SIZE ? ResultCode::OUTPUT_INSUFFICIENT_SIZE
                                                                                  : ResultCode::NO_ERROR;
   for (size_t i = 0; i < outputs.size(); ++i) {
-    if (i < result.outputShapes.size()) {
-      outcome.outputShapes.push_back(result.outputShapes[i].dimensions);
-      outcome.outputSufficient.push_back(result.outputShapes[i].isSufficient);
-    } else {
-      outcome.outputShapes.push_back(outputs[i].dimensions);
-      outcome.outputSufficient.push_back(true);
-    }
+    const bool reported = i < result.outputShapes.size();
+    outcome.outputShapes.push_back(reported ? result.outputShapes[i].dimensions : outputs[i].dimensions);
+    outcome.outputSufficient.push_back(reported ? result.outputShapes[i].isSufficient : true);
   }
   outcome.timeOnDeviceUs = result.timing.timeOnDevice;
   outcome.timeInDriverUs = result.timing.timeInDriver;
@@ -95,129 +100,246 @@ Result<RunOutcome> runWhole(const PreparedModel& prepared, std::span<const Argum
   return outcome;
 }
 
-bool retryable(const Error& e) {
-  return e.code != ResultCode::MISSED_DEADLINE_TRANSIENT && e.code != ResultCode::MISSED_DEADLINE_PERSISTENT &&
-         e.code != ResultCode::BAD_DATA;
-}
+// The state of one run of a multi-step plan; the flow graph calls launch() for each step.
+class MultiStepRun : public StepLauncher {
+ public:
+  MultiStepRun(const CompiledModel& compiled, const StepLayout& layout, std::span<const Argument> inputs,
+               std::span<const Argument> outputs, const RunOptions& options)
+      : compiled_(compiled), layout_(layout), options_(options), requests_(layout.stepInputs.size()),
+        results_(layout.stepInputs.size()), devices_(layout.stepInputs.size()) {
+    arena_.resize(layout.arenaBytes);
+    for (const StepLayout::Slot& slot : layout.slots) {
+      Buffer b;
+      switch (slot.kind) {
+        case StepLayout::SlotKind::ModelInput: b = bufferOf(inputs[slot.argument]); break;
+        case StepLayout::SlotKind::ModelOutput:
+          b = bufferOf(outputs[slot.argument]);
+          b.userOutput = true;
+          break;
+        case StepLayout::SlotKind::Temporary:
+          b.dims = slot.dims;
+          b.data = slot.bytes > 0 ? arena_.data() + slot.arenaOffset : nullptr;
+          b.length = slot.bytes;
+          break;
+      }
+      buffers_.push_back(std::move(b));
+    }
+  }
 
-Result<RunOutcome> runSteps(const CompiledModel& compiled, std::span<const Argument> inputs,
-                            std::span<const Argument> outputs, const RunOptions& options) {
-  const FinishedModel& model = compiled.model();
-  std::unordered_map<uint32_t, Slot> slots;
-  for (size_t i = 0; i < model.inputs.size(); ++i) slots.emplace(model.inputs[i], slotOf(inputs[i]));
-  std::unordered_map<uint32_t, size_t> outputIndex;
-  for (size_t i = 0; i < model.outputs.size(); ++i) {
-    Slot s = slotOf(outputs[i]);
-    s.userOutput = true;
-    slots.emplace(model.outputs[i], std::move(s));
-    outputIndex.emplace(model.outputs[i], i);
+  void expire() { expired_.store(true); }
+
+  void launch(size_t step, std::function<void()> done) override {
+    if (stop_.load()) return done();
+    if (expired_.load() || deadlinePassed(options_.deadlineNs)) {
+      setError(Error{ResultCode::MISSED_DEADLINE_TRANSIENT,
+                     "the deadline passed before step " + std::to_string(step) + " could start"});
+      return done();
+    }
+    const CompiledStep& s = compiled_.steps()[step];
+    if (!s.device->available()) {
+      finish(step, fail(ResultCode::UNAVAILABLE_DEVICE, "device '" + s.device->name() + "' is unavailable"));
+      return done();
+    }
+    devices_[step] = s.device->name();
+    const nnrt_request& request = buildRequest(step);
+    s.prepared->executeAsync(request, options_.measure, options_.deadlineNs, options_.loopTimeoutNs,
+                             [this, step, done = std::move(done)](Result<driver::ExecutionResult> result) {
+                               finish(step, std::move(result));
+                               done();
+                             });
   }
-  RunOutcome outcome;
-  outcome.timeOnDeviceUs = outcome.timeInDriverUs = 0;
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    outcome.outputShapes.push_back(outputs[i].dimensions);
-    outcome.outputSufficient.push_back(true);
+
+  Result<RunOutcome> outcome(std::span<const Argument> inputs, std::span<const Argument> outputs) {
+    if (wholeModelFallback_) {
+      logWarning("retrying the whole model on '" + compiled_.fallbackDevice()->name() + "'");
+      NNRT_ASSIGN_OR_RETURN(auto whole, compiled_.fallbackPrepared(compiled_.steps().size()));
+      return runWhole(*whole, inputs, outputs, options_);
+    }
+    if (error_) return Unexpected(*error_);
+    RunOutcome outcome;
+    outcome.code = insufficient_ ? ResultCode::OUTPUT_INSUFFICIENT_SIZE : ResultCode::NO_ERROR;
+    outcome.outputShapes.resize(outputs.size());
+    outcome.outputSufficient.assign(outputs.size(), true);
+    for (size_t i = 0; i < layout_.slots.size(); ++i) {
+      const StepLayout::Slot& slot = layout_.slots[i];
+      if (slot.kind != StepLayout::SlotKind::ModelOutput) continue;
+      outcome.outputShapes[slot.argument] = buffers_[i].dims;
+      outcome.outputSufficient[slot.argument] = !tooSmall_.contains(i);
+    }
+    outcome.timeOnDeviceUs = outcome.timeInDriverUs = 0;
+    for (size_t s = 0; s < results_.size(); ++s) {
+      const auto& timing = results_[s] ? results_[s]->timing : driver::Timing{};
+      outcome.timeOnDeviceUs = addTime(outcome.timeOnDeviceUs, timing.timeOnDevice);
+      outcome.timeInDriverUs = addTime(outcome.timeInDriverUs, timing.timeInDriver);
+      outcome.devicesUsed.push_back(devices_[s]);
+    }
+    return outcome;
   }
-  const auto& steps = compiled.steps();
-  for (size_t index = 0; index < steps.size(); ++index) {
-    const CompiledStep& step = steps[index];
-    if (deadlinePassed(options.deadlineNs)) {
-      return fail(ResultCode::MISSED_DEADLINE_TRANSIENT,
-                  "the deadline passed before step " + std::to_string(index) + " could start");
+
+ private:
+  const nnrt_request& buildRequest(size_t step) {
+    RequestBuilder& builder = requests_[step];
+    builder.clear();
+    for (size_t slot : layout_.stepInputs[step]) builder.add(true, buffers_[slot]);
+    for (size_t slot : layout_.stepOutputs[step]) builder.add(false, buffers_[slot]);
+    return builder.build();
+  }
+
+  void setError(Error e) {
+    std::lock_guard lock(mutex_);
+    if (!error_) error_ = std::move(e);
+    stop_.store(true);
+  }
+
+  // Completes a step: sizes temporaries the driver measured, retries on the fallback device as the
+  // policy allows, records output shapes. Runs on whatever thread the driver called back on.
+  void finish(size_t step, Result<driver::ExecutionResult> result) {
+    const CompiledStep& s = compiled_.steps()[step];
+    const auto& outputs = layout_.stepOutputs[step];
+    if (result && result->status == driver::ErrorStatus::OUTPUT_INSUFFICIENT_SIZE && resizeTemporaries(step, *result)) {
+      result = s.prepared->execute(buildRequest(step), options_.measure, options_.deadlineNs, options_.loopTimeoutNs);
     }
-    std::vector<const Slot*> in, out;
-    for (uint32_t operand : step.inputs) in.push_back(&slots.at(operand));
-    for (uint32_t operand : step.outputs) {
-      auto [it, inserted] = slots.try_emplace(operand);
-      Slot& s = it->second;
-      if (inserted) {  // a temporary: sized from its static shape when known
-        s.dims = compiled.staticShapes()[operand];
-        auto bytes = operandByteSize(model.operands[operand], s.dims);
-        s.storage.resize(bytes.value_or(0));
-        s.data = s.storage.data();
-        s.length = s.storage.size();
-      }
-      out.push_back(&s);
-    }
-    std::string device = step.device->name();
-    auto result = executeStep(*step.prepared, in, out, options);
-    // A temporary of unknown size: the driver said how big it must be; size it and run again.
-    if (result && result->status == driver::ErrorStatus::OUTPUT_INSUFFICIENT_SIZE) {
-      bool onlyTemporaries = true;
-      for (size_t k = 0; k < step.outputs.size(); ++k) {
-        Slot& s = slots.at(step.outputs[k]);
-        const auto& shape = result->outputShapes[k];
-        if (shape.isSufficient) continue;
-        if (s.userOutput) {
-          onlyTemporaries = false;
-          continue;
-        }
-        s.dims = shape.dimensions;
-        s.storage.resize(operandByteSize(model.operands[step.outputs[k]], s.dims).value_or(0));
-        s.data = s.storage.data();
-        s.length = s.storage.size();
-      }
-      if (onlyTemporaries) result = executeStep(*step.prepared, in, out, options);
-    }
-    if (!result && compiled.executionFallbackAllowed() && retryable(result.error())) {
+    if (!result && compiled_.executionFallbackAllowed() && retryable(result.error())) {
       // Android's rule: retry the step on the fallback device, then the whole model there.
-      logWarning("step " + std::to_string(index) + " on '" + device + "' failed (" + result.error().message +
-                 "); retrying it on '" + compiled.fallbackDevice()->name() + "'");
-      auto fallback = compiled.fallbackPrepared(index);
-      if (fallback) {
-        result = executeStep(**fallback, in, out, options);
-        device = compiled.fallbackDevice()->name();
+      const std::string& fallback = compiled_.fallbackDevice()->name();
+      logWarning("step " + std::to_string(step) + " on '" + s.device->name() + "' failed (" + result.error().message +
+                 "); retrying it on '" + fallback + "'");
+      auto prepared = compiled_.fallbackPrepared(step);
+      if (prepared) {
+        result = (*prepared)->execute(buildRequest(step), options_.measure, options_.deadlineNs, options_.loopTimeoutNs);
+        devices_[step] = fallback;
       }
-      if (!result || !fallback) {
-        logWarning("retrying the whole model on '" + compiled.fallbackDevice()->name() + "'");
-        NNRT_ASSIGN_OR_RETURN(auto whole, compiled.fallbackPrepared(steps.size()));
-        return runWhole(*whole, inputs, outputs, options);
-      }
-    }
-    if (!result) {
-      return fail(result.error().code, "step " + std::to_string(index) + ": " + result.error().message);
-    }
-    outcome.devicesUsed.push_back(device);
-    outcome.timeOnDeviceUs = addTime(outcome.timeOnDeviceUs, result->timing.timeOnDevice);
-    outcome.timeInDriverUs = addTime(outcome.timeInDriverUs, result->timing.timeInDriver);
-    bool insufficient = false;
-    for (size_t k = 0; k < step.outputs.size() && k < result->outputShapes.size(); ++k) {
-      Slot& s = slots.at(step.outputs[k]);
-      s.dims = result->outputShapes[k].dimensions;
-      if (auto it = outputIndex.find(step.outputs[k]); it != outputIndex.end()) {
-        outcome.outputShapes[it->second] = s.dims;
-        outcome.outputSufficient[it->second] = result->outputShapes[k].isSufficient;
-        insufficient = insufficient || !result->outputShapes[k].isSufficient;
+      if (!prepared || !result) {
+        std::lock_guard lock(mutex_);
+        wholeModelFallback_ = true;
+        stop_.store(true);
+        return;
       }
     }
-    if (insufficient) {
-      // A model output is too small; later steps may read it, so stop here.
-      outcome.code = ResultCode::OUTPUT_INSUFFICIENT_SIZE;
-      return outcome;
+    if (!result) return setError(Error{result.error().code, "step " + std::to_string(step) + ": " + result.error().message});
+    for (size_t k = 0; k < outputs.size() && k < result->outputShapes.size(); ++k) {
+      Buffer& b = buffers_[outputs[k]];
+      b.dims = result->outputShapes[k].dimensions;
+      if (!result->outputShapes[k].isSufficient) {
+        // A model output is too small; steps that read it cannot run.
+        std::lock_guard lock(mutex_);
+        tooSmall_.emplace(outputs[k], true);
+        insufficient_ = true;
+        stop_.store(true);
+      }
     }
+    results_[step] = std::move(*result);
   }
-  if (!options.measure) outcome.timeOnDeviceUs = outcome.timeInDriverUs = UINT64_MAX;
-  return outcome;
-}
+
+  // Gives temporaries the size the driver asked for; false when a model output is too small.
+  bool resizeTemporaries(size_t step, const driver::ExecutionResult& result) {
+    const auto& outputs = layout_.stepOutputs[step];
+    for (size_t k = 0; k < outputs.size() && k < result.outputShapes.size(); ++k) {
+      if (!result.outputShapes[k].isSufficient && buffers_[outputs[k]].userOutput) return false;
+    }
+    for (size_t k = 0; k < outputs.size() && k < result.outputShapes.size(); ++k) {
+      if (result.outputShapes[k].isSufficient) continue;
+      Buffer& b = buffers_[outputs[k]];
+      b.dims = result.outputShapes[k].dimensions;
+      const Operand& operand = compiled_.model().operands[layout_.slots[outputs[k]].operand];
+      b.own.resize(operandByteSize(operand, b.dims).value_or(0));
+      b.data = b.own.data();
+      b.length = b.own.size();
+    }
+    return true;
+  }
+
+  const CompiledModel& compiled_;
+  const StepLayout& layout_;
+  RunOptions options_;
+  std::vector<uint8_t> arena_;
+  std::vector<Buffer> buffers_;                 // per slot
+  std::vector<RequestBuilder> requests_;        // per step; must outlive the driver's call
+  std::vector<std::optional<driver::ExecutionResult>> results_;  // per step
+  std::vector<std::string> devices_;            // per step
+  std::atomic<bool> stop_{false};
+  std::atomic<bool> expired_{false};
+  std::mutex mutex_;
+  std::optional<Error> error_;
+  bool wholeModelFallback_ = false;
+  bool insufficient_ = false;
+  std::unordered_map<size_t, bool> tooSmall_;  // slot ids of model outputs that were too small
+};
 
 }  // namespace
+
+std::shared_ptr<const StepLayout> makeStepLayout(const CompiledModel& compiled) {
+  const auto& steps = compiled.steps();
+  std::vector<std::vector<size_t>> dependsOn;
+  for (const CompiledStep& s : steps) dependsOn.push_back(s.dependsOn);
+  auto layout = std::make_shared<StepLayout>(std::move(dependsOn));
+  const FinishedModel& model = compiled.model();
+  std::unordered_map<uint32_t, size_t> slotOf;
+  auto slotFor = [&](uint32_t operand) {
+    auto [it, inserted] = slotOf.emplace(operand, layout->slots.size());
+    if (inserted) {
+      StepLayout::Slot slot;
+      slot.operand = operand;
+      slot.dims = compiled.staticShapes()[operand];
+      for (size_t i = 0; i < model.inputs.size(); ++i) {
+        if (model.inputs[i] == operand) slot = {operand, StepLayout::SlotKind::ModelInput, i, 0, 0, {}};
+      }
+      for (size_t i = 0; i < model.outputs.size(); ++i) {
+        if (model.outputs[i] == operand) slot = {operand, StepLayout::SlotKind::ModelOutput, i, 0, 0, {}};
+      }
+      if (slot.kind == StepLayout::SlotKind::Temporary) {
+        slot.bytes = operandByteSize(model.operands[operand], slot.dims).value_or(0);
+        if (slot.bytes > 0) {
+          slot.arenaOffset = layout->arenaBytes;
+          layout->arenaBytes += (slot.bytes + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment;
+        }
+      }
+      layout->slots.push_back(std::move(slot));
+    }
+    return it->second;
+  };
+  for (const CompiledStep& s : steps) {
+    std::vector<size_t> in, out;
+    for (uint32_t operand : s.inputs) in.push_back(slotFor(operand));
+    for (uint32_t operand : s.outputs) out.push_back(slotFor(operand));
+    layout->stepInputs.push_back(std::move(in));
+    layout->stepOutputs.push_back(std::move(out));
+  }
+  return layout;
+}
 
 Result<RunOutcome> runCompiledModel(const CompiledModel& compiled, std::span<const Argument> inputs,
                                     std::span<const Argument> outputs, const RunOptions& options) {
   const auto& steps = compiled.steps();
-  if (steps.size() != 1) return runSteps(compiled, inputs, outputs, options);
   if (deadlinePassed(options.deadlineNs)) {
     return fail(ResultCode::MISSED_DEADLINE_TRANSIENT, "the deadline passed before the execution could start");
   }
-  auto outcome = runWhole(*steps[0].prepared, inputs, outputs, options);
-  if (!outcome && compiled.executionFallbackAllowed() && retryable(outcome.error()) &&
-      steps[0].device != compiled.fallbackDevice()) {
-    logWarning("execution on '" + steps[0].device->name() + "' failed (" + outcome.error().message +
-               "); retrying on '" + compiled.fallbackDevice()->name() + "'");
-    NNRT_ASSIGN_OR_RETURN(auto whole, compiled.fallbackPrepared(steps.size()));
-    return runWhole(*whole, inputs, outputs, options);
+  if (steps.size() == 1) {
+    // One step: no graph, no copies.
+    Result<RunOutcome> outcome = steps[0].device->available()
+                                     ? runWhole(*steps[0].prepared, inputs, outputs, options)
+                                     : fail(ResultCode::UNAVAILABLE_DEVICE,
+                                            "device '" + steps[0].device->name() + "' is unavailable");
+    if (!outcome && compiled.executionFallbackAllowed() && retryable(outcome.error()) &&
+        steps[0].device != compiled.fallbackDevice()) {
+      logWarning("execution on '" + steps[0].device->name() + "' failed (" + outcome.error().message +
+                 "); retrying on '" + compiled.fallbackDevice()->name() + "'");
+      NNRT_ASSIGN_OR_RETURN(auto whole, compiled.fallbackPrepared(steps.size()));
+      return runWhole(*whole, inputs, outputs, options);
+    }
+    return outcome;
   }
-  return outcome;
+  const StepLayout& layout = compiled.layout();
+  MultiStepRun run(compiled, layout, inputs, outputs, options);
+  {
+    // Steps that have not started when the deadline passes are not started.
+    std::unique_ptr<TimerHandle> timer;
+    if (options.deadlineNs != 0) timer = TimerService::instance().at(options.deadlineNs, [&run] { run.expire(); });
+    std::unique_ptr<StepGraph> graph = layout.graphs.acquire();
+    graph->run(run);
+    layout.graphs.release(std::move(graph));
+  }
+  return run.outcome(inputs, outputs);
 }
 
 }  // namespace nnrt

@@ -1,18 +1,46 @@
-// Runs the steps of a compiled model for one execution: builds each step's request from the
-// application's buffers and the execution's temporaries, calls the drivers, follows the fallback
-// rules, and collects output shapes and timing.
+// Runs the steps of a compiled model for one execution. One step: the application's buffers go
+// straight to the driver. Several steps: a oneTBB flow graph runs independent steps at once, each
+// launched with the driver's execute_1_3; temporaries between steps live in one arena per
+// execution, laid out at compilation (a temporary whose size is only known at execution gets its
+// own buffer). Fallback rules, deadlines (a Boost.Asio timer stops steps that have not started)
+// and timing hold for every plan.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "core/compilation/compilation.hpp"
 #include "core/execution/execution.hpp"
+#include "core/execution/step_graph.hpp"
 #include "core/support/status.hpp"
 
 namespace nnrt {
+
+// How a multi-step plan's operands map onto buffers, decided once per compilation.
+struct StepLayout {
+  enum class SlotKind { ModelInput, ModelOutput, Temporary };
+  struct Slot {
+    uint32_t operand = 0;
+    SlotKind kind = SlotKind::Temporary;
+    size_t argument = 0;     // model input/output position
+    size_t arenaOffset = 0;  // temporaries of known size
+    size_t bytes = 0;        // 0: size known only at execution
+    std::vector<uint32_t> dims;
+  };
+  std::vector<Slot> slots;
+  std::vector<std::vector<size_t>> stepInputs;   // slot ids, in the step model's input order
+  std::vector<std::vector<size_t>> stepOutputs;
+  size_t arenaBytes = 0;
+  mutable StepGraphPool graphs;
+
+  explicit StepLayout(std::vector<std::vector<size_t>> dependsOn) : graphs(std::move(dependsOn)) {}
+};
+
+// Lays out the slots and arena of a compiled model with several steps.
+std::shared_ptr<const StepLayout> makeStepLayout(const CompiledModel& compiled);
 
 struct RunOptions {
   bool measure = false;
@@ -29,7 +57,7 @@ struct RunOutcome {
   std::vector<std::string> devicesUsed;  // per step, after fallback
 };
 
-// Runs every step of `compiled` in dependency order. Thread-safe for distinct argument sets.
+// Runs every step of `compiled`. Thread-safe: any number of runs at once on one compiled model.
 Result<RunOutcome> runCompiledModel(const CompiledModel& compiled, std::span<const Argument> inputs,
                                     std::span<const Argument> outputs, const RunOptions& options);
 

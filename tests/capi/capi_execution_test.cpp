@@ -4,7 +4,12 @@
 #include <android/NeuralNetworksExtensions.h>
 #include <gtest/gtest.h>
 
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <thread>
 #include <vector>
@@ -187,6 +192,95 @@ TEST(CapiExecution, StartComputeAndEventWait) {
   EXPECT_EQ(out[9], 120u);
   ANeuralNetworksEvent_free(event);
   ANeuralNetworksExecution_free(e);
+}
+
+TEST(CapiExecution, SyncFenceDependenciesHoldTheExecution) {
+  FibonacciModel m(/*quant=*/true);
+  // The dependency: an eventfd the test signals by hand.
+  int gate = eventfd(0, EFD_CLOEXEC);
+  ASSERT_GE(gate, 0);
+  ANeuralNetworksEvent* dependency = nullptr;
+  ASSERT_EQ(ANeuralNetworksEvent_createFromSyncFenceFd(gate, &dependency), ANEURALNETWORKS_NO_ERROR);
+  ANeuralNetworksExecution* e = nullptr;
+  ASSERT_EQ(ANeuralNetworksExecution_create(m.compilation, &e), ANEURALNETWORKS_NO_ERROR);
+  int64_t n = 10;
+  uint64_t out[10] = {};
+  ASSERT_EQ(ANeuralNetworksExecution_setInput(e, 0, nullptr, &n, sizeof n), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setOutput(e, 0, nullptr, out, sizeof out), ANEURALNETWORKS_NO_ERROR);
+  ANeuralNetworksEvent* done = nullptr;
+  const ANeuralNetworksEvent* deps[] = {dependency};
+  ASSERT_EQ(ANeuralNetworksExecution_startComputeWithDependencies(e, deps, 1, 0, &done), ANEURALNETWORKS_NO_ERROR);
+  int fence = -1;
+  ASSERT_EQ(ANeuralNetworksEvent_getSyncFenceFd(done, &fence), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_GE(fence, 0);
+  pollfd p{fence, POLLIN, 0};
+  EXPECT_EQ(poll(&p, 1, 100), 0) << "the execution ran before its dependency signalled";
+  EXPECT_EQ(out[9], 0u);
+  uint64_t one = 1;
+  ASSERT_EQ(write(gate, &one, sizeof one), static_cast<ssize_t>(sizeof one));
+  EXPECT_EQ(poll(&p, 1, 5000), 1) << "the fence did not signal";
+  EXPECT_EQ(ANeuralNetworksEvent_wait(done), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(out[9], 120u);
+  close(fence);
+  close(gate);
+  ANeuralNetworksEvent_free(done);
+  ANeuralNetworksEvent_free(dependency);
+  ANeuralNetworksExecution_free(e);
+}
+
+TEST(CapiExecution, FailedDependencyFailsTheExecution) {
+  FibonacciModel m(/*quant=*/true);
+  ANeuralNetworksExecution* first = nullptr;
+  ASSERT_EQ(ANeuralNetworksExecution_create(m.compilation, &first), ANEURALNETWORKS_NO_ERROR);
+  int64_t bad = 0, n = 10;
+  uint64_t out1[10] = {}, out2[10] = {};
+  ASSERT_EQ(ANeuralNetworksExecution_setInput(first, 0, nullptr, &bad, sizeof bad), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setOutput(first, 0, nullptr, out1, sizeof out1), ANEURALNETWORKS_NO_ERROR);
+  ANeuralNetworksEvent* firstDone = nullptr;
+  ASSERT_EQ(ANeuralNetworksExecution_startCompute(first, &firstDone), ANEURALNETWORKS_NO_ERROR);
+  ANeuralNetworksExecution* second = nullptr;
+  ASSERT_EQ(ANeuralNetworksExecution_create(m.compilation, &second), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setInput(second, 0, nullptr, &n, sizeof n), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setOutput(second, 0, nullptr, out2, sizeof out2), ANEURALNETWORKS_NO_ERROR);
+  ANeuralNetworksEvent* secondDone = nullptr;
+  const ANeuralNetworksEvent* deps[] = {firstDone};
+  ASSERT_EQ(ANeuralNetworksExecution_startComputeWithDependencies(second, deps, 1, 0, &secondDone),
+            ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksEvent_wait(secondDone), ANEURALNETWORKS_OP_FAILED);
+  EXPECT_EQ(out2[0], 0u);  // never ran
+  EXPECT_EQ(ANeuralNetworksEvent_wait(firstDone), ANEURALNETWORKS_OP_FAILED);
+  ANeuralNetworksEvent_free(secondDone);
+  ANeuralNetworksEvent_free(firstDone);
+  ANeuralNetworksExecution_free(second);
+  ANeuralNetworksExecution_free(first);
+}
+
+TEST(CapiExecution, EventFreedBeforeWaitAndExecutionFreedWhileRunning) {
+  FibonacciModel m(/*quant=*/true);
+  int gate = eventfd(0, EFD_CLOEXEC);
+  ANeuralNetworksEvent* dependency = nullptr;
+  ASSERT_EQ(ANeuralNetworksEvent_createFromSyncFenceFd(gate, &dependency), ANEURALNETWORKS_NO_ERROR);
+  ANeuralNetworksExecution* e = nullptr;
+  ASSERT_EQ(ANeuralNetworksExecution_create(m.compilation, &e), ANEURALNETWORKS_NO_ERROR);
+  int64_t n = 10;
+  uint64_t out[10] = {};
+  ASSERT_EQ(ANeuralNetworksExecution_setInput(e, 0, nullptr, &n, sizeof n), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setOutput(e, 0, nullptr, out, sizeof out), ANEURALNETWORKS_NO_ERROR);
+  ANeuralNetworksEvent* done = nullptr;
+  const ANeuralNetworksEvent* deps[] = {dependency};
+  ASSERT_EQ(ANeuralNetworksExecution_startComputeWithDependencies(e, deps, 1, 0, &done), ANEURALNETWORKS_NO_ERROR);
+  ANeuralNetworksEvent_free(done);        // nobody will wait: the run still completes
+  ANeuralNetworksEvent_free(dependency);  // the run holds its own reference
+  EXPECT_EQ(ANeuralNetworksExecution_compute(e), ANEURALNETWORKS_BAD_STATE);  // still running
+  std::thread release([gate] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    uint64_t one = 1;
+    (void)!write(gate, &one, sizeof one);
+  });
+  ANeuralNetworksExecution_free(e);  // waits for the run to finish, then frees
+  EXPECT_EQ(out[9], 120u);
+  release.join();
+  close(gate);
 }
 
 TEST(CapiExecution, FailedRunSignalsItsEvent) {

@@ -240,7 +240,7 @@ TEST(CapiValidation, UnsupportedFeaturesSayNotSupported) {
   ANeuralNetworksMemoryDesc* desc = nullptr;
   EXPECT_EQ(ANeuralNetworksMemoryDesc_create(&desc), ANEURALNETWORKS_OP_FAILED);
   ANeuralNetworksEvent* event = nullptr;
-  EXPECT_EQ(ANeuralNetworksEvent_createFromSyncFenceFd(3, &event), ANEURALNETWORKS_OP_FAILED);
+  EXPECT_EQ(ANeuralNetworksEvent_createFromSyncFenceFd(-1, &event), ANEURALNETWORKS_BAD_DATA);
   Model m;
   EXPECT_EQ(ANeuralNetworksModel_setOperandValueFromModel(m.get(), 0, m.get()), ANEURALNETWORKS_OP_FAILED);
   uint32_t in = 0, out = 1;
