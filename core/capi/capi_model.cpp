@@ -1,6 +1,7 @@
 // The C API of models, memories and vendor extensions.
 #include <android/NeuralNetworks.h>
 #include <android/NeuralNetworksExtensions.h>
+#include <nnrt/nnrt.h>
 
 #include <cstring>
 
@@ -227,6 +228,11 @@ int ANeuralNetworksModel_setOperandExtensionData(ANeuralNetworksModel* model, in
     if (int refused = checkExtensionAccess(kFn); refused != ANEURALNETWORKS_NO_ERROR) return refused;
     return report(kFn, model->builder.setOperandExtensionData(index, data, length));
   });
+}
+
+int ANeuralNetworksNnrt_setApplicationId(const char* applicationId) {
+  nnrt::allowlist::setApplicationId(applicationId != nullptr ? applicationId : "");
+  return ANEURALNETWORKS_NO_ERROR;
 }
 
 // Memory descriptors and hardware buffers: declared for source compatibility, not implemented.
