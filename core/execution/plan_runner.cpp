@@ -1,6 +1,7 @@
 #include "core/execution/plan_runner.hpp"
 
 #include <atomic>
+#include <deque>
 #include <mutex>
 #include <optional>
 #include <unordered_map>
@@ -23,7 +24,8 @@ struct Buffer {
   std::vector<uint8_t> own;  // a temporary whose size was only known at execution
 };
 
-// An nnrt_request whose every argument is its own host pool. Must not move once built.
+// An nnrt_request whose every argument is its own host pool. It keeps its own copy of every
+// argument's dimensions. Must not move once built.
 class RequestBuilder {
  public:
   void add(bool input, const Buffer& b) {
@@ -35,13 +37,14 @@ class RequestBuilder {
       pools_.push_back({NNRT_POOL_HOST, b.data, b.length});
     }
     a.rank = static_cast<uint32_t>(b.dims.size());
-    a.dimensions = b.dims.data();
+    a.dimensions = dims_.emplace_back(b.dims).data();
     list.push_back(a);
   }
   void clear() {
     inputs_.clear();
     outputs_.clear();
     pools_.clear();
+    dims_.clear();
   }
   const nnrt_request& build() {
     request_ = {inputs_.data(),  static_cast<uint32_t>(inputs_.size()), outputs_.data(),
@@ -52,6 +55,7 @@ class RequestBuilder {
  private:
   std::vector<nnrt_request_argument> inputs_, outputs_;
   std::vector<nnrt_memory_pool> pools_;
+  std::deque<std::vector<uint32_t>> dims_;  // stable addresses
   nnrt_request request_{};
 };
 
@@ -82,7 +86,6 @@ Result<RunOutcome> runWhole(const PreparedModel& prepared, std::span<const Argum
                             std::span<const Argument> outputs, const RunOptions& options) {
   RequestBuilder builder;
   for (const Argument& a : inputs) builder.add(true, bufferOf(a));
-  std::vector<Buffer> outBuffers;
   for (const Argument& a : outputs) builder.add(false, bufferOf(a));
   NNRT_ASSIGN_OR_RETURN(driver::ExecutionResult result,
                         prepared.execute(builder.build(), options.measure, options.deadlineNs, options.loopTimeoutNs));
