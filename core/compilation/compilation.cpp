@@ -2,7 +2,8 @@
 
 #include <time.h>
 
-#include <oneapi/tbb/parallel_for.h>
+#include <atomic>
+#include <thread>
 
 #include "core/compilation/compilation_cache.hpp"
 #include "core/execution/plan_runner.hpp"
@@ -10,6 +11,8 @@
 
 namespace nnrt {
 namespace {
+
+constexpr size_t kMaxPreparationThreads = 8;
 
 partition::Policy toPolicy(const config::PolicyConfig& c, const CompileOptions& options, bool explicitDevices) {
   partition::Policy p;
@@ -157,8 +160,9 @@ Result<void> Compilation::prepareSteps(CompiledModel& compiled, uint64_t deadlin
   std::vector<CompiledStep>& steps = compiled.steps_;
   std::vector<std::optional<Error>> errors(steps.size());
   const int32_t preference = compiled.plan_.policy.preference;
-  // Steps prepare in parallel; each call blocks until its driver calls back.
-  tbb::parallel_for(size_t{0}, steps.size(), [&](size_t i) {
+  // Steps prepare in parallel. Each call blocks until its driver calls back, so they run on plain
+  // threads (a few, pulling steps from a counter) rather than as oneTBB tasks, which must not block.
+  auto prepareOne = [&](size_t i) {
     CompiledStep& step = steps[i];
     const nnrt_model& view = step.subModel ? step.subModel->view() : model.view->view();
     std::optional<StepCacheFiles> cache;
@@ -190,7 +194,19 @@ Result<void> Compilation::prepareSteps(CompiledModel& compiled, uint64_t deadlin
     } else {
       errors[i] = prepared.error();
     }
-  });
+  };
+  if (steps.size() == 1) {
+    prepareOne(0);
+  } else {
+    std::atomic<size_t> next{0};
+    std::vector<std::thread> workers(std::min<size_t>(steps.size(), kMaxPreparationThreads));
+    for (auto& w : workers) {
+      w = std::thread([&] {
+        for (size_t i = next++; i < steps.size(); i = next++) prepareOne(i);
+      });
+    }
+    for (auto& w : workers) w.join();
+  }
   for (size_t i = 0; i < steps.size(); ++i) {
     if (errors[i]) {
       return fail(errors[i]->code, "step " + std::to_string(i) + " on '" + steps[i].device->name() +

@@ -2,6 +2,8 @@
 
 #include <oneapi/tbb/flow_graph.h>
 
+#include "core/support/tsan.hpp"
+
 namespace nnrt {
 
 namespace flow = tbb::flow;
@@ -25,11 +27,14 @@ StepGraph::StepGraph(const std::vector<std::vector<size_t>>& dependsOn) : impl_(
         g.graph, [](const flow::continue_msg& m) { return m; }));
     g.steps.push_back(std::make_unique<AsyncStep>(
         g.graph, flow::unlimited, [&g, i](const flow::continue_msg&, AsyncStep::gateway_type& gateway) {
+          nnrtHappensAfter(&g);  // sees the run's set-up and every finished predecessor
           gateway.reserve_wait();
-          g.launcher->launch(i, [&gateway] {
+          g.launcher->launch(i, [&g, &gateway] {
+            nnrtHappensBefore(&g);  // successors and the waiting caller see this step's results
             gateway.try_put(flow::continue_msg());
             gateway.release_wait();
           });
+          nnrtHappensBefore(&g);  // the launch may complete on another thread; publish this one too
         }));
     flow::make_edge(*g.ready[i], *g.steps[i]);
   }
@@ -46,8 +51,10 @@ StepGraph::~StepGraph() { impl_->graph.wait_for_all(); }
 
 void StepGraph::run(StepLauncher& launcher) {
   impl_->launcher = &launcher;
+  nnrtHappensBefore(impl_.get());
   impl_->start.try_put(flow::continue_msg());
   impl_->graph.wait_for_all();
+  nnrtHappensAfter(impl_.get());
   impl_->launcher = nullptr;
 }
 

@@ -130,9 +130,7 @@ TEST_F(SchedulerTest, IndependentStepsOnTwoDevicesOverlap) {
   EXPECT_TRUE(compiled->steps()[1].dependsOn.empty());
   const float x[4] = {1, 2, 3, 4};
   float a[4] = {}, b[4] = {};
-  auto start = std::chrono::steady_clock::now();
   ASSERT_TRUE(run(compiled, x, a, b));
-  auto elapsed = std::chrono::steady_clock::now() - start;
   for (int i = 0; i < 4; ++i) {
     EXPECT_EQ(a[i], x[i] + 1);
     EXPECT_EQ(b[i], x[i] * 2);
@@ -142,7 +140,6 @@ TEST_F(SchedulerTest, IndependentStepsOnTwoDevicesOverlap) {
   // Each started before the other ended: they ran at the same time.
   EXPECT_LT(records[0].start, records[1].end);
   EXPECT_LT(records[1].start, records[0].end);
-  EXPECT_LT(elapsed, std::chrono::milliseconds(95)) << "two 50 ms steps should take about 50 ms together";
 }
 
 TEST_F(SchedulerTest, ChainedStepsRunOneAfterTheOther) {

@@ -7,7 +7,25 @@
 #include <algorithm>
 #include <cstddef>
 
+#if defined(__SANITIZE_THREAD__)
+extern "C" void __tsan_acquire(void* addr);
+extern "C" void __tsan_release(void* addr);
+#endif
+
 namespace nnrt::cpu::detail {
+
+// ThreadSanitizer cannot see oneTBB's own synchronization (the library is not instrumented), so the
+// hand-off to and from the workers is declared to it. No-ops in other builds.
+inline void tsanRelease([[maybe_unused]] const void* addr) {
+#if defined(__SANITIZE_THREAD__)
+  __tsan_release(const_cast<void*>(addr));
+#endif
+}
+inline void tsanAcquire([[maybe_unused]] const void* addr) {
+#if defined(__SANITIZE_THREAD__)
+  __tsan_acquire(const_cast<void*>(addr));
+#endif
+}
 
 // Below this many units of work (roughly one multiply-add or one element each) a call runs inline:
 // starting tasks would cost more than it saves.
@@ -24,8 +42,13 @@ void parallelFor(size_t count, size_t workPerItem, const Body& body) {
     return;
   }
   const size_t grain = std::max<size_t>(1, (kParallelWorkThreshold / 4) / workPerItem);
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, count, grain),
-                    [&](const tbb::blocked_range<size_t>& r) { body(r.begin(), r.end()); });
+  tsanRelease(&body);
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, count, grain), [&](const tbb::blocked_range<size_t>& r) {
+    tsanAcquire(&body);
+    body(r.begin(), r.end());
+    tsanRelease(&body);
+  });
+  tsanAcquire(&body);
 }
 
 }  // namespace nnrt::cpu::detail

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Builds nnrt and runs every test: the whole suite on a RelWithDebInfo build, then the concurrency
+# and C API suites again under ThreadSanitizer and under AddressSanitizer + UBSan (leaks included).
+# Expects the dependencies of tools/setup.sh.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc)
+
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+cmake --build build -j"$jobs"
+ctest --test-dir build --output-on-failure
+
+# Sanitizer builds: only what the concurrency-heavy suites need.
+targets=(scheduler_test capi_test nnrt_driver_sim nnrt_driver_cpu nnrt_driver_sample_ext)
+# Timing assertions mean nothing under a sanitizer's slowdown; everything else runs.
+filter='-*IndependentStepsOnTwoDevicesOverlap*'
+export NNRT_APP_ID=com.example.fibonacci_demo NNRT_LOG=error
+for sanitizer in thread address; do
+  dir=build-$sanitizer
+  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNNRT_SANITIZE=$sanitizer \
+        -DNNRT_BUILD_OPENCL=OFF -DNNRT_BUILD_BENCH=OFF >/dev/null
+  cmake --build "$dir" -j"$jobs" --target "${targets[@]}"
+  export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$PWD/tools/tsan.supp"
+  export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+  for t in scheduler_test capi_test; do
+    echo "== $t ($sanitizer sanitizer)"
+    "$dir/bin/$t" --gtest_brief=1 --gtest_filter="$filter"
+  done
+done
+echo "all tests passed"
