@@ -1,11 +1,31 @@
 #include "plugins/cpu/cpu_device.hpp"
 
+#include <time.h>
+
+#include <algorithm>
+
 #include <cblas.h>
+#include <oneapi/tbb/info.h>
 #include <oneapi/tbb/version.h>
+
+#include "core/ops/operation.hpp"
+#include "plugins/cpu/cpu_operations.hpp"
+#include "plugins/cpu/cpu_prepared_model.hpp"
 
 namespace nnrt::cpu {
 
-CpuDevice::CpuDevice(int threads) : threads_(threads) {
+namespace {
+
+// More threads than the machine has would only oversubscribe it (and oneTBB refuses them anyway).
+int usableThreads(int requested) {
+  return std::max(1, std::min(requested, tbb::info::default_concurrency()));
+}
+
+}  // namespace
+
+CpuDevice::CpuDevice(int threads) : threads_(std::make_shared<tbb::task_arena>(usableThreads(threads))) {
+  threads_->initialize();
+  openblas_set_num_threads(usableThreads(threads));
   // openblas_get_config() reads "OpenBLAS 0.3.21 NO_LAPACKE ...": keep the first two words.
   std::string blas = openblas_get_config();
   blas = blas.substr(0, blas.find(' ', blas.find(' ') + 1));
@@ -18,17 +38,36 @@ CpuDevice::CpuDevice(int threads) : threads_(threads) {
   }
 }
 
-driver::Result<std::vector<bool>> CpuDevice::getSupportedOperations_1_3(const driver::Model& model,
-                                                                        const driver::Explainer& explain) const {
-  std::vector<bool> supported(model.main().operations().size(), false);
-  for (uint32_t i = 0; i < supported.size(); ++i) explain(i, "the cpu driver has no kernels yet");
+driver::Result<std::vector<bool>> CpuDevice::getSupportedOperations_1_3(
+    const driver::Model& model, const driver::Explainer& explain) const {
+  const driver::Subgraph main = model.main();
+  const auto operations = main.operations();
+  std::vector<bool> supported(operations.size(), false);
+  for (uint32_t i = 0; i < operations.size(); ++i) {
+    const std::vector<ops::Arg> inputs = ops::inputArgs(model, main, operations[i]);
+    const std::vector<ops::Arg> outputs = ops::outputArgs(model, main, operations[i]);
+    auto kernel = selectKernel(
+        ops::OpArgs{operations[i].type, inputs, outputs, model.relaxComputationFloat32toFloat16()});
+    supported[i] = kernel.has_value();
+    if (!kernel) explain(i, kernel.error().message);
+  }
   return supported;
 }
 
-driver::Result<std::unique_ptr<driver::PreparedModel>> CpuDevice::prepareModel_1_3(const driver::Model&,
-                                                                                   const driver::PrepareOptions&,
-                                                                                   const driver::CacheFiles&) const {
-  return driver::invalidArgument("the cpu driver has no kernels yet");
+driver::Result<std::unique_ptr<driver::PreparedModel>> CpuDevice::prepareModel_1_3(
+    const driver::Model& model, const driver::PrepareOptions& options,
+    const driver::CacheFiles& /*cache*/) const {
+  if (options.deadlineNs != 0) {
+    timespec now{};
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (static_cast<uint64_t>(now.tv_sec) * 1'000'000'000u + static_cast<uint64_t>(now.tv_nsec) >=
+        options.deadlineNs) {
+      return driver::fail(driver::ErrorStatus::MISSED_DEADLINE_TRANSIENT,
+                          "the deadline passed before preparation");
+    }
+  }
+  NNRT_ASSIGN_OR_RETURN(auto prepared, CpuPreparedModel::create(model, threads_));
+  return std::unique_ptr<driver::PreparedModel>(std::move(prepared));
 }
 
 }  // namespace nnrt::cpu

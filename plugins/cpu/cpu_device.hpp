@@ -1,9 +1,14 @@
 // The reference CPU device: every operation it claims runs on the kernels in kernels/ (OpenBLAS
 // for GEMM-shaped work, oneTBB for parallel loops). By definition its performance is 1.0.
+//
+// What it claims is the table in cpu_operations.cpp; cpu_prepared_model.hpp says how models run.
+// Thread-safe: every method may be called from several threads at once.
 #pragma once
 
 #include <memory>
 #include <string>
+
+#include <tbb/task_arena.h>
 
 #include "nnrt/driver/driver.hpp"
 
@@ -11,23 +16,28 @@ namespace nnrt::cpu {
 
 class CpuDevice : public driver::Device {
  public:
+  // `threads` bounds the parallelism of every execution on this device together: kernels run in one
+  // oneTBB task arena of that many threads, and OpenBLAS is capped at that many threads (both at
+  // most the machine's hardware threads).
   explicit CpuDevice(int threads);
 
   const std::string& getName() const override { return name_; }
   const std::string& getVersionString() const override { return version_; }
   driver::DeviceType getType() const override { return driver::DeviceType::CPU; }
   const driver::Capabilities& getCapabilities_1_3() const override { return capabilities_; }
-  driver::Result<std::vector<bool>> getSupportedOperations_1_3(const driver::Model& model,
-                                                               const driver::Explainer& explain) const override;
-  driver::Result<std::unique_ptr<driver::PreparedModel>> prepareModel_1_3(const driver::Model& model,
-                                                                          const driver::PrepareOptions& options,
-                                                                          const driver::CacheFiles& cache) const override;
+  // Supported iff selectKernel() accepts the operation; the explanation is its reason.
+  driver::Result<std::vector<bool>> getSupportedOperations_1_3(
+      const driver::Model& model, const driver::Explainer& explain) const override;
+  // INVALID_ARGUMENT naming the first unsupported operation; otherwise a CpuPreparedModel.
+  driver::Result<std::unique_ptr<driver::PreparedModel>> prepareModel_1_3(
+      const driver::Model& model, const driver::PrepareOptions& options,
+      const driver::CacheFiles& cache) const override;
 
  private:
   std::string name_ = "nnrt-reference-cpu";
   std::string version_;
   driver::Capabilities capabilities_;
-  int threads_;
+  std::shared_ptr<tbb::task_arena> threads_;
 };
 
 }  // namespace nnrt::cpu

@@ -1,0 +1,315 @@
+// Execution of a CpuPreparedModel. One CpuExecution per call holds everything that changes while a
+// request runs (runtime shapes, buffers, the arena), so executions never share mutable state.
+//
+// Statuses: INVALID_ARGUMENT for a request that does not fit the model (counts, buffer bounds, shapes
+// that contradict the model, dimensions left unknown); OUTPUT_INSUFFICIENT_SIZE (as a result, with
+// every output's shape) when an output buffer is too small; MISSED_DEADLINE_TRANSIENT when the
+// deadline passes before an operation starts; GENERAL_FAILURE when a kernel fails.
+#include <time.h>
+
+#include <algorithm>
+#include <exception>
+#include <string>
+
+#include "core/ops/operand_types.hpp"
+#include "plugins/cpu/cpu_prepared_model.hpp"
+
+#if defined(__SANITIZE_THREAD__)
+extern "C" void __tsan_acquire(void* addr);
+extern "C" void __tsan_release(void* addr);
+#endif
+
+namespace nnrt::cpu {
+
+using driver::Result;
+
+namespace {
+
+// ThreadSanitizer does not see oneTBB's synchronization (the library is not instrumented): work
+// handed to oneTBB declares the hand-off (release) and its pick-up (acquire). No-ops in other builds.
+void handOff([[maybe_unused]] void* addr, [[maybe_unused]] bool acquire) {
+#if defined(__SANITIZE_THREAD__)
+  acquire ? __tsan_acquire(addr) : __tsan_release(addr);
+#endif
+}
+
+uint64_t monotonicNs() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000u + static_cast<uint64_t>(ts.tv_nsec);
+}
+
+std::string operationLabel(uint32_t index, int32_t type) {
+  return "operation " + std::to_string(index) + " (" + ops::operationName(type) + ")";
+}
+
+bool sameDims(std::span<const uint32_t> a, std::span<const uint32_t> b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end());
+}
+
+// `declared` with its unknown dimensions taken from `given` (rank 0 = nothing given). Fails when the
+// two disagree on the rank or on a known dimension.
+Result<std::vector<uint32_t>> mergeDims(const std::vector<uint32_t>& declared,
+                                        std::span<const uint32_t> given, const std::string& what) {
+  if (given.empty()) return declared;
+  if (!declared.empty() && declared.size() != given.size()) {
+    return driver::invalidArgument(what + " has rank " + std::to_string(given.size()) +
+                                   " in the request, but " + std::to_string(declared.size()) +
+                                   " in the model");
+  }
+  std::vector<uint32_t> dims(given.begin(), given.end());
+  for (size_t d = 0; d < declared.size(); ++d) {
+    if (declared[d] != 0 && given[d] != 0 && declared[d] != given[d]) {
+      return driver::invalidArgument(what + " is " + ops::shapeToString(given) + " in the request, but " +
+                                     ops::shapeToString(declared) + " in the model");
+    }
+    if (dims[d] == 0) dims[d] = declared[d];
+  }
+  return dims;
+}
+
+}  // namespace
+
+class CpuExecution {
+ public:
+  using Step = CpuPreparedModel::Step;
+
+  CpuExecution(const CpuPreparedModel& model, const driver::Request& request,
+               const driver::ExecuteOptions& options)
+      : model_(model),
+        request_(request),
+        options_(options),
+        arena_(model.staticTemporaryBytes_),
+        values_(model.operands_.size()) {}
+
+  Result<driver::ExecutionResult> run() {
+    const uint64_t start = monotonicNs();
+    NNRT_RETURN_IF_ERROR(bindRequest());
+    for (const Step& step : model_.steps_) {
+      if (options_.deadlineNs != 0 && monotonicNs() >= options_.deadlineNs) {
+        return driver::fail(
+            driver::ErrorStatus::MISSED_DEADLINE_TRANSIENT,
+            "the deadline passed before " + operationLabel(step.index, step.type) + " started");
+      }
+      NNRT_RETURN_IF_ERROR(runStep(step));
+    }
+    driver::ExecutionResult result;
+    for (uint32_t index : model_.outputIndexes_) {
+      const Value& v = values_[index];
+      result.outputShapes.push_back({v.dims, v.sufficient});
+      if (!v.sufficient) result.status = driver::ErrorStatus::OUTPUT_INSUFFICIENT_SIZE;
+    }
+    if (options_.measureTiming) {
+      result.timing.timeOnDevice = kernelNs_ / 1000;
+      result.timing.timeInDriver = (monotonicNs() - start) / 1000;
+    }
+    return result;
+  }
+
+ private:
+  // The runtime state of one operand.
+  struct Value {
+    std::vector<uint32_t> dims;
+    const void* data = nullptr;
+    size_t length = 0;
+    bool omitted = false;
+    bool sufficient = true;  // model outputs: the request's buffer was large enough
+  };
+
+  Result<void> bindRequest() {
+    const auto& m = model_;
+    if (request_.inputs().size() != m.inputIndexes_.size() ||
+        request_.outputs().size() != m.outputIndexes_.size()) {
+      return driver::invalidArgument("the request has " + std::to_string(request_.inputs().size()) +
+                                     " inputs and " + std::to_string(request_.outputs().size()) +
+                                     " outputs; the model has " + std::to_string(m.inputIndexes_.size()) +
+                                     " and " + std::to_string(m.outputIndexes_.size()));
+    }
+    for (size_t i = 0; i < m.operands_.size(); ++i) {
+      const auto& info = m.operands_[i];
+      if (info.constant != nullptr) values_[i] = {info.dims, info.constant, info.constantLength};
+      if (info.lifetime == NNRT_LIFETIME_NO_VALUE) values_[i].omitted = true;
+    }
+    for (uint32_t k = 0; k < m.inputIndexes_.size(); ++k) {
+      const nnrt_request_argument& arg = request_.inputs()[k];
+      const uint32_t index = m.inputIndexes_[k];
+      const auto& info = m.operands_[index];
+      Value& v = values_[index];
+      if (arg.has_no_value != 0) {
+        v.omitted = true;
+        requestOmitsInput_ = true;
+        continue;
+      }
+      const std::string what = "request input " + std::to_string(k);
+      NNRT_ASSIGN_OR_RETURN(v.dims, mergeDims(info.dims, {arg.dimensions, arg.rank}, what));
+      if ((ops::isTensorType(info.type) && v.dims.empty()) ||
+          std::find(v.dims.begin(), v.dims.end(), 0u) != v.dims.end()) {
+        return driver::invalidArgument(what + " has unknown dimensions " + ops::shapeToString(v.dims) +
+                                       "; the request must give them");
+      }
+      const auto bytes = ops::byteSize(info.type, v.dims);
+      if (!bytes) return driver::invalidArgument(what + " is too large");
+      NNRT_ASSIGN_OR_RETURN(auto buffer, request_.inputBytes(k));
+      if (buffer.size() < *bytes) {
+        return driver::invalidArgument(what + " holds " + std::to_string(buffer.size()) + " bytes, but " +
+                                       ops::typeName(info.type) + " " + ops::shapeToString(v.dims) +
+                                       " needs " + std::to_string(*bytes));
+      }
+      v.data = buffer.data();
+      v.length = *bytes;
+    }
+    return {};
+  }
+
+  ops::Arg argOf(uint32_t index) const {
+    const auto& info = model_.operands_[index];
+    const Value& v = values_[index];
+    ops::Arg arg;
+    arg.type = info.type;
+    arg.dims = v.dims;
+    arg.scale = info.scale;
+    arg.zeroPoint = info.zeroPoint;
+    arg.data = v.data;
+    arg.length = v.length;
+    arg.omitted = v.omitted;
+    return arg;
+  }
+
+  Result<void> runStep(const Step& step) {
+    auto label = [&step] { return operationLabel(step.index, step.type); };  // for errors only
+    std::vector<ops::Arg> inputs, outputs;
+    inputs.reserve(step.inputs.size());
+    for (uint32_t index : step.inputs)
+      inputs.push_back(argOf(index));
+    for (uint32_t index : step.outputs) {
+      outputs.push_back(argOf(index));
+      outputs.back().dims = model_.operands_[index].dims;  // as declared, for validation
+    }
+    const ops::OpArgs declared{step.type, inputs, outputs, model_.relaxed_};
+
+    // Shapes and parameters: from preparation when the inputs have the shapes seen then.
+    const std::vector<ops::Shape>* shapes = &step.outputShapes;
+    const OpParams* params = &step.params;
+    std::vector<ops::Shape> inferred;
+    OpParams decoded;
+    if (!isStaticNow(step, inputs)) {
+      if (auto valid = ops::validate(declared); !valid)
+        return driver::invalidArgument(label() + ": " + valid.error().message);
+      NNRT_ASSIGN_OR_RETURN(inferred, ops::inferShapes(declared));
+      for (const ops::Shape& s : inferred) {
+        if (s.empty() || std::find(s.begin(), s.end(), 0u) != s.end()) {
+          return driver::invalidArgument(label() + ": cannot determine its output shape " +
+                                         ops::shapeToString(s));
+        }
+      }
+      NNRT_ASSIGN_OR_RETURN(decoded, step.kernel->decode(declared));
+      shapes = &inferred;
+      params = &decoded;
+    }
+
+    std::vector<void*> outputData(step.outputs.size());
+    for (size_t k = 0; k < step.outputs.size(); ++k) {
+      NNRT_ASSIGN_OR_RETURN(outputData[k], placeOutput(step, k, (*shapes)[k], inputs[0]));
+      outputs[k].dims = values_[step.outputs[k]].dims;
+    }
+    const ops::OpArgs op{step.type, inputs, outputs, model_.relaxed_};
+    return runKernel(step, KernelCall{op, outputData, *params, arena_});
+  }
+
+  // Whether the step's prepared shapes and parameters hold: it had them, and every input has the
+  // dimensions it had at preparation (always so, unless a request gave a model input other ones).
+  bool isStaticNow(const Step& step, const std::vector<ops::Arg>& inputs) const {
+    if (!step.isStatic || requestOmitsInput_) return false;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      if (!inputs[i].omitted && !sameDims(inputs[i].dims, model_.operands_[step.inputs[i]].dims))
+        return false;
+    }
+    return true;
+  }
+
+  // Records output k's runtime shape and decides where its bytes go: the request's buffer for a
+  // model output that fits, input 0's bytes for a temporary that merely re-labels them, else the arena.
+  Result<void*> placeOutput(const Step& step, size_t k, const ops::Shape& shape, const ops::Arg& input0) {
+    const uint32_t index = step.outputs[k];
+    const auto& info = model_.operands_[index];
+    Value& v = values_[index];
+    v.dims = shape;
+    const auto bytes = ops::byteSize(info.type, shape);
+    if (!bytes)
+      return driver::invalidArgument(operationLabel(step.index, step.type) + ": output is too large");
+    v.length = *bytes;
+    void* data = nullptr;
+    if (info.modelOutput >= 0) {
+      const nnrt_request_argument& arg = request_.outputs()[info.modelOutput];
+      const std::string what = "request output " + std::to_string(info.modelOutput);
+      NNRT_RETURN_IF_ERROR(mergeDims(shape, {arg.dimensions, arg.rank}, what));
+      if (arg.has_no_value == 0) {
+        NNRT_ASSIGN_OR_RETURN(auto buffer, request_.outputBytes(static_cast<uint32_t>(info.modelOutput)));
+        if (buffer.size() >= *bytes) {
+          data = buffer.data();
+        } else {
+          v.sufficient = false;  // computed anyway, so that every later shape is known
+        }
+      }
+    } else if (step.kernel->outputIsInput0 && k == 0) {
+      data = const_cast<void*>(input0.data);  // never written: the kernel's copy is a no-op
+    }
+    if (data == nullptr) data = arena_.allocate(*bytes);
+    v.data = data;
+    return data;
+  }
+
+  // One kernel call as the task the device's arena runs. task_arena::execute may hand it to another
+  // thread; handOff on the task's own address (`this` needs no read of the task) declares that to
+  // ThreadSanitizer.
+  struct KernelTask {
+    const KernelEntry& kernel;
+    const KernelCall& call;
+    Result<void> status;
+    std::string thrown;
+
+    void operator()() {
+      handOff(this, true);
+      try {
+        status = kernel.run(call);
+      } catch (const std::exception& e) {
+        thrown = e.what();
+      } catch (...) {
+        thrown = "unknown exception";
+      }
+      handOff(this, false);
+    }
+  };
+
+  Result<void> runKernel(const Step& step, const KernelCall& call) {
+    const uint64_t start = options_.measureTiming ? monotonicNs() : 0;
+    KernelTask task{*step.kernel, call, {}, {}};
+    handOff(&task, false);
+    model_.threads_->execute(task);  // parallel loops in the kernel stay within the device's threads
+    handOff(&task, true);
+    if (options_.measureTiming) kernelNs_ += monotonicNs() - start;
+    const auto label = [&step] { return operationLabel(step.index, step.type); };
+    if (!task.thrown.empty()) return driver::generalFailure(label() + " failed: " + task.thrown);
+    if (!task.status) return driver::generalFailure(label() + " failed: " + task.status.error().message);
+    return {};
+  }
+
+  const CpuPreparedModel& model_;
+  const driver::Request& request_;
+  const driver::ExecuteOptions& options_;
+  ExecutionArena arena_;
+  std::vector<Value> values_;
+  bool requestOmitsInput_ = false;  // then every operation is validated again
+  uint64_t kernelNs_ = 0;
+};
+
+Result<driver::ExecutionResult> CpuPreparedModel::executeSynchronously_1_3(
+    const driver::Request& request, const driver::ExecuteOptions& options) {
+  if (options.deadlineNs != 0 && monotonicNs() >= options.deadlineNs) {
+    return driver::fail(driver::ErrorStatus::MISSED_DEADLINE_TRANSIENT,
+                        "the deadline passed before execution");
+  }
+  return CpuExecution(*this, request, options).run();
+}
+
+}  // namespace nnrt::cpu

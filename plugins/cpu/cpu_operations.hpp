@@ -1,0 +1,52 @@
+// What the cpu driver can run: one table of (operation, type of input 0) -> kernel entry, the support
+// decision built on it (used alike by getSupportedOperations_1_3 and prepareModel_1_3), and the
+// adapters that call the kernels of kernels/ with decoded parameters.
+#pragma once
+
+#include <span>
+#include <string>
+#include <variant>
+
+#include "core/ops/operation.hpp"
+#include "core/ops/params.hpp"
+#include "nnrt/driver/types.hpp"
+#include "plugins/cpu/execution_arena.hpp"
+
+namespace nnrt::cpu {
+
+// The decoded parameters of one operation (std::monostate for operations that take none).
+using OpParams = std::variant<std::monostate, ops::BinaryParams, ops::FullyConnectedParams, ops::Conv2DParams,
+                              ops::DepthwiseConv2DParams, ops::Pool2DParams, ops::SoftmaxParams,
+                              ops::ReshapeParams, ops::ConcatenationParams, ops::SqueezeParams,
+                              ops::TransposeParams, ops::PadParams, ops::MeanParams>;
+
+// One operation at execution, every shape and value known: `op.inputs` carry runtime shapes and
+// data, `op.outputs` runtime shapes; `outputData[i]` is where output i's bytes go (exactly its size).
+struct KernelCall {
+  const ops::OpArgs& op;
+  std::span<void* const> outputData;
+  const OpParams& params;
+  ExecutionArena& scratch;  // the execution's memory, for layout changes
+};
+
+struct KernelEntry {
+  driver::OperationType operation;
+  driver::OperandType inputType;  // the type of input 0
+  // Decodes the parameters through core/ops (INVALID_ARGUMENT when something is not known yet).
+  driver::Result<OpParams> (*decode)(const ops::OpArgs& op);
+  // Runs the kernel. Fails only on a driver bug (parameters of the wrong kind).
+  driver::Result<void> (*run)(const KernelCall& call);
+  // A limit of this driver inside the (operation, type) pair, e.g. per-channel quantized filters:
+  // returns why the operation is not supported, or "" when it is. May be null.
+  std::string (*limit)(const ops::OpArgs& op) = nullptr;
+  // RESHAPE, SQUEEZE: output 0 holds input 0's bytes unchanged, so a temporary output may simply
+  // point at input 0 instead of being copied.
+  bool outputIsInput0 = false;
+};
+
+// The kernel entry that runs `op` (declared shapes, constant values) or, as INVALID_ARGUMENT, one
+// sentence saying why this driver cannot run it: an operation or type without a kernel, a limit of
+// the kernel, or ops::validate refusing the operation. Thread-safe.
+driver::Result<const KernelEntry*> selectKernel(const ops::OpArgs& op);
+
+}  // namespace nnrt::cpu

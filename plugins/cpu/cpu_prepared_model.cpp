@@ -1,0 +1,179 @@
+// Preparation: checks the model's structure, selects a kernel for every operation, copies the small
+// constants and decides, operation by operation, what is known before execution. Execution lives in
+// cpu_execution.cpp.
+#include "plugins/cpu/cpu_prepared_model.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "core/ops/operand_types.hpp"
+
+namespace nnrt::cpu {
+namespace {
+
+using driver::Result;
+
+std::string operationLabel(uint32_t index, int32_t type) {
+  return "operation " + std::to_string(index) + " (" + ops::operationName(type) + ")";
+}
+
+bool fullyKnown(const ops::Arg& arg) {
+  if (arg.omitted) return true;
+  if (ops::isTensorType(arg.type) && arg.dims.empty()) return false;  // unknown rank
+  return std::find(arg.dims.begin(), arg.dims.end(), 0u) == arg.dims.end();
+}
+
+bool fullyKnown(const std::vector<ops::Shape>& shapes) {
+  return std::all_of(shapes.begin(), shapes.end(), [](const ops::Shape& s) {
+    return !s.empty() && std::find(s.begin(), s.end(), 0u) == s.end();
+  });
+}
+
+}  // namespace
+
+Result<std::unique_ptr<CpuPreparedModel>> CpuPreparedModel::create(const driver::Model& model,
+                                                                   std::shared_ptr<tbb::task_arena> threads) {
+  std::unique_ptr<CpuPreparedModel> prepared(new CpuPreparedModel());
+  prepared->threads_ = std::move(threads);
+  prepared->relaxed_ = model.relaxComputationFloat32toFloat16();
+  NNRT_RETURN_IF_ERROR(prepared->copyOperands(model));
+  NNRT_RETURN_IF_ERROR(prepared->planSteps(model));
+  return prepared;
+}
+
+Result<void> CpuPreparedModel::copyOperands(const driver::Model& model) {
+  const driver::Subgraph main = model.main();
+  const auto operands = main.operands();
+  operands_.resize(operands.size());
+  std::vector<size_t> copyOffset(operands.size(), 0);
+  for (size_t i = 0; i < operands.size(); ++i) {
+    const nnrt_operand& o = operands[i];
+    OperandInfo& info = operands_[i];
+    info.type = o.type;
+    info.dims.assign(o.dimensions, o.dimensions + o.rank);
+    info.scale = o.scale;
+    info.zeroPoint = o.zero_point;
+    info.lifetime = o.lifetime;
+    if (o.lifetime != NNRT_LIFETIME_CONSTANT_COPY && o.lifetime != NNRT_LIFETIME_CONSTANT_REFERENCE) continue;
+    const std::span<const uint8_t> bytes = model.constantBytes(o);
+    if (bytes.empty()) {
+      return driver::invalidArgument("constant operand " + std::to_string(i) +
+                                     " has no value inside the model's data");
+    }
+    info.constantLength = bytes.size();
+    if (o.lifetime == NNRT_LIFETIME_CONSTANT_REFERENCE) {
+      info.constant = bytes.data();  // pool bytes outlive this prepared model (nnrt_model)
+      continue;
+    }
+    const size_t offset = (constants_.size() + 15) / 16 * 16;
+    constants_.resize(offset + bytes.size());
+    std::memcpy(constants_.data() + offset, bytes.data(), bytes.size());
+    copyOffset[i] = offset;
+  }
+  for (size_t i = 0; i < operands.size(); ++i) {
+    if (operands_[i].lifetime == NNRT_LIFETIME_CONSTANT_COPY)
+      operands_[i].constant = constants_.data() + copyOffset[i];
+  }
+
+  const auto inputs = main.inputIndexes();
+  const auto outputs = main.outputIndexes();
+  inputIndexes_.assign(inputs.begin(), inputs.end());
+  outputIndexes_.assign(outputs.begin(), outputs.end());
+  for (uint32_t index : inputIndexes_) {
+    if (index >= operands_.size()) {
+      return driver::invalidArgument("model input operand " + std::to_string(index) + " does not exist");
+    }
+  }
+  for (size_t k = 0; k < outputIndexes_.size(); ++k) {
+    const uint32_t index = outputIndexes_[k];
+    if (index >= operands_.size()) {
+      return driver::invalidArgument("model output operand " + std::to_string(index) + " does not exist");
+    }
+    operands_[index].modelOutput = static_cast<int32_t>(k);
+  }
+  return {};
+}
+
+Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
+  const driver::Subgraph main = model.main();
+  // Operands readable before the first operation runs.
+  std::vector<bool> written(operands_.size(), false);
+  for (uint32_t index : inputIndexes_)
+    written[index] = true;
+  for (size_t i = 0; i < operands_.size(); ++i) {
+    const int32_t lifetime = operands_[i].lifetime;
+    if (lifetime == NNRT_LIFETIME_CONSTANT_COPY || lifetime == NNRT_LIFETIME_CONSTANT_REFERENCE ||
+        lifetime == NNRT_LIFETIME_NO_VALUE) {
+      written[i] = true;
+    }
+  }
+
+  const auto operations = main.operations();
+  steps_.reserve(operations.size());
+  for (uint32_t i = 0; i < operations.size(); ++i) {
+    const nnrt_operation& operation = operations[i];
+    const std::string label = operationLabel(i, operation.type);
+    const std::vector<ops::Arg> inputs = ops::inputArgs(model, main, operation);
+    const std::vector<ops::Arg> outputs = ops::outputArgs(model, main, operation);
+    const ops::OpArgs args{operation.type, inputs, outputs, relaxed_};
+    auto kernel = selectKernel(args);
+    if (!kernel) {
+      return driver::invalidArgument(label +
+                                     " is not supported by the cpu driver: " + kernel.error().message);
+    }
+
+    Step step;
+    step.index = i;
+    step.type = operation.type;
+    step.kernel = *kernel;
+    step.inputs.assign(operation.inputs, operation.inputs + operation.input_count);
+    step.outputs.assign(operation.outputs, operation.outputs + operation.output_count);
+    for (uint32_t in : step.inputs) {
+      if (in >= operands_.size() || !written[in]) {
+        return driver::invalidArgument(label + " reads operand " + std::to_string(in) +
+                                       " before any operation writes it");
+      }
+    }
+    for (uint32_t out : step.outputs) {
+      const int32_t lifetime = out < operands_.size() ? operands_[out].lifetime : -1;
+      if (lifetime != NNRT_LIFETIME_TEMPORARY_VARIABLE && lifetime != NNRT_LIFETIME_SUBGRAPH_OUTPUT) {
+        return driver::invalidArgument(label + " writes operand " + std::to_string(out) +
+                                       ", which is not a temporary or a model output");
+      }
+      if (written[out]) {
+        return driver::invalidArgument(label + " writes operand " + std::to_string(out) +
+                                       ", which an earlier operation already wrote");
+      }
+      written[out] = true;
+    }
+
+    // Shapes and parameters fixed by the model itself are worked out once, here.
+    if (std::all_of(inputs.begin(), inputs.end(), [](const ops::Arg& a) { return fullyKnown(a); })) {
+      auto shapes = ops::inferShapes(args);
+      if (shapes && fullyKnown(*shapes)) {
+        if (auto params = step.kernel->decode(args)) {
+          step.isStatic = true;
+          step.outputShapes = std::move(*shapes);
+          step.params = std::move(*params);
+          for (size_t k = 0; k < step.outputs.size(); ++k) {
+            if (operands_[step.outputs[k]].modelOutput >= 0) continue;
+            staticTemporaryBytes_ +=
+                ops::byteSize(outputs[k].type, step.outputShapes[k]).value_or(0) + ExecutionArena::kAlignment;
+          }
+        }
+      }
+    }
+    steps_.push_back(std::move(step));
+  }
+
+  for (size_t k = 0; k < outputIndexes_.size(); ++k) {
+    if (!written[outputIndexes_[k]]) {
+      return driver::invalidArgument("model output " + std::to_string(k) + " (operand " +
+                                     std::to_string(outputIndexes_[k]) + ") is not written by any operation");
+    }
+  }
+  return {};
+}
+
+}  // namespace nnrt::cpu

@@ -1,0 +1,73 @@
+// A model prepared for the cpu driver: an immutable copy of what execution needs (operand
+// descriptions, small constants, pointers to pool constants, the kernel of every operation and the
+// parameters and shapes that are known before execution).
+//
+// Thread safety: after create() nothing in a CpuPreparedModel changes. Each execution keeps its
+// state (shapes, buffers, a memory arena) on its own, so any number of executions may run at once.
+// The only shared objects are the device's oneTBB task arena, which is thread-safe, and the model's
+// pool bytes, which are read-only.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <tbb/task_arena.h>
+
+#include "core/ops/operation.hpp"
+#include "nnrt/driver/driver.hpp"
+#include "plugins/cpu/cpu_operations.hpp"
+
+namespace nnrt::cpu {
+
+class CpuPreparedModel : public driver::PreparedModel {
+ public:
+  // Prepares `model`, whose every operation selectKernel() accepts (else INVALID_ARGUMENT naming the
+  // first that it refuses). Copies CONSTANT_COPY values; references CONSTANT_REFERENCE values, which
+  // stay valid until this object is released (see nnrt_model). Kernels run inside `threads`.
+  static driver::Result<std::unique_ptr<CpuPreparedModel>> create(const driver::Model& model,
+                                                                  std::shared_ptr<tbb::task_arena> threads);
+
+  // Binds the request, runs every operation in order and writes the model outputs into the request's
+  // buffers. Thread-safe. See the .cpp for the status of each failure.
+  driver::Result<driver::ExecutionResult> executeSynchronously_1_3(
+      const driver::Request& request, const driver::ExecuteOptions& options) override;
+
+ private:
+  friend class CpuExecution;
+
+  struct OperandInfo {
+    int32_t type = 0;
+    std::vector<uint32_t> dims;  // as declared; 0 = unknown
+    float scale = 0.0f;
+    int32_t zeroPoint = 0;
+    int32_t lifetime = 0;
+    const void* constant = nullptr;  // CONSTANT_COPY (in constants_) or CONSTANT_REFERENCE (in a pool)
+    size_t constantLength = 0;
+    int32_t modelOutput = -1;  // position among the model outputs, -1 if not one
+  };
+  struct Step {
+    uint32_t index = 0;  // operation index in the model
+    int32_t type = 0;
+    std::vector<uint32_t> inputs, outputs;
+    const KernelEntry* kernel = nullptr;
+    // Known at preparation when every input shape and parameter was: output shapes and parameters.
+    bool isStatic = false;
+    std::vector<ops::Shape> outputShapes;
+    OpParams params;
+  };
+
+  CpuPreparedModel() = default;
+  driver::Result<void> copyOperands(const driver::Model& model);
+  driver::Result<void> planSteps(const driver::Model& model);
+
+  std::vector<OperandInfo> operands_;
+  std::vector<Step> steps_;
+  std::vector<uint32_t> inputIndexes_, outputIndexes_;
+  std::vector<uint8_t> constants_;  // the CONSTANT_COPY values, each at a 16-byte aligned offset
+  bool relaxed_ = false;
+  size_t staticTemporaryBytes_ = 0;  // first arena block of an execution
+  std::shared_ptr<tbb::task_arena> threads_;
+};
+
+}  // namespace nnrt::cpu

@@ -1,0 +1,84 @@
+#include "conformance/operation_case.hpp"
+
+#include <set>
+#include <stdexcept>
+
+namespace nnrt::test::conformance {
+
+uint32_t CaseBuilder::input(OperandType type, std::vector<uint32_t> dims, std::vector<double> values,
+                            float scale, int32_t zeroPoint) {
+  const uint32_t index = model_.addInput(type, dims, scale, zeroPoint);
+  inputs_.push_back({type, std::move(dims), std::move(values)});
+  return index;
+}
+
+uint32_t CaseBuilder::constant(OperandType type, std::vector<uint32_t> dims,
+                               const std::vector<double>& values, float scale, int32_t zeroPoint) {
+  return model_.addConstant(type, std::move(dims), encode(type, values), scale, zeroPoint);
+}
+
+uint32_t CaseBuilder::output(OperandType type, std::vector<uint32_t> dims, std::vector<double> expected,
+                             float scale, int32_t zeroPoint) {
+  const uint32_t index = model_.addOutput(type, dims, scale, zeroPoint);
+  ExpectedOutput out{{type, std::move(dims), std::move(expected)}};
+  switch (type) {
+    case F32:
+      out.absTolerance = out.relTolerance = 1e-5;
+      break;
+    case F16:
+      out.absTolerance = out.relTolerance = 1e-2;
+      break;
+    case I32:
+      break;
+    default:  // quantized: one step
+      out.absTolerance = 1.0;
+      break;
+  }
+  outputs_.push_back(std::move(out));
+  outputOperands_.push_back(index);
+  return index;
+}
+
+CaseBuilder& CaseBuilder::tolerance(double absolute, double relative) {
+  outputs_.back().absTolerance = absolute;
+  outputs_.back().relTolerance = relative;
+  return *this;
+}
+
+OperationCase CaseBuilder::build(std::vector<uint32_t> operationInputs) {
+  model_.addOperation(operation_, std::move(operationInputs), outputOperands_);
+  return OperationCase{name_, model_, inputs_, outputs_};
+}
+
+std::vector<double> randomValues(OperandType type, size_t n, uint32_t seed, double lo, double hi) {
+  return roundTrip(type, randomReals(n, lo, hi, seed));
+}
+
+std::vector<double> randomQuant(size_t n, uint32_t seed, int lo, int hi) {
+  return randomIntegers(n, lo, hi, seed);
+}
+
+std::vector<double> iota(size_t n, double start, double step) {
+  std::vector<double> v(n);
+  for (size_t i = 0; i < n; ++i)
+    v[i] = start + step * static_cast<double>(i);
+  return v;
+}
+
+const std::vector<OperationCase>& allOperationCases() {
+  static const std::vector<OperationCase> cases = [] {
+    std::vector<OperationCase> all;
+    for (auto family : {elementwiseCases, activationCases, convolutionCases, poolCases, shapeCases}) {
+      for (OperationCase& c : family())
+        all.push_back(std::move(c));
+    }
+    std::set<std::string> names;
+    for (const OperationCase& c : all) {
+      if (!names.insert(c.name).second) throw std::logic_error("two conformance cases are named " + c.name);
+    }
+    return all;
+  }();
+  return cases;
+}
+
+}  // namespace nnrt::test::conformance

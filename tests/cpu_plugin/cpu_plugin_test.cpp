@@ -1,0 +1,224 @@
+// The cpu plugin as a driver, through the real plugin file: what it reports supported and why not,
+// how preparation refuses and what it copies, and how executions bind requests (unknown dimensions,
+// too-small outputs, bad requests).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "cpu_plugin/cpu_plugin_fixture.hpp"
+
+namespace nnrt::test::cpu {
+namespace {
+
+using T = OperandType;
+using O = OperationType;
+
+TEST(CpuPluginSupport, ReportsEachOperationWithAReason) {
+  LoadedDevice holder;
+  auto device = loadCpu(holder);
+  ASSERT_NE(device, nullptr);
+  TestModel m;
+  // 0: supported
+  const uint32_t a = m.addInput(T::TENSOR_FLOAT32, {2, 2});
+  m.addOperation(O::ADD, {a, a, m.addInt32(0)}, {m.addOutput(T::TENSOR_FLOAT32, {2, 2})});
+  // 1: a type without a kernel
+  const uint32_t h = m.addInput(T::TENSOR_FLOAT16, {1, 3, 3, 1});
+  m.addOperation(O::CONV_2D,
+                 {h, m.addConstant(T::TENSOR_FLOAT16, {1, 1, 1, 1}, std::vector<uint16_t>{floatToHalf(1.0f)}),
+                  m.addConstant(T::TENSOR_FLOAT16, {1}, std::vector<uint16_t>{0}), m.addInt32(2),
+                  m.addInt32(1), m.addInt32(1), m.addInt32(0)},
+                 {m.addOutput(T::TENSOR_FLOAT16, {1, 3, 3, 1})});
+  // 2: an operation without a kernel
+  const uint32_t e = m.addInput(T::TENSOR_FLOAT32, {2, 2});
+  m.addOperation(O::EXP, {e}, {m.addOutput(T::TENSOR_FLOAT32, {2, 2})});
+  // 3: int32 element-wise
+  const uint32_t i = m.addInput(T::TENSOR_INT32, {3});
+  m.addOperation(O::MUL, {i, i, m.addInt32(0)}, {m.addOutput(T::TENSOR_INT32, {3})});
+  // 4: a per-channel quantized filter
+  const uint32_t q = m.addInput(T::TENSOR_QUANT8_ASYMM, {1, 2, 2, 1}, 0.5f, 10);
+  const uint32_t pc =
+      m.addConstant(T::TENSOR_QUANT8_SYMM_PER_CHANNEL, {2, 1, 1, 1}, std::vector<int8_t>{1, -1});
+  m.setChannelQuant(pc, 0, {0.1f, 0.2f});
+  m.addOperation(O::CONV_2D,
+                 {q, pc, m.addConstant(T::TENSOR_INT32, {2}, std::vector<int32_t>{0, 0}), m.addInt32(2),
+                  m.addInt32(1), m.addInt32(1), m.addInt32(0)},
+                 {m.addOutput(T::TENSOR_QUANT8_ASYMM, {1, 2, 2, 2}, 0.5f, 10)});
+  // 5: an invalid operation (operand types disagree)
+  const uint32_t bad = m.addInput(T::TENSOR_QUANT8_ASYMM, {2, 2}, 1.0f, 0);
+  m.addOperation(O::ADD, {a, bad, m.addInt32(0)}, {m.addOutput(T::TENSOR_FLOAT32, {2, 2})});
+
+  auto support = device->getSupportedOperations(m.view());
+  ASSERT_TRUE(support.has_value()) << support.error().message;
+  EXPECT_EQ(support->supported, (std::vector<bool>{true, false, false, false, false, false}));
+  EXPECT_EQ(support->reasons[0], "");
+  EXPECT_EQ(support->reasons[1], "CONV_2D on TENSOR_FLOAT16 is not implemented by the cpu driver");
+  EXPECT_EQ(support->reasons[2], "EXP is not implemented by the cpu driver");
+  EXPECT_EQ(support->reasons[3], "MUL on TENSOR_INT32 is not implemented by the cpu driver");
+  EXPECT_EQ(support->reasons[4],
+            "CONV_2D with a per-channel quantized filter (TENSOR_QUANT8_SYMM_PER_CHANNEL) is not implemented "
+            "by the "
+            "cpu driver");
+  EXPECT_EQ(support->reasons[5],
+            "invalid operation: ADD input 1 must be TENSOR_FLOAT32 like input 0, not TENSOR_QUANT8_ASYMM");
+
+  auto prepared = device->prepareModel(m.view(), NNRT_PREFER_FAST_SINGLE_ANSWER, NNRT_PRIORITY_MEDIUM, 0, {});
+  ASSERT_FALSE(prepared.has_value());
+  EXPECT_EQ(prepared.error().code, ResultCode::BAD_DATA);
+  EXPECT_NE(prepared.error().message.find("operation 1 (CONV_2D) is not supported by the cpu driver"),
+            std::string::npos)
+      << prepared.error().message;
+}
+
+TEST(CpuPluginPrepare, CopiesSmallConstantsAndRefusesBrokenModels) {
+  LoadedDevice holder;
+  auto device = loadCpu(holder);
+  ASSERT_NE(device, nullptr);
+  TestModel m;
+  const uint32_t a = m.addInput(T::TENSOR_FLOAT32, {3});
+  const uint32_t b = m.addConstant(T::TENSOR_FLOAT32, {3}, std::vector<float>{1, 2, 3});
+  m.addOperation(O::ADD, {a, b, m.addInt32(0)}, {m.addOutput(T::TENSOR_FLOAT32, {3})});
+  // operand_values are valid only during the call: prepare from a copy, then overwrite it.
+  nnrt_model view = m.view();
+  std::vector<uint8_t> values(view.operand_values, view.operand_values + view.operand_values_size);
+  view.operand_values = values.data();
+  auto prepared = device->prepareModel(view, NNRT_PREFER_FAST_SINGLE_ANSWER, NNRT_PRIORITY_MEDIUM, 0, {});
+  ASSERT_TRUE(prepared.has_value()) << prepared.error().message;
+  std::fill(values.begin(), values.end(), 0xAB);
+  TestRequest r(1, 1);
+  r.setInput(0, std::vector<float>{10, 20, 30});
+  r.setOutput(0, 3 * sizeof(float));
+  auto result = (*prepared)->execute(r.view(), false, 0, 0);
+  ASSERT_TRUE(result.has_value()) << result.error().message;
+  EXPECT_EQ(r.output<float>(0), (std::vector<float>{11, 22, 33}));
+
+  // A temporary read before any operation writes it.
+  TestModel broken;
+  const uint32_t x = broken.addInput(T::TENSOR_FLOAT32, {2});
+  const uint32_t never = broken.addOperand(T::TENSOR_FLOAT32, {2});
+  broken.addOperation(O::ADD, {x, never, broken.addInt32(0)}, {broken.addOutput(T::TENSOR_FLOAT32, {2})});
+  auto refused =
+      device->prepareModel(broken.view(), NNRT_PREFER_FAST_SINGLE_ANSWER, NNRT_PRIORITY_MEDIUM, 0, {});
+  ASSERT_FALSE(refused.has_value());
+  EXPECT_EQ(refused.error().code, ResultCode::BAD_DATA);
+  EXPECT_NE(refused.error().message.find("reads operand 1 before any operation writes it"), std::string::npos)
+      << refused.error().message;
+}
+
+// input -> RELU -> output 0; input + input -> output 1.
+TestModel twoOutputModel(std::vector<uint32_t> inDims, std::vector<uint32_t> outDims) {
+  TestModel m;
+  const uint32_t in = m.addInput(T::TENSOR_FLOAT32, std::move(inDims));
+  const uint32_t relu = m.addOutput(T::TENSOR_FLOAT32, outDims);
+  const uint32_t sum = m.addOutput(T::TENSOR_FLOAT32, outDims);
+  m.addOperation(O::RELU, {in}, {relu});
+  m.addOperation(O::ADD, {in, in, m.addInt32(0)}, {sum});
+  return m;
+}
+
+TEST(CpuPluginExecute, OutputInsufficientSizeReportsEveryShape) {
+  LoadedDevice holder;
+  auto device = loadCpu(holder);
+  ASSERT_NE(device, nullptr);
+  for (bool knownOutputDims : {true, false}) {
+    SCOPED_TRACE(knownOutputDims ? "declared output dims" : "unknown output dims");
+    TestModel m =
+        twoOutputModel({2, 3}, knownOutputDims ? std::vector<uint32_t>{2, 3} : std::vector<uint32_t>{0, 0});
+    auto prepared = prepare(*device, m);
+    ASSERT_NE(prepared, nullptr);
+    TestRequest r(1, 2);
+    r.setInput(0, std::vector<float>{-1, 2, -3, 4, -5, 6});
+    r.setOutput(0, 6 * sizeof(float));
+    r.setOutput(1, 2 * sizeof(float));  // too small
+    auto result = prepared->execute(r.view(), false, 0, 0);
+    ASSERT_TRUE(result.has_value()) << result.error().message;
+    EXPECT_EQ(result->status, driver::ErrorStatus::OUTPUT_INSUFFICIENT_SIZE);
+    ASSERT_EQ(result->outputShapes.size(), 2u);
+    EXPECT_EQ(result->outputShapes[0].dimensions, (std::vector<uint32_t>{2, 3}));
+    EXPECT_TRUE(result->outputShapes[0].isSufficient);
+    EXPECT_EQ(result->outputShapes[1].dimensions, (std::vector<uint32_t>{2, 3}));
+    EXPECT_FALSE(result->outputShapes[1].isSufficient);
+    EXPECT_EQ(r.output<float>(0), (std::vector<float>{0, 2, 0, 4, 0, 6}));  // the output that fit is written
+  }
+}
+
+TEST(CpuPluginExecute, UnknownDimensionsComeFromTheRequest) {
+  LoadedDevice holder;
+  auto device = loadCpu(holder);
+  ASSERT_NE(device, nullptr);
+  TestModel m;
+  const uint32_t in = m.addInput(T::TENSOR_FLOAT32, {0, 3});
+  const uint32_t bias = m.addConstant(T::TENSOR_FLOAT32, {3}, std::vector<float>{1, 2, 3});
+  const uint32_t sum = m.addOperand(T::TENSOR_FLOAT32, {0, 0});
+  m.addOperation(O::ADD, {in, bias, m.addInt32(0)}, {sum});
+  const uint32_t out = m.addOutput(T::TENSOR_FLOAT32, {});  // unknown rank
+  m.addOperation(O::MUL, {sum, sum, m.addInt32(0)}, {out});
+  auto prepared = prepare(*device, m);
+  ASSERT_NE(prepared, nullptr);
+
+  for (uint32_t rows : {1u, 4u}) {
+    TestRequest r(1, 1);
+    std::vector<float> input(rows * 3);
+    std::vector<float> want(rows * 3);
+    for (size_t i = 0; i < input.size(); ++i) {
+      input[i] = static_cast<float>(i) * 0.5f;
+      const float s = input[i] + static_cast<float>(i % 3 + 1);
+      want[i] = s * s;
+    }
+    r.setInput(0, input, {rows, 3});
+    r.setOutput(0, input.size() * sizeof(float));
+    auto result = prepared->execute(r.view(), false, 0, 0);
+    ASSERT_TRUE(result.has_value()) << result.error().message;
+    EXPECT_EQ(result->status, driver::ErrorStatus::NONE);
+    EXPECT_EQ(result->outputShapes[0].dimensions, (std::vector<uint32_t>{rows, 3}));
+    EXPECT_EQ(r.output<float>(0), want);
+  }
+
+  TestRequest conflicting(1, 1);  // the model says 3 columns
+  conflicting.setInput(0, std::vector<float>(8), {2, 4});
+  conflicting.setOutput(0, 8 * sizeof(float));
+  auto refused = prepared->execute(conflicting.view(), false, 0, 0);
+  ASSERT_FALSE(refused.has_value());
+  EXPECT_EQ(refused.error().code, ResultCode::BAD_DATA);
+
+  TestRequest missing(1, 1);  // no dimensions given for the unknown one
+  missing.setInput(0, std::vector<float>(6));
+  missing.setOutput(0, 6 * sizeof(float));
+  auto unknown = prepared->execute(missing.view(), false, 0, 0);
+  ASSERT_FALSE(unknown.has_value());
+  EXPECT_NE(unknown.error().message.find("unknown dimensions [0, 3]"), std::string::npos)
+      << unknown.error().message;
+}
+
+TEST(CpuPluginExecute, RefusesRequestsThatDoNotFitTheModel) {
+  LoadedDevice holder;
+  auto device = loadCpu(holder);
+  ASSERT_NE(device, nullptr);
+  TestModel m = twoOutputModel({2, 3}, {2, 3});
+  auto prepared = prepare(*device, m);
+  ASSERT_NE(prepared, nullptr);
+
+  TestRequest wrongCount(1, 1);
+  wrongCount.setInput(0, std::vector<float>(6));
+  wrongCount.setOutput(0, 24);
+  auto a = prepared->execute(wrongCount.view(), false, 0, 0);
+  ASSERT_FALSE(a.has_value());
+  EXPECT_EQ(a.error().code, ResultCode::BAD_DATA);
+
+  TestRequest shortInput(1, 2);
+  shortInput.setInput(0, std::vector<float>(5));
+  shortInput.setOutput(0, 24);
+  shortInput.setOutput(1, 24);
+  auto b = prepared->execute(shortInput.view(), false, 0, 0);
+  ASSERT_FALSE(b.has_value());
+  EXPECT_NE(b.error().message.find("holds 20 bytes"), std::string::npos) << b.error().message;
+}
+
+TEST(CpuPluginOpen, ThreadsOptionIsChecked) {
+  auto loaded = loadPluginDevice(NNRT_PLUGIN_DIR, "cpu", "libnnrt_driver_cpu.so", {{"threads", "many"}});
+  EXPECT_EQ(loaded.device, nullptr);
+  EXPECT_NE(loaded.error.find("threads='many'"), std::string::npos) << loaded.error;
+}
+
+}  // namespace
+}  // namespace nnrt::test::cpu
