@@ -2,6 +2,8 @@
 
 #include <CL/cl_ext.h>
 
+#include <string>
+
 namespace nnrt::opencl {
 
 const char* clErrorName(cl_int code) {
@@ -72,6 +74,26 @@ const char* clErrorName(cl_int code) {
 #undef NNRT_CL_ERROR_
   }
   return "unknown OpenCL error";
+}
+
+driver::ErrorStatus clErrorStatus(cl_int code) {
+  switch (code) {
+    case CL_OUT_OF_RESOURCES:
+    case CL_OUT_OF_HOST_MEMORY:
+    case CL_MEM_OBJECT_ALLOCATION_FAILURE:
+      return driver::ErrorStatus::RESOURCE_EXHAUSTED_TRANSIENT;
+    case CL_DEVICE_NOT_AVAILABLE:
+    case CL_DEVICE_NOT_FOUND:
+    case CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST:  // an earlier command of the run died
+      return driver::ErrorStatus::DEVICE_UNAVAILABLE;
+    default:
+      return driver::ErrorStatus::GENERAL_FAILURE;
+  }
+}
+
+driver::Error clError(cl_int code, std::string_view what) {
+  return driver::Error{clErrorStatus(code), std::string(what) + " failed: " + clErrorName(code) + " (" +
+                                                std::to_string(code) + ")"};
 }
 
 }  // namespace nnrt::opencl

@@ -43,7 +43,8 @@ driver::Result<std::regex> pattern(const driver::Options& options, const char* k
   try {
     return std::regex(text, std::regex::ECMAScript | std::regex::icase);
   } catch (const std::regex_error& e) {
-    return driver::invalidArgument(std::string("option ") + key + "='" + text + "' is not a valid pattern: " + e.what());
+    return driver::invalidArgument(std::string("option ") + key + "='" + text +
+                                   "' is not a valid pattern: " + e.what());
   }
 }
 
@@ -56,26 +57,59 @@ driver::Result<cl_device_type> deviceType(const driver::Options& options) {
   return driver::invalidArgument("option device_type='" + t + "' is not all, gpu, cpu or accelerator");
 }
 
-// Options: platform (pattern on the platform name), device_type (all|gpu|cpu|accelerator),
-// device (pattern on the device name). Patterns are case-insensitive ECMAScript regular expressions
-// that may match any part of the name.
+driver::Result<bool> boolean(const driver::Options& options, const char* key, bool fallback) {
+  const std::string v = options.get(key, fallback ? "true" : "false");
+  if (v == "true") return true;
+  if (v == "false") return false;
+  return driver::invalidArgument(std::string("option ") + key + "='" + v + "' is not true or false");
+}
+
+driver::Result<Fp16Mode> fp16Mode(const driver::Options& options) {
+  const std::string v = options.get("fp16", "auto");
+  if (v == "auto") return Fp16Mode::Auto;
+  if (v == "storage") return Fp16Mode::Storage;
+  if (v == "off") return Fp16Mode::Off;
+  return driver::invalidArgument("option fp16='" + v + "' is not auto, storage or off");
+}
+
+// Options (all optional):
+//   platform           pattern on the platform name (default: any)
+//   device_type        all | gpu | cpu | accelerator (default all)
+//   device             pattern on the device name (default: any)
+//   calibrate          true | false (default true): measure capabilities at open (calibration.hpp);
+//                      false declares 1.0 for every type
+//   fp16               auto | storage | off (default auto): how relaxed float32 models run — auto uses
+//                      float16 storage and arithmetic where the device has cl_khr_fp16 (float32
+//                      elsewhere), storage keeps tensors as float16 with float32 arithmetic on any
+//                      device, off keeps float32
+//   build_options      extra OpenCL C compiler options for model programs (default none)
+//   build_from_source  true | false (default true): false compiles no OpenCL C, so only models in the
+//                      compilation cache can be prepared (deployments that ship caches; tests)
+// Patterns are case-insensitive ECMAScript regular expressions that may match any part of the name.
 driver::Result<driver::DeviceList> openOpenClPlugin(const driver::Options& options) {
   NNRT_ASSIGN_OR_RETURN(std::regex platformPattern, pattern(options, "platform"));
   NNRT_ASSIGN_OR_RETURN(std::regex devicePattern, pattern(options, "device"));
   NNRT_ASSIGN_OR_RETURN(cl_device_type wanted, deviceType(options));
+  DeviceOptions deviceOptions;
+  NNRT_ASSIGN_OR_RETURN(deviceOptions.calibrate, boolean(options, "calibrate", true));
+  NNRT_ASSIGN_OR_RETURN(deviceOptions.fp16, fp16Mode(options));
+  deviceOptions.buildOptions = options.get("build_options", "");
+  NNRT_ASSIGN_OR_RETURN(deviceOptions.buildFromSource, boolean(options, "build_from_source", true));
   NNRT_RETURN_IF_ERROR(options.checkAllUsed());
 
   cl_uint platformCount = 0;
   cl_int err = clGetPlatformIDs(0, nullptr, &platformCount);
   if (err == CL_PLATFORM_NOT_FOUND_KHR || (err == CL_SUCCESS && platformCount == 0)) {
-    return driver::fail(driver::ErrorStatus::DEVICE_UNAVAILABLE, "no OpenCL platform is installed (the ICD loader found none)");
+    return driver::fail(driver::ErrorStatus::DEVICE_UNAVAILABLE,
+                        "no OpenCL platform is installed (the ICD loader found none)");
   }
-  if (err != CL_SUCCESS) return driver::generalFailure(std::string("clGetPlatformIDs failed: ") + clErrorName(err));
+  if (err != CL_SUCCESS)
+    return driver::generalFailure(std::string("clGetPlatformIDs failed: ") + clErrorName(err));
   std::vector<cl_platform_id> platforms(platformCount);
   clGetPlatformIDs(platformCount, platforms.data(), nullptr);
 
   driver::DeviceList devices;
-  std::string seen;
+  std::string seen, failures;
   for (cl_platform_id p : platforms) {
     std::string platformName = platformString(p, CL_PLATFORM_NAME);
     seen += (seen.empty() ? "" : "; ") + platformName + ":";
@@ -100,9 +134,19 @@ driver::Result<driver::DeviceList> openOpenClPlugin(const driver::Options& optio
       info.fp16 = deviceString(d, CL_DEVICE_EXTENSIONS).find("cl_khr_fp16") != std::string::npos;
       info.globalMemory = deviceValue<cl_ulong>(d, CL_DEVICE_GLOBAL_MEM_SIZE);
       info.localMemory = deviceValue<cl_ulong>(d, CL_DEVICE_LOCAL_MEM_SIZE);
+      info.maxAllocation = deviceValue<cl_ulong>(d, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
+      info.maxWorkGroupSize = deviceValue<size_t>(d, CL_DEVICE_MAX_WORK_GROUP_SIZE);
       info.computeUnits = deviceValue<cl_uint>(d, CL_DEVICE_MAX_COMPUTE_UNITS);
-      devices.push_back(std::make_unique<OpenClDevice>(std::move(info)));
+      auto device = OpenClDevice::create(std::move(info), deviceOptions);
+      if (!device) {  // this device is skipped; the plugin fails only when no device starts
+        failures += (failures.empty() ? "" : "; ") + device.error().message;
+        continue;
+      }
+      devices.push_back(std::move(*device));
     }
+  }
+  if (devices.empty() && !failures.empty()) {
+    return driver::fail(driver::ErrorStatus::DEVICE_UNAVAILABLE, "no OpenCL device started: " + failures);
   }
   if (devices.empty()) {
     return driver::fail(driver::ErrorStatus::DEVICE_UNAVAILABLE,
@@ -114,4 +158,4 @@ driver::Result<driver::DeviceList> openOpenClPlugin(const driver::Options& optio
 }  // namespace
 }  // namespace nnrt::opencl
 
-NNRT_DRIVER_EXPORT("opencl", "0.1.0", nnrt::opencl::openOpenClPlugin)
+NNRT_DRIVER_EXPORT("opencl", nnrt::opencl::kOpenClPluginVersion, nnrt::opencl::openOpenClPlugin)

@@ -1,0 +1,221 @@
+// The compilation cache: a preparation with cache files writes the program binary and the model; a
+// plugin opened with build_from_source=false (it compiles no OpenCL C at all, so success proves the
+// compiler was not called) rebuilds the model from those files with identical results; damaged,
+// truncated, foreign or mismatched files are refused with GENERAL_FAILURE and a reason, and a normal
+// preparation still works afterwards.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+
+#include "opencl/opencl_test_env.hpp"
+
+namespace nnrt::opencl::test {
+namespace {
+
+// A temporary file, removed when closed.
+class TempFile {
+ public:
+  TempFile() : file_(std::tmpfile()) {}
+  explicit TempFile(const std::vector<uint8_t>& bytes) : TempFile() {
+    if (!bytes.empty()) {
+      EXPECT_EQ(::pwrite(fd(), bytes.data(), bytes.size(), 0), static_cast<ssize_t>(bytes.size()));
+    }
+  }
+  ~TempFile() {
+    if (file_ != nullptr) std::fclose(file_);
+  }
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+  int fd() const { return fileno(file_); }
+  std::vector<uint8_t> bytes() const {
+    std::vector<uint8_t> data(static_cast<size_t>(::lseek(fd(), 0, SEEK_END)));
+    EXPECT_EQ(::pread(fd(), data.data(), data.size(), 0), static_cast<ssize_t>(data.size()));
+    return data;
+  }
+
+ private:
+  FILE* file_;
+};
+
+std::vector<uint8_t> token(uint8_t seed) {
+  std::vector<uint8_t> t(NNRT_CACHE_TOKEN_SIZE);
+  for (size_t i = 0; i < t.size(); ++i)
+    t[i] = static_cast<uint8_t>(seed + i);
+  return t;
+}
+
+CacheHandles handles(const TempFile& model, const TempFile& data, std::vector<uint8_t> t) {
+  return CacheHandles{{model.fd()}, {data.fd()}, std::move(t)};
+}
+
+// A convolution and a fully connected layer: enough kernels to make a real program.
+TestModel network() {
+  TestModel m;
+  const uint32_t in = m.addInput(OperandType::TENSOR_FLOAT32, {1, 6, 6, 3});
+  const uint32_t conv = m.addOperand(OperandType::TENSOR_FLOAT32, {1, 6, 6, 4});
+  const uint32_t out = m.addOutput(OperandType::TENSOR_FLOAT32, {1, 5});
+  m.addOperation(OperationType::CONV_2D,
+                 {in, m.addConstant(OperandType::TENSOR_FLOAT32, {4, 3, 3, 3}, randomFloats(108, -1, 1, 1)),
+                  m.addConstant(OperandType::TENSOR_FLOAT32, {4}, randomFloats(4, -1, 1, 2)), m.addInt32(1),
+                  m.addInt32(1), m.addInt32(1), m.addInt32(1)},
+                 {conv});
+  const uint32_t flat = m.addOperand(OperandType::TENSOR_FLOAT32, {1, 144});
+  m.addOperation(OperationType::RESHAPE, {conv, m.addInt32Tensor({1, 144})}, {flat});
+  m.addOperation(OperationType::FULLY_CONNECTED,
+                 {flat, m.addConstant(OperandType::TENSOR_FLOAT32, {5, 144}, randomFloats(720, -1, 1, 3)),
+                  m.addConstant(OperandType::TENSOR_FLOAT32, {5}, randomFloats(5, -1, 1, 4)), m.addInt32(0)},
+                 {out});
+  return m;
+}
+
+const std::vector<std::vector<float>>& networkInput() {
+  static const std::vector<std::vector<float>> input{randomFloats(108, -1, 1, 5)};
+  return input;
+}
+
+uint64_t fnv(const uint8_t* data, size_t size) {
+  uint64_t hash = 0xcbf29ce484222325ULL;
+  for (size_t i = 0; i < size; ++i) {
+    hash ^= data[i];
+    hash *= 0x100000001b3ULL;
+  }
+  return hash;
+}
+
+// Rewrites one of the two header strings (0: device name, 1: driver version) by changing its first
+// character, and fixes the header checksum, so that only the identity check can refuse the file.
+std::vector<uint8_t> withForeignIdentity(std::vector<uint8_t> file, int which) {
+  size_t at = 12;  // magic + format version
+  size_t starts[2];
+  for (size_t& s : starts) {
+    uint32_t length = 0;
+    std::memcpy(&length, file.data() + at, 4);
+    s = at + 4;
+    at = s + length;
+  }
+  file[starts[which]] ^= 0x20;
+  at += NNRT_CACHE_TOKEN_SIZE + 16;  // token, payload size, payload checksum
+  const uint64_t sum = fnv(file.data(), at);
+  std::memcpy(file.data() + at, &sum, 8);
+  return file;
+}
+
+class OpenClCacheTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    a_ = &plugin();
+    NNRT_REQUIRE_OPENCL(*a_);
+    b_ = &plugin({{"calibrate", "false"}, {"build_from_source", "false"}});
+    NNRT_REQUIRE_OPENCL(*b_);
+  }
+  // Prepares the network with cache files and returns its outputs.
+  std::vector<std::vector<float>> prepareWithCache(TempFile& model, TempFile& data,
+                                                   const std::vector<uint8_t>& t) {
+    TestModel m = network();
+    auto prepared = a_->device->prepareModel(m.view(), NNRT_PREFER_FAST_SINGLE_ANSWER, NNRT_PRIORITY_MEDIUM,
+                                             0, handles(model, data, t));
+    EXPECT_TRUE(prepared.has_value()) << (prepared ? "" : prepared.error().message);
+    if (!prepared) return {};
+    return execute(**prepared, m, networkInput());
+  }
+  void expectRefused(const TempFile& model, const TempFile& data, const std::vector<uint8_t>& t,
+                     const std::string& why) {
+    auto prepared = b_->device->prepareModelFromCache(0, handles(model, data, t));
+    ASSERT_FALSE(prepared.has_value()) << "accepted a cache that " << why;
+    EXPECT_EQ(prepared.error().code, ResultCode::OP_FAILED) << prepared.error().message;  // GENERAL_FAILURE
+    EXPECT_NE(prepared.error().message.find(why), std::string::npos) << prepared.error().message;
+  }
+
+  const Plugin* a_ = nullptr;
+  const Plugin* b_ = nullptr;
+};
+
+TEST_F(OpenClCacheTest, PreparesFromCacheWithoutCompilingAndGivesIdenticalResults) {
+  TempFile model, data;
+  const auto t = token(1);
+  const auto start = std::chrono::steady_clock::now();
+  const auto expected = prepareWithCache(model, data, t);
+  const auto compiled = std::chrono::steady_clock::now() - start;
+  ASSERT_EQ(expected.size(), 1u);
+  EXPECT_GT(model.bytes().size(), 100u);
+  EXPECT_GT(data.bytes().size(), 100u);
+
+  // The second plugin cannot compile: a preparation from the model says so...
+  TestModel m = network();
+  auto fromSource = prepare(*b_, m);
+  ASSERT_FALSE(fromSource.has_value());
+  EXPECT_NE(fromSource.error().message.find("build_from_source"), std::string::npos)
+      << fromSource.error().message;
+
+  // ...and a preparation from the cache works, so it compiled nothing.
+  const auto cacheStart = std::chrono::steady_clock::now();
+  auto cached = b_->device->prepareModelFromCache(0, handles(model, data, t));
+  const auto fromCache = std::chrono::steady_clock::now() - cacheStart;
+  ASSERT_TRUE(cached.has_value()) << cached.error().message;
+  const auto outputs = execute(**cached, m, networkInput());
+  ASSERT_EQ(outputs.size(), 1u);
+  ASSERT_EQ(outputs[0].size(), expected[0].size());
+  EXPECT_EQ(std::memcmp(outputs[0].data(), expected[0].data(), outputs[0].size() * sizeof(float)), 0);
+  std::printf("[ info     ] prepare with compile: %.1f ms, from cache: %.1f ms\n",
+              std::chrono::duration<double, std::milli>(compiled).count(),
+              std::chrono::duration<double, std::milli>(fromCache).count());
+}
+
+TEST_F(OpenClCacheTest, RefusesDamagedOrForeignFilesThenPreparesNormally) {
+  TempFile model, data;
+  const auto t = token(2);
+  ASSERT_EQ(prepareWithCache(model, data, t).size(), 1u);
+  const std::vector<uint8_t> program = model.bytes(), serialized = data.bytes();
+
+  {
+    TempFile half(std::vector<uint8_t>(program.begin(), program.begin() + program.size() / 2));
+    expectRefused(half, data, t, "truncated");
+  }
+  {
+    TempFile empty;
+    expectRefused(model, empty, t, "truncated");
+  }
+  {
+    auto flipped = program;
+    flipped.back() ^= 0xFF;
+    TempFile damaged(flipped);
+    expectRefused(damaged, data, t, "corrupted");
+  }
+  {
+    auto flipped = serialized;
+    flipped[flipped.size() - 3] ^= 0x01;
+    TempFile damaged(flipped);
+    expectRefused(model, damaged, t, "corrupted");
+  }
+  {
+    auto flipped = program;
+    flipped[20] ^= 0x01;  // inside the device name: only the header checksum notices
+    TempFile damaged(flipped);
+    expectRefused(damaged, data, t, "header checksum");
+  }
+  expectRefused(model, data, token(3), "another cache token");
+  {
+    TempFile foreign(withForeignIdentity(program, 0));
+    expectRefused(foreign, data, t, "was written for device");
+  }
+  {
+    TempFile older(withForeignIdentity(serialized, 1));
+    expectRefused(model, older, t, "driver version");
+  }
+  expectRefused(data, model, t, "wrong magic");  // the files swapped
+
+  auto none = b_->device->prepareModelFromCache(0, CacheHandles{{}, {}, t});
+  EXPECT_FALSE(none.has_value());
+
+  // Nothing was left broken: a normal preparation works, and so does the intact cache.
+  TestModel m = network();
+  EXPECT_EQ(run(*a_, m, networkInput()).size(), 1u);
+  auto cached = b_->device->prepareModelFromCache(0, handles(model, data, t));
+  EXPECT_TRUE(cached.has_value()) << cached.error().message;
+}
+
+}  // namespace
+}  // namespace nnrt::opencl::test
