@@ -9,13 +9,21 @@
 namespace {
 
 void usage(FILE* out) {
-  std::fprintf(out,
-               "usage: nnrt <command> [options]\n"
-               "\n"
-               "commands:\n"
-               "  devices [--json]     list the devices of the configuration and the plugins that were skipped\n"
-               "\n"
-               "environment: NNRT_CONFIG (configuration file), NNRT_LOG (error|warning|info|verbose)\n");
+  std::fprintf(
+      out,
+      "usage: nnrt <command> [options]\n"
+      "\n"
+      "commands:\n"
+      "  devices [--json]     list the devices of the configuration and the plugins that were skipped\n"
+      "  plan MODEL           show how a model file is partitioned: steps, candidates, costs, rules\n"
+      "                       [--preference P] [--devices a,b] [--json] [--dot FILE]\n"
+      "  run MODEL            compile and run a model file; print outputs, timing and devices\n"
+      "                       [--device NAME] [--preference P] [--input NAME=FILE|NAME=v1,v2,...]\n"
+      "                       [--output NAME=FILE] [--repeat N] [--explain]\n"
+      "\n"
+      "P: low-power | fast-single-answer | sustained-speed. Model files: docs/model-format.md\n"
+      "environment: NNRT_CONFIG (configuration file), NNRT_LOG (error|warning|info|verbose),\n"
+      "             NNRT_APP_ID (application id for the extension allowlist)\n");
 }
 
 }  // namespace
@@ -28,6 +36,8 @@ int main(int argc, char** argv) {
   std::string command = argv[1];
   std::vector<std::string> args(argv + 2, argv + argc);
   if (command == "devices") return nnrt::tools::devicesCommand(args);
+  if (command == "plan") return nnrt::tools::planCommand(args);
+  if (command == "run") return nnrt::tools::runCommand(args);
   if (command == "-h" || command == "--help" || command == "help") {
     usage(stdout);
     return 0;

@@ -1,0 +1,174 @@
+// The `nnrt plan` and `nnrt run` commands, run as the user runs them: the built binary, the build
+// tree's configuration, the example model files. `plan --json` is parsed back (yaml-cpp reads JSON)
+// and checked field by field against docs/plan-format.md.
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+const std::string kTool = NNRT_TOOL;
+const std::filesystem::path kModels = std::filesystem::path(NNRT_TEST_SOURCE_DIR) / "examples/models";
+
+struct Output {
+  int status = -1;
+  std::string text;  // stdout only
+};
+
+Output nnrt(const std::string& arguments) {
+  Output out;
+  std::string command = "NNRT_LOG=error '" + kTool + "' " + arguments + " 2>/dev/null";
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return out;
+  char buffer[4096];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0)
+    out.text.append(buffer, n);
+  int status = pclose(pipe);
+  out.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return out;
+}
+
+std::string model(const char* name) {
+  return "'" + (kModels / name).string() + "'";
+}
+
+// The numbers printed after "output NAME: TYPE [dims]: ".
+std::vector<double> printedValues(const std::string& text, const std::string& output) {
+  std::vector<double> values;
+  size_t line = text.find("output " + output + ": ");
+  if (line == std::string::npos) return values;
+  size_t start = text.find("]: ", line);
+  std::istringstream in(text.substr(start + 3, text.find('\n', start) - start - 3));
+  double v;
+  while (in >> v)
+    values.push_back(v);
+  return values;
+}
+
+TEST(PlanCommandTest, JsonForAddFibonacciAdd) {
+  Output out = nnrt("plan " + model("add_fib_add.yaml") + " --devices cpu,fibonacci --json");
+  ASSERT_EQ(out.status, 0) << out.text;
+  YAML::Node plan = YAML::Load(out.text);
+  EXPECT_EQ(plan["format"].as<std::string>(), "nnrt-plan");
+  EXPECT_EQ(plan["version"].as<int>(), 1);
+  EXPECT_EQ(plan["preference"].as<std::string>(), "fast-single-answer");
+  EXPECT_TRUE(plan["explicit_devices"].as<bool>());
+  EXPECT_TRUE(plan["fallback"].IsNull());
+  ASSERT_EQ(plan["devices"].size(), 2u);
+  EXPECT_EQ(plan["devices"][0]["name"].as<std::string>(), "cpu");
+  EXPECT_EQ(plan["devices"][0]["type"].as<std::string>(), "CPU");
+
+  const YAML::Node steps = plan["steps"];
+  ASSERT_EQ(steps.size(), 3u) << out.text;
+  const char* devices[] = {"cpu", "fibonacci", "cpu"};
+  for (size_t s = 0; s < 3; ++s) {
+    EXPECT_EQ(steps[s]["index"].as<size_t>(), s);
+    EXPECT_EQ(steps[s]["device"].as<std::string>(), devices[s]);
+    ASSERT_EQ(steps[s]["operations"].size(), 1u);
+    EXPECT_EQ(steps[s]["operations"][0].as<size_t>(), s);
+  }
+  EXPECT_EQ(steps[0]["inputs"][0].as<std::string>(), "x");
+  EXPECT_EQ(steps[0]["outputs"][0].as<std::string>(), "count");
+  EXPECT_EQ(steps[1]["after"][0].as<size_t>(), 0u);
+  EXPECT_EQ(steps[2]["after"][0].as<size_t>(), 1u);
+  EXPECT_EQ(steps[2]["outputs"][0].as<std::string>(), "y");
+
+  const YAML::Node ops = plan["operations"];
+  ASSERT_EQ(ops.size(), 3u);
+  EXPECT_EQ(ops[1]["name"].as<std::string>(), "fibonacci");
+  EXPECT_EQ(ops[1]["type"].as<std::string>(), "com.example.fibonacci:EXAMPLE_FIBONACCI");
+  EXPECT_EQ(ops[1]["device"].as<std::string>(), "fibonacci");
+  EXPECT_EQ(ops[1]["step"].as<size_t>(), 1u);
+  EXPECT_EQ(ops[1]["inputs"][0].as<std::string>(), "count");
+  ASSERT_EQ(ops[1]["candidates"].size(), 2u);
+  EXPECT_EQ(ops[1]["candidates"][0]["device"].as<std::string>(), "cpu");
+  EXPECT_TRUE(ops[1]["candidates"][0]["excluded"].as<bool>());
+  EXPECT_FALSE(ops[1]["candidates"][0]["why"].as<std::string>().empty());
+  EXPECT_FALSE(ops[1]["candidates"][1]["excluded"].as<bool>());
+  EXPECT_EQ(ops[0]["device"].as<std::string>(), "cpu");
+  EXPECT_FALSE(ops[0]["rule"].as<std::string>().empty());
+  EXPECT_EQ(ops[0]["candidates"][0]["cost"].as<double>(), 1.0);  // the reference CPU
+  EXPECT_TRUE(ops[0]["candidates"][1]["excluded"].as<bool>());
+  EXPECT_EQ(ops[2]["line"].as<int>(), 27);
+}
+
+TEST(PlanCommandTest, TextAndDot) {
+  std::filesystem::path dot =
+      std::filesystem::temp_directory_path() / ("nnrt_cli_test_" + std::to_string(getpid()) + ".dot");
+  Output out = nnrt("plan " + model("fibonacci.yaml") + " --dot '" + dot.string() + "'");
+  ASSERT_EQ(out.status, 0) << out.text;
+  EXPECT_NE(out.text.find("plan: whole model on fibonacci"), std::string::npos) << out.text;
+  EXPECT_NE(out.text.find("step 0 on fibonacci: 0 com.example.fibonacci:EXAMPLE_FIBONACCI"),
+            std::string::npos);
+  EXPECT_NE(out.text.find("inputs: n; outputs: fib"), std::string::npos);
+  std::ifstream in(dot);
+  std::stringstream graph;
+  graph << in.rdbuf();
+  std::filesystem::remove(dot);
+  EXPECT_NE(graph.str().find("subgraph cluster_step0"), std::string::npos) << graph.str();
+  EXPECT_NE(graph.str().find("in0 -> op0 [label=\"n\"]"), std::string::npos) << graph.str();
+  EXPECT_NE(graph.str().find("op0 -> out1 [label=\"fib\"]"), std::string::npos) << graph.str();
+}
+
+TEST(PlanCommandTest, Errors) {
+  EXPECT_EQ(nnrt("plan " + model("fibonacci.yaml") + " --devices nosuch").status, 1);
+  EXPECT_EQ(nnrt("plan " + model("fibonacci.yaml") + " --preference fastest").status, 2);
+  EXPECT_EQ(nnrt("plan /nonexistent.yaml").status, 1);
+}
+
+TEST(RunCommandTest, Fibonacci) {
+  Output out = nnrt("run " + model("fibonacci.yaml") + " --input n=10 --repeat 3");
+  ASSERT_EQ(out.status, 0) << out.text;
+  EXPECT_EQ(printedValues(out.text, "fib"), (std::vector<double>{1, 1, 2, 3, 5, 8, 13, 21, 34, 55}))
+      << out.text;
+  EXPECT_NE(out.text.find("ran on: step 0 on fibonacci"), std::string::npos) << out.text;
+  EXPECT_NE(out.text.find("timing (median of 3 runs): wall "), std::string::npos) << out.text;
+}
+
+TEST(RunCommandTest, OutputFileAndErrors) {
+  std::filesystem::path file =
+      std::filesystem::temp_directory_path() / ("nnrt_cli_test_" + std::to_string(getpid()) + ".bin");
+  Output out = nnrt("run " + model("fibonacci.yaml") + " --input n=10 --output fib='" + file.string() + "'");
+  ASSERT_EQ(out.status, 0) << out.text;
+  EXPECT_EQ(std::filesystem::file_size(file), 80u);  // 10 x uint64
+  std::filesystem::remove(file);
+  EXPECT_EQ(nnrt("run " + model("fibonacci.yaml") + " --input m=10").status, 1);
+  EXPECT_EQ(nnrt("run " + model("fibonacci.yaml") + " --input n=1,2").status, 1);  // 16 bytes for a scalar
+  EXPECT_EQ(nnrt("run " + model("fibonacci.yaml") + " --input n=0").status, 1);    // the driver refuses n < 1
+  EXPECT_EQ(nnrt("run " + model("fibonacci.yaml") + " --repeat 0").status, 2);
+  EXPECT_EQ(nnrt("run").status, 2);
+}
+
+// Models of standard operations need the cpu plugin to run them.
+TEST(RunCommandTest, AddFibonacciAdd) {
+  Output out = nnrt("run " + model("add_fib_add.yaml") + " --input x=6");
+  ASSERT_EQ(out.status, 0) << out.text;
+  EXPECT_EQ(printedValues(out.text, "y"), (std::vector<double>{1.5, 1.25, 2, 2.75, 4.5, 7, 11, 17}))
+      << out.text;
+  EXPECT_NE(out.text.find("ran on: step 0 on cpu, step 1 on fibonacci, step 2 on cpu"), std::string::npos)
+      << out.text;
+}
+
+TEST(RunCommandTest, MlpAndCnnOnCpu) {
+  for (const char* name : {"mlp.yaml", "cnn.yaml"}) {
+    Output out = nnrt("run " + model(name) + " --device cpu");
+    ASSERT_EQ(out.status, 0) << name << "\n" << out.text;
+    EXPECT_NE(out.text.find("TENSOR_FLOAT32 [1, 8"), std::string::npos) << out.text;
+    EXPECT_NE(out.text.find(", DEFAULT (deterministic sequence"), std::string::npos) << out.text;
+    std::vector<double> p = printedValues(out.text, "probabilities");
+    ASSERT_EQ(p.size(), std::string(name) == "mlp.yaml" ? 4u : 10u) << out.text;
+    double sum = 0;
+    for (double v : p)
+      sum += v;
+    EXPECT_NEAR(sum, 1.0, 1e-4) << out.text;
+    EXPECT_NE(out.text.find("ran on: step 0 on cpu"), std::string::npos) << out.text;
+  }
+}
+
+}  // namespace
