@@ -1,6 +1,10 @@
 #include "core/device/driver_device.hpp"
 
+#include <poll.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <condition_variable>
 #include <mutex>
@@ -120,6 +124,38 @@ void PreparedModel::executeAsync(const nnrt_request& request, bool measure, uint
   // The driver calls back exactly once, also when the launch fails; the callback frees the context.
   library_->api().execute_1_3(prepared_, &request, measure ? 1 : 0, deadlineNs, loopTimeoutNs,
                               &AsyncExecution::callback, context, &reason);
+}
+
+Result<PreparedModel::FencedResult> PreparedModel::executeFenced(const nnrt_request& request,
+                                                                 std::span<const int> waitFds, bool measure,
+                                                                 uint64_t deadlineNs, uint64_t loopTimeoutNs,
+                                                                 uint64_t durationNs) const {
+  const nnrt_driver_api& api = library_->api();
+  const std::string what = "fenced execution on device '" + deviceName_ + "'";
+  int fence = -1;
+  nnrt_fenced_execution* handle = nullptr;
+  nnrt_reason reason{};
+  nnrt_status status = api.execute_fenced(prepared_, &request, waitFds.data(), static_cast<uint32_t>(waitFds.size()),
+                                          measure ? 1 : 0, deadlineNs, loopTimeoutNs, durationNs, &fence, &handle,
+                                          &reason);
+  if (status != NNRT_STATUS_NONE) return Unexpected(driverError(status, reason, what));
+  if (handle == nullptr) return fail(ResultCode::OP_FAILED, what + ": the driver returned no execution handle");
+  if (fence >= 0) {
+    pollfd p{fence, POLLIN, 0};
+    int rc;
+    do {
+      rc = poll(&p, 1, -1);
+    } while (rc < 0 && errno == EINTR);
+    close(fence);
+  }
+  nnrt_status runStatus = NNRT_STATUS_GENERAL_FAILURE;
+  nnrt_timing launched{UINT64_MAX, UINT64_MAX}, fenced{UINT64_MAX, UINT64_MAX};
+  nnrt_reason runReason{};
+  status = api.get_fenced_execution_info(handle, &runStatus, &launched, &fenced, &runReason);
+  api.release_fenced_execution(handle);
+  if (status != NNRT_STATUS_NONE) return Unexpected(driverError(status, runReason, what));
+  if (runStatus != NNRT_STATUS_NONE) return Unexpected(driverError(runStatus, runReason, what));
+  return FencedResult{{launched.time_on_device, launched.time_in_driver}, {fenced.time_on_device, fenced.time_in_driver}};
 }
 
 PreparedModel::~PreparedModel() {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,16 @@ class PreparedModel {
   // thread, maybe before this returns. `request` and its pools must stay valid until then.
   void executeAsync(const nnrt_request& request, bool measure, uint64_t deadlineNs, uint64_t loopTimeoutNs,
                     std::function<void(Result<driver::ExecutionResult>)> done) const;
+  // Whether the driver offers fenced execution (execute_fenced).
+  bool offersFencedExecution() const { return library_->api().execute_fenced != nullptr; }
+  // Runs a request with the driver's execute_fenced once every fd in `waitFds` is readable, and
+  // waits for the driver's fence. Outputs must have fully specified shapes. Thread-safe.
+  struct FencedResult {
+    driver::Timing launched;  // from the launch
+    driver::Timing fenced;    // from the wait-for fences being signalled
+  };
+  Result<FencedResult> executeFenced(const nnrt_request& request, std::span<const int> waitFds, bool measure,
+                                     uint64_t deadlineNs, uint64_t loopTimeoutNs, uint64_t durationNs) const;
   const std::string& deviceName() const { return deviceName_; }
 
  private:

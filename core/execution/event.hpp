@@ -33,6 +33,8 @@ class Event {
   Result<int> syncFenceFd() const;
   // The descriptor itself (for poll), or -1.
   int fd() const { return fd_; }
+  // Made from a caller's descriptor: its readiness is all there is to know (no error status).
+  bool external() const { return external_; }
 
  private:
   Event() = default;

@@ -184,7 +184,10 @@ Result<void> Execution::beginRun() {
 
 Result<void> Execution::run(uint64_t deadlineNs) {
   RunOptions options{measure_, deadlineNs, loopTimeoutNs_};
-  auto outcome = runCompiledModel(*compiled_, inputs_, outputs_, options);
+  return record(runCompiledModel(*compiled_, inputs_, outputs_, options));
+}
+
+Result<void> Execution::record(Result<RunOutcome> outcome) {
   if (!outcome) {
     lastResult_ = outcome.error().code;
     return Unexpected(outcome.error());
@@ -198,6 +201,8 @@ Result<void> Execution::run(uint64_t deadlineNs) {
     auto ns = [](uint64_t us) { return us == UINT64_MAX ? UINT64_MAX : us * 1000; };
     durations_.onHardware = ns(outcome->timeOnDeviceUs);
     durations_.inDriver = ns(outcome->timeInDriverUs);
+    durations_.fencedOnHardware = ns(outcome->fencedTimeOnDeviceUs);
+    durations_.fencedInDriver = ns(outcome->fencedTimeInDriverUs);
   }
   if (outcome->code == ResultCode::OUTPUT_INSUFFICIENT_SIZE) {
     return fail(ResultCode::OUTPUT_INSUFFICIENT_SIZE, "an output buffer is too small; getOutputOperandDimensions tells the size needed");
@@ -232,8 +237,16 @@ Result<std::shared_ptr<Event>> Execution::startCompute(std::vector<std::shared_p
   // The thread owns runMutex_ until the run ends, so the destructor waits for it.
   std::thread([this, event, dependencies = std::move(dependencies), durationNs, timeout,
                held = std::move(lock)]() mutable {
+    // Events the runtime signals carry a status and are waited for here; descriptors the
+    // application handed in go to a driver that waits for fences itself, when it can.
+    const bool fenced = !dependencies.empty() && canRunFenced(*compiled_, outputs_);
+    std::vector<int> waitFds;
     Result<void> result;
     for (const auto& d : dependencies) {
+      if (fenced && d->external()) {
+        waitFds.push_back(d->fd());
+        continue;
+      }
       if (auto r = d->wait(); !r) {
         result = fail(ResultCode::OP_FAILED, "a dependency failed: " + r.error().message);
         break;
@@ -242,8 +255,13 @@ Result<std::shared_ptr<Event>> Execution::startCompute(std::vector<std::shared_p
     if (result) {
       uint64_t now = monotonicNowNs();
       uint64_t deadline = timeout == 0 ? 0 : now + timeout;
-      if (durationNs != 0 && (deadline == 0 || now + durationNs < deadline)) deadline = now + durationNs;
-      result = run(deadline);
+      if (fenced) {
+        result = record(runCompiledModelFenced(*compiled_, inputs_, outputs_, {measure_, deadline, loopTimeoutNs_},
+                                               waitFds, durationNs));
+      } else {
+        if (durationNs != 0 && (deadline == 0 || now + durationNs < deadline)) deadline = now + durationNs;
+        result = run(deadline);
+      }
     } else {
       lastResult_ = result.error().code;
     }

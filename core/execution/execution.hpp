@@ -17,6 +17,7 @@
 namespace nnrt {
 
 class Event;
+struct RunOutcome;
 
 // Where one input or output of an execution lives.
 struct Argument {
@@ -82,6 +83,8 @@ class Execution {
                                 size_t length, bool omittable) const;
   Result<void> beginRun();
   Result<void> run(uint64_t deadlineNs);
+  // Keeps the outcome of a finished run for the getters.
+  Result<void> record(Result<RunOutcome> outcome);
   void endRun();
 
   std::shared_ptr<const CompiledModel> compiled_;

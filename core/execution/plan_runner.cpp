@@ -311,6 +311,38 @@ std::shared_ptr<const StepLayout> makeStepLayout(const CompiledModel& compiled) 
   return layout;
 }
 
+bool canRunFenced(const CompiledModel& compiled, std::span<const Argument> outputs) {
+  if (compiled.steps().size() != 1) return false;
+  const CompiledStep& step = compiled.steps()[0];
+  if (!step.prepared->offersFencedExecution() || !step.device->available()) return false;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    if (!operandByteSize(compiled.model().operands[compiled.model().outputs[i]], outputs[i].dimensions)) return false;
+  }
+  return true;
+}
+
+Result<RunOutcome> runCompiledModelFenced(const CompiledModel& compiled, std::span<const Argument> inputs,
+                                          std::span<const Argument> outputs, const RunOptions& options,
+                                          std::span<const int> waitFds, uint64_t durationNs) {
+  const PreparedModel& prepared = *compiled.steps()[0].prepared;
+  RequestBuilder builder;
+  for (const Argument& a : inputs) builder.add(true, bufferOf(a));
+  for (const Argument& a : outputs) builder.add(false, bufferOf(a));
+  NNRT_ASSIGN_OR_RETURN(auto fenced, prepared.executeFenced(builder.build(), waitFds, options.measure, options.deadlineNs,
+                                                            options.loopTimeoutNs, durationNs));
+  RunOutcome outcome;
+  for (const Argument& a : outputs) {
+    outcome.outputShapes.push_back(a.dimensions);
+    outcome.outputSufficient.push_back(true);
+  }
+  outcome.timeOnDeviceUs = fenced.launched.timeOnDevice;
+  outcome.timeInDriverUs = fenced.launched.timeInDriver;
+  outcome.fencedTimeOnDeviceUs = fenced.fenced.timeOnDevice;
+  outcome.fencedTimeInDriverUs = fenced.fenced.timeInDriver;
+  outcome.devicesUsed.push_back(prepared.deviceName());
+  return outcome;
+}
+
 Result<RunOutcome> runCompiledModel(const CompiledModel& compiled, std::span<const Argument> inputs,
                                     std::span<const Argument> outputs, const RunOptions& options) {
   const auto& steps = compiled.steps();

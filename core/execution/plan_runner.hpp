@@ -54,8 +54,18 @@ struct RunOutcome {
   std::vector<bool> outputSufficient;
   uint64_t timeOnDeviceUs = UINT64_MAX;
   uint64_t timeInDriverUs = UINT64_MAX;
+  uint64_t fencedTimeOnDeviceUs = UINT64_MAX;  // fenced runs: from the wait-for fences being signalled
+  uint64_t fencedTimeInDriverUs = UINT64_MAX;
   std::vector<std::string> devicesUsed;  // per step, after fallback
 };
+
+// Whether runCompiledModelFenced can run this: one step, on a driver that offers fenced execution,
+// with outputs of fully specified shapes (a fenced run reports no output shapes).
+bool canRunFenced(const CompiledModel& compiled, std::span<const Argument> outputs);
+// Runs the single step with the driver's execute_fenced, which waits for `waitFds` itself.
+Result<RunOutcome> runCompiledModelFenced(const CompiledModel& compiled, std::span<const Argument> inputs,
+                                          std::span<const Argument> outputs, const RunOptions& options,
+                                          std::span<const int> waitFds, uint64_t durationNs);
 
 // Runs every step of `compiled`. Thread-safe: any number of runs at once on one compiled model.
 Result<RunOutcome> runCompiledModel(const CompiledModel& compiled, std::span<const Argument> inputs,

@@ -228,6 +228,90 @@ TEST(CapiExecution, SyncFenceDependenciesHoldTheExecution) {
   ANeuralNetworksExecution_free(e);
 }
 
+// A cpu model: y = a + b on 4 floats, for the tests that need a driver that measures time.
+struct AddModel {
+  ANeuralNetworksModel* model = nullptr;
+  ANeuralNetworksCompilation* compilation = nullptr;
+  AddModel() {
+    static const uint32_t dims[] = {4};
+    ANeuralNetworksOperandType t{ANEURALNETWORKS_TENSOR_FLOAT32, 1, dims, 0.0f, 0};
+    ANeuralNetworksOperandType s{ANEURALNETWORKS_INT32, 0, nullptr, 0.0f, 0};
+    EXPECT_EQ(ANeuralNetworksModel_create(&model), ANEURALNETWORKS_NO_ERROR);
+    for (auto* type : {&t, &t, &s, &t}) EXPECT_EQ(ANeuralNetworksModel_addOperand(model, type), ANEURALNETWORKS_NO_ERROR);
+    int32_t none = 0;
+    EXPECT_EQ(ANeuralNetworksModel_setOperandValue(model, 2, &none, sizeof none), ANEURALNETWORKS_NO_ERROR);
+    uint32_t in[] = {0, 1, 2}, out[] = {3};
+    EXPECT_EQ(ANeuralNetworksModel_addOperation(model, ANEURALNETWORKS_ADD, 3, in, 1, out), ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksModel_identifyInputsAndOutputs(model, 2, in, 1, out), ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksModel_finish(model), ANEURALNETWORKS_NO_ERROR);
+    ANeuralNetworksDevice* cpu = nullptr;
+    EXPECT_EQ(ANeuralNetworks_getDevice(0, &cpu), ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksCompilation_createForDevices(model, &cpu, 1, &compilation), ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksCompilation_finish(compilation), ANEURALNETWORKS_NO_ERROR);
+  }
+  ~AddModel() {
+    ANeuralNetworksCompilation_free(compilation);
+    ANeuralNetworksModel_free(model);
+  }
+};
+
+TEST(CapiExecution, TimingOfASynchronousRun) {
+  AddModel m;
+  ANeuralNetworksExecution* e = nullptr;
+  ASSERT_EQ(ANeuralNetworksExecution_create(m.compilation, &e), ANEURALNETWORKS_NO_ERROR);
+  float a[4] = {1, 2, 3, 4}, b[4] = {10, 20, 30, 40}, y[4] = {};
+  ASSERT_EQ(ANeuralNetworksExecution_setInput(e, 0, nullptr, a, sizeof a), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setInput(e, 1, nullptr, b, sizeof b), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setOutput(e, 0, nullptr, y, sizeof y), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setMeasureTiming(e, true), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_compute(e), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(y[3], 44.0f);
+  uint64_t onHardware = 0, inDriver = 0, fenced = 0;
+  ASSERT_EQ(ANeuralNetworksExecution_getDuration(e, ANEURALNETWORKS_DURATION_ON_HARDWARE, &onHardware),
+            ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_getDuration(e, ANEURALNETWORKS_DURATION_IN_DRIVER, &inDriver),
+            ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_getDuration(e, ANEURALNETWORKS_DURATION_FENCED_ON_HARDWARE, &fenced),
+            ANEURALNETWORKS_NO_ERROR);
+  EXPECT_NE(onHardware, UINT64_MAX);
+  EXPECT_NE(inDriver, UINT64_MAX);
+  EXPECT_LE(onHardware, inDriver);
+  EXPECT_EQ(onHardware % 1000, 0u);  // drivers report microseconds; the API reports nanoseconds
+  EXPECT_EQ(fenced, UINT64_MAX);     // not a fenced run
+  ANeuralNetworksExecution_free(e);
+}
+
+TEST(CapiExecution, FencedRunWaitsForTheFenceAndReportsFencedTiming) {
+  AddModel m;
+  int gate = eventfd(0, EFD_CLOEXEC);
+  ANeuralNetworksEvent* dependency = nullptr;
+  ASSERT_EQ(ANeuralNetworksEvent_createFromSyncFenceFd(gate, &dependency), ANEURALNETWORKS_NO_ERROR);
+  ANeuralNetworksExecution* e = nullptr;
+  ASSERT_EQ(ANeuralNetworksExecution_create(m.compilation, &e), ANEURALNETWORKS_NO_ERROR);
+  float a[4] = {1, 2, 3, 4}, b[4] = {10, 20, 30, 40}, y[4] = {};
+  ASSERT_EQ(ANeuralNetworksExecution_setInput(e, 0, nullptr, a, sizeof a), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setInput(e, 1, nullptr, b, sizeof b), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setOutput(e, 0, nullptr, y, sizeof y), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setMeasureTiming(e, true), ANEURALNETWORKS_NO_ERROR);
+  ANeuralNetworksEvent* done = nullptr;
+  const ANeuralNetworksEvent* deps[] = {dependency};
+  ASSERT_EQ(ANeuralNetworksExecution_startComputeWithDependencies(e, deps, 1, 0, &done), ANEURALNETWORKS_NO_ERROR);
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  EXPECT_EQ(y[3], 0.0f) << "ran before the fence signalled";
+  uint64_t one = 1;
+  ASSERT_EQ(write(gate, &one, sizeof one), static_cast<ssize_t>(sizeof one));
+  ASSERT_EQ(ANeuralNetworksEvent_wait(done), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(y[3], 44.0f);
+  uint64_t fencedOnHardware = UINT64_MAX;
+  ASSERT_EQ(ANeuralNetworksExecution_getDuration(e, ANEURALNETWORKS_DURATION_FENCED_ON_HARDWARE, &fencedOnHardware),
+            ANEURALNETWORKS_NO_ERROR);
+  EXPECT_NE(fencedOnHardware, UINT64_MAX) << "the driver's fenced execution reports timing";
+  ANeuralNetworksEvent_free(done);
+  ANeuralNetworksEvent_free(dependency);
+  ANeuralNetworksExecution_free(e);
+  close(gate);
+}
+
 TEST(CapiExecution, FailedDependencyFailsTheExecution) {
   FibonacciModel m(/*quant=*/true);
   ANeuralNetworksExecution* first = nullptr;
