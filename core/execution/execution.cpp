@@ -20,8 +20,22 @@ Execution::Execution(std::shared_ptr<const CompiledModel> compiled) : compiled_(
 }
 
 Execution::~Execution() {
-  // A background run holds runMutex_ for its whole duration: wait for it.
+  // ANeuralNetworksExecution_free while a computation runs waits for it to end.
+  std::unique_lock lock(runMutex_);
+  idle_.wait(lock, [this] { return !running_; });
+}
+
+Result<void> Execution::acquireRun() {
   std::lock_guard lock(runMutex_);
+  if (running_) return fail(ResultCode::BAD_STATE, "the execution is already running");
+  running_ = true;
+  return {};
+}
+
+void Execution::releaseRun() {
+  std::lock_guard lock(runMutex_);
+  running_ = false;
+  idle_.notify_all();  // under the lock: once it is released the destructor may run
 }
 
 Result<void> Execution::checkPreparation() const {
@@ -213,30 +227,35 @@ Result<void> Execution::record(Result<RunOutcome> outcome) {
 void Execution::endRun() { state_.store(State::Completed); }
 
 Result<void> Execution::compute() {
-  std::unique_lock lock(runMutex_, std::try_to_lock);
-  if (!lock.owns_lock()) return fail(ResultCode::BAD_STATE, "the execution is already running");
-  NNRT_RETURN_IF_ERROR(beginRun());
+  NNRT_RETURN_IF_ERROR(acquireRun());
+  if (auto begun = beginRun(); !begun) {
+    releaseRun();
+    return begun;
+  }
   uint64_t deadline = timeoutNs_ == 0 ? 0 : monotonicNowNs() + timeoutNs_;
   Result<void> result = run(deadline);
   endRun();
+  releaseRun();
   return result;
 }
 
 Result<std::shared_ptr<Event>> Execution::startCompute(std::vector<std::shared_ptr<Event>> dependencies,
                                                        uint64_t durationNs) {
-  std::unique_lock lock(runMutex_, std::try_to_lock);
-  if (!lock.owns_lock()) return fail(ResultCode::BAD_STATE, "the execution is already running");
-  NNRT_RETURN_IF_ERROR(beginRun());
+  NNRT_RETURN_IF_ERROR(acquireRun());
+  if (auto begun = beginRun(); !begun) {
+    releaseRun();
+    return Unexpected(begun.error());
+  }
   auto created = Event::create();
   if (!created) {
     endRun();
+    releaseRun();
     return Unexpected(created.error());
   }
   std::shared_ptr<Event> event = std::move(*created);
   uint64_t timeout = timeoutNs_;
-  // The thread owns runMutex_ until the run ends, so the destructor waits for it.
-  std::thread([this, event, dependencies = std::move(dependencies), durationNs, timeout,
-               held = std::move(lock)]() mutable {
+  // The run holds the execution (running_) until it ends, so the destructor waits for it.
+  std::thread([this, event, dependencies = std::move(dependencies), durationNs, timeout]() mutable {
     // Events the runtime signals carry a status and are waited for here; descriptors the
     // application handed in go to a driver that waits for fences itself, when it can.
     const bool fenced = !dependencies.empty() && canRunFenced(*compiled_, outputs_);
@@ -266,7 +285,7 @@ Result<std::shared_ptr<Event>> Execution::startCompute(std::vector<std::shared_p
       lastResult_ = result.error().code;
     }
     endRun();
-    held.unlock();  // from here on `this` may be destroyed
+    releaseRun();  // from here on `this` may be destroyed
     event->signal(std::move(result));
   }).detach();
   return event;

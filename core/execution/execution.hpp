@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -100,7 +101,12 @@ class Execution {
   std::vector<bool> outputSufficient_;
   Durations durations_;
   std::vector<std::string> devicesUsed_;
-  std::mutex runMutex_;  // held during a run; the destructor waits on it
+  // A run in progress (compute, or the thread of startCompute); the destructor waits for it to end.
+  std::mutex runMutex_;
+  std::condition_variable idle_;
+  bool running_ = false;
+  Result<void> acquireRun();
+  void releaseRun();
 };
 
 }  // namespace nnrt
