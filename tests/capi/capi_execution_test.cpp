@@ -95,6 +95,61 @@ TEST(CapiExecution, FibonacciFloat) {
   ANeuralNetworksExecution_free(e);
 }
 
+// Builds n -> op -> out with the given types and returns what compiling it gives.
+int compileFibonacciVariant(int32_t inputType, const std::vector<uint32_t>& inputDims, int32_t outputType,
+                            uint16_t operationWithinExtension, uint32_t inputCount) {
+  ANeuralNetworksModel* model = nullptr;
+  EXPECT_EQ(ANeuralNetworksModel_create(&model), ANEURALNETWORKS_NO_ERROR);
+  int32_t int64Type = 0, quant64Type = 0, operation = 0;
+  EXPECT_EQ(ANeuralNetworksModel_getExtensionOperandType(model, EXAMPLE_FIBONACCI_EXTENSION_NAME, EXAMPLE_INT64,
+                                                         &int64Type),
+            ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksModel_getExtensionOperandType(model, EXAMPLE_FIBONACCI_EXTENSION_NAME,
+                                                         EXAMPLE_TENSOR_QUANT64_ASYMM, &quant64Type),
+            ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksModel_getExtensionOperationType(model, EXAMPLE_FIBONACCI_EXTENSION_NAME,
+                                                           operationWithinExtension, &operation),
+            ANEURALNETWORKS_NO_ERROR);
+  auto resolve = [&](int32_t t) { return t == -1 ? int64Type : t == -2 ? quant64Type : t; };
+  const uint32_t outDims[] = {10};
+  ANeuralNetworksOperandType in{resolve(inputType), static_cast<uint32_t>(inputDims.size()), inputDims.data(), 0, 0};
+  ANeuralNetworksOperandType out{resolve(outputType), 1, outDims, 0, 0};
+  EXPECT_EQ(ANeuralNetworksModel_addOperand(model, &in), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksModel_addOperand(model, &in), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksModel_addOperand(model, &out), ANEURALNETWORKS_NO_ERROR);
+  if (resolve(outputType) == quant64Type) {
+    ExampleQuant64AsymmParams params{0.5, 10};
+    EXPECT_EQ(ANeuralNetworksModel_setOperandExtensionData(model, 2, &params, sizeof params), ANEURALNETWORKS_NO_ERROR);
+  }
+  const uint32_t inputs[] = {0, 1}, output = 2;
+  EXPECT_EQ(ANeuralNetworksModel_addOperation(model, operation, inputCount, inputs, 1, &output), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksModel_identifyInputsAndOutputs(model, inputCount, inputs, 1, &output),
+            ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksModel_finish(model), ANEURALNETWORKS_NO_ERROR);
+  ANeuralNetworksCompilation* compilation = nullptr;
+  EXPECT_EQ(ANeuralNetworksCompilation_create(model, &compilation), ANEURALNETWORKS_NO_ERROR);
+  int result = ANeuralNetworksCompilation_finish(compilation);
+  ANeuralNetworksCompilation_free(compilation);
+  ANeuralNetworksModel_free(model);
+  return result;
+}
+
+TEST(CapiExecution, MalformedFibonacciOperationsAreRefusedWhenCompiling) {
+  constexpr int32_t kInt64 = -1, kQuant64 = -2;
+  // The well-formed operation compiles (control for the cases below).
+  EXPECT_EQ(compileFibonacciVariant(kInt64, {}, kQuant64, EXAMPLE_FIBONACCI, 1), ANEURALNETWORKS_NO_ERROR);
+  // Input type: an int32 tensor.
+  EXPECT_EQ(compileFibonacciVariant(ANEURALNETWORKS_TENSOR_INT32, {1}, kQuant64, EXAMPLE_FIBONACCI, 1),
+            ANEURALNETWORKS_BAD_DATA);
+  // Output type: an int32 tensor.
+  EXPECT_EQ(compileFibonacciVariant(kInt64, {}, ANEURALNETWORKS_TENSOR_INT32, EXAMPLE_FIBONACCI, 1),
+            ANEURALNETWORKS_BAD_DATA);
+  // Operand count: two inputs.
+  EXPECT_EQ(compileFibonacciVariant(kInt64, {}, kQuant64, EXAMPLE_FIBONACCI, 2), ANEURALNETWORKS_BAD_DATA);
+  // Operation: a code the extension does not define.
+  EXPECT_EQ(compileFibonacciVariant(kInt64, {}, kQuant64, 7, 1), ANEURALNETWORKS_BAD_DATA);
+}
+
 TEST(CapiExecution, FibonacciOfZeroFailsAtExecution) {
   FibonacciModel m(/*quant=*/true);
   ANeuralNetworksExecution* e = nullptr;
