@@ -478,6 +478,51 @@ TEST(CapiExecution, ExtensionOperationsAreSupportedOnlyByTheirDevice) {
   EXPECT_EQ(found, 1);
 }
 
+TEST(CapiExecution, SupportedOperationsAnswerInTheCallersOrder) {
+  // Operations added out of topological order: operation 0 (ADD) reads what operation 1
+  // (FIBONACCI) writes, so the runtime runs them as 1, 0; the answer must still be in the order
+  // they were added.
+  ANeuralNetworksModel* model = nullptr;
+  ASSERT_EQ(ANeuralNetworksModel_create(&model), ANEURALNETWORKS_NO_ERROR);
+  int32_t fibonacci = 0;
+  ASSERT_EQ(ANeuralNetworksModel_getExtensionOperationType(model, EXAMPLE_FIBONACCI_EXTENSION_NAME, EXAMPLE_FIBONACCI,
+                                                           &fibonacci),
+            ANEURALNETWORKS_NO_ERROR);
+  const uint32_t one[] = {1}, four[] = {4};
+  ANeuralNetworksOperandType n{ANEURALNETWORKS_TENSOR_FLOAT32, 1, one, 0, 0};
+  ANeuralNetworksOperandType v{ANEURALNETWORKS_TENSOR_FLOAT32, 1, four, 0, 0};
+  ANeuralNetworksOperandType s{ANEURALNETWORKS_INT32, 0, nullptr, 0, 0};
+  for (auto* t : {&n, &v, &v, &s, &v}) ASSERT_EQ(ANeuralNetworksModel_addOperand(model, t), ANEURALNETWORKS_NO_ERROR);
+  int32_t none = 0;
+  ASSERT_EQ(ANeuralNetworksModel_setOperandValue(model, 3, &none, sizeof none), ANEURALNETWORKS_NO_ERROR);
+  const uint32_t addIn[] = {1, 2, 3}, addOut[] = {4}, fibIn[] = {0}, fibOut[] = {1};
+  ASSERT_EQ(ANeuralNetworksModel_addOperation(model, ANEURALNETWORKS_ADD, 3, addIn, 1, addOut), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksModel_addOperation(model, fibonacci, 1, fibIn, 1, fibOut), ANEURALNETWORKS_NO_ERROR);
+  const uint32_t inputs[] = {0, 2};
+  ASSERT_EQ(ANeuralNetworksModel_identifyInputsAndOutputs(model, 2, inputs, 1, addOut), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksModel_finish(model), ANEURALNETWORKS_NO_ERROR);
+  uint32_t count = 0;
+  ASSERT_EQ(ANeuralNetworks_getDeviceCount(&count), ANEURALNETWORKS_NO_ERROR);
+  for (uint32_t i = 0; i < count; ++i) {
+    ANeuralNetworksDevice* d = nullptr;
+    const char* name = nullptr;
+    ASSERT_EQ(ANeuralNetworks_getDevice(i, &d), ANEURALNETWORKS_NO_ERROR);
+    ASSERT_EQ(ANeuralNetworksDevice_getName(d, &name), ANEURALNETWORKS_NO_ERROR);
+    bool supported[2] = {};
+    const ANeuralNetworksDevice* list[] = {d};
+    ASSERT_EQ(ANeuralNetworksModel_getSupportedOperationsForDevices(model, list, 1, supported), ANEURALNETWORKS_NO_ERROR);
+    if (std::string(name) == "cpu") {
+      EXPECT_TRUE(supported[0]);   // ADD
+      EXPECT_FALSE(supported[1]);  // FIBONACCI
+    }
+    if (std::string(name) == "fibonacci") {
+      EXPECT_FALSE(supported[0]);
+      EXPECT_TRUE(supported[1]);
+    }
+  }
+  ANeuralNetworksModel_free(model);
+}
+
 TEST(CapiExecution, ConcurrentExecutionsOnOneCompilation) {
   FibonacciModel m(/*quant=*/true);
   std::atomic<int> wrong{0};
