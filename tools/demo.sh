@@ -28,15 +28,15 @@ printf '\n== examples/c/add_fib_add.c\n'
 show run $models/mlp.yaml --device cpu --input x=1,0,0,1,0.5,0.5,-1,2 --repeat 20
 show run $models/cnn.yaml --device cpu --repeat 20 --explain
 
-# The OpenCL device: its costs against the CPU's, then the MLP run on it.
+# One model across all three devices: cpu, the Fibonacci accelerator, and the OpenCL device,
+# which gets FULLY_CONNECTED through a policy pin (configs/demo.yaml) even though it costs more.
 devices=$("$nnrt" devices --json)
 if grep -q '"name": "opencl' <<<"$devices"; then
-  show plan $models/mlp.yaml --devices cpu,opencl
-  if ! NNRT_LOG=warning show run $models/mlp.yaml --device opencl --input x=1,0,0,1,0.5,0.5,-1,2; then
-    echo "(the opencl device cannot run this model yet: see its plan above)"
-  fi
+  NNRT_CONFIG=configs/demo.yaml show run $models/pipeline.yaml --input x=6 --explain
+  show run $models/mlp.yaml --device opencl --input x=1,0,0,1,0.5,0.5,-1,2
 else
   echo; echo "(no opencl device: 'nnrt devices' lists it under skipped, with the reason)"
+  show run $models/pipeline.yaml --input x=6
 fi
 
 # The vendor extension alone, on its own device.
