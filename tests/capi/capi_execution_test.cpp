@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <poll.h>
+#include <sys/mman.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
@@ -520,6 +521,112 @@ TEST(CapiExecution, SupportedOperationsAnswerInTheCallersOrder) {
       EXPECT_TRUE(supported[1]);
     }
   }
+  ANeuralNetworksModel_free(model);
+}
+
+// y = a + c, where c is a 64-float constant (too large to be copied at setOperandValue).
+TEST(CapiExecution, LargeConstantsAreReadAtFinishAndCopied) {
+  const uint32_t dims[] = {64};
+  ANeuralNetworksOperandType t{ANEURALNETWORKS_TENSOR_FLOAT32, 1, dims, 0, 0};
+  ANeuralNetworksOperandType s{ANEURALNETWORKS_INT32, 0, nullptr, 0, 0};
+  ANeuralNetworksModel* model = nullptr;
+  ASSERT_EQ(ANeuralNetworksModel_create(&model), ANEURALNETWORKS_NO_ERROR);
+  for (auto* type : {&t, &t, &s, &t}) ASSERT_EQ(ANeuralNetworksModel_addOperand(model, type), ANEURALNETWORKS_NO_ERROR);
+  std::vector<float> constant(64, 1.0f);
+  ASSERT_EQ(ANeuralNetworksModel_setOperandValue(model, 1, constant.data(), 64 * sizeof(float)), ANEURALNETWORKS_NO_ERROR);
+  constant.assign(64, 2.0f);  // before finish: the model sees this
+  int32_t none = 0;
+  ASSERT_EQ(ANeuralNetworksModel_setOperandValue(model, 2, &none, sizeof none), ANEURALNETWORKS_NO_ERROR);
+  const uint32_t in[] = {0, 1, 2}, out[] = {3}, modelIn[] = {0};
+  ASSERT_EQ(ANeuralNetworksModel_addOperation(model, ANEURALNETWORKS_ADD, 3, in, 1, out), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksModel_identifyInputsAndOutputs(model, 1, modelIn, 1, out), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksModel_finish(model), ANEURALNETWORKS_NO_ERROR);
+  constant.assign(64, 100.0f);  // after finish: copied already, not seen
+  ANeuralNetworksCompilation* c = nullptr;
+  ASSERT_EQ(ANeuralNetworksCompilation_create(model, &c), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksCompilation_finish(c), ANEURALNETWORKS_NO_ERROR);
+  ANeuralNetworksExecution* e = nullptr;
+  ASSERT_EQ(ANeuralNetworksExecution_create(c, &e), ANEURALNETWORKS_NO_ERROR);
+  std::vector<float> a(64), y(64);
+  for (int i = 0; i < 64; ++i) a[i] = static_cast<float>(i);
+  ASSERT_EQ(ANeuralNetworksExecution_setInput(e, 0, nullptr, a.data(), 64 * sizeof(float)), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setOutput(e, 0, nullptr, y.data(), 64 * sizeof(float)), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_compute(e), ANEURALNETWORKS_NO_ERROR);
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(y[i], i + 2.0f) << i;
+  ANeuralNetworksExecution_free(e);
+  ANeuralNetworksCompilation_free(c);
+  ANeuralNetworksModel_free(model);
+}
+
+// Constants, inputs and outputs in a memory made from a file descriptor (memfd).
+TEST(CapiExecution, MemoryFromFileDescriptor) {
+  constexpr size_t kFloats = 16;
+  int fd = memfd_create("nnrt-test", MFD_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(ftruncate(fd, 4096), 0);
+  // Layout: [0, 64) constant c, [64, 128) input a, [128, 192) output y.
+  std::vector<float> c(kFloats), a(kFloats);
+  for (size_t i = 0; i < kFloats; ++i) {
+    c[i] = 0.5f * i;
+    a[i] = 10.0f - i;
+  }
+  ASSERT_EQ(pwrite(fd, c.data(), 64, 0), 64);
+  ASSERT_EQ(pwrite(fd, a.data(), 64, 64), 64);
+  ANeuralNetworksMemory* memory = nullptr;
+  ASSERT_EQ(ANeuralNetworksMemory_createFromFd(4096, PROT_READ | PROT_WRITE, fd, 0, &memory), ANEURALNETWORKS_NO_ERROR);
+  close(fd);  // the memory keeps its own descriptor
+
+  const uint32_t dims[] = {kFloats};
+  ANeuralNetworksOperandType t{ANEURALNETWORKS_TENSOR_FLOAT32, 1, dims, 0, 0};
+  ANeuralNetworksOperandType s{ANEURALNETWORKS_INT32, 0, nullptr, 0, 0};
+  ANeuralNetworksModel* model = nullptr;
+  ASSERT_EQ(ANeuralNetworksModel_create(&model), ANEURALNETWORKS_NO_ERROR);
+  for (auto* type : {&t, &t, &s, &t}) ASSERT_EQ(ANeuralNetworksModel_addOperand(model, type), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksModel_setOperandValueFromMemory(model, 1, memory, 4090, 64), ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(ANeuralNetworksModel_setOperandValueFromMemory(model, 1, memory, 0, 32), ANEURALNETWORKS_BAD_DATA);
+  ASSERT_EQ(ANeuralNetworksModel_setOperandValueFromMemory(model, 1, memory, 0, 64), ANEURALNETWORKS_NO_ERROR);
+  int32_t none = 0;
+  ASSERT_EQ(ANeuralNetworksModel_setOperandValue(model, 2, &none, sizeof none), ANEURALNETWORKS_NO_ERROR);
+  const uint32_t in[] = {0, 1, 2}, out[] = {3}, modelIn[] = {0};
+  ASSERT_EQ(ANeuralNetworksModel_addOperation(model, ANEURALNETWORKS_MUL, 3, in, 1, out), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksModel_identifyInputsAndOutputs(model, 1, modelIn, 1, out), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksModel_finish(model), ANEURALNETWORKS_NO_ERROR);
+  ANeuralNetworksCompilation* compilation = nullptr;
+  ASSERT_EQ(ANeuralNetworksCompilation_create(model, &compilation), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksCompilation_finish(compilation), ANEURALNETWORKS_NO_ERROR);
+  ANeuralNetworksMemory_free(memory);  // the model and compilation keep what they use
+
+  // A second mapping of a new memfd for the execution's input and output.
+  int fd2 = memfd_create("nnrt-test-io", MFD_CLOEXEC);
+  ASSERT_EQ(ftruncate(fd2, 128), 0);
+  ASSERT_EQ(pwrite(fd2, a.data(), 64, 0), 64);
+  ANeuralNetworksMemory* io = nullptr;
+  ASSERT_EQ(ANeuralNetworksMemory_createFromFd(128, PROT_READ | PROT_WRITE, fd2, 0, &io), ANEURALNETWORKS_NO_ERROR);
+  ANeuralNetworksExecution* e = nullptr;
+  ASSERT_EQ(ANeuralNetworksExecution_create(compilation, &e), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksExecution_setOutputFromMemory(e, 0, nullptr, io, 100, 64), ANEURALNETWORKS_BAD_DATA);
+  ASSERT_EQ(ANeuralNetworksExecution_setInputFromMemory(e, 0, nullptr, io, 0, 64), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setOutputFromMemory(e, 0, nullptr, io, 64, 64), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_compute(e), ANEURALNETWORKS_NO_ERROR);
+  std::vector<float> y(kFloats);
+  ASSERT_EQ(pread(fd2, y.data(), 64, 64), 64);  // visible through the file
+  for (size_t i = 0; i < kFloats; ++i) EXPECT_EQ(y[i], a[i] * c[i]) << i;
+  ANeuralNetworksExecution_free(e);
+  ANeuralNetworksMemory_free(io);
+  close(fd2);
+  // A read-only memory cannot take outputs.
+  int fd3 = memfd_create("nnrt-test-ro", MFD_CLOEXEC);
+  ASSERT_EQ(ftruncate(fd3, 128), 0);
+  ANeuralNetworksMemory* readOnly = nullptr;
+  ASSERT_EQ(ANeuralNetworksMemory_createFromFd(128, PROT_READ, fd3, 0, &readOnly), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_create(compilation, &e), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksExecution_setOutputFromMemory(e, 0, nullptr, readOnly, 0, 64), ANEURALNETWORKS_BAD_DATA);
+  ANeuralNetworksExecution_free(e);
+  ANeuralNetworksMemory_free(readOnly);
+  close(fd3);
+  EXPECT_EQ(ANeuralNetworksMemory_createFromFd(0, PROT_READ, 0, 0, &readOnly), ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(ANeuralNetworksMemory_createFromFd(64, PROT_READ, -1, 0, &readOnly), ANEURALNETWORKS_BAD_DATA);
+  ANeuralNetworksCompilation_free(compilation);
   ANeuralNetworksModel_free(model);
 }
 
