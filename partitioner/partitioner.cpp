@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <numeric>
 #include <optional>
@@ -34,13 +33,6 @@ std::string typeLabel(const driver::Model& model, int32_t type) {
 
 std::string operationLabel(const driver::Model& model, uint32_t index, int32_t type) {
   return "operation " + std::to_string(index) + " (" + typeLabel(model, type) + ")";
-}
-
-std::string formatCost(double cost) {
-  if (std::isinf(cost)) return "inf";
-  char text[32];
-  std::snprintf(text, sizeof(text), "%g", cost);
-  return text;
 }
 
 bool names(const DeviceView& device, const std::string& name) {
@@ -130,11 +122,32 @@ struct Choice {
   bool found() const { return device != kNoDevice; }
 };
 
+// The index of `text` in `strings`, added if missing. The table stays small (extension names, pin
+// names, one reason), so a linear search is enough.
+uint32_t intern(std::vector<std::string>& strings, std::string_view text) {
+  for (size_t i = 0; i < strings.size(); ++i) {
+    if (strings[i] == text) return static_cast<uint32_t>(i);
+  }
+  strings.emplace_back(text);
+  return static_cast<uint32_t>(strings.size() - 1);
+}
+
+// Fills a plan's placements and candidates. The plan must outlive the Placer.
 class Placer {
  public:
-  Placer(const driver::Model& model, std::span<const DeviceView> devices, const Policy& policy)
-      : model_(model), devices_(devices), policy_(policy), costs_(model, devices, policy.preference) {
+  Placer(const driver::Model& model, std::span<const DeviceView> devices, const Policy& policy, Plan& plan)
+      : model_(model),
+        main_(model.main()),
+        devices_(devices),
+        policy_(policy),
+        plan_(plan),
+        costs_(model, devices, policy.preference) {
     const size_t count = devices.size();
+    const size_t operationCount = main_.operations().size();
+    plan.deviceCount = count;
+    plan.placements.resize(operationCount);
+    plan.candidates.resize(operationCount * count);
+
     isCpu_.resize(count);
     for (size_t d = 0; d < count; ++d) {
       isCpu_[d] = devices[d].type == NNRT_DEVICE_TYPE_CPU;
@@ -185,93 +198,64 @@ class Placer {
     return order;
   }
 
-  // Every device as a candidate for operation `index`: its cost, and whether (and why) it is
-  // excluded. The placement's device is not chosen yet.
-  Placement candidates(uint32_t index) {
-    const driver::Subgraph main = model_.main();
-    const nnrt_operation& operation = main.operations()[index];
-    Placement placement;
-    placement.operation = index;
-    placement.type = operation.type;
-    placement.candidates.resize(devices_.size());
-
-    std::optional<std::string_view> extension;
-    const bool isExtension = driver::isExtensionType(operation.type);
-    if (isExtension) extension = model_.extensionName(driver::extensionPrefix(operation.type));
-
-    for (size_t d = 0; d < devices_.size(); ++d) {
-      const DeviceView& device = devices_[d];
-      Candidate& candidate = placement.candidates[d];
-      candidate.device = device.name;
-      candidate.cost = costs_.operation(d, main, operation);
-      if (isDenied(d, operation.type)) {
-        exclude(candidate, "denied by policy");
-      } else if (isExtension && !extension) {
-        exclude(candidate, "the model names no extension for prefix " +
-                               std::to_string(driver::extensionPrefix(operation.type)));
-      } else if (isExtension && std::find(device.extensions.begin(), device.extensions.end(), *extension) ==
-                                    device.extensions.end()) {
-        exclude(candidate, "does not support extension " + std::string(*extension));
-      } else if (!device.supported[index]) {
-        const bool hasReason =
-            index < device.unsupportedReasons.size() && !device.unsupportedReasons[index].empty();
-        exclude(candidate, hasReason ? device.unsupportedReasons[index] : "not supported by the driver");
-      }
+  // Every device as a candidate for every operation: its cost, and whether (and why) it is excluded.
+  // No device is chosen yet.
+  void candidates() {
+    const auto operationCount = static_cast<uint32_t>(plan_.placements.size());
+    for (uint32_t j = 0; j < operationCount; ++j) {
+      candidates(j);
     }
-    return placement;
   }
 
-  // Chooses the device for a placement from its candidates (pins, cost, ties) and says why.
-  driver::Result<void> decide(Placement& placement) const {
-    std::string rule;
-    if (driver::isExtensionType(placement.type)) {
-      const auto extension = model_.extensionName(driver::extensionPrefix(placement.type));
-      rule = "extension " + (extension ? std::string(*extension) : std::string("(unnamed)")) +
-             ": only devices that support it are candidates; ";
-    }
+  // Chooses the device for operation `index` from its candidates (pins, cost, ties) and says why.
+  driver::Result<void> decide(uint32_t index) {
+    Placement& placement = plan_.placements[index];
+    const std::span<const Candidate> candidates = plan_.candidatesOf(placement);
+    Rule& rule = placement.rule;
 
     if (auto pin = pins_.find(placement.type); pin != pins_.end()) {
-      const Choice pinned = choose(placement.candidates, &pin->second.matches);
+      const Choice pinned = choose(candidates, &pin->second.matches);
       if (pinned.found()) {
-        placement.device = pinned.device;
-        placement.rule = rule + "pinned by policy";
+        placement.device = static_cast<uint32_t>(pinned.device);
+        rule.kind = RuleKind::Pinned;
         return {};
       }
-      rule += "pin to " + pin->second.name + " ignored: ";
+      if (pin->second.string == kNoString) pin->second.string = intern(plan_.strings, pin->second.name);
+      rule.text = pin->second.string;
       auto named =
           std::find_if(tieOrder_.begin(), tieOrder_.end(), [&](size_t d) { return pin->second.matches[d]; });
       if (named == tieOrder_.end()) {
-        rule += "no device is named " + pin->second.name + "; ";
+        rule.pinIgnored = PinIgnored::NoDeviceNamed;
       } else {
-        rule += pin->second.name + " cannot run it (" + placement.candidates[*named].why + "); ";
+        rule.pinIgnored = PinIgnored::CannotRun;
+        rule.pinDevice = static_cast<uint32_t>(*named);
       }
     }
 
-    const Choice choice = choose(placement.candidates, nullptr);
+    const Choice choice = choose(candidates, nullptr);
     if (!choice.found()) {
       std::string message =
           "no device can run " + operationLabel(model_, placement.operation, placement.type) + ":";
-      for (const Candidate& candidate : placement.candidates) {
-        message += " " + candidate.device + ": " + candidate.why + ";";
+      for (const Candidate& candidate : candidates) {
+        message += " " + devices_[candidate.device].name + ": " +
+                   whyText(plan_, placement, candidate, devices_) + ";";
       }
       message.pop_back();
       return invalidArgument(std::move(message));
     }
-    placement.device = choice.device;
+    placement.device = static_cast<uint32_t>(choice.device);
     if (choice.considered == 1) {
-      rule += "only candidate";
+      rule.kind = RuleKind::OnlyCandidate;
     } else if (choice.tied == 1) {
-      rule += "cheapest";
+      rule.kind = RuleKind::Cheapest;
     } else {
-      rule += "tie at cost " + formatCost(placement.candidates[choice.device].cost) +
-              (choice.cpuWonTie ? ": a CPU device wins ties" : ": first in device order");
+      rule.kind = choice.cpuWonTie ? RuleKind::TieCpuWins : RuleKind::TieDeviceOrder;
     }
-    placement.rule = std::move(rule);
     return {};
   }
 
   // The device that Mode::Disabled puts the whole model on.
-  driver::Result<size_t> disabledTarget(const std::vector<Placement>& placements) const {
+  driver::Result<size_t> disabledTarget() const {
     if (!policy_.fallbackDevice.empty()) {
       for (size_t d : tieOrder_) {
         if (names(devices_[d], policy_.fallbackDevice)) return d;
@@ -279,8 +263,8 @@ class Placer {
     }
     if (policy_.explicitDevices) {
       for (size_t d : tieOrder_) {
-        if (std::none_of(placements.begin(), placements.end(),
-                         [d](const Placement& p) { return p.candidates[d].excluded; })) {
+        if (std::none_of(plan_.placements.begin(), plan_.placements.end(),
+                         [&](const Placement& p) { return plan_.candidatesOf(p)[d].excluded(); })) {
           return d;
         }
       }
@@ -300,12 +284,45 @@ class Placer {
  private:
   struct Pin {
     std::string name;
-    std::vector<bool> matches;  // per device
+    std::vector<bool> matches;    // per device
+    uint32_t string = kNoString;  // the name's index in Plan::strings once a rule refers to it
   };
 
-  static void exclude(Candidate& candidate, std::string why) {
-    candidate.excluded = true;
-    candidate.why = std::move(why);
+  void candidates(uint32_t index) {
+    const nnrt_operation& operation = main_.operations()[index];
+    Placement& placement = plan_.placements[index];
+    placement.operation = index;
+    placement.type = operation.type;
+    Candidate* candidates = plan_.candidates.data() + size_t{index} * devices_.size();
+
+    std::optional<std::string_view> extension;
+    const bool isExtension = driver::isExtensionType(operation.type);
+    if (isExtension) {
+      const uint16_t prefix = driver::extensionPrefix(operation.type);
+      extension = model_.extensionName(prefix);
+      if (extension) {
+        auto [known, added] = extensions_.try_emplace(prefix, kNoString);
+        if (added) known->second = intern(plan_.strings, *extension);
+        placement.extension = known->second;
+      }
+    }
+
+    for (size_t d = 0; d < devices_.size(); ++d) {
+      const DeviceView& device = devices_[d];
+      Candidate& candidate = candidates[d];
+      candidate.device = static_cast<uint32_t>(d);
+      candidate.cost = costs_.operation(d, main_, operation);
+      if (isDenied(d, operation.type)) {
+        candidate.exclusion = Exclusion::DeniedByPolicy;
+      } else if (isExtension && !extension) {
+        candidate.exclusion = Exclusion::UnnamedExtension;
+      } else if (isExtension && std::find(device.extensions.begin(), device.extensions.end(), *extension) ==
+                                    device.extensions.end()) {
+        candidate.exclusion = Exclusion::ExtensionNotSupported;
+      } else if (!device.supported[index]) {
+        candidate.exclusion = Exclusion::Driver;
+      }
+    }
   }
 
   bool isDenied(size_t device, int32_t type) const {
@@ -317,10 +334,10 @@ class Placer {
 
   // Android's rule: the cheapest wins; on a tie the earlier device (here: in tie order), except that
   // a CPU device wins any tie it is part of. `allowed` (per device) narrows the candidates.
-  Choice choose(const std::vector<Candidate>& candidates, const std::vector<bool>* allowed) const {
+  Choice choose(std::span<const Candidate> candidates, const std::vector<bool>* allowed) const {
     Choice choice;
     auto eligible = [&](size_t d) {
-      return !candidates[d].excluded && (allowed == nullptr || (*allowed)[d]);
+      return !candidates[d].excluded() && (allowed == nullptr || (*allowed)[d]);
     };
     for (size_t d : tieOrder_) {
       if (!eligible(d)) continue;
@@ -346,13 +363,16 @@ class Placer {
   }
 
   const driver::Model& model_;
+  const driver::Subgraph main_;
   std::span<const DeviceView> devices_;
   const Policy& policy_;
+  Plan& plan_;
   CostModel costs_;
   std::vector<bool> isCpu_;
   std::vector<size_t> tieOrder_;
   std::vector<std::vector<const std::set<int32_t>*>> denied_;  // per device: the deny lists naming it
   std::map<int32_t, Pin> pins_;
+  std::map<uint16_t, uint32_t> extensions_;  // extension prefix -> its name's index in Plan::strings
 };
 
 driver::Result<void> checkInputs(const driver::Model& model, std::span<const DeviceView> devices) {
@@ -369,33 +389,25 @@ driver::Result<void> checkInputs(const driver::Model& model, std::span<const Dev
   return {};
 }
 
-// Candidates for every operation, in the model's order.
-std::vector<Placement> allCandidates(Placer& placer, uint32_t operationCount) {
-  std::vector<Placement> placements;
-  placements.reserve(operationCount);
-  for (uint32_t j = 0; j < operationCount; ++j) {
-    placements.push_back(placer.candidates(j));
-  }
-  return placements;
-}
-
-driver::Result<Plan> wholeModel(const driver::Model& model, std::span<const DeviceView> devices,
-                                std::vector<Placement> placements, size_t device, const std::string& reason) {
-  for (Placement& placement : placements) {
-    const Candidate& candidate = placement.candidates[device];
-    if (candidate.excluded) {
+// Places every operation of a costed plan on devices[device] (one step, the whole model).
+driver::Result<void> wholeModel(const driver::Model& model, std::span<const DeviceView> devices, Plan& plan,
+                                size_t device, RuleKind kind, const std::string& reason) {
+  Rule rule;
+  rule.kind = kind;
+  if (kind == RuleKind::Fallback) rule.text = intern(plan.strings, reason);
+  for (Placement& placement : plan.placements) {
+    const Candidate& candidate = plan.candidatesOf(placement)[device];
+    if (candidate.excluded()) {
       return invalidArgument(devices[device].name + " cannot run " +
                              operationLabel(model, placement.operation, placement.type) + ": " +
-                             candidate.why + " (" + reason + ")");
+                             whyText(plan, placement, candidate, devices) + " (" + reason + ")");
     }
-    placement.device = device;
-    placement.rule = reason;
+    placement.device = static_cast<uint32_t>(device);
+    placement.rule = rule;
   }
-  Plan plan;
-  plan.placements = std::move(placements);
   plan.steps.push_back(detail::wholeModelStep(model.main(), device));
   plan.summary = "whole model on " + devices[device].name + " (" + reason + ")";
-  return plan;
+  return {};
 }
 
 std::string multiStepSummary(const Plan& plan, std::span<const DeviceView> devices) {
@@ -415,29 +427,31 @@ driver::Result<Plan> partition(const driver::Model& model, std::span<const Devic
                                const Policy& policy) {
   NNRT_RETURN_IF_ERROR(checkInputs(model, devices));
   const driver::Subgraph main = model.main();
-  NNRT_ASSIGN_OR_RETURN(detail::OperationGraph graph, detail::buildOperationGraph(main));
+  NNRT_ASSIGN_OR_RETURN(std::vector<uint32_t> producer, detail::checkOperations(main));
   const auto operationCount = static_cast<uint32_t>(main.operations().size());
 
-  Placer placer(model, devices, policy);
-  std::vector<Placement> placements = allCandidates(placer, operationCount);
+  Plan plan;
+  Placer placer(model, devices, policy, plan);
+  placer.candidates();
   if (policy.mode == Mode::Disabled) {
-    NNRT_ASSIGN_OR_RETURN(size_t target, placer.disabledTarget(placements));
-    return wholeModel(model, devices, std::move(placements), target, "partitioning: disabled");
+    NNRT_ASSIGN_OR_RETURN(size_t target, placer.disabledTarget());
+    NNRT_RETURN_IF_ERROR(
+        wholeModel(model, devices, plan, target, RuleKind::PartitioningDisabled, "partitioning: disabled"));
+    return plan;
   }
 
-  Plan plan;
   bool oneDevice = true;
-  for (Placement& placement : placements) {
-    NNRT_RETURN_IF_ERROR(placer.decide(placement));
-    oneDevice = oneDevice && placement.device == placements.front().device;
+  for (uint32_t j = 0; j < operationCount; ++j) {
+    NNRT_RETURN_IF_ERROR(placer.decide(j));
+    oneDevice = oneDevice && plan.placements[j].device == plan.placements.front().device;
   }
-  plan.placements = std::move(placements);
   if (oneDevice) {
     const size_t device = plan.placements.front().device;
     plan.steps.push_back(detail::wholeModelStep(main, device));
     plan.summary = "whole model on " + devices[device].name;
     return plan;
   }
+  const detail::OperationGraph graph = detail::buildOperationGraph(main, std::move(producer));
   const std::vector<size_t> queueOrder = placer.queueOrder();
   detail::formSteps(main, graph, queueOrder, plan);
   plan.summary = multiStepSummary(plan, devices);
@@ -451,11 +465,12 @@ driver::Result<Plan> wholeModelPlan(const driver::Model& model, std::span<const 
     return invalidArgument("device index " + std::to_string(device) + " is out of range (" +
                            std::to_string(devices.size()) + " devices)");
   }
-  NNRT_RETURN_IF_ERROR(detail::buildOperationGraph(model.main()));
-  Placer placer(model, devices, policy);
-  return wholeModel(model, devices,
-                    allCandidates(placer, static_cast<uint32_t>(model.main().operations().size())), device,
-                    reason);
+  NNRT_RETURN_IF_ERROR(detail::checkOperations(model.main()));
+  Plan plan;
+  Placer placer(model, devices, policy, plan);
+  placer.candidates();
+  NNRT_RETURN_IF_ERROR(wholeModel(model, devices, plan, device, RuleKind::Fallback, reason));
+  return plan;
 }
 
 }  // namespace nnrt::partition

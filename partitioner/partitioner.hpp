@@ -29,8 +29,8 @@
 //
 // Contract: the model is finished and valid; its main-subgraph operations are in topological order
 // (checked: INVALID_ARGUMENT otherwise). Each DeviceView's `supported` has one entry per operation.
-// Every Placement lists one Candidate per device given. Thread-safe: no shared state; the inputs are
-// only read during the call.
+// Every Placement has one Candidate per device given (Plan::candidatesOf). Thread-safe: no shared state; the
+// inputs are only read during the call.
 #pragma once
 
 #include <cstdint>
@@ -85,12 +85,23 @@ driver::Result<Plan> partition(const driver::Model& model, std::span<const Devic
                                const Policy& policy);
 
 // A plan that runs the whole model as one step on devices[device]; every Placement's rule is
-// `reason` and the summary is "whole model on <device> (<reason>)". Candidates are costed with
-// policy.preference and excluded as in partition() (pins are not consulted). Used by the
-// compilation for fallback. INVALID_ARGUMENT when `device` is out of range or cannot run an
-// operation (naming the first such operation).
+// RuleKind::Fallback, whose text is `reason` (kept once in Plan::strings), and the summary is "whole model on
+// <device> (<reason>)". Candidates are costed with policy.preference and excluded as in partition() (pins are
+// not consulted). Used by the compilation for fallback. INVALID_ARGUMENT when `device` is out of range or
+// cannot run an operation (naming the first such operation).
 driver::Result<Plan> wholeModelPlan(const driver::Model& model, std::span<const DeviceView> devices,
                                     size_t device, std::string reason, const Policy& policy = Policy{});
+
+// The text of a placement's rule, e.g. "cheapest", "pinned by policy", "tie at cost 0.5: a CPU device
+// wins ties", "pin to gpu ignored: gpu cannot run it (no kernel); only candidate" or wholeModelPlan's
+// reason. `devices` is the list the plan was made from (a driver's reason quoted by an ignored pin
+// comes from it).
+std::string ruleText(const Plan& plan, const Placement& placement, std::span<const DeviceView> devices);
+
+// Why a candidate is excluded, e.g. "denied by policy" or the driver's reason
+// (devices[candidate.device].unsupportedReasons[placement.operation]); "" when it is not excluded.
+std::string whyText(const Plan& plan, const Placement& placement, const Candidate& candidate,
+                    std::span<const DeviceView> devices);
 
 // Human-readable text for `nnrt plan`: the summary, the steps (device, operations, inputs, outputs,
 // what each waits for), then per operation its device, the rule and every candidate with its cost.

@@ -42,7 +42,84 @@ std::string costText(double cost) {
   return text;
 }
 
+// A tie's cost in a rule: "inf" or %g.
+std::string tieCost(double cost) {
+  if (std::isinf(cost)) return "inf";
+  char text[32];
+  std::snprintf(text, sizeof(text), "%g", cost);
+  return text;
+}
+
 }  // namespace
+
+std::string ruleText(const Plan& plan, const Placement& placement, std::span<const DeviceView> devices) {
+  const Rule& rule = placement.rule;
+  auto string = [&](uint32_t index) {
+    return index < plan.strings.size() ? plan.strings[index] : std::string();
+  };
+  if (rule.kind == RuleKind::PartitioningDisabled) return "partitioning: disabled";
+  if (rule.kind == RuleKind::Fallback) return string(rule.text);
+
+  std::string text;
+  if (driver::isExtensionType(placement.type)) {
+    text = "extension " +
+           (placement.extension == kNoString ? std::string("(unnamed)") : string(placement.extension)) +
+           ": only devices that support it are candidates; ";
+  }
+  const std::span<const Candidate> candidates = plan.candidatesOf(placement);
+  if (rule.pinIgnored != PinIgnored::No) {
+    const std::string pin = string(rule.text);
+    text += "pin to " + pin + " ignored: ";
+    if (rule.pinIgnored == PinIgnored::NoDeviceNamed || rule.pinDevice >= candidates.size()) {
+      text += "no device is named " + pin + "; ";
+    } else {
+      text +=
+          pin + " cannot run it (" + whyText(plan, placement, candidates[rule.pinDevice], devices) + "); ";
+    }
+  }
+  const double cost = placement.device < candidates.size() ? candidates[placement.device].cost : 0;
+  switch (rule.kind) {
+    case RuleKind::OnlyCandidate:
+      return text + "only candidate";
+    case RuleKind::Cheapest:
+      return text + "cheapest";
+    case RuleKind::TieDeviceOrder:
+      return text + "tie at cost " + tieCost(cost) + ": first in device order";
+    case RuleKind::TieCpuWins:
+      return text + "tie at cost " + tieCost(cost) + ": a CPU device wins ties";
+    case RuleKind::Pinned:
+      return text + "pinned by policy";
+    case RuleKind::PartitioningDisabled:
+    case RuleKind::Fallback:
+      break;  // handled above
+  }
+  return text;
+}
+
+std::string whyText(const Plan& plan, const Placement& placement, const Candidate& candidate,
+                    std::span<const DeviceView> devices) {
+  switch (candidate.exclusion) {
+    case Exclusion::None:
+      return "";
+    case Exclusion::DeniedByPolicy:
+      return "denied by policy";
+    case Exclusion::UnnamedExtension:
+      return "the model names no extension for prefix " +
+             std::to_string(driver::extensionPrefix(placement.type));
+    case Exclusion::ExtensionNotSupported:
+      return "does not support extension " +
+             (placement.extension < plan.strings.size() ? plan.strings[placement.extension] : std::string());
+    case Exclusion::Driver:
+      if (candidate.device < devices.size()) {
+        const std::vector<std::string>& reasons = devices[candidate.device].unsupportedReasons;
+        if (placement.operation < reasons.size() && !reasons[placement.operation].empty()) {
+          return reasons[placement.operation];
+        }
+      }
+      return "not supported by the driver";
+  }
+  return "";
+}
 
 std::string describePlan(const Plan& plan, std::span<const DeviceView> devices) {
   auto deviceName = [&](size_t d) {
@@ -69,12 +146,14 @@ std::string describePlan(const Plan& plan, std::span<const DeviceView> devices) 
   }
   for (const Placement& placement : plan.placements) {
     text += "operation " + std::to_string(placement.operation) + " (" + typeName(placement.type) + ") -> " +
-            deviceName(placement.device) + ": " + placement.rule + "\n";
-    for (const Candidate& candidate : placement.candidates) {
-      std::string name = candidate.device;
+            deviceName(placement.device) + ": " + ruleText(plan, placement, devices) + "\n";
+    for (const Candidate& candidate : plan.candidatesOf(placement)) {
+      std::string name = deviceName(candidate.device);
       name.resize(std::max(width, name.size()), ' ');
       text += "    " + name + "  " +
-              (candidate.excluded ? "excluded: " + candidate.why : "cost " + costText(candidate.cost)) + "\n";
+              (candidate.excluded() ? "excluded: " + whyText(plan, placement, candidate, devices)
+                                    : "cost " + costText(candidate.cost)) +
+              "\n";
     }
   }
   return text;

@@ -1,6 +1,6 @@
 // Step formation: the dataflow graph, Android's per-device ready queues, step inputs and outputs,
 // and the dependencies between steps. Everything is linear in operations + operands + edges, apart
-// from sorting each step's (small) input and output groups and the dependency list.
+// from sorting each step's (small) input and output groups.
 #include "partitioner/steps.hpp"
 
 #include <algorithm>
@@ -47,7 +47,7 @@ void appendSorted(std::vector<uint32_t>& to, std::vector<uint32_t>& group) {
 
 }  // namespace
 
-driver::Result<OperationGraph> buildOperationGraph(const driver::Subgraph& main) {
+driver::Result<std::vector<uint32_t>> checkOperations(const driver::Subgraph& main) {
   const auto operands = main.operands();
   const auto operations = main.operations();
   const auto operandCount = static_cast<uint32_t>(operands.size());
@@ -56,26 +56,17 @@ driver::Result<OperationGraph> buildOperationGraph(const driver::Subgraph& main)
     return "operation " + std::to_string(operation) + ": operand " + std::to_string(operand);
   };
 
-  OperationGraph result;
-  result.operationCount = operationCount;
-  result.producer.assign(operandCount, kNoProducer);
-  std::vector<std::pair<uint32_t, uint32_t>> edges;
-  size_t edgeCount = 0;
-  for (const nnrt_operation& operation : operations)
-    edgeCount += operation.input_count + operation.output_count;
-  edges.reserve(edgeCount);
+  std::vector<uint32_t> producer(operandCount, kNoProducer);
   for (uint32_t j = 0; j < operationCount; ++j) {
     for (uint32_t k : driver::outputs(operations[j])) {
       if (k >= operandCount) return invalidArgument(where(j, k) + " does not exist");
       if (!isWritten(operands[k].lifetime)) {
         return invalidArgument(where(j, k) + " is written but is " + lifetimeName(operands[k].lifetime));
       }
-      if (result.producer[k] != kNoProducer) {
-        return invalidArgument(where(j, k) + " is also written by operation " +
-                               std::to_string(result.producer[k]));
+      if (producer[k] != kNoProducer) {
+        return invalidArgument(where(j, k) + " is also written by operation " + std::to_string(producer[k]));
       }
-      result.producer[k] = j;
-      edges.emplace_back(j, result.operandVertex(k));
+      producer[k] = j;
     }
   }
 
@@ -85,28 +76,55 @@ driver::Result<OperationGraph> buildOperationGraph(const driver::Subgraph& main)
     for (uint32_t k : driver::inputs(operations[j])) {
       if (k >= operandCount) return invalidArgument(where(j, k) + " does not exist");
       if (!isWritten(operands[k].lifetime)) continue;
-      const uint32_t p = result.producer[k];
+      const uint32_t p = producer[k];
       if (p == kNoProducer) return invalidArgument(where(j, k) + " is read but no operation writes it");
       if (p >= j && !misordered) misordered.emplace(j, k);
-      edges.emplace_back(result.operandVertex(k), j);
     }
   }
-  // The histogram sort behind edges_are_unsorted_multi_pass is stable: each vertex keeps its edges in
-  // the order they were listed above.
-  result.graph = OperationGraph::Graph(boost::edges_are_unsorted_multi_pass, edges.begin(), edges.end(),
-                                       operationCount + operandCount);
   if (misordered) {
     const auto [j, k] = *misordered;
-    const std::string detail = where(j, k) + " is written by operation " + std::to_string(result.producer[k]);
+    const std::string detail = where(j, k) + " is written by operation " + std::to_string(producer[k]);
+    const OperationGraph graph = buildOperationGraph(main, std::move(producer));
     try {
       std::vector<uint32_t> order;
       order.reserve(operationCount + operandCount);
-      boost::topological_sort(result.graph, std::back_inserter(order));
+      boost::topological_sort(graph.graph, std::back_inserter(order));
     } catch (const boost::not_a_dag&) {
       return invalidArgument("the operations form a cycle (" + detail + ")");
     }
     return invalidArgument("the operations are not in topological order (" + detail + ")");
   }
+  return producer;
+}
+
+OperationGraph buildOperationGraph(const driver::Subgraph& main, std::vector<uint32_t> producer) {
+  const auto operands = main.operands();
+  const auto operations = main.operations();
+  const auto operationCount = static_cast<uint32_t>(operations.size());
+
+  OperationGraph result;
+  result.operationCount = operationCount;
+  result.producer = std::move(producer);
+  std::vector<std::pair<uint32_t, uint32_t>> edges;
+  size_t edgeCount = 0;
+  for (const nnrt_operation& operation : operations)
+    edgeCount += operation.input_count + operation.output_count;
+  edges.reserve(edgeCount);
+  for (uint32_t j = 0; j < operationCount; ++j) {
+    for (uint32_t k : driver::outputs(operations[j])) {
+      edges.emplace_back(j, result.operandVertex(k));
+    }
+  }
+  // In a checked subgraph an operand has a producer exactly when it is a temporary or a model output.
+  for (uint32_t j = 0; j < operationCount; ++j) {
+    for (uint32_t k : driver::inputs(operations[j])) {
+      if (result.producer[k] != kNoProducer) edges.emplace_back(result.operandVertex(k), j);
+    }
+  }
+  // The histogram sort behind edges_are_unsorted_multi_pass is stable: each vertex keeps its edges in
+  // the order they were listed above.
+  result.graph = OperationGraph::Graph(boost::edges_are_unsorted_multi_pass, edges.begin(), edges.end(),
+                                       operationCount + static_cast<uint32_t>(operands.size()));
   return result;
 }
 
@@ -146,14 +164,12 @@ void formSteps(const driver::Subgraph& main, const OperationGraph& graph, std::s
         std::find_if(queueOrder.begin(), queueOrder.end(), [&](size_t d) { return !queues[d].empty(); });
     if (next == queueOrder.end()) break;
     const auto stepIndex = static_cast<uint32_t>(plan.steps.size());
-    Step step;
-    step.device = *next;
     std::vector<uint32_t>& queue = queues[*next];
-    // Operations that become ready on this device while it is drained join this step.
+    // Operations that become ready on this device while it is drained join this step: the queue, once
+    // drained, holds exactly the step's operations in order.
     for (size_t head = 0; head < queue.size(); ++head) {
       const uint32_t operation = queue[head];
       stepOf[operation] = stepIndex;
-      step.operations.push_back(operation);
       for (auto [w, wEnd] = boost::out_edges(operation, g); w != wEnd; ++w) {
         const uint32_t written = boost::target(*w, g);
         for (auto [r, rEnd] = boost::out_edges(written, g); r != rEnd; ++r) {
@@ -162,25 +178,34 @@ void formSteps(const driver::Subgraph& main, const OperationGraph& graph, std::s
         }
       }
     }
+    Step& step = plan.steps.emplace_back();
+    step.device = *next;
+    step.operations.assign(queue.begin(), queue.end());  // one allocation; the queue keeps its capacity
     queue.clear();
-    plan.steps.push_back(std::move(step));
   }
 
-  // Operands written in one step and read in another.
+  // Per operand: the step that writes it, or kNone.
+  constexpr uint32_t kNone = kNoProducer;
   const auto& producer = graph.producer;
+  std::vector<uint32_t> writtenIn(operands.size(), kNone);
+  for (size_t k = 0; k < operands.size(); ++k) {
+    if (producer[k] != kNoProducer) writtenIn[k] = stepOf[producer[k]];
+  }
+  // Operands written in one step and read in another. Only the flags of written operands are read
+  // (below, for step outputs), so unwritten ones need no test (their flag is set and never used).
   std::vector<uint8_t> crossesSteps(operands.size(), 0);
   for (uint32_t j = 0; j < operationCount; ++j) {
+    const uint32_t s = stepOf[j];
     for (uint32_t k : driver::inputs(operations[j])) {
-      const uint32_t p = producer[k];
-      if (p != kNoProducer && stepOf[p] != stepOf[j]) crossesSteps[k] = 1;
+      crossesSteps[k] |= static_cast<uint8_t>(writtenIn[k] != s);
     }
   }
 
-  constexpr uint32_t kNone = kNoProducer;
   std::vector<uint32_t> inputOf(operands.size(), kNone);         // last step that took the operand as input
   std::vector<uint32_t> dependencyOf(plan.steps.size(), kNone);  // last consumer step recorded per producer
   std::vector<uint32_t> modelInputs, temporaries, outputsReadBack, modelOutputs, temporariesOut;
-  plan.dependencies.clear();
+  // (producer, consumer) in consumer order, sorted at the end.
+  std::vector<std::pair<uint32_t, uint32_t>> dependencies;
   for (uint32_t s = 0; s < plan.steps.size(); ++s) {
     Step& step = plan.steps[s];
     for (uint32_t operation : step.operations) {
@@ -192,13 +217,13 @@ void formSteps(const driver::Subgraph& main, const OperationGraph& graph, std::s
           modelInputs.push_back(k);
           continue;
         }
-        const uint32_t p = producer[k];
-        if (p == kNoProducer || stepOf[p] == s) continue;  // constants, omitted, or written in this step
+        const uint32_t from = writtenIn[k];
+        if (from == kNone || from == s) continue;  // constants, omitted, or written in this step
         inputOf[k] = s;
         (lifetime == NNRT_LIFETIME_TEMPORARY_VARIABLE ? temporaries : outputsReadBack).push_back(k);
-        if (dependencyOf[stepOf[p]] != s) {
-          dependencyOf[stepOf[p]] = s;
-          plan.dependencies.emplace_back(stepOf[p], s);
+        if (dependencyOf[from] != s) {
+          dependencyOf[from] = s;
+          dependencies.emplace_back(from, s);
         }
       }
       for (uint32_t k : driver::outputs(operations[operation])) {
@@ -212,13 +237,28 @@ void formSteps(const driver::Subgraph& main, const OperationGraph& graph, std::s
     // Android refuses a step without inputs (its operations read only constants) and one without
     // outputs (nothing it writes is used). nnrt allows both: the first simply waits for nothing; the
     // second only computes unused results, which the compilation may skip.
+    step.inputs.reserve(modelInputs.size() + temporaries.size() + outputsReadBack.size());
     appendSorted(step.inputs, modelInputs);
     appendSorted(step.inputs, temporaries);
     appendSorted(step.inputs, outputsReadBack);
+    step.outputs.reserve(modelOutputs.size() + temporariesOut.size());
     appendSorted(step.outputs, modelOutputs);
     appendSorted(step.outputs, temporariesOut);
   }
-  std::sort(plan.dependencies.begin(), plan.dependencies.end());
+
+  // Sorted by producer, then consumer. The list is in consumer order, so a stable counting sort by
+  // producer sorts it in linear time.
+  std::vector<uint32_t> first(plan.steps.size() + 1, 0);
+  for (const auto& dependency : dependencies) {
+    ++first[dependency.first + 1];
+  }
+  for (size_t s = 1; s < first.size(); ++s) {
+    first[s] += first[s - 1];
+  }
+  plan.dependencies.assign(dependencies.size(), {});
+  for (const auto& [from, to] : dependencies) {
+    plan.dependencies[first[from]++] = {from, to};
+  }
 }
 
 Step wholeModelStep(const driver::Subgraph& main, size_t device) {

@@ -31,10 +31,15 @@ struct OperationGraph {
   uint32_t operandVertex(uint32_t operand) const { return operationCount + operand; }
 };
 
-// Builds the graph and checks what the partitioner relies on: operand indexes in range, each operand
-// written by at most one operation and only if it is a temporary or a model output, every temporary
-// or model output that is read is written, and operations in topological order.
-driver::Result<OperationGraph> buildOperationGraph(const driver::Subgraph& main);
+// Checks what the partitioner relies on: operand indexes in range, each operand written by at most
+// one operation and only if it is a temporary or a model output, every temporary or model output that
+// is read is written, and operations in topological order. Returns, per operand, the operation that
+// writes it (kNoProducer when none).
+driver::Result<std::vector<uint32_t>> checkOperations(const driver::Subgraph& main);
+
+// Builds the graph of a subgraph that passed checkOperations(), from the producers it returned. Only
+// plans on more than one device need it (for formSteps).
+OperationGraph buildOperationGraph(const driver::Subgraph& main, std::vector<uint32_t> producer);
 
 // Forms the steps of a multi-device plan from plan.placements[*].device (Android's per-device ready
 // queues, see partitioner.hpp) and fills plan.steps and plan.dependencies. `queueOrder` lists every

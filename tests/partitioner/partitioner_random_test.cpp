@@ -67,12 +67,13 @@ void checkPlan(const driver::Model& model, const std::vector<DeviceView>& device
 
   // Placements: allowed, and nothing allowed is cheaper.
   for (const Placement& p : plan.placements) {
-    ASSERT_EQ(p.candidates.size(), devices.size());
+    const auto candidates = plan.candidatesOf(p);
+    ASSERT_EQ(candidates.size(), devices.size());
     ASSERT_LT(p.device, devices.size());
-    EXPECT_FALSE(p.candidates[p.device].excluded);
-    for (const Candidate& other : p.candidates) {
-      if (!other.excluded) {
-        EXPECT_LE(p.candidates[p.device].cost, other.cost) << p.rule;
+    EXPECT_FALSE(candidates[p.device].excluded());
+    for (const Candidate& other : candidates) {
+      if (!other.excluded()) {
+        EXPECT_LE(candidates[p.device].cost, other.cost) << ruleText(plan, p, devices);
       }
     }
   }

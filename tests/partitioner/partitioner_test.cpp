@@ -3,6 +3,7 @@
 // each test states the plan it expects (placements, rules, steps with their exact inputs and
 // outputs, dependencies). Randomized property checks live in partitioner_random_test.cpp.
 #include <cmath>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -23,10 +24,25 @@ Plan mustPartition(const driver::Model& model, const std::vector<DeviceView>& de
   auto plan = partition(model, devices, policy);
   EXPECT_TRUE(plan.has_value()) << (plan.has_value() ? "" : plan.error().message);
   if (!plan.has_value()) return {};
+  EXPECT_EQ(plan->deviceCount, devices.size());
+  EXPECT_EQ(plan->candidates.size(), plan->placements.size() * devices.size());
   for (const Placement& placement : plan->placements) {
-    EXPECT_EQ(placement.candidates.size(), devices.size());
+    for (size_t d = 0; d < devices.size(); ++d) {
+      EXPECT_EQ(plan->candidatesOf(placement)[d].device, d);
+    }
   }
   return std::move(plan).value();
+}
+
+// Placement j's rule and candidate d of placement j, and the text of its exclusion.
+std::string rule(const Plan& plan, size_t j, std::span<const DeviceView> devices) {
+  return ruleText(plan, plan.placements.at(j), devices);
+}
+const Candidate& candidate(const Plan& plan, size_t j, size_t d) {
+  return plan.candidatesOf(plan.placements.at(j))[d];
+}
+std::string why(const Plan& plan, size_t j, size_t d, std::span<const DeviceView> devices) {
+  return whyText(plan, plan.placements.at(j), candidate(plan, j, d), devices);
 }
 
 std::string mustFail(const driver::Model& model, const std::vector<DeviceView>& devices,
@@ -73,7 +89,7 @@ TEST(Partitioner, OneDeviceRunsTheWholeModelAsOneStep) {
   EXPECT_TRUE(plan.dependencies.empty());
   EXPECT_EQ(plan.summary, "whole model on cpu");
   ASSERT_EQ(plan.placements.size(), 1u);
-  EXPECT_EQ(plan.placements[0].rule, "only candidate");
+  EXPECT_EQ(rule(plan, 0, devices), "only candidate");
   EXPECT_EQ(plan.placements[0].type, kAdd);
 }
 
@@ -86,8 +102,8 @@ TEST(Partitioner, PreferenceChoosesExecTimeOrPowerUsage) {
   Plan plan = mustPartition(t.m.model(), devices, fast);
   EXPECT_EQ(plan.summary, "whole model on gpu");
   EXPECT_EQ(plan.placements[0].device, 1u);
-  EXPECT_EQ(plan.placements[0].rule, "cheapest");
-  EXPECT_DOUBLE_EQ(plan.placements[0].candidates[1].cost, 0.5);
+  EXPECT_EQ(rule(plan, 0, devices), "cheapest");
+  EXPECT_DOUBLE_EQ(candidate(plan, 0, 1).cost, 0.5);
 
   Policy sustained;
   sustained.preference = NNRT_PREFER_SUSTAINED_SPEED;
@@ -97,7 +113,7 @@ TEST(Partitioner, PreferenceChoosesExecTimeOrPowerUsage) {
   lowPower.preference = NNRT_PREFER_LOW_POWER;
   plan = mustPartition(t.m.model(), devices, lowPower);
   EXPECT_EQ(plan.summary, "whole model on cpu");
-  EXPECT_DOUBLE_EQ(plan.placements[0].candidates[1].cost, 2.0);
+  EXPECT_DOUBLE_EQ(candidate(plan, 0, 1).cost, 2.0);
 }
 
 TEST(Partitioner, TieGoesToTheEarlierDeviceAndDeviceOrderChangesIt) {
@@ -106,7 +122,7 @@ TEST(Partitioner, TieGoesToTheEarlierDeviceAndDeviceOrderChangesIt) {
                                            uniform("gpu", NNRT_DEVICE_TYPE_GPU, 0.5f).view(2)};
   Plan plan = mustPartition(t.m.model(), devices);
   EXPECT_EQ(plan.summary, "whole model on npu");
-  EXPECT_EQ(plan.placements[0].rule, "tie at cost 0.5: first in device order");
+  EXPECT_EQ(rule(plan, 0, devices), "tie at cost 0.5: first in device order");
 
   Policy policy;
   policy.deviceOrder = {"gpu"};
@@ -123,7 +139,7 @@ TEST(Partitioner, CpuWinsAnyTieItIsPartOf) {
   policy.deviceOrder = {"gpu", "cpu"};
   const Plan plan = mustPartition(t.m.model(), devices, policy);
   EXPECT_EQ(plan.summary, "whole model on cpu");
-  EXPECT_EQ(plan.placements[0].rule, "tie at cost 1: a CPU device wins ties");
+  EXPECT_EQ(rule(plan, 0, devices), "tie at cost 1: a CPU device wins ties");
 }
 
 TEST(Partitioner, RelaxedModelsUseTheRelaxedNumbers) {
@@ -144,10 +160,10 @@ TEST(Partitioner, RelaxedModelsUseTheRelaxedNumbers) {
   m.relax();
   plan = mustPartition(m.model(), devices);
   EXPECT_EQ(plan.summary, "whole model on gpu");
-  EXPECT_DOUBLE_EQ(plan.placements[0].candidates[1].cost, 0.25);
-  EXPECT_DOUBLE_EQ(plan.placements[1].candidates[1].cost, 0.125);
+  EXPECT_DOUBLE_EQ(candidate(plan, 0, 1).cost, 0.25);
+  EXPECT_DOUBLE_EQ(candidate(plan, 1, 1).cost, 0.125);
   // The CPU's relaxed numbers are the defaults (1.0), not its table.
-  EXPECT_DOUBLE_EQ(plan.placements[0].candidates[0].cost, 1.0);
+  EXPECT_DOUBLE_EQ(candidate(plan, 0, 0).cost, 1.0);
 }
 
 TEST(Partitioner, MissingOperandTypeCostsInfinityButStaysACandidate) {
@@ -158,17 +174,17 @@ TEST(Partitioner, MissingOperandTypeCostsInfinityButStaysACandidate) {
       uniform("npu", NNRT_DEVICE_TYPE_ACCELERATOR, 0.5f).view(1),
       FakeDevice{"dsp", NNRT_DEVICE_TYPE_ACCELERATOR, {{kTensorQuant8, {3.0f, 3.0f}}}, ""}.view(1)};
   Plan plan = mustPartition(m.model(), devices);
-  EXPECT_TRUE(std::isinf(plan.placements[0].candidates[0].cost));
-  EXPECT_FALSE(plan.placements[0].candidates[0].excluded);
+  EXPECT_TRUE(std::isinf(candidate(plan, 0, 0).cost));
+  EXPECT_FALSE(candidate(plan, 0, 0).excluded());
   EXPECT_EQ(plan.summary, "whole model on dsp");
-  EXPECT_EQ(plan.placements[0].rule, "cheapest");
+  EXPECT_EQ(rule(plan, 0, devices), "cheapest");
 
   // Every candidate infinite: the tie rules decide, and the CPU wins the tie.
   const std::vector<DeviceView> noTable = {uniform("npu", NNRT_DEVICE_TYPE_ACCELERATOR, 0.5f).view(1),
                                            uniform("cpu", NNRT_DEVICE_TYPE_CPU, 1.0f).view(1)};
   plan = mustPartition(m.model(), noTable);
   EXPECT_EQ(plan.summary, "whole model on cpu");
-  EXPECT_EQ(plan.placements[0].rule, "tie at cost inf: a CPU device wins ties");
+  EXPECT_EQ(rule(plan, 0, noTable), "tie at cost inf: a CPU device wins ties");
   plan = mustPartition(m.model(), {noTable[0]});
   EXPECT_EQ(plan.summary, "whole model on npu");
 }
@@ -194,9 +210,9 @@ TEST(Partitioner, PinIsObeyedWhenThePinnedDeviceCanRunTheOperation) {
   policy.pins[kMul] = "opencl";  // by entry name
   const Plan plan = mustPartition(t.m.model(), devices, policy);
   EXPECT_EQ(plan.placements[0].device, 0u);
-  EXPECT_EQ(plan.placements[0].rule, "cheapest");
+  EXPECT_EQ(rule(plan, 0, devices), "cheapest");
   EXPECT_EQ(plan.placements[1].device, 1u);
-  EXPECT_EQ(plan.placements[1].rule, "pinned by policy");
+  EXPECT_EQ(rule(plan, 1, devices), "pinned by policy");
   EXPECT_EQ(plan.summary, "2 steps on cpu, opencl:0");
 }
 
@@ -210,10 +226,10 @@ TEST(Partitioner, PinToADeviceThatCannotRunTheOperationIsIgnoredWithTheReason) {
   policy.pins[kAdd] = "tpu";
   const Plan plan = mustPartition(t.m.model(), devices, policy);
   EXPECT_EQ(plan.placements[1].device, 0u);
-  EXPECT_EQ(plan.placements[1].rule,
+  EXPECT_EQ(rule(plan, 1, devices),
             "pin to gpu ignored: gpu cannot run it (no kernel for MUL); only candidate");
   EXPECT_EQ(plan.placements[0].device, 0u);
-  EXPECT_EQ(plan.placements[0].rule, "pin to tpu ignored: no device is named tpu; cheapest");
+  EXPECT_EQ(rule(plan, 0, devices), "pin to tpu ignored: no device is named tpu; cheapest");
 }
 
 TEST(Partitioner, DenyListRemovesADeviceForAnOperationType) {
@@ -225,15 +241,16 @@ TEST(Partitioner, DenyListRemovesADeviceForAnOperationType) {
   policy.deny["opencl"] = {kAdd};
   policy.pins[kAdd] = "opencl:0";  // a pin cannot override a deny
   const Plan plan = mustPartition(t.m.model(), devices, policy);
-  const Candidate& denied = plan.placements[0].candidates[1];
-  EXPECT_TRUE(denied.excluded);
-  EXPECT_EQ(denied.why, "denied by policy");
-  EXPECT_EQ(denied.device, "opencl:0");
+  const Candidate& denied = candidate(plan, 0, 1);
+  EXPECT_TRUE(denied.excluded());
+  EXPECT_EQ(denied.exclusion, Exclusion::DeniedByPolicy);
+  EXPECT_EQ(why(plan, 0, 1, devices), "denied by policy");
+  EXPECT_EQ(denied.device, 1u);
   EXPECT_EQ(plan.placements[0].device, 0u);
-  EXPECT_EQ(plan.placements[0].rule,
+  EXPECT_EQ(rule(plan, 0, devices),
             "pin to opencl:0 ignored: opencl:0 cannot run it (denied by policy); only candidate");
   EXPECT_EQ(plan.placements[1].device, 1u);
-  EXPECT_FALSE(plan.placements[1].candidates[1].excluded);
+  EXPECT_FALSE(candidate(plan, 1, 1).excluded());
 }
 
 TEST(Partitioner, DisabledModePutsTheWholeModelOnTheFallbackDevice) {
@@ -248,8 +265,9 @@ TEST(Partitioner, DisabledModePutsTheWholeModelOnTheFallbackDevice) {
   expectStep(plan.steps[0], 1, {0, 1}, {t.in0, t.in1}, {t.out});
   for (const Placement& placement : plan.placements) {
     EXPECT_EQ(placement.device, 1u);
-    EXPECT_EQ(placement.rule, "partitioning: disabled");
-    EXPECT_DOUBLE_EQ(placement.candidates[0].cost, 0.125);
+    EXPECT_EQ(placement.rule.kind, RuleKind::PartitioningDisabled);
+    EXPECT_EQ(ruleText(plan, placement, devices), "partitioning: disabled");
+    EXPECT_DOUBLE_EQ(plan.candidatesOf(placement)[0].cost, 0.125);
   }
 }
 
@@ -314,11 +332,11 @@ TEST(Partitioner, ExtensionOperationGoesOnlyToDevicesWithTheExtension) {
   const Placement& placement = plan.placements[1];
   EXPECT_EQ(placement.type, fibonacci);
   EXPECT_EQ(placement.device, 1u);
-  EXPECT_EQ(placement.rule,
+  EXPECT_EQ(ruleText(plan, placement, devices),
             "extension com.example.fibonacci: only devices that support it are candidates; only candidate");
-  EXPECT_TRUE(placement.candidates[0].excluded);
-  EXPECT_EQ(placement.candidates[0].why, "does not support extension com.example.fibonacci");
-  EXPECT_EQ(plan.placements[0].candidates[1].why, "only FIBONACCI");
+  EXPECT_TRUE(candidate(plan, 1, 0).excluded());
+  EXPECT_EQ(why(plan, 1, 0, devices), "does not support extension com.example.fibonacci");
+  EXPECT_EQ(why(plan, 0, 1, devices), "only FIBONACCI");
 
   // Without a device that has the extension, the operation has no candidate.
   EXPECT_EQ(mustFail(m.model(), {cpu}),
@@ -459,8 +477,8 @@ TEST(Partitioner, IfCostsIfPerformancePlusHalfOfBothBranches) {
                                      uniform("gpu", NNRT_DEVICE_TYPE_GPU, 0.25f).view(1)};
   devices[1].capabilities.ifPerformance = {0.5f, 0.5f};
   const Plan plan = mustPartition(m.model(), devices);
-  EXPECT_DOUBLE_EQ(plan.placements[0].candidates[0].cost, 1.0 + 0.5 * (1.0 + 1.0));
-  EXPECT_DOUBLE_EQ(plan.placements[0].candidates[1].cost, 0.5 + 0.5 * (0.25 + 0.25));
+  EXPECT_DOUBLE_EQ(candidate(plan, 0, 0).cost, 1.0 + 0.5 * (1.0 + 1.0));
+  EXPECT_DOUBLE_EQ(candidate(plan, 0, 1).cost, 0.5 + 0.5 * (0.25 + 0.25));
   EXPECT_EQ(plan.summary, "whole model on gpu");
 }
 
@@ -474,8 +492,9 @@ TEST(Partitioner, WholeModelPlanUsesTheGivenReason) {
   ASSERT_EQ(plan->steps.size(), 1u);
   expectStep(plan->steps[0], 1, {0, 1}, {t.in0, t.in1}, {t.out});
   ASSERT_EQ(plan->placements.size(), 2u);
-  EXPECT_EQ(plan->placements[1].rule, "fallback: gpu failed to compile step 0");
-  EXPECT_EQ(plan->placements[1].candidates.size(), 2u);
+  EXPECT_EQ(rule(*plan, 1, devices), "fallback: gpu failed to compile step 0");
+  EXPECT_EQ(plan->candidatesOf(plan->placements[1]).size(), 2u);
+  EXPECT_EQ(plan->strings, (std::vector<std::string>{"fallback: gpu failed to compile step 0"}));
 
   const std::vector<DeviceView> partial = {devices[0],
                                            uniform("cpu", NNRT_DEVICE_TYPE_CPU, 1.0f).view(2, {0})};

@@ -308,7 +308,10 @@ TEST_F(SchedulerTest, CompileFailureFallsBackToTheWholeModelOnTheCpu) {
   EXPECT_EQ(compiled->steps()[0].device->name(), "cpu");
   EXPECT_NE(compiled->fallbackNote().find("simulated preparation failure"), std::string::npos)
       << compiled->fallbackNote();
-  EXPECT_EQ(compiled->plan().plan.placements[0].rule.substr(0, 9), "fallback:");
+  const auto& planned = compiled->plan();
+  EXPECT_EQ(planned.plan.placements[0].rule.kind, partition::RuleKind::Fallback);
+  EXPECT_EQ(partition::ruleText(planned.plan, planned.plan.placements[0], planned.views).substr(0, 9),
+            "fallback:");
 }
 
 TEST_F(SchedulerTest, ExplicitDevicesNeverFallBack) {

@@ -180,12 +180,15 @@ std::string planText(const PlanContext& c) {
     if (p == nullptr) continue;
     const auto& op = c.file.operations[i];
     text += "  " + std::to_string(i) + " " + c.file.operationLabel(static_cast<uint32_t>(i)) + " (line " +
-            std::to_string(op.line) + ") -> " + deviceName(c, p->device) + ": " + p->rule + "\n";
-    for (const auto& candidate : p->candidates) {
-      std::string name = candidate.device;
+            std::to_string(op.line) + ") -> " + deviceName(c, p->device) + ": " +
+            partition::ruleText(plan, *p, c.plan.views) + "\n";
+    for (const auto& candidate : plan.candidatesOf(*p)) {
+      std::string name = deviceName(c, candidate.device);
       name.resize(std::max(width, name.size()), ' ');
       text += "      " + name + "  " +
-              (candidate.excluded ? "excluded: " + candidate.why : "cost " + costText(candidate.cost)) + "\n";
+              (candidate.excluded() ? "excluded: " + partition::whyText(plan, *p, candidate, c.plan.views)
+                                    : "cost " + costText(candidate.cost)) +
+              "\n";
     }
   }
   return text;
@@ -265,20 +268,20 @@ std::string planJson(const PlanContext& c) {
       j.value(static_cast<uint64_t>(steps[i]));
     }
     j.field("device", p ? deviceName(c, p->device) : std::string());
-    j.field("rule", p ? p->rule : std::string());
+    j.field("rule", p ? partition::ruleText(plan, *p, c.plan.views) : std::string());
     j.key("candidates").beginArray();
     if (p != nullptr) {
-      for (const auto& candidate : p->candidates) {
+      for (const auto& candidate : plan.candidatesOf(*p)) {
         j.beginObject();
-        j.field("device", candidate.device);
+        j.field("device", deviceName(c, candidate.device));
         j.key("cost");
         if (std::isinf(candidate.cost) || std::isnan(candidate.cost)) {
           j.null();
         } else {
           j.value(candidate.cost);
         }
-        j.field("excluded", candidate.excluded);
-        j.field("why", candidate.why);
+        j.field("excluded", candidate.excluded());
+        j.field("why", partition::whyText(plan, *p, candidate, c.plan.views));
         j.endObject();
       }
     }
