@@ -14,13 +14,20 @@ namespace {
 
 constexpr size_t kMaxPreparationThreads = 8;
 
-partition::Policy toPolicy(const config::PolicyConfig& c, const CompileOptions& options, bool explicitDevices) {
+partition::Policy toPolicy(const config::PolicyConfig& c, const CompileOptions& options,
+                           bool explicitDevices) {
   partition::Policy p;
   p.preference = options.preference.value_or(c.preference);
   switch (c.partitioning) {
-    case config::PartitioningMode::WithFallback: p.mode = partition::Mode::WithFallback; break;
-    case config::PartitioningMode::WithoutFallback: p.mode = partition::Mode::WithoutFallback; break;
-    case config::PartitioningMode::Disabled: p.mode = partition::Mode::Disabled; break;
+    case config::PartitioningMode::WithFallback:
+      p.mode = partition::Mode::WithFallback;
+      break;
+    case config::PartitioningMode::WithoutFallback:
+      p.mode = partition::Mode::WithoutFallback;
+      break;
+    case config::PartitioningMode::Disabled:
+      p.mode = partition::Mode::Disabled;
+      break;
   }
   p.fallbackDevice = c.fallbackDevice;
   p.deviceOrder = c.deviceOrder;
@@ -31,17 +38,44 @@ partition::Policy toPolicy(const config::PolicyConfig& c, const CompileOptions& 
 }
 
 // The configuration entry a device came from ("opencl" for "opencl:1").
-std::string entryOf(const std::string& deviceName) { return deviceName.substr(0, deviceName.find(':')); }
+std::string entryOf(const std::string& deviceName) {
+  return deviceName.substr(0, deviceName.find(':'));
+}
+
+// What the partitioner knows of a device for one model. A device that fails the support query
+// supports nothing (Android's rule), with the failure as the reason.
+partition::DeviceView deviceView(const DriverDevice& device, const nnrt_model& view) {
+  partition::DeviceView v;
+  v.name = device.name();
+  v.entry = entryOf(device.name());
+  v.type = device.type();
+  v.capabilities = device.capabilities();
+  for (const auto& e : device.extensions())
+    v.extensions.push_back(e.name);
+  auto support = device.getSupportedOperations(view);
+  if (support) {
+    v.supported = std::move(support->supported);
+    v.unsupportedReasons = std::move(support->reasons);
+  } else {
+    logWarning("device '" + device.name() + "': " + support.error().message);
+    v.supported.assign(view.main.operation_count, false);
+    v.unsupportedReasons.assign(view.main.operation_count,
+                                "the driver failed the query: " + support.error().message);
+  }
+  return v;
+}
 
 // Shapes of every operand from the declared shapes, propagated through the operations.
 std::vector<ops::Shape> inferStaticShapes(const FinishedModel& model) {
   std::vector<ops::Shape> shapes(model.operands.size());
-  for (size_t i = 0; i < model.operands.size(); ++i) shapes[i] = model.operands[i].dimensions;
+  for (size_t i = 0; i < model.operands.size(); ++i)
+    shapes[i] = model.operands[i].dimensions;
   driver::Model view(model.view->view());
   driver::Subgraph main = view.main();
   for (const nnrt_operation& op : main.operations()) {
     std::vector<ops::Arg> in = ops::inputArgs(view, main, op);
-    for (uint32_t k = 0; k < op.input_count; ++k) in[k].dims = shapes[op.inputs[k]];
+    for (uint32_t k = 0; k < op.input_count; ++k)
+      in[k].dims = shapes[op.inputs[k]];
     std::vector<ops::Arg> out = ops::outputArgs(view, main, op);
     auto inferred = ops::inferShapes({op.type, in, out, model.relaxed});
     if (!inferred) continue;
@@ -79,26 +113,11 @@ Result<PlanResult> planModel(const FinishedModel& model, const DeviceRegistry& r
       if (d->available()) result.devices.push_back(d);
     }
   }
-  if (result.devices.empty()) return fail(ResultCode::BAD_DATA, "no device is available to compile the model");
+  if (result.devices.empty())
+    return fail(ResultCode::BAD_DATA, "no device is available to compile the model");
   const nnrt_model& view = model.view->view();
   for (const auto& device : result.devices) {
-    partition::DeviceView v;
-    v.name = device->name();
-    v.entry = entryOf(device->name());
-    v.type = device->type();
-    v.capabilities = device->capabilities();
-    for (const auto& e : device->extensions()) v.extensions.push_back(e.name);
-    auto support = device->getSupportedOperations(view);
-    if (support) {
-      v.supported = std::move(support->supported);
-      v.unsupportedReasons = std::move(support->reasons);
-    } else {
-      // A device that fails the query supports nothing (Android's rule).
-      logWarning("device '" + device->name() + "': " + support.error().message);
-      v.supported.assign(view.main.operation_count, false);
-      v.unsupportedReasons.assign(view.main.operation_count, "the driver failed the query: " + support.error().message);
-    }
-    result.views.push_back(std::move(v));
+    result.views.push_back(deviceView(*device, view));
   }
   result.policy = toPolicy(registry.config().policy, options, !explicitDevices.empty());
   auto plan = partition::partition(driver::Model(view), result.views, result.policy);
@@ -131,8 +150,9 @@ Result<void> Compilation::setPreference(int32_t preference) {
 Result<void> Compilation::setPriority(int32_t priority) {
   NNRT_RETURN_IF_ERROR(checkModifiable());
   if (priority != NNRT_PRIORITY_LOW && priority != NNRT_PRIORITY_MEDIUM && priority != NNRT_PRIORITY_HIGH) {
-    return fail(ResultCode::BAD_DATA, "priority " + std::to_string(priority) +
-                                          " is not PRIORITY_LOW (90), PRIORITY_MEDIUM (100) or PRIORITY_HIGH (110)");
+    return fail(ResultCode::BAD_DATA,
+                "priority " + std::to_string(priority) +
+                    " is not PRIORITY_LOW (90), PRIORITY_MEDIUM (100) or PRIORITY_HIGH (110)");
   }
   options_.priority = priority;
   return {};
@@ -168,7 +188,8 @@ Result<void> Compilation::prepareSteps(CompiledModel& compiled, uint64_t deadlin
     std::optional<StepCacheFiles> cache;
     driver::CacheFileCounts counts = step.device->cacheFilesNeeded();
     if (!options_.cacheDir.empty() && counts.modelCache + counts.dataCache > 0) {
-      auto files = StepCacheFiles::open(options_.cacheDir, options_.cacheToken, i, step.device->name(), counts);
+      auto files =
+          StepCacheFiles::open(options_.cacheDir, options_.cacheToken, i, step.device->name(), counts);
       if (files) {
         cache.emplace(std::move(*files));
       } else {
@@ -202,10 +223,12 @@ Result<void> Compilation::prepareSteps(CompiledModel& compiled, uint64_t deadlin
     std::vector<std::thread> workers(std::min<size_t>(steps.size(), kMaxPreparationThreads));
     for (auto& w : workers) {
       w = std::thread([&] {
-        for (size_t i = next++; i < steps.size(); i = next++) prepareOne(i);
+        for (size_t i = next++; i < steps.size(); i = next++)
+          prepareOne(i);
       });
     }
-    for (auto& w : workers) w.join();
+    for (auto& w : workers)
+      w.join();
   }
   for (size_t i = 0; i < steps.size(); ++i) {
     if (errors[i]) {
@@ -242,10 +265,12 @@ Result<void> Compilation::finish() {
       step.device = compiled->plan_.devices[s.device];
       step.inputs = s.inputs;
       step.outputs = s.outputs;
-      if (plan.steps.size() > 1) step.subModel = ModelView::subset(*model_, s.operations, s.inputs, s.outputs);
+      if (plan.steps.size() > 1)
+        step.subModel = ModelView::subset(*model_, s.operations, s.inputs, s.outputs);
       compiled->steps_.push_back(std::move(step));
     }
-    for (const auto& [producer, consumer] : plan.dependencies) compiled->steps_[consumer].dependsOn.push_back(producer);
+    for (const auto& [producer, consumer] : plan.dependencies)
+      compiled->steps_[consumer].dependsOn.push_back(producer);
   };
   buildSteps(compiled->plan_.plan);
   auto prepared = prepareSteps(*compiled, deadlineNs);
@@ -258,19 +283,11 @@ Result<void> Compilation::finish() {
     }
     if (index == compiled->plan_.devices.size()) {
       compiled->plan_.devices.push_back(fallback);
-      partition::DeviceView v;
-      v.name = fallback->name();
-      v.entry = entryOf(fallback->name());
-      v.type = fallback->type();
-      v.capabilities = fallback->capabilities();
-      auto support = fallback->getSupportedOperations(model_->view->view());
-      v.supported = support ? support->supported : std::vector<bool>(model_->operations.size(), false);
-      v.unsupportedReasons = support ? support->reasons : std::vector<std::string>(model_->operations.size());
-      compiled->plan_.views.push_back(std::move(v));
+      compiled->plan_.views.push_back(deviceView(*fallback, model_->view->view()));
     }
     std::string note = "fallback: " + prepared.error().message;
-    auto whole = partition::wholeModelPlan(driver::Model(model_->view->view()), compiled->plan_.views, index, note,
-                                           compiled->plan_.policy);
+    auto whole = partition::wholeModelPlan(driver::Model(model_->view->view()), compiled->plan_.views, index,
+                                           note, compiled->plan_.policy);
     if (!whole) {
       failed_ = true;
       return fail(prepared.error().code, prepared.error().message + "; fallback to '" + fallback->name() +
@@ -299,8 +316,8 @@ Result<std::shared_ptr<PreparedModel>> CompiledModel::fallbackPrepared(size_t st
   if (fallbackPrepared_[step]) return fallbackPrepared_[step];
   const nnrt_model* view = &model_->view->view();
   if (step < steps_.size() && steps_[step].subModel) view = &steps_[step].subModel->view();
-  NNRT_ASSIGN_OR_RETURN(auto prepared,
-                        executionFallback_->prepareModel(*view, plan_.policy.preference, priority_, 0, CacheHandles{}));
+  NNRT_ASSIGN_OR_RETURN(auto prepared, executionFallback_->prepareModel(*view, plan_.policy.preference,
+                                                                        priority_, 0, CacheHandles{}));
   fallbackPrepared_[step] = prepared;
   return prepared;
 }

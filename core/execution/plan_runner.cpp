@@ -46,9 +46,12 @@ class RequestBuilder {
     pools_.clear();
     dims_.clear();
   }
+  // Every input, then every output, straight from the application's arguments.
+  void addArguments(std::span<const Argument> inputs, std::span<const Argument> outputs);
   const nnrt_request& build() {
-    request_ = {inputs_.data(),  static_cast<uint32_t>(inputs_.size()), outputs_.data(),
-                static_cast<uint32_t>(outputs_.size()), pools_.data(), static_cast<uint32_t>(pools_.size())};
+    request_ = {inputs_.data(),  static_cast<uint32_t>(inputs_.size()),
+                outputs_.data(), static_cast<uint32_t>(outputs_.size()),
+                pools_.data(),   static_cast<uint32_t>(pools_.size())};
     return request_;
   }
 
@@ -68,30 +71,40 @@ Buffer bufferOf(const Argument& a) {
   return b;
 }
 
+void RequestBuilder::addArguments(std::span<const Argument> inputs, std::span<const Argument> outputs) {
+  for (const Argument& a : inputs)
+    add(true, bufferOf(a));
+  for (const Argument& a : outputs)
+    add(false, bufferOf(a));
+}
+
 uint64_t addTime(uint64_t total, uint64_t part) {
   if (total == UINT64_MAX || part == UINT64_MAX) return UINT64_MAX;
   return total + part;
 }
 
-bool deadlinePassed(uint64_t deadlineNs) { return deadlineNs != 0 && monotonicNowNs() >= deadlineNs; }
+bool deadlinePassed(uint64_t deadlineNs) {
+  return deadlineNs != 0 && monotonicNowNs() >= deadlineNs;
+}
 
 // Failures a retry elsewhere may cure (not bad input, not a deadline).
 bool retryable(const Error& e) {
-  return e.code != ResultCode::MISSED_DEADLINE_TRANSIENT && e.code != ResultCode::MISSED_DEADLINE_PERSISTENT &&
-         e.code != ResultCode::BAD_DATA;
+  return e.code != ResultCode::MISSED_DEADLINE_TRANSIENT &&
+         e.code != ResultCode::MISSED_DEADLINE_PERSISTENT && e.code != ResultCode::BAD_DATA;
 }
 
 // The whole model as one step on `prepared`, straight from the application's buffers.
 Result<RunOutcome> runWhole(const PreparedModel& prepared, std::span<const Argument> inputs,
                             std::span<const Argument> outputs, const RunOptions& options) {
   RequestBuilder builder;
-  for (const Argument& a : inputs) builder.add(true, bufferOf(a));
-  for (const Argument& a : outputs) builder.add(false, bufferOf(a));
-  NNRT_ASSIGN_OR_RETURN(driver::ExecutionResult result,
-                        prepared.execute(builder.build(), options.measure, options.deadlineNs, options.loopTimeoutNs));
+  builder.addArguments(inputs, outputs);
+  NNRT_ASSIGN_OR_RETURN(
+      driver::ExecutionResult result,
+      prepared.execute(builder.build(), options.measure, options.deadlineNs, options.loopTimeoutNs));
   RunOutcome outcome;
-  outcome.code = result.status == driver::ErrorStatus::OUTPUT_INSUFFICIENT_SIZE ? ResultCode::OUTPUT_INSUFFICIENT_SIZE
-                                                                                 : ResultCode::NO_ERROR;
+  outcome.code = result.status == driver::ErrorStatus::OUTPUT_INSUFFICIENT_SIZE
+                     ? ResultCode::OUTPUT_INSUFFICIENT_SIZE
+                     : ResultCode::NO_ERROR;
   for (size_t i = 0; i < outputs.size(); ++i) {
     const bool reported = i < result.outputShapes.size();
     outcome.outputShapes.push_back(reported ? result.outputShapes[i].dimensions : outputs[i].dimensions);
@@ -108,13 +121,19 @@ class MultiStepRun : public StepLauncher {
  public:
   MultiStepRun(const CompiledModel& compiled, const StepLayout& layout, std::span<const Argument> inputs,
                std::span<const Argument> outputs, const RunOptions& options)
-      : compiled_(compiled), layout_(layout), options_(options), requests_(layout.stepInputs.size()),
-        results_(layout.stepInputs.size()), devices_(layout.stepInputs.size()) {
+      : compiled_(compiled),
+        layout_(layout),
+        options_(options),
+        requests_(layout.stepInputs.size()),
+        results_(layout.stepInputs.size()),
+        devices_(layout.stepInputs.size()) {
     arena_.resize(layout.arenaBytes);
     for (const StepLayout::Slot& slot : layout.slots) {
       Buffer b;
       switch (slot.kind) {
-        case StepLayout::SlotKind::ModelInput: b = bufferOf(inputs[slot.argument]); break;
+        case StepLayout::SlotKind::ModelInput:
+          b = bufferOf(inputs[slot.argument]);
+          break;
         case StepLayout::SlotKind::ModelOutput:
           b = bufferOf(outputs[slot.argument]);
           b.userOutput = true;
@@ -183,8 +202,10 @@ class MultiStepRun : public StepLauncher {
   const nnrt_request& buildRequest(size_t step) {
     RequestBuilder& builder = requests_[step];
     builder.clear();
-    for (size_t slot : layout_.stepInputs[step]) builder.add(true, buffers_[slot]);
-    for (size_t slot : layout_.stepOutputs[step]) builder.add(false, buffers_[slot]);
+    for (size_t slot : layout_.stepInputs[step])
+      builder.add(true, buffers_[slot]);
+    for (size_t slot : layout_.stepOutputs[step])
+      builder.add(false, buffers_[slot]);
     return builder.build();
   }
 
@@ -199,17 +220,20 @@ class MultiStepRun : public StepLauncher {
   void finish(size_t step, Result<driver::ExecutionResult> result) {
     const CompiledStep& s = compiled_.steps()[step];
     const auto& outputs = layout_.stepOutputs[step];
-    if (result && result->status == driver::ErrorStatus::OUTPUT_INSUFFICIENT_SIZE && resizeTemporaries(step, *result)) {
-      result = s.prepared->execute(buildRequest(step), options_.measure, options_.deadlineNs, options_.loopTimeoutNs);
+    if (result && result->status == driver::ErrorStatus::OUTPUT_INSUFFICIENT_SIZE &&
+        resizeTemporaries(step, *result)) {
+      result = s.prepared->execute(buildRequest(step), options_.measure, options_.deadlineNs,
+                                   options_.loopTimeoutNs);
     }
     if (!result && compiled_.executionFallbackAllowed() && retryable(result.error())) {
       // Android's rule: retry the step on the fallback device, then the whole model there.
       const std::string& fallback = compiled_.fallbackDevice()->name();
-      logWarning("step " + std::to_string(step) + " on '" + s.device->name() + "' failed (" + result.error().message +
-                 "); retrying it on '" + fallback + "'");
+      logWarning("step " + std::to_string(step) + " on '" + s.device->name() + "' failed (" +
+                 result.error().message + "); retrying it on '" + fallback + "'");
       auto prepared = compiled_.fallbackPrepared(step);
       if (prepared) {
-        result = (*prepared)->execute(buildRequest(step), options_.measure, options_.deadlineNs, options_.loopTimeoutNs);
+        result = (*prepared)->execute(buildRequest(step), options_.measure, options_.deadlineNs,
+                                      options_.loopTimeoutNs);
         devices_[step] = fallback;
       }
       if (!prepared || !result) {
@@ -219,7 +243,9 @@ class MultiStepRun : public StepLauncher {
         return;
       }
     }
-    if (!result) return setError(Error{result.error().code, "step " + std::to_string(step) + ": " + result.error().message});
+    if (!result)
+      return setError(
+          Error{result.error().code, "step " + std::to_string(step) + ": " + result.error().message});
     for (size_t k = 0; k < outputs.size() && k < result->outputShapes.size(); ++k) {
       Buffer& b = buffers_[outputs[k]];
       b.dims = result->outputShapes[k].dimensions;
@@ -256,10 +282,10 @@ class MultiStepRun : public StepLauncher {
   const StepLayout& layout_;
   RunOptions options_;
   std::vector<uint8_t> arena_;
-  std::vector<Buffer> buffers_;                 // per slot
-  std::vector<RequestBuilder> requests_;        // per step; must outlive the driver's call
+  std::vector<Buffer> buffers_;                                  // per slot
+  std::vector<RequestBuilder> requests_;                         // per step; must outlive the driver's call
   std::vector<std::optional<driver::ExecutionResult>> results_;  // per step
-  std::vector<std::string> devices_;            // per step
+  std::vector<std::string> devices_;                             // per step
   std::atomic<bool> stop_{false};
   std::atomic<bool> expired_{false};
   std::mutex mutex_;
@@ -274,7 +300,8 @@ class MultiStepRun : public StepLauncher {
 std::shared_ptr<const StepLayout> makeStepLayout(const CompiledModel& compiled) {
   const auto& steps = compiled.steps();
   std::vector<std::vector<size_t>> dependsOn;
-  for (const CompiledStep& s : steps) dependsOn.push_back(s.dependsOn);
+  for (const CompiledStep& s : steps)
+    dependsOn.push_back(s.dependsOn);
   auto layout = std::make_shared<StepLayout>(std::move(dependsOn));
   const FinishedModel& model = compiled.model();
   std::unordered_map<uint32_t, size_t> slotOf;
@@ -303,8 +330,10 @@ std::shared_ptr<const StepLayout> makeStepLayout(const CompiledModel& compiled) 
   };
   for (const CompiledStep& s : steps) {
     std::vector<size_t> in, out;
-    for (uint32_t operand : s.inputs) in.push_back(slotFor(operand));
-    for (uint32_t operand : s.outputs) out.push_back(slotFor(operand));
+    for (uint32_t operand : s.inputs)
+      in.push_back(slotFor(operand));
+    for (uint32_t operand : s.outputs)
+      out.push_back(slotFor(operand));
     layout->stepInputs.push_back(std::move(in));
     layout->stepOutputs.push_back(std::move(out));
   }
@@ -316,7 +345,8 @@ bool canRunFenced(const CompiledModel& compiled, std::span<const Argument> outpu
   const CompiledStep& step = compiled.steps()[0];
   if (!step.prepared->offersFencedExecution() || !step.device->available()) return false;
   for (size_t i = 0; i < outputs.size(); ++i) {
-    if (!operandByteSize(compiled.model().operands[compiled.model().outputs[i]], outputs[i].dimensions)) return false;
+    if (!operandByteSize(compiled.model().operands[compiled.model().outputs[i]], outputs[i].dimensions))
+      return false;
   }
   return true;
 }
@@ -326,10 +356,10 @@ Result<RunOutcome> runCompiledModelFenced(const CompiledModel& compiled, std::sp
                                           std::span<const int> waitFds, uint64_t durationNs) {
   const PreparedModel& prepared = *compiled.steps()[0].prepared;
   RequestBuilder builder;
-  for (const Argument& a : inputs) builder.add(true, bufferOf(a));
-  for (const Argument& a : outputs) builder.add(false, bufferOf(a));
-  NNRT_ASSIGN_OR_RETURN(auto fenced, prepared.executeFenced(builder.build(), waitFds, options.measure, options.deadlineNs,
-                                                            options.loopTimeoutNs, durationNs));
+  builder.addArguments(inputs, outputs);
+  NNRT_ASSIGN_OR_RETURN(auto fenced,
+                        prepared.executeFenced(builder.build(), waitFds, options.measure, options.deadlineNs,
+                                               options.loopTimeoutNs, durationNs));
   RunOutcome outcome;
   for (const Argument& a : outputs) {
     outcome.outputShapes.push_back(a.dimensions);
@@ -347,14 +377,15 @@ Result<RunOutcome> runCompiledModel(const CompiledModel& compiled, std::span<con
                                     std::span<const Argument> outputs, const RunOptions& options) {
   const auto& steps = compiled.steps();
   if (deadlinePassed(options.deadlineNs)) {
-    return fail(ResultCode::MISSED_DEADLINE_TRANSIENT, "the deadline passed before the execution could start");
+    return fail(ResultCode::MISSED_DEADLINE_TRANSIENT,
+                "the deadline passed before the execution could start");
   }
   if (steps.size() == 1) {
     // One step: no graph, no copies.
-    Result<RunOutcome> outcome = steps[0].device->available()
-                                     ? runWhole(*steps[0].prepared, inputs, outputs, options)
-                                     : fail(ResultCode::UNAVAILABLE_DEVICE,
-                                            "device '" + steps[0].device->name() + "' is unavailable");
+    Result<RunOutcome> outcome =
+        steps[0].device->available()
+            ? runWhole(*steps[0].prepared, inputs, outputs, options)
+            : fail(ResultCode::UNAVAILABLE_DEVICE, "device '" + steps[0].device->name() + "' is unavailable");
     if (!outcome && compiled.executionFallbackAllowed() && retryable(outcome.error()) &&
         steps[0].device != compiled.fallbackDevice()) {
       logWarning("execution on '" + steps[0].device->name() + "' failed (" + outcome.error().message +
@@ -369,7 +400,8 @@ Result<RunOutcome> runCompiledModel(const CompiledModel& compiled, std::span<con
   {
     // Steps that have not started when the deadline passes are not started.
     std::unique_ptr<TimerHandle> timer;
-    if (options.deadlineNs != 0) timer = TimerService::instance().at(options.deadlineNs, [&run] { run.expire(); });
+    if (options.deadlineNs != 0)
+      timer = TimerService::instance().at(options.deadlineNs, [&run] { run.expire(); });
     std::unique_ptr<StepGraph> graph = layout.graphs.acquire();
     graph->run(run);
     layout.graphs.release(std::move(graph));

@@ -33,25 +33,26 @@ nnrt_operand describe(const Operand& o) {
 
 std::unique_ptr<ModelView> ModelView::whole(const FinishedModel& model) {
   std::unique_ptr<ModelView> v(new ModelView());
-  for (const Operand& o : model.operands) v->operands_.push_back(describe(o));
+  for (const Operand& o : model.operands)
+    v->operands_.push_back(describe(o));
   v->operationIndexes_.reserve(model.operations.size() * 2);
   for (const Operation& op : model.operations) {
+    v->operationTypes_.push_back(op.type);
     v->operationIndexes_.push_back(op.inputs);
     v->operationIndexes_.push_back(op.outputs);
   }
   v->inputs_ = model.inputs;
   v->outputs_ = model.outputs;
   v->sourceOperand_.resize(model.operands.size());
-  for (uint32_t i = 0; i < model.operands.size(); ++i) v->sourceOperand_[i] = i;
-  std::vector<int32_t> types;
-  for (const Operation& op : model.operations) types.push_back(op.type);
+  for (uint32_t i = 0; i < model.operands.size(); ++i)
+    v->sourceOperand_[i] = i;
   v->build(model);
-  for (size_t i = 0; i < model.operations.size(); ++i) v->operations_[i].type = types[i];
   return v;
 }
 
 std::unique_ptr<ModelView> ModelView::subset(const FinishedModel& model, std::span<const uint32_t> operations,
-                                             std::span<const uint32_t> inputs, std::span<const uint32_t> outputs) {
+                                             std::span<const uint32_t> inputs,
+                                             std::span<const uint32_t> outputs) {
   std::unique_ptr<ModelView> v(new ModelView());
   std::unordered_map<uint32_t, uint32_t> local;
   auto map = [&](uint32_t source) {
@@ -69,24 +70,29 @@ std::unique_ptr<ModelView> ModelView::subset(const FinishedModel& model, std::sp
     }
     return it->second;
   };
-  for (uint32_t s : inputs) v->inputs_.push_back(map(s));
-  for (uint32_t s : outputs) v->outputs_.push_back(map(s));
+  for (uint32_t s : inputs)
+    v->inputs_.push_back(map(s));
+  for (uint32_t s : outputs)
+    v->outputs_.push_back(map(s));
   for (uint32_t index : operations) {
     const Operation& op = model.operations[index];
+    v->operationTypes_.push_back(op.type);
     std::vector<uint32_t> in, out;
     for (uint32_t s : op.inputs) {
       uint32_t l = map(s);
       in.push_back(l);
       ++v->operands_[l].number_of_consumers;
     }
-    for (uint32_t s : op.outputs) out.push_back(map(s));
+    for (uint32_t s : op.outputs)
+      out.push_back(map(s));
     v->operationIndexes_.push_back(std::move(in));
     v->operationIndexes_.push_back(std::move(out));
   }
-  for (uint32_t l : v->inputs_) v->operands_[l].lifetime = NNRT_LIFETIME_SUBGRAPH_INPUT;
-  for (uint32_t l : v->outputs_) v->operands_[l].lifetime = NNRT_LIFETIME_SUBGRAPH_OUTPUT;
+  for (uint32_t l : v->inputs_)
+    v->operands_[l].lifetime = NNRT_LIFETIME_SUBGRAPH_INPUT;
+  for (uint32_t l : v->outputs_)
+    v->operands_[l].lifetime = NNRT_LIFETIME_SUBGRAPH_OUTPUT;
   v->build(model);
-  for (size_t i = 0; i < operations.size(); ++i) v->operations_[i].type = model.operations[operations[i]].type;
   return v;
 }
 
@@ -95,9 +101,11 @@ void ModelView::build(const FinishedModel& model) {
   for (size_t i = 0; i < operations_.size(); ++i) {
     const auto& in = operationIndexes_[2 * i];
     const auto& out = operationIndexes_[2 * i + 1];
-    operations_[i] = {0, in.data(), static_cast<uint32_t>(in.size()), out.data(), static_cast<uint32_t>(out.size())};
+    operations_[i] = {operationTypes_[i], in.data(), static_cast<uint32_t>(in.size()), out.data(),
+                      static_cast<uint32_t>(out.size())};
   }
-  for (const auto& [name, prefix] : model.extensionPrefixes) prefixes_.push_back({name.c_str(), prefix});
+  for (const auto& [name, prefix] : model.extensionPrefixes)
+    prefixes_.push_back({name.c_str(), prefix});
   model_.main = nnrt_subgraph{operands_.data(),   static_cast<uint32_t>(operands_.size()),
                               operations_.data(), static_cast<uint32_t>(operations_.size()),
                               inputs_.data(),     static_cast<uint32_t>(inputs_.size()),

@@ -33,6 +33,7 @@ class ModelView {
   nnrt_model model_{};
   std::vector<nnrt_operand> operands_;
   std::vector<nnrt_operation> operations_;
+  std::vector<int32_t> operationTypes_;
   std::vector<std::vector<uint32_t>> operationIndexes_;  // [2i] inputs, [2i+1] outputs
   std::vector<uint32_t> inputs_, outputs_;
   std::vector<nnrt_extension_prefix> prefixes_;
