@@ -197,7 +197,7 @@ int ANeuralNetworksModel_getExtensionOperandType(ANeuralNetworksModel* model, co
       return report(kFn, Error{ResultCode::BAD_DATA, "extension '" + std::string(extensionName) + "' has no operand type " +
                                                          std::to_string(operandCodeWithinExtension)});
     }
-    *type = static_cast<int32_t>((static_cast<uint32_t>(*prefix) << 16) | operandCodeWithinExtension);
+    *type = nnrt::driver::extensionType(*prefix, operandCodeWithinExtension);
     return ANEURALNETWORKS_NO_ERROR;
   });
 }
@@ -215,7 +215,7 @@ int ANeuralNetworksModel_getExtensionOperationType(ANeuralNetworksModel* model, 
     if (!prefix) return report(kFn, prefix.error());
     // Extension descriptions list operand types only; which operations exist is the driver's
     // business (a driver refuses an operation it does not know).
-    *type = static_cast<int32_t>((static_cast<uint32_t>(*prefix) << 16) | operationCodeWithinExtension);
+    *type = nnrt::driver::extensionType(*prefix, operationCodeWithinExtension);
     return ANEURALNETWORKS_NO_ERROR;
   });
 }

@@ -1,7 +1,5 @@
 #include "core/compilation/compilation.hpp"
 
-#include <time.h>
-
 #include <atomic>
 #include <thread>
 
@@ -95,12 +93,6 @@ std::vector<ops::Shape> inferStaticShapes(const FinishedModel& model) {
 }
 
 }  // namespace
-
-uint64_t monotonicNowNs() {
-  timespec ts{};
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
-}
 
 Result<PlanResult> planModel(const FinishedModel& model, const DeviceRegistry& registry,
                              const std::vector<std::shared_ptr<DriverDevice>>& explicitDevices,
@@ -241,7 +233,7 @@ Result<void> Compilation::prepareSteps(CompiledModel& compiled, uint64_t deadlin
 
 Result<void> Compilation::finish() {
   NNRT_RETURN_IF_ERROR(checkModifiable());
-  const uint64_t deadlineNs = options_.timeoutNs == 0 ? 0 : monotonicNowNs() + options_.timeoutNs;
+  const uint64_t deadlineNs = options_.timeoutNs == 0 ? 0 : driver::deadlineAfter(options_.timeoutNs);
   auto compiled = std::make_shared<CompiledModel>();
   compiled->model_ = model_;
   compiled->priority_ = options_.priority;

@@ -16,7 +16,8 @@
 #include "core/device/device_registry.hpp"
 #include "core/model/model.hpp"
 #include "core/model/model_view.hpp"
-#include "core/ops/operation.hpp"
+#include "nnrt/driver/clock.hpp"
+#include "nnrt/driver/ops/operation.hpp"
 #include "core/support/status.hpp"
 #include "partitioner/partitioner.hpp"
 
@@ -115,8 +116,5 @@ class Compilation {
   std::shared_ptr<CompiledModel> compiled_;
   bool failed_ = false;
 };
-
-// Absolute CLOCK_MONOTONIC nanoseconds now.
-uint64_t monotonicNowNs();
 
 }  // namespace nnrt

@@ -5,7 +5,7 @@
 
 #include "core/execution/event.hpp"
 #include "core/execution/plan_runner.hpp"
-#include "core/ops/operand_types.hpp"
+#include "nnrt/driver/ops/operand_types.hpp"
 
 namespace nnrt {
 namespace {
@@ -232,7 +232,7 @@ Result<void> Execution::compute() {
     releaseRun();
     return begun;
   }
-  uint64_t deadline = timeoutNs_ == 0 ? 0 : monotonicNowNs() + timeoutNs_;
+  uint64_t deadline = timeoutNs_ == 0 ? 0 : driver::deadlineAfter(timeoutNs_);
   Result<void> result = run(deadline);
   endRun();
   releaseRun();
@@ -272,13 +272,16 @@ Result<std::shared_ptr<Event>> Execution::startCompute(std::vector<std::shared_p
       }
     }
     if (result) {
-      uint64_t now = monotonicNowNs();
-      uint64_t deadline = timeout == 0 ? 0 : now + timeout;
+      const uint64_t now = driver::monotonicNs();
+      uint64_t deadline = timeout == 0 ? 0 : driver::saturatingAdd(now, timeout);
       if (fenced) {
         result = record(runCompiledModelFenced(*compiled_, inputs_, outputs_, {measure_, deadline, loopTimeoutNs_},
                                                waitFds, durationNs));
       } else {
-        if (durationNs != 0 && (deadline == 0 || now + durationNs < deadline)) deadline = now + durationNs;
+        if (durationNs != 0) {
+          const uint64_t fenceDeadline = driver::saturatingAdd(now, durationNs);
+          if (deadline == 0 || fenceDeadline < deadline) deadline = fenceDeadline;
+        }
         result = run(deadline);
       }
     } else {

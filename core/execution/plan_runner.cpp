@@ -84,7 +84,7 @@ uint64_t addTime(uint64_t total, uint64_t part) {
 }
 
 bool deadlinePassed(uint64_t deadlineNs) {
-  return deadlineNs != 0 && monotonicNowNs() >= deadlineNs;
+  return driver::deadlinePassed(deadlineNs);
 }
 
 // Failures a retry elsewhere may cure (not bad input, not a deadline).

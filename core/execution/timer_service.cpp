@@ -1,5 +1,6 @@
 #include "core/execution/timer_service.hpp"
 
+#include <algorithm>
 #include <mutex>
 #include <thread>
 
@@ -8,7 +9,7 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 
-#include "core/compilation/compilation.hpp"
+#include "nnrt/driver/clock.hpp"
 
 namespace nnrt {
 namespace {
@@ -66,8 +67,11 @@ class AsioTimerService : public TimerService {
   std::unique_ptr<TimerHandle> at(uint64_t deadlineNs, std::function<void()> callback) override {
     auto state = std::make_shared<TimerState>(io_);
     state->callback = std::move(callback);
-    uint64_t now = monotonicNowNs();
-    auto delay = std::chrono::nanoseconds(deadlineNs > now ? deadlineNs - now : 0);
+    // A deadline decades away (a timeout of UINT64_MAX) waits "forever" without overflowing the
+    // timer's signed clock.
+    constexpr uint64_t kLongestWaitNs = uint64_t{1} << 61;  // about 73 years
+    const uint64_t now = driver::monotonicNs();
+    auto delay = std::chrono::nanoseconds(deadlineNs > now ? std::min(deadlineNs - now, kLongestWaitNs) : 0);
     asio::post(io_, [state, delay] {
       state->timer.expires_after(delay);
       state->timer.async_wait([state](const boost::system::error_code& e) { fire(state, e); });

@@ -4,7 +4,7 @@
 #include <set>
 
 #include "core/model/model_view.hpp"
-#include "core/ops/operation.hpp"
+#include "nnrt/driver/ops/operation.hpp"
 
 namespace nnrt {
 namespace {
@@ -346,7 +346,9 @@ Result<void> ModelBuilder::validateOperation(const Operation& operation, size_t 
   std::vector<ops::Arg> in, out;
   for (uint32_t i : operation.inputs) in.push_back(argOf(i));
   for (uint32_t i : operation.outputs) out.push_back(argOf(i));
-  auto valid = ops::validate({operation.type, in, out, relaxed_});
+  // Android's addOperation and finish check the signature only; values and shapes are the
+  // devices' to check when the model is prepared and run.
+  auto valid = ops::validateSignature({operation.type, in, out, relaxed_, ops::Check::Signature});
   if (!valid) {
     return fail(ResultCode::BAD_DATA, "operation " + std::to_string(position) + " (" +
                                           ops::operationName(operation.type) + "): " + valid.error().message);

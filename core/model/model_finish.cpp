@@ -5,7 +5,7 @@
 
 #include "core/model/model.hpp"
 #include "core/model/model_view.hpp"
-#include "core/ops/operation.hpp"
+#include "nnrt/driver/ops/operation.hpp"
 
 namespace nnrt {
 

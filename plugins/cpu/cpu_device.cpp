@@ -1,14 +1,13 @@
 #include "plugins/cpu/cpu_device.hpp"
 
-#include <time.h>
-
 #include <algorithm>
 
 #include <cblas.h>
 #include <oneapi/tbb/info.h>
 #include <oneapi/tbb/version.h>
 
-#include "core/ops/operation.hpp"
+#include "nnrt/driver/clock.hpp"
+#include "nnrt/driver/ops/operation.hpp"
 #include "plugins/cpu/cpu_operations.hpp"
 #include "plugins/cpu/cpu_prepared_model.hpp"
 
@@ -58,10 +57,7 @@ driver::Result<std::unique_ptr<driver::PreparedModel>> CpuDevice::prepareModel_1
     const driver::Model& model, const driver::PrepareOptions& options,
     const driver::CacheFiles& /*cache*/) const {
   if (options.deadlineNs != 0) {
-    timespec now{};
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    if (static_cast<uint64_t>(now.tv_sec) * 1'000'000'000u + static_cast<uint64_t>(now.tv_nsec) >=
-        options.deadlineNs) {
+    if (driver::deadlinePassed(options.deadlineNs)) {
       return driver::fail(driver::ErrorStatus::MISSED_DEADLINE_TRANSIENT,
                           "the deadline passed before preparation");
     }

@@ -5,13 +5,12 @@
 // that contradict the model, dimensions left unknown); OUTPUT_INSUFFICIENT_SIZE (as a result, with
 // every output's shape) when an output buffer is too small; MISSED_DEADLINE_TRANSIENT when the
 // deadline passes before an operation starts; GENERAL_FAILURE when a kernel fails.
-#include <time.h>
-
 #include <algorithm>
 #include <exception>
 #include <string>
 
-#include "core/ops/operand_types.hpp"
+#include "nnrt/driver/clock.hpp"
+#include "nnrt/driver/ops/operand_types.hpp"
 #include "plugins/cpu/cpu_prepared_model.hpp"
 
 #if defined(__SANITIZE_THREAD__)
@@ -31,12 +30,6 @@ void handOff([[maybe_unused]] void* addr, [[maybe_unused]] bool acquire) {
 #if defined(__SANITIZE_THREAD__)
   acquire ? __tsan_acquire(addr) : __tsan_release(addr);
 #endif
-}
-
-uint64_t monotonicNs() {
-  timespec ts{};
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000u + static_cast<uint64_t>(ts.tv_nsec);
 }
 
 std::string operationLabel(uint32_t index, int32_t type) {
@@ -83,10 +76,10 @@ class CpuExecution {
         values_(model.operands_.size()) {}
 
   Result<driver::ExecutionResult> run() {
-    const uint64_t start = monotonicNs();
+    const uint64_t start = driver::monotonicNs();
     NNRT_RETURN_IF_ERROR(bindRequest());
     for (const Step& step : model_.steps_) {
-      if (options_.deadlineNs != 0 && monotonicNs() >= options_.deadlineNs) {
+      if (driver::deadlinePassed(options_.deadlineNs)) {
         return driver::fail(
             driver::ErrorStatus::MISSED_DEADLINE_TRANSIENT,
             "the deadline passed before " + operationLabel(step.index, step.type) + " started");
@@ -101,7 +94,7 @@ class CpuExecution {
     }
     if (options_.measureTiming) {
       result.timing.timeOnDevice = kernelNs_ / 1000;
-      result.timing.timeInDriver = (monotonicNs() - start) / 1000;
+      result.timing.timeInDriver = (driver::monotonicNs() - start) / 1000;
     }
     return result;
   }
@@ -282,12 +275,12 @@ class CpuExecution {
   };
 
   Result<void> runKernel(const Step& step, const KernelCall& call) {
-    const uint64_t start = options_.measureTiming ? monotonicNs() : 0;
+    const uint64_t start = options_.measureTiming ? driver::monotonicNs() : 0;
     KernelTask task{*step.kernel, call, {}, {}};
     handOff(&task, false);
     model_.threads_->execute(task);  // parallel loops in the kernel stay within the device's threads
     handOff(&task, true);
-    if (options_.measureTiming) kernelNs_ += monotonicNs() - start;
+    if (options_.measureTiming) kernelNs_ += driver::monotonicNs() - start;
     const auto label = [&step] { return operationLabel(step.index, step.type); };
     if (!task.thrown.empty()) return driver::generalFailure(label() + " failed: " + task.thrown);
     if (!task.status) return driver::generalFailure(label() + " failed: " + task.status.error().message);
@@ -305,7 +298,7 @@ class CpuExecution {
 
 Result<driver::ExecutionResult> CpuPreparedModel::executeSynchronously_1_3(
     const driver::Request& request, const driver::ExecuteOptions& options) {
-  if (options.deadlineNs != 0 && monotonicNs() >= options.deadlineNs) {
+  if (driver::deadlinePassed(options.deadlineNs)) {
     return driver::fail(driver::ErrorStatus::MISSED_DEADLINE_TRANSIENT,
                         "the deadline passed before execution");
   }

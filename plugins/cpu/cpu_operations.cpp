@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/ops/operand_types.hpp"
+#include "nnrt/driver/ops/operand_types.hpp"
 #include "plugins/cpu/kernels/activation.hpp"
 #include "plugins/cpu/kernels/conv.hpp"
 #include "plugins/cpu/kernels/elementwise.hpp"
@@ -30,9 +30,6 @@ Shape shapeOf(const Arg& arg) {
 }
 Quant quantOf(const Arg& arg) {
   return Quant{arg.scale, arg.zeroPoint};
-}
-Activation activationOf(ops::Activation a) {
-  return static_cast<Activation>(a);  // both are NNAPI FuseCode values
 }
 size_t elementsOf(const Arg& arg) {
   return shapeOf(arg).elements();
@@ -80,7 +77,7 @@ template <BinaryFloatFn Fn>
 Result<void> binaryFloat(const KernelCall& c) {
   NNRT_ASSIGN_OR_RETURN(const auto* p, paramsOf<ops::BinaryParams>(c));
   const Arg &a = c.op.inputs[0], &b = c.op.inputs[1];
-  Fn(input<float>(c, 0), shapeOf(a), input<float>(c, 1), shapeOf(b), activationOf(p->activation),
+  Fn(input<float>(c, 0), shapeOf(a), input<float>(c, 1), shapeOf(b), p->activation,
      output<float>(c), shapeOf(c.op.outputs[0]));
   return {};
 }
@@ -90,7 +87,7 @@ Result<void> binaryQuant(const KernelCall& c) {
   NNRT_ASSIGN_OR_RETURN(const auto* p, paramsOf<ops::BinaryParams>(c));
   const Arg &a = c.op.inputs[0], &b = c.op.inputs[1], &out = c.op.outputs[0];
   Fn(input<uint8_t>(c, 0), shapeOf(a), quantOf(a), input<uint8_t>(c, 1), shapeOf(b), quantOf(b),
-     activationOf(p->activation), output<uint8_t>(c), shapeOf(out), quantOf(out));
+     p->activation, output<uint8_t>(c), shapeOf(out), quantOf(out));
   return {};
 }
 
@@ -111,14 +108,14 @@ Result<void> unaryQuant(const KernelCall& c) {
 Result<void> fullyConnectedFloat(const KernelCall& c) {
   NNRT_ASSIGN_OR_RETURN(const auto* p, paramsOf<ops::FullyConnectedParams>(c));
   fullyConnected(input<float>(c, 0), input<float>(c, 1), input<float>(c, 2), p->batchSize, p->inputSize,
-                 p->numUnits, activationOf(p->activation), output<float>(c));
+                 p->numUnits, p->activation, output<float>(c));
   return {};
 }
 
 Result<void> fullyConnectedQuant(const KernelCall& c) {
   NNRT_ASSIGN_OR_RETURN(const auto* p, paramsOf<ops::FullyConnectedParams>(c));
   fullyConnected(input<uint8_t>(c, 0), quantOf(c.op.inputs[0]), input<uint8_t>(c, 1), quantOf(c.op.inputs[1]),
-                 input<int32_t>(c, 2), p->batchSize, p->inputSize, p->numUnits, activationOf(p->activation),
+                 input<int32_t>(c, 2), p->batchSize, p->inputSize, p->numUnits, p->activation,
                  output<uint8_t>(c), quantOf(c.op.outputs[0]));
   return {};
 }
@@ -149,12 +146,12 @@ void runNhwc(const KernelCall& c, bool nchw, size_t elementSize, const Body& bod
 Conv2DParams kernelParams(const ops::Conv2DParams& p) {
   return Conv2DParams{p.padLeft,   p.padRight,  p.padTop,
                       p.padBottom, p.strideW,   p.strideH,
-                      p.dilationW, p.dilationH, activationOf(p.activation)};
+                      p.dilationW, p.dilationH, p.activation};
 }
 Pool2DParams kernelParams(const ops::Pool2DParams& p) {
   return Pool2DParams{p.padLeft,   p.padRight, p.padTop,
                       p.padBottom, p.strideW,  p.strideH,
-                      p.filterW,   p.filterH,  activationOf(p.activation)};
+                      p.filterW,   p.filterH,  p.activation};
 }
 
 using ConvFloatFn = void (*)(const float*, const Shape&, const float*, const Shape&, const float*,

@@ -7,8 +7,8 @@
 #include <string>
 #include <variant>
 
-#include "core/ops/operation.hpp"
-#include "core/ops/params.hpp"
+#include "nnrt/driver/ops/operation.hpp"
+#include "nnrt/driver/ops/params.hpp"
 #include "nnrt/driver/types.hpp"
 #include "plugins/cpu/execution_arena.hpp"
 

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <string>
 
-#include "core/ops/operand_types.hpp"
+#include "nnrt/driver/ops/operand_types.hpp"
 
 namespace nnrt::cpu {
 namespace {

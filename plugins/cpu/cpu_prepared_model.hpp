@@ -14,7 +14,7 @@
 
 #include <tbb/task_arena.h>
 
-#include "core/ops/operation.hpp"
+#include "nnrt/driver/ops/operation.hpp"
 #include "nnrt/driver/driver.hpp"
 #include "plugins/cpu/cpu_operations.hpp"
 

@@ -2,8 +2,8 @@
 // RESHAPE, CONCATENATION and SOFTMAX (kernels/elementwise.cl, kernels/softmax.cl).
 #include <algorithm>
 
-#include "core/ops/operand_types.hpp"
-#include "core/ops/params.hpp"
+#include "nnrt/driver/ops/operand_types.hpp"
+#include "nnrt/driver/ops/params.hpp"
 #include "plugins/opencl/plan.hpp"
 
 namespace nnrt::opencl::detail {

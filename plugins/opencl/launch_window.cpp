@@ -1,6 +1,6 @@
 // Launches of the operations with weights or windows: FULLY_CONNECTED and CONV_2D on the tiled GEMM
 // (kernels/gemm.cl), DEPTHWISE_CONV_2D and the pools (kernels/window.cl).
-#include "core/ops/params.hpp"
+#include "nnrt/driver/ops/params.hpp"
 #include "plugins/opencl/kernel_source.hpp"
 #include "plugins/opencl/plan.hpp"
 

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "core/ops/operand_types.hpp"
-#include "core/ops/operation.hpp"
+#include "nnrt/driver/ops/operand_types.hpp"
+#include "nnrt/driver/ops/operation.hpp"
 
 namespace nnrt::opencl {
 namespace {

@@ -1,9 +1,8 @@
 #include "plugins/opencl/opencl_device.hpp"
 
-#include <time.h>
-
 #include <cstdio>
 
+#include "nnrt/driver/clock.hpp"
 #include "plugins/opencl/byte_stream.hpp"
 #include "plugins/opencl/cache_file.hpp"
 #include "plugins/opencl/kernel_source.hpp"
@@ -15,11 +14,7 @@ namespace {
 constexpr uint32_t kMaxOptionsLength = 4096;
 
 driver::Result<void> checkDeadline(uint64_t deadlineNs) {
-  if (deadlineNs == 0) return {};
-  timespec ts{};
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  const uint64_t now = static_cast<uint64_t>(ts.tv_sec) * 1000000000ULL + static_cast<uint64_t>(ts.tv_nsec);
-  if (now > deadlineNs) {
+  if (driver::deadlinePassed(deadlineNs)) {
     return driver::fail(driver::ErrorStatus::MISSED_DEADLINE_TRANSIENT,
                         "the deadline passed before preparation");
   }

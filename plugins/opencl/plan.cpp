@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "core/ops/operand_types.hpp"
+#include "nnrt/driver/ops/operand_types.hpp"
 
 namespace nnrt::opencl {
 namespace {

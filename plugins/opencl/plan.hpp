@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/ops/operation.hpp"
+#include "nnrt/driver/ops/operation.hpp"
 #include "plugins/opencl/model_copy.hpp"
 
 namespace nnrt::opencl {

@@ -1,13 +1,12 @@
 #include "plugins/opencl/prepared_model.hpp"
 
-#include <time.h>
-
 #include <algorithm>
 #include <chrono>
 
-#include "core/ops/operand_types.hpp"
+#include "nnrt/driver/clock.hpp"
+#include "nnrt/driver/ops/operand_types.hpp"
 #include "plugins/opencl/cl_errors.hpp"
-#include "plugins/opencl/half.hpp"
+#include "nnrt/driver/half.hpp"
 #include "plugins/opencl/kernel_source.hpp"
 
 namespace nnrt::opencl {
@@ -15,6 +14,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 using driver::OperandType;
+using driver::floatsToHalves;
+using driver::halvesToFloats;
 
 // Plans kept for shapes other than the declared ones; the map is cleared when it grows past this.
 constexpr size_t kMaxDynamicPlans = 16;
@@ -25,12 +26,6 @@ bool isFloatTensor(int32_t type) {
 }
 bool isFloat32Tensor(int32_t type) {
   return type == static_cast<int32_t>(OperandType::TENSOR_FLOAT32);
-}
-
-uint64_t monotonicNs() {
-  timespec ts{};
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ULL + static_cast<uint64_t>(ts.tv_nsec);
 }
 
 uint64_t micros(Clock::duration d) {
@@ -223,7 +218,7 @@ driver::Result<std::unique_ptr<OpenClPreparedModel::Run>> OpenClPreparedModel::s
   auto run = std::make_unique<Run>();
   run->started = Clock::now();
   run->measure = options.measureTiming;
-  if (options.deadlineNs != 0 && monotonicNs() > options.deadlineNs) {
+  if (driver::deadlinePassed(options.deadlineNs)) {
     return driver::fail(driver::ErrorStatus::MISSED_DEADLINE_TRANSIENT,
                         "the deadline passed before the execution started");
   }

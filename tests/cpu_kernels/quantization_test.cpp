@@ -44,7 +44,8 @@ TEST(Quantization, ActivationRangesByHand) {
   EXPECT_EQ(activationRangeQuant8(Activation::Relu6, q), (std::pair<int32_t, int32_t>{10, 22}));
   // bounds outside 0..255 are clipped: scale 0.01, zp 250 -> relu1 [150, 350] -> [150, 255]
   EXPECT_EQ(activationRangeQuant8(Activation::Relu1, {0.01f, 250}), (std::pair<int32_t, int32_t>{150, 255}));
-  EXPECT_EQ(activationRange(Activation::Relu6), (std::pair<float, float>{0.0f, 6.0f}));
+  EXPECT_EQ(activationRange(Activation::Relu6).min, 0.0f);
+  EXPECT_EQ(activationRange(Activation::Relu6).max, 6.0f);
 }
 
 }  // namespace

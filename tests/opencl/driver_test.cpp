@@ -14,10 +14,13 @@
 
 #include "opencl/opencl_test_env.hpp"
 #include "plugins/cpu/kernels/fully_connected.hpp"
-#include "plugins/opencl/half.hpp"
+#include "nnrt/driver/half.hpp"
 
 namespace nnrt::opencl::test {
 namespace {
+
+using driver::floatToHalf;
+using driver::halfToFloat;
 
 constexpr uint32_t kUnits = 9;
 

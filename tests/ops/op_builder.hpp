@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "core/ops/operation.hpp"
+#include "nnrt/driver/ops/operation.hpp"
 
 namespace nnrt::ops::testing {
 

@@ -4,7 +4,7 @@
 
 #include <limits>
 
-#include "core/ops/params.hpp"
+#include "nnrt/driver/ops/params.hpp"
 #include "tests/ops/op_builder.hpp"
 
 namespace nnrt::ops {

@@ -26,8 +26,8 @@
 #include <sstream>
 #include <thread>
 
-#include "core/ops/operation.hpp"
-#include "core/ops/params.hpp"
+#include "nnrt/driver/ops/operation.hpp"
+#include "nnrt/driver/ops/params.hpp"
 #include "nnrt/driver/driver.hpp"
 #include "plugins/cpu/kernels/activation.hpp"
 #include "plugins/cpu/kernels/elementwise.hpp"

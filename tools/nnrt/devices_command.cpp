@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "core/device/device_registry.hpp"
-#include "core/ops/operand_types.hpp"
+#include "nnrt/driver/ops/operand_types.hpp"
 #include "tools/nnrt/commands.hpp"
 #include "tools/nnrt/json_writer.hpp"
 #include "tools/nnrt/text_table.hpp"

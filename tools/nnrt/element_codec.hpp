@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "nnrt/driver/half.hpp"
+
 namespace nnrt::tools {
 
 enum class ElementType { I8, U8, I16, U16, I32, U32, I64, U64, F16, F32, F64, Bool8 };
@@ -34,7 +36,7 @@ std::string formatElement(ElementType type, const uint8_t* data);
 double elementValue(ElementType type, const uint8_t* data);
 
 // IEEE 754 binary16 conversions (round to nearest even).
-uint16_t floatToHalf(float value);
-float halfToFloat(uint16_t half);
+using driver::floatToHalf;
+using driver::halfToFloat;
 
 }  // namespace nnrt::tools

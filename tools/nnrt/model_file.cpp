@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/ops/operand_types.hpp"
+#include "nnrt/driver/ops/operand_types.hpp"
 #include "nnrt/driver/types.hpp"
 #include "nnrt_examples/fibonacci_extension.h"
 #include "tools/nnrt/yaml_reader.hpp"

@@ -15,7 +15,7 @@
 
 #include "core/capi/handles.hpp"
 #include "core/device/device_registry.hpp"
-#include "core/ops/operand_types.hpp"
+#include "nnrt/driver/ops/operand_types.hpp"
 #include "tools/nnrt/commands.hpp"
 #include "tools/nnrt/element_codec.hpp"
 #include "tools/nnrt/model_file.hpp"

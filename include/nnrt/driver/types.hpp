@@ -199,6 +199,10 @@ inline const char* operationTypeName(OperationType t) { return operationTypeName
 constexpr uint16_t extensionPrefix(int32_t type) { return static_cast<uint16_t>(static_cast<uint32_t>(type) >> 16); }
 constexpr uint16_t typeWithinExtension(int32_t type) { return static_cast<uint16_t>(type & 0xFFFF); }
 constexpr bool isExtensionType(int32_t type) { return extensionPrefix(type) != 0; }
+// The model-wide code of an extension operand or operation type.
+constexpr int32_t extensionType(uint16_t prefix, uint16_t typeWithinExtension) {
+  return static_cast<int32_t>((static_cast<uint32_t>(prefix) << 16) | typeWithinExtension);
+}
 
 enum class ErrorStatus : int32_t {
   NONE = NNRT_STATUS_NONE,

@@ -6,43 +6,9 @@
 
 namespace nnrt::cpu {
 
-std::pair<float, float> activationRange(Activation act) {
-  constexpr float kInf = std::numeric_limits<float>::infinity();
-  switch (act) {
-    case Activation::Relu:
-      return {0.0f, kInf};
-    case Activation::Relu1:
-      return {-1.0f, 1.0f};
-    case Activation::Relu6:
-      return {0.0f, 6.0f};
-    case Activation::None:
-      break;
-  }
-  return {-kInf, kInf};
-}
-
 std::pair<int32_t, int32_t> activationRangeQuant8(Activation act, Quant out) {
-  const auto quantize = [&](double real) {
-    return static_cast<int32_t>(std::round(real / out.scale)) + out.zeroPoint;
-  };
-  int32_t lo = 0;
-  int32_t hi = 255;
-  switch (act) {
-    case Activation::Relu:
-      lo = quantize(0.0);
-      break;
-    case Activation::Relu1:
-      lo = quantize(-1.0);
-      hi = quantize(1.0);
-      break;
-    case Activation::Relu6:
-      lo = quantize(0.0);
-      hi = quantize(6.0);
-      break;
-    case Activation::None:
-      break;
-  }
-  return {std::clamp(lo, 0, 255), std::clamp(hi, 0, 255)};
+  const driver::QuantizedRange range = driver::activationRange(act, out.scale, out.zeroPoint, 0, 255);
+  return {range.min, range.max};
 }
 
 QuantizedMultiplier QuantizedMultiplier::fromReal(double real) {

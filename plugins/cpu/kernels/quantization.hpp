@@ -12,8 +12,8 @@
 
 namespace nnrt::cpu {
 
-// [lo, hi] that a fused activation clamps a float result to (None: the whole float range).
-std::pair<float, float> activationRange(Activation act);
+// [lo, hi] that a fused activation clamps a float result to: driver::activationRange (found by
+// argument-dependent lookup).
 
 // [lo, hi] in the quantized domain of `out` for a fused activation, already intersected with 0..255:
 // the activation bounds are quantized with round to nearest (Relu1's -1 and 1, Relu6's 6).

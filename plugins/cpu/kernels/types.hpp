@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "nnrt/driver/activation.hpp"
+
 namespace nnrt::cpu {
 
 // Row-major dimensions; 4-D image tensors are NHWC. Rank 0 is a scalar (one element).
@@ -33,7 +35,7 @@ struct Quant {
 };
 
 // NNAPI FuseCode values.
-enum class Activation : int32_t { None = 0, Relu = 1, Relu1 = 2, Relu6 = 3 };
+using driver::Activation;
 
 // CONV_2D and DEPTHWISE_CONV_2D with explicit padding (the driver resolves implicit padding).
 struct Conv2DParams {

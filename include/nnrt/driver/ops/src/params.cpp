@@ -1,12 +1,12 @@
-#include "core/ops/params.hpp"
+#include "nnrt/driver/ops/params.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <tuple>
 
-#include "core/ops/ops_common.hpp"
-#include "core/ops/ops_families.hpp"
+#include "ops_common.hpp"
+#include "ops_families.hpp"
 
 namespace nnrt::ops {
 
@@ -111,21 +111,6 @@ driver::Result<DepthwiseConv2DParams> decodeConvolution(const OpArgs& op, Window
 
 }  // namespace
 
-FloatRange activationRange(Activation activation) {
-  constexpr float inf = std::numeric_limits<float>::infinity();
-  switch (activation) {
-    case Activation::Relu:
-      return {0.0f, inf};
-    case Activation::Relu1:
-      return {-1.0f, 1.0f};
-    case Activation::Relu6:
-      return {0.0f, 6.0f};
-    case Activation::None:
-      break;
-  }
-  return {-inf, inf};
-}
-
 QuantizedRange activationRange(Activation activation, int32_t outputType, float scale, int32_t zeroPoint) {
   int32_t lo = std::numeric_limits<int32_t>::min();
   int32_t hi = std::numeric_limits<int32_t>::max();
@@ -136,13 +121,7 @@ QuantizedRange activationRange(Activation activation, int32_t outputType, float 
     lo = -128;
     hi = 127;
   }
-  const FloatRange real = activationRange(activation);
-  auto quantize = [&](float x, int32_t fallback) {
-    if (std::isinf(x) || !(scale > 0)) return fallback;
-    const double q = static_cast<double>(zeroPoint) + std::round(static_cast<double>(x) / scale);
-    return static_cast<int32_t>(std::clamp(q, static_cast<double>(lo), static_cast<double>(hi)));
-  };
-  return {quantize(real.min, lo), quantize(real.max, hi)};
+  return driver::activationRange(activation, scale, zeroPoint, lo, hi);
 }
 
 driver::Result<BinaryParams> decodeBinary(const OpArgs& op) {

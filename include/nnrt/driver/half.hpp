@@ -1,6 +1,6 @@
-// IEEE 754 binary16 <-> binary32 on the host, for models whose tensors the device stores as half:
-// float32 model inputs are narrowed before upload, outputs widened after download, constants narrowed
-// once at preparation. Round to nearest even; overflow gives infinity; NaN stays NaN.
+// IEEE 754 binary16 <-> binary32 (NNAPI's FLOAT16 and TENSOR_FLOAT16), the SDK's one copy for the
+// runtime, the tools and every driver. Round to nearest even; overflow gives infinity; NaN stays NaN;
+// subnormals are exact both ways. Pure functions.
 #pragma once
 
 #include <bit>
@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <cstring>
 
-namespace nnrt::opencl {
+namespace nnrt::driver {
 
 inline uint16_t floatToHalf(float value) {
   const uint32_t f = std::bit_cast<uint32_t>(value);
@@ -75,4 +75,4 @@ inline void halvesToFloats(const void* in, size_t count, void* out) {
   }
 }
 
-}  // namespace nnrt::opencl
+}  // namespace nnrt::driver

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/ops/operation.hpp"
+#include "nnrt/driver/ops/operation.hpp"
 
 namespace nnrt::ops::detail {
 
@@ -50,7 +50,6 @@ std::optional<bool> knownBool(const Arg& arg);      // a BOOL scalar with its va
 std::optional<float> knownFloat(const Arg& arg);    // a FLOAT32 or FLOAT16 scalar with its value
 // The values of a TENSOR_INT32 operand whose value is known.
 std::optional<std::vector<int32_t>> knownInt32Tensor(const Arg& arg);
-float halfToFloat(uint16_t half);
 
 // ---- Checks shared by the signatures ------------------------------------------------------------
 

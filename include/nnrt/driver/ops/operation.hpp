@@ -1,10 +1,17 @@
-// Operation semantics shared by the runtime and the built-in drivers: one table of operation
-// signatures (validation) and shape inference, driven by what is known about the operands.
+// The driver SDK's operation library: one table of NNAPI operation signatures (every operation of
+// feature levels 1-4 and Android 13's additions), parameter checks and shape inference. The runtime
+// validates models with it and every driver, built in or out of tree, uses the same code.
 //
-// The same code runs at three moments with different knowledge:
-//  - ANeuralNetworksModel_addOperation: declared types and shapes, constant values when set;
-//  - a driver's getSupportedOperations_1_3 / prepareModel_1_3: the finished model;
-//  - a driver's execution: every shape and value.
+// Two depths of checking, as Android has them:
+//  - Check::Signature is what ANeuralNetworksModel_addOperation and _finish refuse with BAD_DATA:
+//    operand counts, operand types and their combinations, scalar versus tensor, the ranks Android
+//    checks when a rank is known, the types of the optional layout flags, the quantization rules
+//    Android checks when the model is built. Constant values and shapes are not read; Android leaves
+//    them to preparation and execution, and so does nnrt.
+//  - Check::Full adds everything a driver must know before running the operation: parameter values
+//    (FuseCode range, strides, axes), shapes (broadcasting, windows, the declared output shapes),
+//    output quantization constraints. Drivers run it at getSupportedOperations_1_3 / prepareModel_1_3
+//    (constants known) and again at execution (every shape and value known).
 // What is not known yet (a 0 dimension, a parameter that is not a constant) is not checked yet.
 #pragma once
 
@@ -14,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "core/ops/operand_types.hpp"
+#include "nnrt/driver/ops/operand_types.hpp"
 #include "nnrt/driver/types.hpp"
 
 namespace nnrt::ops {
@@ -47,26 +54,37 @@ struct Arg {
   }
 };
 
+enum class Check { Signature, Full };
+
 struct OpArgs {
   int32_t type = 0;
   std::span<const Arg> inputs;
   std::span<const Arg> outputs;
   bool relaxed = false;  // the model allows float16 precision for float32 math
+  Check check = Check::Full;
+  // The lowest NNAPI feature level (1..8) that has this operation with these operand types and
+  // options; validation functions raise it with needs(). Written by validation, read by the caller.
+  mutable int32_t featureLevel = 1;
+
+  bool full() const { return check == Check::Full; }
+  void needs(int32_t level) const { featureLevel = level > featureLevel ? level : featureLevel; }
 };
 
-// Whether this module has a signature for the operation type (an NNAPI operation it knows).
-// Operations without one (LSTM, IF, WHILE, OEM and extension operations, ...) are outside this
-// module: validate() accepts them and inferShapes() returns their declared output shapes, so the
-// runtime accepts them at addOperation and leaves them to drivers that claim them (no built-in
-// driver does, since the built-in drivers support only operations with a signature).
+// Whether this module has a signature for the operation type: every NNAPI operation does (OEM and
+// extension operations do not; their drivers check them).
 bool hasSignature(int32_t operationType);
 
-// Checks operand counts against the signature (including which optional inputs may be omitted),
-// types and their allowed combinations, quantization rules, ranks and the constant parameters
-// known so far (feature levels up to 4), then infers the output shapes and checks them against
-// the declared output dimensions where both are known. The error names the operation, the operand
+// Android's model-building rules for one operation (the Check::Signature depth, whatever op.check
+// says): BAD_DATA-worthy problems as an INVALID_ARGUMENT error naming the operation, the operand and
+// the problem. On success, the lowest feature level (1..8) with this form of the operation.
+// Operations without a signature pass (feature level 1). Thread-safe.
+driver::Result<int32_t> validateSignature(const OpArgs& op);
+
+// Checks at op.check's depth: the signature, and at Check::Full the constant parameters known so
+// far, the output quantization constraints and the output shapes (inferred, then compared with the
+// declared output dimensions where both are known). The error names the operation, the operand
 // position and the problem, e.g. "CONV_2D input 1 (filter) must be TENSOR_FLOAT32 like input 0,
-// not TENSOR_INT32". Thread-safe; reads only `op`.
+// not TENSOR_INT32". Thread-safe; reads only `op` (and writes op.featureLevel).
 driver::Result<void> validate(const OpArgs& op);
 
 // Output shapes from input shapes and known parameters, one per output: unknown dimensions stay 0

@@ -1,6 +1,6 @@
 // AVERAGE_POOL_2D, MAX_POOL_2D and L2_POOL_2D: implicit or explicit padding, optional NCHW layout.
-#include "core/ops/ops_common.hpp"
-#include "core/ops/ops_families.hpp"
+#include "ops_common.hpp"
+#include "ops_families.hpp"
 
 namespace nnrt::ops::detail {
 

@@ -5,8 +5,8 @@
 // Filters of TENSOR_QUANT8_SYMM_PER_CHANNEL are accepted with a quantized input (channel dimension 0
 // for CONV_2D, 3 for DEPTHWISE_CONV_2D, bias scale 0); their scales are checked when the Arg carries
 // its operand description.
-#include "core/ops/ops_common.hpp"
-#include "core/ops/ops_families.hpp"
+#include "ops_common.hpp"
+#include "ops_families.hpp"
 
 namespace nnrt::ops::detail {
 

@@ -1,4 +1,6 @@
-#include "core/ops/ops_common.hpp"
+#include "ops_common.hpp"
+
+#include "nnrt/driver/half.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -84,7 +86,7 @@ std::optional<float> knownFloat(const Arg& arg) {
   if (!arg.hasValue()) return std::nullopt;
   if (isType(arg.type, OperandType::FLOAT32) && arg.length >= sizeof(float)) return arg.scalar<float>();
   if (isType(arg.type, OperandType::FLOAT16) && arg.length >= sizeof(uint16_t)) {
-    return halfToFloat(arg.scalar<uint16_t>());
+    return driver::halfToFloat(arg.scalar<uint16_t>());
   }
   return std::nullopt;
 }
@@ -100,31 +102,6 @@ std::optional<std::vector<int32_t>> knownInt32Tensor(const Arg& arg) {
   std::vector<int32_t> values(arg.length / sizeof(int32_t));
   if (!values.empty()) std::memcpy(values.data(), arg.data, arg.length);
   return values;
-}
-
-float halfToFloat(uint16_t half) {
-  const uint32_t sign = static_cast<uint32_t>(half & 0x8000u) << 16;
-  uint32_t exponent = (half >> 10) & 0x1Fu;
-  uint32_t mantissa = half & 0x3FFu;
-  uint32_t bits;
-  if (exponent == 0x1F) {
-    bits = sign | 0x7F800000u | (mantissa << 13);  // inf or NaN
-  } else if (exponent != 0) {
-    bits = sign | ((exponent + 112) << 23) | (mantissa << 13);
-  } else if (mantissa == 0) {
-    bits = sign;  // signed zero
-  } else {
-    // Subnormal half: normalize into a float.
-    exponent = 113;
-    while ((mantissa & 0x400u) == 0) {
-      mantissa <<= 1;
-      --exponent;
-    }
-    bits = sign | (exponent << 23) | ((mantissa & 0x3FFu) << 13);
-  }
-  float value;
-  std::memcpy(&value, &bits, sizeof value);
-  return value;
 }
 
 // ---- Checks ---------------------------------------------------------------------------------------

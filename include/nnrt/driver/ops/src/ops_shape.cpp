@@ -3,8 +3,8 @@
 // at execution.
 #include <algorithm>
 
-#include "core/ops/ops_common.hpp"
-#include "core/ops/ops_families.hpp"
+#include "ops_common.hpp"
+#include "ops_families.hpp"
 
 namespace nnrt::ops::detail {
 

@@ -1,4 +1,4 @@
-#include "core/ops/operand_types.hpp"
+#include "nnrt/driver/ops/operand_types.hpp"
 
 #include <cmath>
 #include <cstdio>

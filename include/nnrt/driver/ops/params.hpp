@@ -11,25 +11,19 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/ops/operation.hpp"
+#include "nnrt/driver/activation.hpp"
+#include "nnrt/driver/ops/operation.hpp"
 
 namespace nnrt::ops {
 
-// NNAPI FuseCode.
-enum class Activation : int32_t { None = 0, Relu = 1, Relu1 = 2, Relu6 = 3 };
+// NNAPI FuseCode and its bounds (nnrt/driver/activation.hpp).
+using driver::Activation;
+using driver::activationRange;
+using driver::FloatRange;
+using driver::QuantizedRange;
 
-// Bounds an activation clamps a float result to: None (-inf, inf), Relu [0, inf), Relu1 [-1, 1],
-// Relu6 [0, 6].
-struct FloatRange {
-  float min, max;
-};
-FloatRange activationRange(Activation activation);
-
-// The same bounds in the quantized domain of an output (TENSOR_QUANT8_ASYMM or _SIGNED) of the
-// given scale and zero point, rounded to nearest and limited to the type's range.
-struct QuantizedRange {
-  int32_t min, max;
-};
+// The bounds of `activation` in the quantized domain of an output of `outputType`
+// (TENSOR_QUANT8_ASYMM or _SIGNED; other types are not limited) with this scale and zero point.
 QuantizedRange activationRange(Activation activation, int32_t outputType, float scale, int32_t zeroPoint);
 
 // ADD, SUB, MUL, DIV.

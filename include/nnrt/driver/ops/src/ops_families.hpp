@@ -3,16 +3,54 @@
 // signature, omitted inputs, operand types being NNAPI types, quantization parameters and scalar
 // ranks before it calls a validate function; infer functions get only the count check, so they
 // read shapes and parameters defensively.
+//
+// Adding an operation: write its validate function (and infer function, when the output shapes
+// follow from the inputs) in the family file, and add a Signature row to that file's table.
 #pragma once
 
+#include <cstdint>
+#include <initializer_list>
+#include <span>
 #include <vector>
 
-#include "core/ops/operation.hpp"
+#include "nnrt/driver/ops/operation.hpp"
 
 namespace nnrt::ops::detail {
 
+// Checks at op.check's depth (see operation.hpp): at Check::Signature only what Android's
+// addOperation refuses; value, shape and output-quantization checks only when op.full(). Raises
+// op.featureLevel with op.needs(N) for types and options newer than feature level 1.
 using ValidateFn = driver::Result<void> (*)(const OpArgs&);
+// Output shapes (unknown dimensions 0, unknown rank empty), reading shapes and values defensively.
 using InferFn = driver::Result<std::vector<Shape>> (*)(const OpArgs&);
+
+constexpr uint64_t bits(std::initializer_list<uint32_t> positions) {
+  uint64_t mask = 0;
+  for (uint32_t p : positions)
+    mask |= uint64_t{1} << p;
+  return mask;
+}
+
+// One operation's signature. Before calling `validate`, operation.cpp has checked the input and
+// output counts, which inputs may be omitted, that every operand has an NNAPI type (not OEM or
+// SUBGRAPH: see checkOperand in operation.cpp), the quantization parameters
+// of each operand and that scalars have rank 0.
+struct Signature {
+  OperationType type;
+  uint64_t inputCounts;          // bit n set: the operation may take n inputs
+  uint32_t inputsVariadicFrom;   // when non-zero: any input count >= this (inputCounts unused)
+  uint64_t outputCounts;         // bit n set: the operation may have n outputs
+  uint32_t outputsVariadicFrom;  // when non-zero: any output count >= this (outputCounts unused)
+  uint64_t omittable;            // bit i set: input i may be an omitted optional input (NO_VALUE)
+  ValidateFn validate;
+  InferFn infer;  // nullptr: the declared output shapes are all that is known
+};
+
+// Each family file's table (operation.cpp indexes them all):
+std::span<const Signature> mathSignatures();       // ops_math.cpp: element-wise math, comparisons, logic, casts
+std::span<const Signature> tensorSignatures();     // ops_tensor.cpp: data movement, slicing, reductions, lookups
+std::span<const Signature> imageSignatures();      // ops_image.cpp: convolutions, resizing, normalization, detection
+std::span<const Signature> recurrentSignatures();  // ops_recurrent.cpp: LSTM/RNN family, SVDF, IF, WHILE
 
 // ops_elementwise.cpp: ADD, SUB, MUL, DIV (broadcasting, FuseCode) and FLOOR.
 driver::Result<void> validateBinary(const OpArgs& op);

@@ -1,6 +1,6 @@
 // RELU, RELU1, RELU6, LOGISTIC, TANH and SOFTMAX: one tensor in, one tensor of the same shape out.
-#include "core/ops/ops_common.hpp"
-#include "core/ops/ops_families.hpp"
+#include "ops_common.hpp"
+#include "ops_families.hpp"
 
 namespace nnrt::ops::detail {
 

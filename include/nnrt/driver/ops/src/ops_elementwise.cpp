@@ -1,6 +1,6 @@
 // ADD, SUB, MUL, DIV: two tensors of one type with NumPy-style broadcasting and a FuseCode; FLOOR.
-#include "core/ops/ops_common.hpp"
-#include "core/ops/ops_families.hpp"
+#include "ops_common.hpp"
+#include "ops_families.hpp"
 
 namespace nnrt::ops::detail {
 
