@@ -135,8 +135,6 @@ int ANeuralNetworksCompilation_createForDevices(ANeuralNetworksModel* model, con
   if (model == nullptr) return unexpectedNull(kFn, "model");
   if (devices == nullptr) return unexpectedNull(kFn, "devices");
   return guarded(kFn, [&]() -> int {
-    auto finished = model->builder.finishedModel();
-    if (!finished) return report(kFn, Error{ResultCode::BAD_STATE, "the model is not finished"});
     if (numDevices == 0) return report(kFn, Error{ResultCode::BAD_DATA, "numDevices is 0"});
     std::vector<std::shared_ptr<nnrt::DriverDevice>> list;
     std::set<const nnrt::DriverDevice*> seen;
@@ -147,6 +145,8 @@ int ANeuralNetworksCompilation_createForDevices(ANeuralNetworksModel* model, con
       }
       list.push_back(devices[i]->device);
     }
+    auto finished = model->builder.finishedModel();
+    if (!finished) return report(kFn, Error{ResultCode::BAD_STATE, "the model is not finished"});
     *compilation = new ANeuralNetworksCompilation{
         nnrt::Compilation(finished, nnrt::DeviceRegistry::global(), std::move(list))};
     return ANEURALNETWORKS_NO_ERROR;

@@ -64,7 +64,12 @@ int ANeuralNetworksModel_addOperand(ANeuralNetworksModel* model, const ANeuralNe
   static constexpr const char* kFn = "ANeuralNetworksModel_addOperand";
   if (model == nullptr) return unexpectedNull(kFn, "model");
   if (type == nullptr) return unexpectedNull(kFn, "type");
-  if (type->dimensionCount > 0 && type->dimensions == nullptr) return unexpectedNull(kFn, "type->dimensions");
+  if ((type->dimensions == nullptr) != (type->dimensionCount == 0)) {
+    return report(kFn, Error{ResultCode::BAD_DATA, std::string("type->dimensions is ") +
+                                                       (type->dimensions == nullptr ? "NULL" : "not NULL") +
+                                                       " but type->dimensionCount is " +
+                                                       std::to_string(type->dimensionCount)});
+  }
   return guarded(kFn, [&]() -> int {
     return report(kFn, model->builder.addOperand(type->type, {type->dimensions, type->dimensionCount}, type->scale,
                                                  type->zeroPoint));
@@ -75,6 +80,7 @@ int ANeuralNetworksModel_setOperandValue(ANeuralNetworksModel* model, int32_t in
                                          size_t length) {
   static constexpr const char* kFn = "ANeuralNetworksModel_setOperandValue";
   if (model == nullptr) return unexpectedNull(kFn, "model");
+  if (buffer == nullptr && length != 0) return unexpectedNull(kFn, "buffer (with a non-zero length)");
   return guarded(kFn, [&]() -> int { return report(kFn, model->builder.setOperandValue(index, buffer, length)); });
 }
 
@@ -100,7 +106,12 @@ int ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(
   static constexpr const char* kFn = "ANeuralNetworksModel_setOperandSymmPerChannelQuantParams";
   if (model == nullptr) return unexpectedNull(kFn, "model");
   if (channelQuant == nullptr) return unexpectedNull(kFn, "channelQuant");
-  if (channelQuant->scaleCount > 0 && channelQuant->scales == nullptr) return unexpectedNull(kFn, "channelQuant->scales");
+  if ((channelQuant->scales == nullptr) != (channelQuant->scaleCount == 0)) {
+    return report(kFn, Error{ResultCode::BAD_DATA, std::string("channelQuant->scales is ") +
+                                                       (channelQuant->scales == nullptr ? "NULL" : "not NULL") +
+                                                       " but channelQuant->scaleCount is " +
+                                                       std::to_string(channelQuant->scaleCount)});
+  }
   return guarded(kFn, [&]() -> int {
     return report(kFn, model->builder.setOperandSymmPerChannelQuantParams(
                            index, channelQuant->channelDim, {channelQuant->scales, channelQuant->scaleCount}));
@@ -112,8 +123,11 @@ int ANeuralNetworksModel_addOperation(ANeuralNetworksModel* model, ANeuralNetwor
                                       const uint32_t* outputs) {
   static constexpr const char* kFn = "ANeuralNetworksModel_addOperation";
   if (model == nullptr) return unexpectedNull(kFn, "model");
-  if (inputCount > 0 && inputs == nullptr) return unexpectedNull(kFn, "inputs");
-  if (outputCount > 0 && outputs == nullptr) return unexpectedNull(kFn, "outputs");
+  // As Android: NULL lists are refused whatever the counts, and a list with a count of 0 is BAD_DATA.
+  if (inputs == nullptr) return unexpectedNull(kFn, "inputs");
+  if (outputs == nullptr) return unexpectedNull(kFn, "outputs");
+  if (inputCount == 0) return report(kFn, Error{ResultCode::BAD_DATA, "inputs is not NULL but inputCount is 0"});
+  if (outputCount == 0) return report(kFn, Error{ResultCode::BAD_DATA, "outputs is not NULL but outputCount is 0"});
   return guarded(kFn, [&]() -> int {
     return report(kFn, model->builder.addOperation(type, {inputs, inputCount}, {outputs, outputCount}));
   });
@@ -124,8 +138,11 @@ int ANeuralNetworksModel_identifyInputsAndOutputs(ANeuralNetworksModel* model, u
                                                   const uint32_t* outputs) {
   static constexpr const char* kFn = "ANeuralNetworksModel_identifyInputsAndOutputs";
   if (model == nullptr) return unexpectedNull(kFn, "model");
-  if (inputCount > 0 && inputs == nullptr) return unexpectedNull(kFn, "inputs");
-  if (outputCount > 0 && outputs == nullptr) return unexpectedNull(kFn, "outputs");
+  // As Android: NULL lists are refused whatever the counts. Unlike Android, an empty input list (a
+  // model of constants only) is accepted; docs/runtime.md lists this difference.
+  if (inputs == nullptr) return unexpectedNull(kFn, "inputs");
+  if (outputs == nullptr) return unexpectedNull(kFn, "outputs");
+  if (outputCount == 0) return report(kFn, Error{ResultCode::BAD_DATA, "outputs is not NULL but outputCount is 0"});
   return guarded(kFn, [&]() -> int {
     return report(kFn, model->builder.identifyInputsAndOutputs({inputs, inputCount}, {outputs, outputCount}));
   });
@@ -145,13 +162,19 @@ int ANeuralNetworksModel_getSupportedOperationsForDevices(const ANeuralNetworksM
   if (devices == nullptr) return unexpectedNull(kFn, "devices");
   if (supportedOps == nullptr) return unexpectedNull(kFn, "supportedOps");
   return guarded(kFn, [&]() -> int {
+    if (numDevices == 0) return report(kFn, Error{ResultCode::BAD_DATA, "numDevices is 0"});
     auto finished = model->builder.finishedModel();
     if (!finished) return report(kFn, Error{ResultCode::BAD_STATE, "the model is not finished"});
-    if (numDevices == 0) return report(kFn, Error{ResultCode::BAD_DATA, "numDevices is 0"});
     const size_t count = finished->operations.size();
     std::vector<bool> any(count, false);
     for (uint32_t d = 0; d < numDevices; ++d) {
-      if (devices[d] == nullptr) return unexpectedNull(kFn, "devices[i]");
+      if (devices[d] == nullptr) return unexpectedNull(kFn, ("devices[" + std::to_string(d) + "]").c_str());
+      for (uint32_t e = d + 1; e < numDevices; ++e) {
+        if (devices[e] == devices[d]) {
+          return report(kFn, Error{ResultCode::BAD_DATA, "devices[" + std::to_string(d) + "] and devices[" +
+                                                             std::to_string(e) + "] are the same device"});
+        }
+      }
       auto support = devices[d]->device->getSupportedOperations(finished->view->view());
       if (!support) return report(kFn, support.error());
       for (size_t i = 0; i < count; ++i) any[i] = any[i] || support->supported[i];

@@ -86,7 +86,9 @@ driver::ExecutionResult toExecutionResult(nnrt_status status, const nnrt_output_
   result.status = static_cast<driver::ErrorStatus>(status);
   result.timing = {timing.time_on_device, timing.time_in_driver};
   for (uint32_t i = 0; i < count && shapes != nullptr; ++i) {
-    uint32_t rank = std::min<uint32_t>(shapes[i].rank, NNRT_MAX_RANK);
+    // A rank above NNRT_MAX_RANK does not fit the ABI's shape: reported as an empty shape, the
+    // runtime keeps the dimensions it already knows for that output.
+    const uint32_t rank = shapes[i].rank <= NNRT_MAX_RANK ? shapes[i].rank : 0;
     result.outputShapes.push_back(
         {std::vector<uint32_t>(shapes[i].dimensions, shapes[i].dimensions + rank), shapes[i].is_sufficient != 0});
   }

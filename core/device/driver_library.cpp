@@ -1,5 +1,7 @@
 #include "core/device/driver_library.hpp"
 
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <cstddef>
 #include <fstream>
@@ -78,7 +80,12 @@ Result<std::shared_ptr<DriverLibrary>> DriverLibrary::load(
   std::shared_ptr<DriverLibrary> lib(new DriverLibrary());
   lib->path_ = path;
   try {
-    lib->library_.load(path, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local);
+    // RTLD_NODELETE: a plugin's code stays mapped for the life of the process. Plugins and the
+    // libraries they pull in (OpenBLAS, OpenCL implementations) start threads that may outlive
+    // close(); unmapping their code under them crashes the process at exit.
+    const auto mode = boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local |
+                      static_cast<boost::dll::load_mode::type>(RTLD_NODELETE);
+    lib->library_.load(path, mode);
     auto entry = lib->library_.get<const nnrt_driver_api*(uint32_t)>(NNRT_DRIVER_ENTRY_NAME);
     lib->api_ = entry(NNRT_DRIVER_ABI_MAJOR);
   } catch (const std::exception& e) {

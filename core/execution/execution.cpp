@@ -59,6 +59,10 @@ Result<Argument> Execution::makeArgument(bool input, int32_t index, const uint32
   const Operand& operand = model.operands[list[index]];
   Argument arg;
   arg.dimensions = operand.dimensions;
+  // As Android: the arguments are set once, before the first computation.
+  if (state_.load() != State::Preparation) {
+    return fail(ResultCode::BAD_STATE, std::string(what) + "s cannot change once the execution has started");
+  }
   if (hasType) {
     bool tensor = operand.isTensor;
     if (!tensor && rank != 0) return fail(ResultCode::BAD_DATA, std::string(what) + " " + std::to_string(index) + " is a scalar; type->dimensionCount must be 0");
@@ -75,9 +79,24 @@ Result<Argument> Execution::makeArgument(bool input, int32_t index, const uint32
       }
     }
   }
+  const Argument& current = input ? inputs_[index] : outputs_[index];
+  if (current.state != Argument::State::Unset) {
+    return fail(ResultCode::BAD_STATE, std::string(what) + " " + std::to_string(index) + " has already been set");
+  }
   if (length == 0 && omittable) {
     arg.state = Argument::State::Omitted;
     return arg;
+  }
+  // An input's shape must be known when its value is given; an output's may stay open (the
+  // driver reports it).
+  if (input && operand.isTensor) {
+    bool specified = !arg.dimensions.empty();
+    for (uint32_t d : arg.dimensions) specified = specified && d != 0;
+    if (!specified) {
+      return fail(ResultCode::BAD_DATA, "input " + std::to_string(index) + " has unspecified dimensions " +
+                                            ops::shapeToString(arg.dimensions) +
+                                            "; give them with the type argument");
+    }
   }
   if (auto expected = operandByteSize(operand, arg.dimensions); expected && *expected != length) {
     return fail(ResultCode::BAD_DATA, "length " + std::to_string(length) + " does not match " + what + " " +
@@ -93,8 +112,8 @@ Result<void> Execution::setInput(int32_t index, const uint32_t* dims, uint32_t r
                                  size_t length) {
   NNRT_RETURN_IF_ERROR(checkPreparation());
   if (buffer == nullptr && length != 0) {
-    return fail(ResultCode::BAD_DATA, "buffer is NULL but length is " + std::to_string(length) +
-                                          " (NULL with length 0 omits an optional input)");
+    return fail(ResultCode::UNEXPECTED_NULL, "buffer is NULL but length is " + std::to_string(length) +
+                                                 " (NULL with length 0 omits an optional input)");
   }
   NNRT_ASSIGN_OR_RETURN(Argument arg, makeArgument(true, index, dims, rank, hasType, length, buffer == nullptr));
   if (arg.state != Argument::State::Omitted) {
@@ -121,7 +140,7 @@ Result<void> Execution::setOutput(int32_t index, const uint32_t* dims, uint32_t 
                                   size_t length) {
   NNRT_RETURN_IF_ERROR(checkPreparation());
   if (buffer == nullptr && length != 0) {
-    return fail(ResultCode::BAD_DATA, "buffer is NULL but length is " + std::to_string(length));
+    return fail(ResultCode::UNEXPECTED_NULL, "buffer is NULL but length is " + std::to_string(length));
   }
   NNRT_ASSIGN_OR_RETURN(Argument arg, makeArgument(false, index, dims, rank, hasType, length, buffer == nullptr));
   if (arg.state != Argument::State::Omitted) {

@@ -106,7 +106,9 @@ Result<RunOutcome> runWhole(const PreparedModel& prepared, std::span<const Argum
                      ? ResultCode::OUTPUT_INSUFFICIENT_SIZE
                      : ResultCode::NO_ERROR;
   for (size_t i = 0; i < outputs.size(); ++i) {
-    const bool reported = i < result.outputShapes.size();
+    // An empty reported shape of a tensor tells nothing new (a rank above NNRT_MAX_RANK).
+    const bool reported = i < result.outputShapes.size() &&
+                          !(result.outputShapes[i].dimensions.empty() && !outputs[i].dimensions.empty());
     outcome.outputShapes.push_back(reported ? result.outputShapes[i].dimensions : outputs[i].dimensions);
     outcome.outputSufficient.push_back(reported ? result.outputShapes[i].isSufficient : true);
   }
@@ -248,7 +250,8 @@ class MultiStepRun : public StepLauncher {
           Error{result.error().code, "step " + std::to_string(step) + ": " + result.error().message});
     for (size_t k = 0; k < outputs.size() && k < result->outputShapes.size(); ++k) {
       Buffer& b = buffers_[outputs[k]];
-      b.dims = result->outputShapes[k].dimensions;
+      // An empty shape tells nothing new (a rank above the ABI's NNRT_MAX_RANK): keep what is known.
+      if (!result->outputShapes[k].dimensions.empty()) b.dims = result->outputShapes[k].dimensions;
       if (!result->outputShapes[k].isSufficient) {
         // A model output is too small; steps that read it cannot run.
         std::lock_guard lock(mutex_);

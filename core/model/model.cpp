@@ -76,10 +76,6 @@ Result<void> ModelBuilder::addOperand(int32_t type, std::span<const uint32_t> di
     return fail(ResultCode::BAD_DATA, what + " is a scalar but type.dimensionCount is " +
                                           std::to_string(dimensions.size()) + " (must be 0)");
   }
-  if (dimensions.size() > NNRT_MAX_RANK) {
-    return fail(ResultCode::BAD_DATA, "type.dimensionCount " + std::to_string(dimensions.size()) +
-                                          " exceeds nnrt's maximum rank " + std::to_string(NNRT_MAX_RANK));
-  }
   if (!driver::isExtensionType(type)) {
     if (std::string q = ops::checkQuantization(type, scale, zeroPoint); !q.empty()) {
       return fail(ResultCode::BAD_DATA, "type: " + q);
@@ -121,10 +117,14 @@ Result<void> ModelBuilder::setOperandValue(int32_t index, const void* buffer, si
   if (operand->lifetime == NNRT_LIFETIME_SUBGRAPH_INPUT || operand->lifetime == NNRT_LIFETIME_SUBGRAPH_OUTPUT) {
     return fail(ResultCode::BAD_DATA, operandName(index) + " is a model input or output and cannot have a value");
   }
+  if (buffer != nullptr && length == 0) {
+    return fail(ResultCode::BAD_DATA, "buffer is not NULL but length is 0 (NULL with length 0 marks an omitted "
+                                      "optional operand)");
+  }
   if (buffer == nullptr) {
     if (length != 0) {
-      return fail(ResultCode::BAD_DATA, "buffer is NULL but length is " + std::to_string(length) +
-                                            " (NULL with length 0 marks an omitted optional operand)");
+      return fail(ResultCode::UNEXPECTED_NULL, "buffer is NULL but length is " + std::to_string(length) +
+                                                   " (NULL with length 0 marks an omitted optional operand)");
     }
     operand->lifetime = NNRT_LIFETIME_NO_VALUE;
     operand->location = {};
@@ -283,8 +283,10 @@ Result<void> ModelBuilder::identifyInputsAndOutputs(std::span<const uint32_t> in
       if (list[i] >= operands_.size()) return fail(ResultCode::BAD_DATA, arg + " is out of range");
       if (!seen.insert(list[i]).second) return fail(ResultCode::BAD_DATA, arg + " appears twice");
       int32_t lifetime = operands_[list[i]].lifetime;
-      if (lifetime != NNRT_LIFETIME_TEMPORARY_VARIABLE && lifetime != NNRT_LIFETIME_SUBGRAPH_INPUT &&
-          lifetime != NNRT_LIFETIME_SUBGRAPH_OUTPUT) {
+      if (lifetime == NNRT_LIFETIME_SUBGRAPH_INPUT || lifetime == NNRT_LIFETIME_SUBGRAPH_OUTPUT) {
+        return fail(ResultCode::BAD_DATA, arg + " is already a model input or output");
+      }
+      if (lifetime != NNRT_LIFETIME_TEMPORARY_VARIABLE) {
         return fail(ResultCode::BAD_DATA, arg + " has a value (constant or omitted) and cannot be an input or output");
       }
     }
@@ -297,7 +299,8 @@ Result<void> ModelBuilder::identifyInputsAndOutputs(std::span<const uint32_t> in
       if (in == out) return fail(ResultCode::BAD_DATA, "operand " + std::to_string(in) + " is both an input and an output");
     }
   }
-  // Calling again replaces the previous lists.
+  // Calling again (with other operands: as in Android, an operand cannot be named twice) replaces the
+  // previous lists.
   for (uint32_t i : inputs_) operands_[i].lifetime = NNRT_LIFETIME_TEMPORARY_VARIABLE;
   for (uint32_t i : outputs_) operands_[i].lifetime = NNRT_LIFETIME_TEMPORARY_VARIABLE;
   inputs_.assign(inputs.begin(), inputs.end());

@@ -47,6 +47,13 @@ Result<void> ModelBuilder::validateGraph(FinishedModel& model) const {
       return fail(ResultCode::BAD_DATA, "model output operand " + std::to_string(out) + " is never written");
     }
   }
+  // As Android: every temporary has exactly one writer, even one that nothing reads.
+  for (size_t i = 0; i < model.operands.size(); ++i) {
+    if (model.operands[i].lifetime == NNRT_LIFETIME_TEMPORARY_VARIABLE && writer[i] < 0) {
+      return fail(ResultCode::BAD_DATA, "operand " + std::to_string(i) +
+                                            " is neither a model input nor a constant, and no operation writes it");
+    }
+  }
   for (size_t i = 0; i < model.operands.size(); ++i) {
     const Operand& o = model.operands[i];
     if (o.type == static_cast<int32_t>(driver::OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL) && !o.hasChannelQuant) {

@@ -115,14 +115,16 @@ int compileFibonacciVariant(int32_t inputType, const std::vector<uint32_t>& inpu
   const uint32_t outDims[] = {10};
   ANeuralNetworksOperandType in{resolve(inputType), static_cast<uint32_t>(inputDims.size()), inputDims.data(), 0, 0};
   ANeuralNetworksOperandType out{resolve(outputType), 1, outDims, 0, 0};
-  EXPECT_EQ(ANeuralNetworksModel_addOperand(model, &in), ANEURALNETWORKS_NO_ERROR);
-  EXPECT_EQ(ANeuralNetworksModel_addOperand(model, &in), ANEURALNETWORKS_NO_ERROR);
+  // One operand per input (an operand nothing uses would make finish fail), then the output.
+  for (uint32_t i = 0; i < inputCount; ++i)
+    EXPECT_EQ(ANeuralNetworksModel_addOperand(model, &in), ANEURALNETWORKS_NO_ERROR);
   EXPECT_EQ(ANeuralNetworksModel_addOperand(model, &out), ANEURALNETWORKS_NO_ERROR);
+  const uint32_t inputs[] = {0, 1}, output = inputCount;
   if (resolve(outputType) == quant64Type) {
     ExampleQuant64AsymmParams params{0.5, 10};
-    EXPECT_EQ(ANeuralNetworksModel_setOperandExtensionData(model, 2, &params, sizeof params), ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksModel_setOperandExtensionData(model, static_cast<int32_t>(output), &params, sizeof params),
+              ANEURALNETWORKS_NO_ERROR);
   }
-  const uint32_t inputs[] = {0, 1}, output = 2;
   EXPECT_EQ(ANeuralNetworksModel_addOperation(model, operation, inputCount, inputs, 1, &output), ANEURALNETWORKS_NO_ERROR);
   EXPECT_EQ(ANeuralNetworksModel_identifyInputsAndOutputs(model, inputCount, inputs, 1, &output),
             ANEURALNETWORKS_NO_ERROR);
@@ -201,7 +203,7 @@ TEST(CapiExecution, ArgumentAndStateErrors) {
   EXPECT_EQ(ANeuralNetworksExecution_setInput(e, -1, nullptr, &n, sizeof n), ANEURALNETWORKS_BAD_DATA);
   EXPECT_EQ(ANeuralNetworksExecution_setInput(e, 0, nullptr, &n, 4), ANEURALNETWORKS_BAD_DATA);        // length
   EXPECT_EQ(ANeuralNetworksExecution_setOutput(e, 0, nullptr, out, 16), ANEURALNETWORKS_BAD_DATA);
-  EXPECT_EQ(ANeuralNetworksExecution_setInput(e, 0, nullptr, nullptr, 8), ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(ANeuralNetworksExecution_setInput(e, 0, nullptr, nullptr, 8), ANEURALNETWORKS_UNEXPECTED_NULL);
   uint32_t dims[1];
   EXPECT_EQ(ANeuralNetworksExecution_getOutputOperandDimensions(e, 0, dims), ANEURALNETWORKS_BAD_STATE);
   uint64_t duration = 0;

@@ -52,7 +52,8 @@ TEST(CapiValidation, NullPointers) {
   Model m;
   EXPECT_EQ(ANeuralNetworksModel_addOperand(m.get(), nullptr), ANEURALNETWORKS_UNEXPECTED_NULL);
   ANeuralNetworksOperandType noDims{ANEURALNETWORKS_TENSOR_FLOAT32, 2, nullptr, 0.0f, 0};
-  EXPECT_EQ(ANeuralNetworksModel_addOperand(m.get(), &noDims), ANEURALNETWORKS_UNEXPECTED_NULL);
+  // Android: a dimensions array inconsistent with dimensionCount is BAD_DATA, not UNEXPECTED_NULL.
+  EXPECT_EQ(ANeuralNetworksModel_addOperand(m.get(), &noDims), ANEURALNETWORKS_BAD_DATA);
   EXPECT_EQ(ANeuralNetworksModel_addOperation(m.get(), ANEURALNETWORKS_ADD, 3, nullptr, 1, kDims),
             ANEURALNETWORKS_UNEXPECTED_NULL);
   EXPECT_EQ(ANeuralNetworksModel_finish(nullptr), ANEURALNETWORKS_UNEXPECTED_NULL);
@@ -96,7 +97,8 @@ TEST(CapiValidation, OperandValues) {
   EXPECT_EQ(ANeuralNetworksModel_setOperandValue(m.get(), 9, values, sizeof values), ANEURALNETWORKS_BAD_DATA);
   EXPECT_EQ(ANeuralNetworksModel_setOperandValue(m.get(), -1, values, sizeof values), ANEURALNETWORKS_BAD_DATA);
   EXPECT_EQ(ANeuralNetworksModel_setOperandValue(m.get(), 1, values, 12), ANEURALNETWORKS_BAD_DATA);  // wrong length
-  EXPECT_EQ(ANeuralNetworksModel_setOperandValue(m.get(), 1, nullptr, 4), ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(ANeuralNetworksModel_setOperandValue(m.get(), 1, nullptr, 4), ANEURALNETWORKS_UNEXPECTED_NULL);
+  EXPECT_EQ(ANeuralNetworksModel_setOperandValue(m.get(), 1, values, 0), ANEURALNETWORKS_BAD_DATA);
   EXPECT_EQ(ANeuralNetworksModel_setOperandValue(m.get(), 1, values, sizeof values), ANEURALNETWORKS_NO_ERROR);
   // A constant with unknown dimensions cannot have a value.
   uint32_t unknown[] = {0, 2};

@@ -16,6 +16,12 @@
 namespace nnrt::tools {
 namespace {
 
+// The C API refuses NULL lists (as Android), and an empty vector's data() may be NULL.
+const uint32_t* listPointer(const std::vector<uint32_t>& list) {
+  static const uint32_t kEmpty = 0;
+  return list.empty() ? &kEmpty : list.data();
+}
+
 // The names a model file may use for the types of one vendor extension.
 struct ExtensionNames {
   struct OperandType {
@@ -133,8 +139,8 @@ class Loader : private YamlReader {
     NNRT_RETURN_IF_ERROR(api(inputs ? inputs : root["outputs"], "inputs/outputs",
                              "ANeuralNetworksModel_identifyInputsAndOutputs",
                              ANeuralNetworksModel_identifyInputsAndOutputs(
-                                 model, static_cast<uint32_t>(out_.inputs.size()), out_.inputs.data(),
-                                 static_cast<uint32_t>(out_.outputs.size()), out_.outputs.data())));
+                                 model, static_cast<uint32_t>(out_.inputs.size()), listPointer(out_.inputs),
+                                 static_cast<uint32_t>(out_.outputs.size()), listPointer(out_.outputs))));
     NNRT_RETURN_IF_ERROR(api(keyNode(root, "operations"), "operations", "ANeuralNetworksModel_finish",
                              ANeuralNetworksModel_finish(model),
                              "the runtime numbers operands and operations from 0 in the order of this file"));

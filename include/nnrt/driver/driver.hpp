@@ -223,17 +223,17 @@ inline DeviceHandle* device(const nnrt_device* d) {
 }
 inline nnrt_timing toC(const Timing& t) { return {t.timeOnDevice, t.timeInDriver}; }
 
-// Copies shapes into the caller's array; a rank above NNRT_MAX_RANK is a driver error.
+// Copies shapes into the caller's array. A rank above NNRT_MAX_RANK is reported with its true rank
+// and its first NNRT_MAX_RANK dimensions; the runtime then relies on the dimensions it knows.
 inline Result<void> fillShapes(const std::vector<OutputShape>& from, nnrt_output_shape* to, uint32_t count) {
   if (from.size() != count) {
     return generalFailure("driver reported " + std::to_string(from.size()) + " output shapes for " +
                           std::to_string(count) + " outputs");
   }
   for (uint32_t i = 0; i < count; ++i) {
-    if (from[i].dimensions.size() > NNRT_MAX_RANK) return generalFailure("output rank above NNRT_MAX_RANK");
     to[i] = nnrt_output_shape{};
     to[i].rank = static_cast<uint32_t>(from[i].dimensions.size());
-    for (uint32_t d = 0; d < to[i].rank; ++d) to[i].dimensions[d] = from[i].dimensions[d];
+    for (uint32_t d = 0; d < to[i].rank && d < NNRT_MAX_RANK; ++d) to[i].dimensions[d] = from[i].dimensions[d];
     to[i].is_sufficient = from[i].isSufficient ? 1 : 0;
   }
   return {};
