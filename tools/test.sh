@@ -11,7 +11,7 @@ cmake --build build -j"$jobs"
 ctest --test-dir build --output-on-failure
 
 # Sanitizer builds: only what the concurrency-heavy suites need.
-targets=(scheduler_test capi_test nnrt_driver_sim nnrt_driver_cpu nnrt_driver_sample_ext)
+targets=(scheduler_test capi_test model_builder_fuzz_test nnrt_driver_sim nnrt_driver_cpu nnrt_driver_sample_ext)
 # Timing assertions mean nothing under a sanitizer's slowdown; everything else runs.
 filter='-*IndependentStepsOnTwoDevicesOverlap*'
 export NNRT_APP_ID=com.example.fibonacci_demo NNRT_LOG=error
@@ -26,5 +26,9 @@ for sanitizer in thread address; do
     echo "== $t ($sanitizer sanitizer)"
     "$dir/bin/$t" --gtest_brief=1 --gtest_filter="$filter"
   done
+  if [ "$sanitizer" = address ]; then
+    echo "== model_builder_fuzz_test (address sanitizer: a fixed seed, then random seeds for 20 s)"
+    NNRT_FUZZ_SECONDS=20 "$dir/bin/model_builder_fuzz_test" --gtest_brief=1
+  fi
 done
 echo "all tests passed"
