@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <deque>
 #include <random>
 #include <string>
 #include <vector>
@@ -31,6 +32,7 @@ class Fuzzer {
     ANeuralNetworksModel* model = nullptr;
     ASSERT_EQ(ANeuralNetworksModel_create(&model), ANEURALNETWORKS_NO_ERROR);
     operands_.clear();
+    values_.clear();
     inputs_.clear();
     outputs_.clear();
     if (chance(50)) buildPlausible(model);  // then a few random calls on top
@@ -208,7 +210,8 @@ class Fuzzer {
       for (uint32_t d : o.dims) length *= d;
     }
     if (chance(10)) length = static_cast<size_t>(pick(0, 300));
-    std::vector<uint8_t> bytes(length);
+    // Values over 128 bytes are referenced until finish, so the buffer lives as long as the model.
+    std::vector<uint8_t>& bytes = values_.emplace_back(length);
     for (auto& b : bytes) b = static_cast<uint8_t>(chance(80) ? pick(0, 3) : pick(0, 255));
     const void* buffer = bytes.empty() ? nullptr : bytes.data();
     if (chance(5)) buffer = nullptr;
@@ -287,6 +290,7 @@ class Fuzzer {
   std::mt19937_64 rng_;
   std::vector<OperandInfo> operands_;
   std::vector<uint32_t> inputs_, outputs_;
+  std::deque<std::vector<uint8_t>> values_;
   int finishedModels_ = 0;
   int compiledModels_ = 0;
 };
