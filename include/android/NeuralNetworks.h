@@ -7,7 +7,8 @@
  *
  * Android marks each declaration with the API level that introduced it (__INTRODUCED_IN);
  * Linux has no such mechanism, so nnrt declares everything unconditionally and notes the level
- * in a comment instead. Feature levels 1..5 correspond to Android API levels 27..31.
+ * in a comment instead (the annotation macros exist, expanding to nothing; see below).
+ * Feature levels 1..5 correspond to Android API levels 27..31.
  *
  * Conventions shared by all functions returning int: the value is one of the ResultCode enumerators.
  * ANEURALNETWORKS_UNEXPECTED_NULL is returned whenever a required pointer argument is NULL, and
@@ -28,11 +29,55 @@
 #ifndef ANDROID_PACKAGES_MODULES_NEURALNETWORKS_RUNTIME_NEURAL_NETWORKS_H
 #define ANDROID_PACKAGES_MODULES_NEURALNETWORKS_RUNTIME_NEURAL_NETWORKS_H
 #endif
+/* Android 12+ splits the types into NeuralNetworksTypes.h and the deprecated OEM codes into
+ * NeuralNetworksOEM.h; everything from both is declared here, so their guards are defined too and
+ * copies of those headers included afterwards add nothing. */
+#ifndef ANDROID_PACKAGES_MODULES_NEURALNETWORKS_RUNTIME_NEURAL_NETWORKS_TYPES_H
+#define ANDROID_PACKAGES_MODULES_NEURALNETWORKS_RUNTIME_NEURAL_NETWORKS_TYPES_H
+#endif
+#ifndef ANDROID_PACKAGES_MODULES_NEURALNETWORKS_RUNTIME_NEURAL_NETWORKS_OEM_H
+#define ANDROID_PACKAGES_MODULES_NEURALNETWORKS_RUNTIME_NEURAL_NETWORKS_OEM_H
+#endif
 
 #include <stddef.h>
 #include <stdint.h>
 #ifndef __cplusplus
 #include <stdbool.h>
+#endif
+
+/* ============================================================================================== */
+/* Availability macros                                                                            */
+/* ============================================================================================== */
+
+/* Android annotates each declaration with __NNAPI_INTRODUCED_IN(api) (and, from API 35,
+ * __NNAPI_DEPRECATED_IN(api)) to drive its availability checks. Linux has no API levels: both
+ * expand to nothing, so code that uses them on its own declarations compiles unchanged. The
+ * parameter is spelled as in Android's definition, so an identical redefinition is allowed. */
+#ifndef __NNAPI_INTRODUCED_IN
+#define __NNAPI_INTRODUCED_IN(x)
+#endif
+#ifndef __NNAPI_DEPRECATED_IN
+#define __NNAPI_DEPRECATED_IN(x)
+#endif
+
+/* Lowest Android API level offering each feature level, as used by NNAPI wrappers in
+ * __builtin_available(android __NNAPI_FL5_MIN_ANDROID_API__, *) checks. Android's header defines
+ * the FL5 one (as __ANDROID_API_S__, i.e. 31); FL1..FL4 follow the same pattern. Plain numbers
+ * here, usable in #if; a prior definition is kept. */
+#ifndef __NNAPI_FL1_MIN_ANDROID_API__
+#define __NNAPI_FL1_MIN_ANDROID_API__ 27
+#endif
+#ifndef __NNAPI_FL2_MIN_ANDROID_API__
+#define __NNAPI_FL2_MIN_ANDROID_API__ 28
+#endif
+#ifndef __NNAPI_FL3_MIN_ANDROID_API__
+#define __NNAPI_FL3_MIN_ANDROID_API__ 29
+#endif
+#ifndef __NNAPI_FL4_MIN_ANDROID_API__
+#define __NNAPI_FL4_MIN_ANDROID_API__ 30
+#endif
+#ifndef __NNAPI_FL5_MIN_ANDROID_API__
+#define __NNAPI_FL5_MIN_ANDROID_API__ 31
 #endif
 
 #ifdef __cplusplus
@@ -322,9 +367,9 @@ typedef enum {
     /** Time spent in the driver, hardware time included. */
     ANEURALNETWORKS_DURATION_IN_DRIVER = 1,
     /** For fenced executions: hardware time after all wait-for fences were signalled. (API 30) */
-    ANEURALNETWORKS_DURATION_FENCED_ON_HARDWARE = 2,
+    ANEURALNETWORKS_FENCED_DURATION_ON_HARDWARE = 2,
     /** For fenced executions: driver time after all wait-for fences were signalled. (API 30) */
-    ANEURALNETWORKS_DURATION_FENCED_IN_DRIVER = 3,
+    ANEURALNETWORKS_FENCED_DURATION_IN_DRIVER = 3,
 } DurationCode;
 
 /** Relative priority of a compilation's executions on one device. (API 30) */
