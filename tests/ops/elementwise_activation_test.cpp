@@ -46,7 +46,8 @@ TEST(Binary, AcceptsEachDocumentedType) {
 
 TEST(Binary, RefusesUndocumentedTypes) {
   EXPECT_EQ(errorOf(validate(binary(Op::DIV, OT::TENSOR_QUANT8_ASYMM, {2}, {2}, 0, {2}, 0.5f, 0).args())),
-            "DIV input 0 must be TENSOR_FLOAT16, TENSOR_FLOAT32 or TENSOR_INT32, not TENSOR_QUANT8_ASYMM");
+            "DIV input 0 must be TENSOR_FLOAT16, TENSOR_FLOAT32, TENSOR_QUANT8_ASYMM_SIGNED or TENSOR_INT32, "
+            "not TENSOR_QUANT8_ASYMM");
   EXPECT_EQ(
       errorOf(validate(binary(Op::ADD, OT::TENSOR_BOOL8, {2}, {2}, 0, {2}).args())),
       "ADD input 0 must be TENSOR_FLOAT16, TENSOR_FLOAT32, TENSOR_QUANT8_ASYMM, TENSOR_QUANT8_ASYMM_SIGNED "

@@ -48,14 +48,13 @@ TEST(Signatures, KnownOperationsHaveOneAndOthersDoNot) {
                 Op::MEAN}) {
     EXPECT_TRUE(hasSignature(static_cast<int32_t>(op))) << operationName(static_cast<int32_t>(op));
   }
-  EXPECT_FALSE(hasSignature(static_cast<int32_t>(Op::LSTM)));
   EXPECT_FALSE(hasSignature(static_cast<int32_t>(Op::OEM_OPERATION)));
   EXPECT_FALSE(hasSignature(0x10000));  // an extension operation
   EXPECT_FALSE(hasSignature(-1));
 }
 
 TEST(Signatures, OperationWithoutSignatureIsAcceptedAndKeepsDeclaredShapes) {
-  OpBuilder op(Op::LSTM);
+  OpBuilder op(Op::OEM_OPERATION);
   op.f32({2, 3}).out(OT::TENSOR_FLOAT32, {2, 0});
   EXPECT_TRUE(validate(op.args()));
   auto shapes = inferShapes(op.args());

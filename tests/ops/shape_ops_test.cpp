@@ -123,13 +123,14 @@ TEST(Concatenation, QuantizedInputsMayDifferInScale) {
 
 TEST(Squeeze, AllOnesOrTheGivenAxes) {
   OpBuilder all(Op::SQUEEZE);
-  all.f32({1, 3, 1, 2}).f32Out({3, 2});
+  all.f32({1, 3, 1, 2}).omitted(OT::TENSOR_INT32).f32Out({3, 2});
   EXPECT_TRUE(validate(all.args()));
   EXPECT_EQ(onlyShape(all), (Shape{3, 2}));
 
-  OpBuilder omitted(Op::SQUEEZE);
-  omitted.f32({1, 3, 1, 2}).omitted(OT::TENSOR_INT32).f32Out({});
-  EXPECT_EQ(onlyShape(omitted), (Shape{3, 2}));
+  // Android takes exactly two inputs: the axes are omitted, not left out.
+  OpBuilder oneInput(Op::SQUEEZE);
+  oneInput.f32({1, 3, 1, 2}).f32Out({3, 2});
+  EXPECT_EQ(errorOf(validate(oneInput.args())), "SQUEEZE takes 2 inputs, not 1");
 
   OpBuilder axes(Op::SQUEEZE);
   axes.f32({1, 3, 1, 2}).ints({2}).f32Out({});
@@ -140,13 +141,13 @@ TEST(Squeeze, AllOnesOrTheGivenAxes) {
   EXPECT_EQ(onlyShape(negative), (Shape{3, 2}));
 
   OpBuilder ones(Op::SQUEEZE);
-  ones.f32({1, 1}).f32Out({});
+  ones.f32({1, 1}).omitted(OT::TENSOR_INT32).f32Out({});
   EXPECT_EQ(onlyShape(ones), (Shape{1}));
 }
 
 TEST(Squeeze, UnknownDimensionsWithoutAxesGiveUnknownRank) {
   OpBuilder op(Op::SQUEEZE);
-  op.f32({1, 0, 2}).f32Out({});
+  op.f32({1, 0, 2}).omitted(OT::TENSOR_INT32).f32Out({});
   EXPECT_EQ(onlyShape(op), Shape{});
   OpBuilder axes(Op::SQUEEZE);
   axes.f32({1, 0, 2}).ints({0}).f32Out({});
@@ -176,9 +177,13 @@ TEST(Transpose, PermutationOrReversal) {
   reversed.f32({2, 3, 4}).omitted(OT::TENSOR_INT32).f32Out({});
   EXPECT_EQ(onlyShape(reversed), (Shape{4, 3, 2}));
 
+  OpBuilder unknown(Op::TRANSPOSE);
+  unknown.f32({2, 0}).omitted(OT::TENSOR_INT32).f32Out({});
+  EXPECT_EQ(onlyShape(unknown), (Shape{0, 2}));
+
   OpBuilder oneInput(Op::TRANSPOSE);
   oneInput.f32({2, 0}).f32Out({});
-  EXPECT_EQ(onlyShape(oneInput), (Shape{0, 2}));
+  EXPECT_EQ(errorOf(validate(oneInput.args())), "TRANSPOSE takes 2 inputs, not 1");
 
   OpBuilder runtime(Op::TRANSPOSE);
   runtime.f32({2, 3, 4}).tensor(OT::TENSOR_INT32, {3}).f32Out({});

@@ -38,8 +38,8 @@ const Signature kBasicSignatures[] = {
     {T::L2_POOL_2D, bits({7, 8, 10, 11}), 0, bits({1}), 0, bits({7, 10}), validatePool, inferPool},
     {T::RESHAPE, bits({2}), 0, bits({1}), 0, 0, validateReshape, inferReshape},
     {T::CONCATENATION, 0, 2, bits({1}), 0, 0, validateConcatenation, inferConcatenation},
-    {T::SQUEEZE, bits({1, 2}), 0, bits({1}), 0, bits({1}), validateSqueeze, inferSqueeze},
-    {T::TRANSPOSE, bits({1, 2}), 0, bits({1}), 0, bits({1}), validateTranspose, inferTranspose},
+    {T::SQUEEZE, bits({2}), 0, bits({1}), 0, bits({1}), validateSqueeze, inferSqueeze},
+    {T::TRANSPOSE, bits({2}), 0, bits({1}), 0, bits({1}), validateTranspose, inferTranspose},
     {T::PAD, bits({2}), 0, bits({1}), 0, 0, validatePad, inferPad},
     {T::MEAN, bits({3}), 0, bits({1}), 0, 0, validateMean, inferMean},
 };

@@ -272,6 +272,35 @@ Result<void> checkBias(const OpArgs& op, size_t bias, size_t input, size_t filte
   return {};
 }
 
+Result<void> checkBiasType(const OpArgs& op, size_t bias, size_t input) {
+  if (!isPresent(op, bias)) return inputError(op, bias, "bias", "is required but was omitted");
+  const int32_t in = op.inputs[input].type;
+  const int32_t type = op.inputs[bias].type;
+  if (isFloatType(in)) return checkSameType(op, bias, "bias", input);
+  if (!isType(type, OperandType::TENSOR_INT32)) {
+    return inputError(op, bias, "bias",
+                      "must be TENSOR_INT32 for a " + typeName(in) + " input, not " + typeName(type));
+  }
+  return {};
+}
+
+Result<void> checkDeclaredType(const OpArgs& op, size_t index, std::string_view name, OperandType type) {
+  if (index >= op.inputs.size()) return inputError(op, index, name, "is missing");
+  const int32_t have = op.inputs[index].type;
+  if (!isType(have, type)) {
+    return inputError(op, index, name,
+                      std::string(op.inputs[index].omitted ? "is omitted but must still be declared " : "must be ") +
+                          typeName(static_cast<int32_t>(type)) + ", not " + typeName(have));
+  }
+  return {};
+}
+
+Result<void> checkRankAtFull(const OpArgs& op, size_t index, std::string_view name, uint32_t minRank,
+                             uint32_t maxRank) {
+  if (!op.full() || !isPresent(op, index)) return {};
+  return checkRank(op, index, name, minRank, maxRank);
+}
+
 // ---- Shapes ---------------------------------------------------------------------------------------
 
 Result<Shape> broadcastShapes(std::span<const uint32_t> a, std::span<const uint32_t> b) {
@@ -377,8 +406,12 @@ Result<WindowParams> readWindowParams(const OpArgs& op, WindowKind kind) {
   if (isPresent(op, p)) {
     NNRT_RETURN_IF_ERROR(checkScalar(op, p, "layout (NCHW)", OperandType::BOOL));
     w.nchw = knownBool(op.inputs[p]);
+  } else if (p < n) {
+    NNRT_RETURN_IF_ERROR(checkDeclaredType(op, p, "layout (NCHW)", OperandType::BOOL));
   }
   if (dilation && n > p + 1) {
+    NNRT_RETURN_IF_ERROR(checkDeclaredType(op, p + 1, "dilation width", OperandType::INT32));
+    NNRT_RETURN_IF_ERROR(checkDeclaredType(op, p + 2, "dilation height", OperandType::INT32));
     const bool hasW = isPresent(op, p + 1);
     const bool hasH = isPresent(op, p + 2);
     if (hasW != hasH) {

@@ -79,6 +79,23 @@ Result<void> checkFixedOutputQuantization(const OpArgs& op, size_t out, float sc
 Result<void> checkPerChannel(const OpArgs& op, size_t index, std::string_view name, uint32_t channelDim);
 // The bias of FULLY_CONNECTED / CONV_2D / DEPTHWISE_CONV_2D, as the filter type decides.
 Result<void> checkBias(const OpArgs& op, size_t bias, size_t input, size_t filter);
+// Only the type of that bias (what Android checks when the model is built): the input's type for a
+// float input, TENSOR_INT32 for a quantized one. Its zero point and scale are checkBias's.
+Result<void> checkBiasType(const OpArgs& op, size_t bias, size_t input);
+// The declared type of input `index`, also when it is an omitted optional input: Android checks
+// the type of every operand an operation lists, given a value or not.
+Result<void> checkDeclaredType(const OpArgs& op, size_t index, std::string_view name, OperandType type);
+// checkRank, but only at Check::Full and for a present input: the ranks Android checks when the
+// operation is prepared rather than when the model is built.
+Result<void> checkRankAtFull(const OpArgs& op, size_t index, std::string_view name, uint32_t minRank,
+                             uint32_t maxRank);
+// Every listed input has a known rank (Android checks some ranks only then).
+inline bool ranksKnown(const OpArgs& op, std::initializer_list<size_t> inputs) {
+  for (size_t i : inputs) {
+    if (i >= op.inputs.size() || op.inputs[i].rank() == 0) return false;
+  }
+  return true;
+}
 
 // ---- Shapes -----------------------------------------------------------------------------------
 

@@ -22,20 +22,40 @@ uint32_t dim(std::span<const uint32_t> dims, size_t index) {
 Result<void> checkFilter(const OpArgs& op, uint32_t channelDim) {
   if (isPresent(op, 1) && isQuantizedType(op.inputs[0].type) &&
       isType(op.inputs[1].type, OT::TENSOR_QUANT8_SYMM_PER_CHANNEL)) {
-    NNRT_RETURN_IF_ERROR(checkPerChannel(op, 1, "filter", channelDim));
-  } else {
-    NNRT_RETURN_IF_ERROR(checkSameType(op, 1, "filter", 0));
+    op.needs(3);
+    return checkPerChannel(op, 1, "filter", channelDim);
   }
-  return checkRank(op, 1, "filter", 4, 4);
+  return checkSameType(op, 1, "filter", 0);
 }
 
+// Feature levels: TENSOR_FLOAT32 and TENSOR_QUANT8_ASYMM since 1, TENSOR_FLOAT16, per-channel
+// filters, the layout flag and dilation since 3, TENSOR_QUANT8_ASYMM_SIGNED since 4. A
+// TENSOR_QUANT8_ASYMM form needs 3 unless it meets the older "output scale > input scale * filter
+// scale" rule; Android's check of that rule reads input 0's scale in place of the output's, and
+// nnrt computes the same feature level.
+// At model building Android checks the known ranks of CONV_2D's input and filter (4), not those of
+// DEPTHWISE_CONV_2D, and no bias rank or bias quantization: those wait for Check::Full.
 Result<void> validateConvolution(const OpArgs& op, WindowKind kind) {
   NNRT_RETURN_IF_ERROR(checkInputType(op, 0, "input", kDataTypes));
-  NNRT_RETURN_IF_ERROR(checkRank(op, 0, "input", 4, 4));
+  const int32_t type = op.inputs[0].type;
+  if (isType(type, OT::TENSOR_FLOAT16)) op.needs(3);
+  if (isType(type, OT::TENSOR_QUANT8_ASYMM_SIGNED)) op.needs(4);
+  if (kind == WindowKind::Conv || op.full()) {
+    NNRT_RETURN_IF_ERROR(checkRank(op, 0, "input", 4, 4));
+    NNRT_RETURN_IF_ERROR(checkRank(op, 1, "filter", 4, 4));
+  }
   NNRT_RETURN_IF_ERROR(checkFilter(op, kind == WindowKind::Conv ? 0 : 3));
-  NNRT_RETURN_IF_ERROR(checkBias(op, 2, 0, 1));
-  NNRT_RETURN_IF_ERROR(checkRank(op, 2, "bias", 1, 1));
-  NNRT_RETURN_IF_ERROR(readWindowParams(op, kind));
+  if (isType(type, OT::TENSOR_QUANT8_ASYMM)) {
+    const float scale = op.inputs[0].scale;
+    if (!(scale > scale * op.inputs[1].scale)) op.needs(3);
+  }
+  NNRT_RETURN_IF_ERROR(checkBiasType(op, 2, 0));
+  NNRT_RETURN_IF_ERROR(checkRankAtFull(op, 2, "bias", 1, 1));
+  if (op.full()) NNRT_RETURN_IF_ERROR(checkBias(op, 2, 0, 1));
+  NNRT_ASSIGN_OR_RETURN(WindowParams w, readWindowParams(op, kind));
+  // Inputs beyond the plain form are the layout flag and the dilation factors.
+  const size_t plain = (kind == WindowKind::Depthwise ? 8 : 7) + (w.implicit ? 0 : 3);
+  if (op.inputs.size() > plain) op.needs(3);
   return checkOutputType(op, 0);
 }
 
@@ -99,15 +119,41 @@ Result<std::vector<Shape>> inferConvolution(const OpArgs& op, WindowKind kind) {
 
 }  // namespace
 
+// Feature levels: TENSOR_FLOAT32 since 1, TENSOR_FLOAT16 since 3, TENSOR_QUANT8_ASYMM since 1 when
+// output scale > input scale * weights scale (since 3 otherwise), TENSOR_QUANT8_ASYMM_SIGNED since 4.
+// When the ranks of input, weights and bias are all known, Android checks them and the shapes that
+// follow from them (input elements a multiple of the input size, bias length = units) at model
+// building; otherwise they wait for Check::Full.
 Result<void> validateFullyConnected(const OpArgs& op) {
   NNRT_RETURN_IF_ERROR(checkInputType(op, 0, "input", kDataTypes));
-  NNRT_RETURN_IF_ERROR(checkRank(op, 0, "input", 2, kMaxRank));
+  const int32_t type = op.inputs[0].type;
+  if (isType(type, OT::TENSOR_FLOAT16)) op.needs(3);
+  if (isType(type, OT::TENSOR_QUANT8_ASYMM_SIGNED)) op.needs(4);
+  if (isType(type, OT::TENSOR_QUANT8_ASYMM) &&
+      !(op.outputs[0].scale > op.inputs[0].scale * op.inputs[1].scale)) {
+    op.needs(3);
+  }
   NNRT_RETURN_IF_ERROR(checkSameType(op, 1, "weights", 0));
-  NNRT_RETURN_IF_ERROR(checkRank(op, 1, "weights", 2, 2));
-  NNRT_RETURN_IF_ERROR(checkBias(op, 2, 0, 1));
-  NNRT_RETURN_IF_ERROR(checkRank(op, 2, "bias", 1, 1));
+  NNRT_RETURN_IF_ERROR(checkBiasType(op, 2, 0));
   NNRT_RETURN_IF_ERROR(checkFuseCode(op, 3));
-  return checkOutputType(op, 0);
+  NNRT_RETURN_IF_ERROR(checkOutputType(op, 0));
+  if (ranksKnown(op, {0, 1, 2}) || op.full()) {
+    NNRT_RETURN_IF_ERROR(checkRank(op, 0, "input", 2, kMaxRank));
+    NNRT_RETURN_IF_ERROR(checkRank(op, 1, "weights", 2, 2));
+    NNRT_RETURN_IF_ERROR(checkRank(op, 2, "bias", 1, 1));
+  }
+  if (ranksKnown(op, {0, 1, 2})) {
+    const auto weights = op.inputs[1].dims;
+    const uint32_t inputSize = weights[1];
+    if (auto count = elementCount(op.inputs[0].dims); count && inputSize != 0 && *count % inputSize != 0) {
+      return inputError(op, 0, "input",
+                        shapeToString(op.inputs[0].dims) + " has " + std::to_string(*count) +
+                            " elements, not a multiple of the weights' input size " + std::to_string(inputSize));
+    }
+    NNRT_RETURN_IF_ERROR(outputChannels(op, 0, "weights"));
+  }
+  if (op.full()) NNRT_RETURN_IF_ERROR(checkBias(op, 2, 0, 1));
+  return {};
 }
 
 Result<std::vector<Shape>> inferFullyConnected(const OpArgs& op) {

@@ -8,16 +8,23 @@ namespace {
 using OT = OperandType;
 }  // namespace
 
+// Feature levels: TENSOR_FLOAT32 and TENSOR_QUANT8_ASYMM since 1 (L2_POOL_2D takes floats only),
+// TENSOR_FLOAT16 and the layout flag since 3, TENSOR_QUANT8_ASYMM_SIGNED since 4. Android checks no
+// rank when the model is built; the rank 4 and the output quantization wait for Check::Full.
 Result<void> validatePool(const OpArgs& op) {
   if (op.type == static_cast<int32_t>(OperationType::L2_POOL_2D)) {
     NNRT_RETURN_IF_ERROR(checkInputType(op, 0, "input", {OT::TENSOR_FLOAT16, OT::TENSOR_FLOAT32}));
   } else {
     NNRT_RETURN_IF_ERROR(checkInputType(op, 0, "input", kDataTypes));
   }
-  NNRT_RETURN_IF_ERROR(checkRank(op, 0, "input", 4, 4));
-  NNRT_RETURN_IF_ERROR(readWindowParams(op, WindowKind::Pool));
+  const int32_t type = op.inputs[0].type;
+  if (isType(type, OT::TENSOR_FLOAT16)) op.needs(3);
+  if (isType(type, OT::TENSOR_QUANT8_ASYMM_SIGNED)) op.needs(4);
+  NNRT_RETURN_IF_ERROR(checkRankAtFull(op, 0, "input", 4, 4));
+  NNRT_ASSIGN_OR_RETURN(WindowParams w, readWindowParams(op, WindowKind::Pool));
+  if (op.inputs.size() > (w.implicit ? 7u : 10u)) op.needs(3);  // the layout flag
   NNRT_RETURN_IF_ERROR(checkOutputType(op, 0));
-  return checkSameQuantization(op, 0, 0);
+  return op.full() ? checkSameQuantization(op, 0, 0) : Result<void>{};
 }
 
 Result<std::vector<Shape>> inferPool(const OpArgs& op) {

@@ -12,18 +12,31 @@ namespace {
 
 using OT = OperandType;
 
-// Input 0 as data (rank 1..4), output 0 of its type and, when `sameQuant`, its quantization.
-Result<void> checkDataInOut(const OpArgs& op, bool sameQuant) {
-  NNRT_RETURN_IF_ERROR(checkInputType(op, 0, "input", kDataTypes));
+// Input 0 as data of one of `types` with a known rank up to 4, output 0 of its type and, at
+// Check::Full, its quantization. `firstLevel` is the feature level of the TENSOR_FLOAT32 form;
+// TENSOR_FLOAT16 needs 3 and TENSOR_QUANT8_ASYMM_SIGNED 4.
+Result<void> checkDataInOut(const OpArgs& op, int32_t firstLevel, Types types = kDataTypes) {
+  NNRT_RETURN_IF_ERROR(checkInputType(op, 0, "input", types));
+  op.needs(firstLevel);
+  const int32_t type = op.inputs[0].type;
+  if (isType(type, OT::TENSOR_FLOAT16)) op.needs(3);
+  if (isType(type, OT::TENSOR_QUANT8_ASYMM_SIGNED)) op.needs(4);
   NNRT_RETURN_IF_ERROR(checkRank(op, 0, "input", 1, kMaxRank));
   NNRT_RETURN_IF_ERROR(checkOutputType(op, 0));
-  return sameQuant ? checkSameQuantization(op, 0, 0) : Result<void>{};
+  return op.full() ? checkSameQuantization(op, 0, 0) : Result<void>{};
 }
 
-// A TENSOR_INT32 parameter tensor of the given rank.
+// A TENSOR_INT32 parameter tensor: its type when the model is built, its rank at Check::Full.
 Result<void> checkIntTensor(const OpArgs& op, size_t index, std::string_view name, uint32_t rank) {
   NNRT_RETURN_IF_ERROR(checkInputType(op, index, name, {OT::TENSOR_INT32}));
-  return checkRank(op, index, name, rank, rank);
+  return checkRankAtFull(op, index, name, rank, rank);
+}
+
+// The optional TENSOR_INT32 input 1 of SQUEEZE and TRANSPOSE: always listed (Android takes exactly
+// two inputs), declared TENSOR_INT32 even when omitted.
+Result<void> checkOptionalIntTensor(const OpArgs& op, std::string_view name) {
+  NNRT_RETURN_IF_ERROR(checkDeclaredType(op, 1, name, OT::TENSOR_INT32));
+  return checkRankAtFull(op, 1, name, 1, 1);
 }
 
 // Unknown rank, or `rank` unknown dimensions.
@@ -39,8 +52,13 @@ std::vector<Shape> one(Shape shape) {
 
 // ---- RESHAPE ------------------------------------------------------------------------------------
 
+// Feature levels: TENSOR_FLOAT32 and TENSOR_QUANT8_ASYMM since 1, TENSOR_FLOAT16 since 3,
+// TENSOR_QUANT8_ASYMM_SIGNED since 4, TENSOR_INT32 since 6.
 Result<void> validateReshape(const OpArgs& op) {
-  NNRT_RETURN_IF_ERROR(checkDataInOut(op, true));
+  NNRT_RETURN_IF_ERROR(checkDataInOut(op, 1,
+                                      {OT::TENSOR_FLOAT16, OT::TENSOR_FLOAT32, OT::TENSOR_QUANT8_ASYMM,
+                                       OT::TENSOR_QUANT8_ASYMM_SIGNED, OT::TENSOR_INT32}));
+  if (isType(op.inputs[0].type, OT::TENSOR_INT32)) op.needs(6);
   return checkIntTensor(op, 1, "shape", 1);
 }
 
@@ -92,16 +110,29 @@ Result<std::vector<Shape>> inferReshape(const OpArgs& op) {
 
 // ---- CONCATENATION ------------------------------------------------------------------------------
 
+// Feature levels: TENSOR_FLOAT32 and TENSOR_QUANT8_ASYMM since 1, TENSOR_FLOAT16 since 3,
+// TENSOR_QUANT8_ASYMM_SIGNED since 4. Since feature level 3 the TENSOR_QUANT8_ASYMM inputs may
+// each have a scale and zero point other than the output's. Android checks each known rank (up to
+// 4) when the model is built; that the ranks agree waits for Check::Full.
 Result<void> validateConcatenation(const OpArgs& op) {
-  // Since feature level 3 the quantized inputs and output may each have their own scale and zero point.
   const size_t axis = op.inputs.size() - 1;
   NNRT_RETURN_IF_ERROR(checkInputType(op, 0, "", kDataTypes));
+  const int32_t type = op.inputs[0].type;
+  if (isType(type, OT::TENSOR_FLOAT16)) op.needs(3);
+  if (isType(type, OT::TENSOR_QUANT8_ASYMM_SIGNED)) op.needs(4);
   for (size_t i = 0; i < axis; ++i) {
     if (i > 0) NNRT_RETURN_IF_ERROR(checkSameType(op, i, "", 0));
     NNRT_RETURN_IF_ERROR(checkRank(op, i, "", 1, kMaxRank));
   }
   NNRT_RETURN_IF_ERROR(checkScalar(op, axis, "axis", OT::INT32));
-  return checkOutputType(op, 0);
+  NNRT_RETURN_IF_ERROR(checkOutputType(op, 0));
+  if (isType(type, OT::TENSOR_QUANT8_ASYMM)) {
+    const Arg& out = op.outputs[0];
+    for (size_t i = 0; i < axis; ++i) {
+      if (op.inputs[i].scale != out.scale || op.inputs[i].zeroPoint != out.zeroPoint) op.needs(3);
+    }
+  }
+  return {};
 }
 
 Result<std::vector<Shape>> inferConcatenation(const OpArgs& op) {
@@ -156,10 +187,11 @@ Result<std::vector<Shape>> inferConcatenation(const OpArgs& op) {
 
 // ---- SQUEEZE ------------------------------------------------------------------------------------
 
+// Feature levels: TENSOR_FLOAT32 and TENSOR_QUANT8_ASYMM since 2, TENSOR_FLOAT16 since 3,
+// TENSOR_QUANT8_ASYMM_SIGNED since 4.
 Result<void> validateSqueeze(const OpArgs& op) {
-  NNRT_RETURN_IF_ERROR(checkDataInOut(op, true));
-  if (isPresent(op, 1)) NNRT_RETURN_IF_ERROR(checkIntTensor(op, 1, "axes", 1));
-  return {};
+  NNRT_RETURN_IF_ERROR(checkDataInOut(op, 2));
+  return checkOptionalIntTensor(op, "axes");
 }
 
 Result<std::vector<Shape>> inferSqueeze(const OpArgs& op) {
@@ -196,10 +228,11 @@ Result<std::vector<Shape>> inferSqueeze(const OpArgs& op) {
 
 // ---- TRANSPOSE ----------------------------------------------------------------------------------
 
+// Feature levels: TENSOR_FLOAT32 and TENSOR_QUANT8_ASYMM since 2, TENSOR_FLOAT16 since 3,
+// TENSOR_QUANT8_ASYMM_SIGNED since 4.
 Result<void> validateTranspose(const OpArgs& op) {
-  NNRT_RETURN_IF_ERROR(checkDataInOut(op, true));
-  if (isPresent(op, 1)) NNRT_RETURN_IF_ERROR(checkIntTensor(op, 1, "perm", 1));
-  return {};
+  NNRT_RETURN_IF_ERROR(checkDataInOut(op, 2));
+  return checkOptionalIntTensor(op, "perm");
 }
 
 Result<std::vector<Shape>> inferTranspose(const OpArgs& op) {
@@ -235,8 +268,11 @@ Result<std::vector<Shape>> inferTranspose(const OpArgs& op) {
 
 // ---- PAD ----------------------------------------------------------------------------------------
 
+// Feature levels: TENSOR_FLOAT32 since 2, TENSOR_QUANT8_ASYMM since 2 with zero point 0 (since 3
+// otherwise), TENSOR_FLOAT16 since 3, TENSOR_QUANT8_ASYMM_SIGNED since 4.
 Result<void> validatePad(const OpArgs& op) {
-  NNRT_RETURN_IF_ERROR(checkDataInOut(op, true));
+  NNRT_RETURN_IF_ERROR(checkDataInOut(op, 2));
+  if (isType(op.inputs[0].type, OT::TENSOR_QUANT8_ASYMM) && op.inputs[0].zeroPoint != 0) op.needs(3);
   return checkIntTensor(op, 1, "paddings", 2);
 }
 
@@ -281,8 +317,10 @@ Result<std::vector<Shape>> inferPad(const OpArgs& op) {
 
 // ---- MEAN ---------------------------------------------------------------------------------------
 
+// Feature levels: TENSOR_FLOAT32 and TENSOR_QUANT8_ASYMM since 2, TENSOR_FLOAT16 since 3,
+// TENSOR_QUANT8_ASYMM_SIGNED since 4.
 Result<void> validateMean(const OpArgs& op) {
-  NNRT_RETURN_IF_ERROR(checkDataInOut(op, true));
+  NNRT_RETURN_IF_ERROR(checkDataInOut(op, 2));
   NNRT_RETURN_IF_ERROR(checkIntTensor(op, 1, "axes", 1));
   return checkScalar(op, 2, "keep_dims", OT::INT32);
 }
