@@ -24,8 +24,8 @@ void runModel(benchmark::State& state, const std::shared_ptr<const FinishedModel
   auto compiled = compile(model, registry);
   Execution e(compiled);
   (void)e.setReusable(true);
-  (void)e.setInput(0, nullptr, 0, false, in.data(), in.size() * sizeof(float));
-  (void)e.setOutput(0, nullptr, 0, false, out.data(), out.size() * sizeof(float));
+  (void)e.setInput(0, nullptr, in.data(), in.size() * sizeof(float));
+  (void)e.setOutput(0, nullptr, out.data(), out.size() * sizeof(float));
   for (auto _ : state) {
     if (auto r = e.compute(); !r) {
       state.SkipWithError(r.error().message.c_str());

@@ -67,9 +67,9 @@ void BM_Add4RuntimeNewExecution(benchmark::State& state) {
   float x[4] = {1, 2, 3, 4}, y[4] = {5, 6, 7, 8}, z[4];
   for (auto _ : state) {
     Execution e(m.compiled);
-    (void)e.setInput(0, nullptr, 0, false, x, sizeof x);
-    (void)e.setInput(1, nullptr, 0, false, y, sizeof y);
-    (void)e.setOutput(0, nullptr, 0, false, z, sizeof z);
+    (void)e.setInput(0, nullptr, x, sizeof x);
+    (void)e.setInput(1, nullptr, y, sizeof y);
+    (void)e.setOutput(0, nullptr, z, sizeof z);
     auto result = e.compute();
     benchmark::DoNotOptimize(result);
   }
@@ -81,9 +81,9 @@ void BM_Add4RuntimeReusedExecution(benchmark::State& state) {
   float x[4] = {1, 2, 3, 4}, y[4] = {5, 6, 7, 8}, z[4];
   Execution e(m.compiled);
   (void)e.setReusable(true);
-  (void)e.setInput(0, nullptr, 0, false, x, sizeof x);
-  (void)e.setInput(1, nullptr, 0, false, y, sizeof y);
-  (void)e.setOutput(0, nullptr, 0, false, z, sizeof z);
+  (void)e.setInput(0, nullptr, x, sizeof x);
+  (void)e.setInput(1, nullptr, y, sizeof y);
+  (void)e.setOutput(0, nullptr, z, sizeof z);
   for (auto _ : state) {
     auto result = e.compute();
     benchmark::DoNotOptimize(result);
@@ -173,8 +173,8 @@ void BM_Chain4Runtime(benchmark::State& state) {
   float x[4] = {1, 2, 3, 4}, y[4];
   Execution e(m.compiled);
   (void)e.setReusable(true);
-  (void)e.setInput(0, nullptr, 0, false, x, sizeof x);
-  (void)e.setOutput(0, nullptr, 0, false, y, sizeof y);
+  (void)e.setInput(0, nullptr, x, sizeof x);
+  (void)e.setOutput(0, nullptr, y, sizeof y);
   for (auto _ : state) {
     auto result = e.compute();
     benchmark::DoNotOptimize(result);
@@ -202,9 +202,9 @@ void BM_Throughput(benchmark::State& state) {
   float x[4] = {1, 2, 3, 4}, a[4], c[4];
   for (auto _ : state) {
     Execution e(shared.compiled);
-    (void)e.setInput(0, nullptr, 0, false, x, sizeof x);
-    (void)e.setOutput(0, nullptr, 0, false, a, sizeof a);
-    (void)e.setOutput(1, nullptr, 0, false, c, sizeof c);
+    (void)e.setInput(0, nullptr, x, sizeof x);
+    (void)e.setOutput(0, nullptr, a, sizeof a);
+    (void)e.setOutput(1, nullptr, c, sizeof c);
     if (!e.compute()) state.SkipWithError("execution failed");
   }
   state.SetItemsProcessed(state.iterations());

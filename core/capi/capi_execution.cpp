@@ -1,6 +1,7 @@
 // The C API of executions, events and bursts.
 #include <android/NeuralNetworks.h>
 
+#include <optional>
 #include <vector>
 
 #include "core/capi/handles.hpp"
@@ -13,29 +14,34 @@ using nnrt::capi::unexpectedNull;
 
 namespace {
 
-struct TypeArgs {
-  const uint32_t* dims = nullptr;
-  uint32_t rank = 0;
-  bool hasType = false;
-};
+// setInput/setOutput's optional type, as nnrt's execution takes it.
+std::optional<nnrt::ArgumentType> argumentType(const ANeuralNetworksOperandType* type) {
+  if (type == nullptr) return std::nullopt;
+  return nnrt::ArgumentType{type->type, type->dimensions, type->dimensionCount, type->scale, type->zeroPoint};
+}
 
-// setInput/setOutput's optional type: it may only fill in unknown dimensions, so its type code and
-// quantization must be the operand's.
-nnrt::Result<TypeArgs> typeArgs(const nnrt::Execution& execution, bool input, int32_t index,
-                                const ANeuralNetworksOperandType* type) {
-  if (type == nullptr) return TypeArgs{};
-  if (type->dimensionCount > 0 && type->dimensions == nullptr) {
-    return nnrt::fail(ResultCode::UNEXPECTED_NULL, "type->dimensions is NULL");
-  }
-  const nnrt::FinishedModel& model = execution.compiled().model();
-  const auto& list = input ? model.inputs : model.outputs;
-  if (index >= 0 && static_cast<size_t>(index) < list.size()) {
-    const nnrt::Operand& operand = model.operands[list[index]];
-    if (type->type != operand.type || type->scale != operand.scale || type->zeroPoint != operand.zeroPoint) {
-      return nnrt::fail(ResultCode::BAD_DATA, "type differs from the model's operand in its type code, scale or zero point");
+// The pointer lives as long as `type`: within the full expression of the call it is passed to.
+const nnrt::ArgumentType* orNull(const std::optional<nnrt::ArgumentType>& type) { return type ? &*type : nullptr; }
+
+// startCompute and startComputeWithDependencies (which, unlike startCompute, needs every output's
+// dimensions known).
+int startCompute(const char* kFn, ANeuralNetworksExecution* execution, const ANeuralNetworksEvent* const* dependencies,
+                 uint32_t num_dependencies, uint64_t duration, ANeuralNetworksEvent** event, bool withDependencies) {
+  if (event == nullptr) return unexpectedNull(kFn, "event");
+  *event = nullptr;
+  if (execution == nullptr) return unexpectedNull(kFn, "execution");
+  if (num_dependencies > 0 && dependencies == nullptr) return unexpectedNull(kFn, "dependencies");
+  return guarded(kFn, [&]() -> int {
+    std::vector<std::shared_ptr<nnrt::Event>> deps;
+    for (uint32_t i = 0; i < num_dependencies; ++i) {
+      if (dependencies[i] == nullptr) return unexpectedNull(kFn, ("dependencies[" + std::to_string(i) + "]").c_str());
+      deps.push_back(dependencies[i]->event);
     }
-  }
-  return TypeArgs{type->dimensions, type->dimensionCount, true};
+    auto started = execution->execution.startCompute(std::move(deps), duration, withDependencies);
+    if (!started) return report(kFn, started.error());
+    *event = new ANeuralNetworksEvent{std::move(*started)};
+    return ANEURALNETWORKS_NO_ERROR;
+  });
 }
 
 }  // namespace
@@ -62,10 +68,9 @@ int ANeuralNetworksExecution_setInput(ANeuralNetworksExecution* execution, int32
                                       const ANeuralNetworksOperandType* type, const void* buffer, size_t length) {
   static constexpr const char* kFn = "ANeuralNetworksExecution_setInput";
   if (execution == nullptr) return unexpectedNull(kFn, "execution");
+  if (buffer == nullptr && length != 0) return unexpectedNull(kFn, "buffer (with a non-zero length)");
   return guarded(kFn, [&]() -> int {
-    auto t = typeArgs(execution->execution, true, index, type);
-    if (!t) return report(kFn, t.error());
-    return report(kFn, execution->execution.setInput(index, t->dims, t->rank, t->hasType, buffer, length));
+    return report(kFn, execution->execution.setInput(index, orNull(argumentType(type)), buffer, length));
   });
 }
 
@@ -76,9 +81,7 @@ int ANeuralNetworksExecution_setInputFromMemory(ANeuralNetworksExecution* execut
   if (execution == nullptr) return unexpectedNull(kFn, "execution");
   if (memory == nullptr) return unexpectedNull(kFn, "memory");
   return guarded(kFn, [&]() -> int {
-    auto t = typeArgs(execution->execution, true, index, type);
-    if (!t) return report(kFn, t.error());
-    return report(kFn, execution->execution.setInputFromMemory(index, t->dims, t->rank, t->hasType, memory->memory,
+    return report(kFn, execution->execution.setInputFromMemory(index, orNull(argumentType(type)), memory->memory,
                                                                offset, length));
   });
 }
@@ -87,10 +90,9 @@ int ANeuralNetworksExecution_setOutput(ANeuralNetworksExecution* execution, int3
                                        const ANeuralNetworksOperandType* type, void* buffer, size_t length) {
   static constexpr const char* kFn = "ANeuralNetworksExecution_setOutput";
   if (execution == nullptr) return unexpectedNull(kFn, "execution");
+  if (buffer == nullptr && length != 0) return unexpectedNull(kFn, "buffer (with a non-zero length)");
   return guarded(kFn, [&]() -> int {
-    auto t = typeArgs(execution->execution, false, index, type);
-    if (!t) return report(kFn, t.error());
-    return report(kFn, execution->execution.setOutput(index, t->dims, t->rank, t->hasType, buffer, length));
+    return report(kFn, execution->execution.setOutput(index, orNull(argumentType(type)), buffer, length));
   });
 }
 
@@ -101,9 +103,7 @@ int ANeuralNetworksExecution_setOutputFromMemory(ANeuralNetworksExecution* execu
   if (execution == nullptr) return unexpectedNull(kFn, "execution");
   if (memory == nullptr) return unexpectedNull(kFn, "memory");
   return guarded(kFn, [&]() -> int {
-    auto t = typeArgs(execution->execution, false, index, type);
-    if (!t) return report(kFn, t.error());
-    return report(kFn, execution->execution.setOutputFromMemory(index, t->dims, t->rank, t->hasType, memory->memory,
+    return report(kFn, execution->execution.setOutputFromMemory(index, orNull(argumentType(type)), memory->memory,
                                                                 offset, length));
   });
 }
@@ -115,29 +115,15 @@ int ANeuralNetworksExecution_compute(ANeuralNetworksExecution* execution) {
 }
 
 int ANeuralNetworksExecution_startCompute(ANeuralNetworksExecution* execution, ANeuralNetworksEvent** event) {
-  return ANeuralNetworksExecution_startComputeWithDependencies(execution, nullptr, 0, 0, event);
+  return startCompute("ANeuralNetworksExecution_startCompute", execution, nullptr, 0, 0, event, false);
 }
 
 int ANeuralNetworksExecution_startComputeWithDependencies(ANeuralNetworksExecution* execution,
                                                           const ANeuralNetworksEvent* const* dependencies,
                                                           uint32_t num_dependencies, uint64_t duration,
                                                           ANeuralNetworksEvent** event) {
-  static constexpr const char* kFn = "ANeuralNetworksExecution_startComputeWithDependencies";
-  if (event == nullptr) return unexpectedNull(kFn, "event");
-  *event = nullptr;
-  if (execution == nullptr) return unexpectedNull(kFn, "execution");
-  if (num_dependencies > 0 && dependencies == nullptr) return unexpectedNull(kFn, "dependencies");
-  return guarded(kFn, [&]() -> int {
-    std::vector<std::shared_ptr<nnrt::Event>> deps;
-    for (uint32_t i = 0; i < num_dependencies; ++i) {
-      if (dependencies[i] == nullptr) return unexpectedNull(kFn, "dependencies[i]");
-      deps.push_back(dependencies[i]->event);
-    }
-    auto started = execution->execution.startCompute(std::move(deps), duration);
-    if (!started) return report(kFn, started.error());
-    *event = new ANeuralNetworksEvent{std::move(*started)};
-    return ANEURALNETWORKS_NO_ERROR;
-  });
+  return startCompute("ANeuralNetworksExecution_startComputeWithDependencies", execution, dependencies,
+                      num_dependencies, duration, event, true);
 }
 
 int ANeuralNetworksExecution_getOutputOperandRank(ANeuralNetworksExecution* execution, int32_t index,
@@ -188,7 +174,10 @@ int ANeuralNetworksExecution_getDuration(const ANeuralNetworksExecution* executi
   if (duration == nullptr) return unexpectedNull(kFn, "duration");
   return guarded(kFn, [&]() -> int {
     auto d = execution->execution.getDuration(durationCode);
-    if (!d) return report(kFn, d.error());
+    if (!d) {
+      if (d.error().code == ResultCode::BAD_STATE) *duration = UINT64_MAX;  // as Android
+      return report(kFn, d.error());
+    }
     *duration = *d;
     return ANEURALNETWORKS_NO_ERROR;
   });
@@ -212,10 +201,10 @@ int ANeuralNetworksExecution_setReusable(ANeuralNetworksExecution* execution, bo
   return guarded(kFn, [&]() -> int { return report(kFn, execution->execution.setReusable(reusable)); });
 }
 
-int ANeuralNetworksExecution_enableInputAndOutputPadding(ANeuralNetworksExecution* execution, bool) {
+int ANeuralNetworksExecution_enableInputAndOutputPadding(ANeuralNetworksExecution* execution, bool enable) {
   static constexpr const char* kFn = "ANeuralNetworksExecution_enableInputAndOutputPadding";
   if (execution == nullptr) return unexpectedNull(kFn, "execution");
-  return report(kFn, Error{ResultCode::OP_FAILED, "not supported yet: buffers must have the operand's exact size"});
+  return guarded(kFn, [&]() -> int { return report(kFn, execution->execution.enableInputAndOutputPadding(enable)); });
 }
 
 int ANeuralNetworksBurst_create(ANeuralNetworksCompilation* compilation, ANeuralNetworksBurst** burst) {
@@ -243,6 +232,14 @@ int ANeuralNetworksExecution_burstCompute(ANeuralNetworksExecution* execution, A
     if (&execution->execution.compiled() != burst->compiled.get()) {
       return report(kFn, Error{ResultCode::BAD_DATA, "the burst and the execution come from different compilations"});
     }
+    // As Android: a burst serves one computation at a time.
+    if (burst->busy.exchange(true)) {
+      return report(kFn, Error{ResultCode::BAD_STATE, "the burst is in use by another burstCompute"});
+    }
+    struct Release {
+      std::atomic<bool>& busy;
+      ~Release() { busy.store(false); }
+    } release{burst->busy};
     return report(kFn, execution->execution.compute());
   });
 }
@@ -259,6 +256,10 @@ int ANeuralNetworksEvent_createFromSyncFenceFd(int sync_fence_fd, ANeuralNetwork
   static constexpr const char* kFn = "ANeuralNetworksEvent_createFromSyncFenceFd";
   if (event == nullptr) return unexpectedNull(kFn, "event");
   *event = nullptr;
+  if (sync_fence_fd <= 0) {
+    return report(kFn, Error{ResultCode::BAD_DATA, "sync_fence_fd " + std::to_string(sync_fence_fd) +
+                                                       " is not a valid descriptor (must be > 0)"});
+  }
   return guarded(kFn, [&]() -> int {
     auto created = nnrt::Event::fromFd(sync_fence_fd);
     if (!created) return report(kFn, created.error());

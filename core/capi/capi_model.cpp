@@ -23,6 +23,13 @@ int checkExtensionAccess(const char* function) {
   return report(function, Error{ResultCode::BAD_DATA, "vendor extensions are not allowed for this program: " + decision.reason});
 }
 
+// The arguments checked here, before the model, come after its state in Android: a finished
+// model is BAD_STATE first.
+int checkNotFinished(const char* function, const ANeuralNetworksModel* model) {
+  if (!model->builder.finished()) return ANEURALNETWORKS_NO_ERROR;
+  return report(function, Error{ResultCode::BAD_STATE, "the model is already finished and cannot be modified"});
+}
+
 }  // namespace
 
 extern "C" {
@@ -64,6 +71,7 @@ int ANeuralNetworksModel_addOperand(ANeuralNetworksModel* model, const ANeuralNe
   static constexpr const char* kFn = "ANeuralNetworksModel_addOperand";
   if (model == nullptr) return unexpectedNull(kFn, "model");
   if (type == nullptr) return unexpectedNull(kFn, "type");
+  if (int refused = checkNotFinished(kFn, model)) return refused;
   if ((type->dimensions == nullptr) != (type->dimensionCount == 0)) {
     return report(kFn, Error{ResultCode::BAD_DATA, std::string("type->dimensions is ") +
                                                        (type->dimensions == nullptr ? "NULL" : "not NULL") +
@@ -95,9 +103,18 @@ int ANeuralNetworksModel_setOperandValueFromMemory(ANeuralNetworksModel* model, 
   });
 }
 
-int ANeuralNetworksModel_setOperandValueFromModel(ANeuralNetworksModel* model, int32_t, const ANeuralNetworksModel*) {
+int ANeuralNetworksModel_setOperandValueFromModel(ANeuralNetworksModel* model, int32_t,
+                                                  const ANeuralNetworksModel* value) {
   static constexpr const char* kFn = "ANeuralNetworksModel_setOperandValueFromModel";
   if (model == nullptr) return unexpectedNull(kFn, "model");
+  if (value == nullptr) return unexpectedNull(kFn, "value");
+  // The state checks come first, as in Android; then the refusal of what nnrt lacks.
+  if (model->builder.finished()) {
+    return report(kFn, Error{ResultCode::BAD_STATE, "the model is already finished and cannot be modified"});
+  }
+  if (!value->builder.finished()) {
+    return report(kFn, Error{ResultCode::BAD_STATE, "value is not a finished model"});
+  }
   return report(kFn, Error{ResultCode::OP_FAILED, "not supported yet: control flow (IF/WHILE) subgraphs"});
 }
 
@@ -106,6 +123,7 @@ int ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(
   static constexpr const char* kFn = "ANeuralNetworksModel_setOperandSymmPerChannelQuantParams";
   if (model == nullptr) return unexpectedNull(kFn, "model");
   if (channelQuant == nullptr) return unexpectedNull(kFn, "channelQuant");
+  if (int refused = checkNotFinished(kFn, model)) return refused;
   if ((channelQuant->scales == nullptr) != (channelQuant->scaleCount == 0)) {
     return report(kFn, Error{ResultCode::BAD_DATA, std::string("channelQuant->scales is ") +
                                                        (channelQuant->scales == nullptr ? "NULL" : "not NULL") +
@@ -126,6 +144,7 @@ int ANeuralNetworksModel_addOperation(ANeuralNetworksModel* model, ANeuralNetwor
   // As Android: NULL lists are refused whatever the counts, and a list with a count of 0 is BAD_DATA.
   if (inputs == nullptr) return unexpectedNull(kFn, "inputs");
   if (outputs == nullptr) return unexpectedNull(kFn, "outputs");
+  if (int refused = checkNotFinished(kFn, model)) return refused;
   if (inputCount == 0) return report(kFn, Error{ResultCode::BAD_DATA, "inputs is not NULL but inputCount is 0"});
   if (outputCount == 0) return report(kFn, Error{ResultCode::BAD_DATA, "outputs is not NULL but outputCount is 0"});
   return guarded(kFn, [&]() -> int {
@@ -142,6 +161,7 @@ int ANeuralNetworksModel_identifyInputsAndOutputs(ANeuralNetworksModel* model, u
   // model of constants only) is accepted; docs/runtime.md lists this difference.
   if (inputs == nullptr) return unexpectedNull(kFn, "inputs");
   if (outputs == nullptr) return unexpectedNull(kFn, "outputs");
+  if (int refused = checkNotFinished(kFn, model)) return refused;
   if (outputCount == 0) return report(kFn, Error{ResultCode::BAD_DATA, "outputs is not NULL but outputCount is 0"});
   return guarded(kFn, [&]() -> int {
     return report(kFn, model->builder.identifyInputsAndOutputs({inputs, inputCount}, {outputs, outputCount}));
@@ -213,13 +233,8 @@ int ANeuralNetworksModel_getExtensionOperandType(ANeuralNetworksModel* model, co
     if (int refused = checkExtensionAccess(kFn); refused != ANEURALNETWORKS_NO_ERROR) return refused;
     auto prefix = model->builder.useExtension(extensionName);
     if (!prefix) return report(kFn, prefix.error());
-    const nnrt::driver::Extension* extension = model->builder.extensions().find(extensionName);
-    bool known = false;
-    for (const auto& t : extension->operandTypes) known = known || t.type == operandCodeWithinExtension;
-    if (!known) {
-      return report(kFn, Error{ResultCode::BAD_DATA, "extension '" + std::string(extensionName) + "' has no operand type " +
-                                                         std::to_string(operandCodeWithinExtension)});
-    }
+    // As Android: any code within a known extension makes a type; addOperand refuses one the
+    // extension does not describe.
     *type = nnrt::driver::extensionType(*prefix, operandCodeWithinExtension);
     return ANEURALNETWORKS_NO_ERROR;
   });
@@ -247,6 +262,7 @@ int ANeuralNetworksModel_setOperandExtensionData(ANeuralNetworksModel* model, in
                                                  size_t length) {
   static constexpr const char* kFn = "ANeuralNetworksModel_setOperandExtensionData";
   if (model == nullptr) return unexpectedNull(kFn, "model");
+  if (data == nullptr && length != 0) return unexpectedNull(kFn, "data (with a non-zero length)");
   return guarded(kFn, [&]() -> int {
     if (int refused = checkExtensionAccess(kFn); refused != ANEURALNETWORKS_NO_ERROR) return refused;
     return report(kFn, model->builder.setOperandExtensionData(index, data, length));
@@ -259,42 +275,58 @@ int ANeuralNetworksNnrt_setApplicationId(const char* applicationId) {
 }
 
 // Memory descriptors and hardware buffers: declared for source compatibility, not implemented.
-int ANeuralNetworksMemory_createFromAHardwareBuffer(const AHardwareBuffer*, ANeuralNetworksMemory** memory) {
+int ANeuralNetworksMemory_createFromAHardwareBuffer(const AHardwareBuffer* ahwb, ANeuralNetworksMemory** memory) {
+  static constexpr const char* kFn = "ANeuralNetworksMemory_createFromAHardwareBuffer";
   if (memory != nullptr) *memory = nullptr;
-  return report("ANeuralNetworksMemory_createFromAHardwareBuffer",
-                Error{ResultCode::BAD_DATA, "AHardwareBuffer does not exist on Linux"});
+  if (ahwb == nullptr) return unexpectedNull(kFn, "ahwb");
+  if (memory == nullptr) return unexpectedNull(kFn, "memory");
+  return report(kFn, Error{ResultCode::BAD_DATA, "AHardwareBuffer does not exist on Linux"});
 }
 
 #define NNRT_NOT_SUPPORTED_(name)                                                   \
   report(#name, Error{ResultCode::OP_FAILED, "not supported yet (memory domains)"})
 
+// As Android, the NULL arguments are refused first (UNEXPECTED_NULL); then what nnrt lacks.
 int ANeuralNetworksMemoryDesc_create(ANeuralNetworksMemoryDesc** desc) {
-  if (desc != nullptr) *desc = nullptr;
+  if (desc == nullptr) return unexpectedNull("ANeuralNetworksMemoryDesc_create", "desc");
+  *desc = nullptr;
   return NNRT_NOT_SUPPORTED_(ANeuralNetworksMemoryDesc_create);
 }
 void ANeuralNetworksMemoryDesc_free(ANeuralNetworksMemoryDesc*) {}
-int ANeuralNetworksMemoryDesc_addInputRole(ANeuralNetworksMemoryDesc*, const ANeuralNetworksCompilation*, uint32_t,
-                                           float) {
+int ANeuralNetworksMemoryDesc_addInputRole(ANeuralNetworksMemoryDesc* desc, const ANeuralNetworksCompilation* compilation,
+                                           uint32_t, float) {
+  if (desc == nullptr) return unexpectedNull("ANeuralNetworksMemoryDesc_addInputRole", "desc");
+  if (compilation == nullptr) return unexpectedNull("ANeuralNetworksMemoryDesc_addInputRole", "compilation");
   return NNRT_NOT_SUPPORTED_(ANeuralNetworksMemoryDesc_addInputRole);
 }
-int ANeuralNetworksMemoryDesc_addOutputRole(ANeuralNetworksMemoryDesc*, const ANeuralNetworksCompilation*, uint32_t,
-                                            float) {
+int ANeuralNetworksMemoryDesc_addOutputRole(ANeuralNetworksMemoryDesc* desc, const ANeuralNetworksCompilation* compilation,
+                                            uint32_t, float) {
+  if (desc == nullptr) return unexpectedNull("ANeuralNetworksMemoryDesc_addOutputRole", "desc");
+  if (compilation == nullptr) return unexpectedNull("ANeuralNetworksMemoryDesc_addOutputRole", "compilation");
   return NNRT_NOT_SUPPORTED_(ANeuralNetworksMemoryDesc_addOutputRole);
 }
-int ANeuralNetworksMemoryDesc_setDimensions(ANeuralNetworksMemoryDesc*, uint32_t, const uint32_t*) {
+int ANeuralNetworksMemoryDesc_setDimensions(ANeuralNetworksMemoryDesc* desc, uint32_t rank, const uint32_t* dimensions) {
+  if (desc == nullptr) return unexpectedNull("ANeuralNetworksMemoryDesc_setDimensions", "desc");
+  if (dimensions == nullptr && rank > 0) {
+    return unexpectedNull("ANeuralNetworksMemoryDesc_setDimensions", "dimensions (with a non-zero rank)");
+  }
   return NNRT_NOT_SUPPORTED_(ANeuralNetworksMemoryDesc_setDimensions);
 }
-int ANeuralNetworksMemoryDesc_finish(ANeuralNetworksMemoryDesc*) {
+int ANeuralNetworksMemoryDesc_finish(ANeuralNetworksMemoryDesc* desc) {
+  if (desc == nullptr) return unexpectedNull("ANeuralNetworksMemoryDesc_finish", "desc");
   return NNRT_NOT_SUPPORTED_(ANeuralNetworksMemoryDesc_finish);
 }
-int ANeuralNetworksMemory_createFromDesc(const ANeuralNetworksMemoryDesc*, ANeuralNetworksMemory** memory) {
+int ANeuralNetworksMemory_createFromDesc(const ANeuralNetworksMemoryDesc* desc, ANeuralNetworksMemory** memory) {
   if (memory != nullptr) *memory = nullptr;
+  if (desc == nullptr) return unexpectedNull("ANeuralNetworksMemory_createFromDesc", "desc");
+  if (memory == nullptr) return unexpectedNull("ANeuralNetworksMemory_createFromDesc", "memory");
   return NNRT_NOT_SUPPORTED_(ANeuralNetworksMemory_createFromDesc);
 }
 int ANeuralNetworksMemory_copy(const ANeuralNetworksMemory* src, const ANeuralNetworksMemory* dst) {
   static constexpr const char* kFn = "ANeuralNetworksMemory_copy";
   if (src == nullptr) return unexpectedNull(kFn, "src");
   if (dst == nullptr) return unexpectedNull(kFn, "dst");
+  if (src == dst) return ANEURALNETWORKS_NO_ERROR;  // as Android: copying a memory onto itself does nothing
   if (src->memory->size() != dst->memory->size()) {
     return report(kFn, Error{ResultCode::BAD_DATA, "src has " + std::to_string(src->memory->size()) + " bytes, dst " +
                                                        std::to_string(dst->memory->size())});

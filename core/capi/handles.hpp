@@ -2,6 +2,7 @@
 // every C entry point goes through to turn a Result into a result code and a log line.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <new>
 #include <string>
@@ -35,6 +36,7 @@ struct ANeuralNetworksDevice {
 // A burst is a hint that executions repeat; nnrt keeps nothing per burst.
 struct ANeuralNetworksBurst {
   std::shared_ptr<const nnrt::CompiledModel> compiled;
+  std::atomic<bool> busy{false};  // a burstCompute is running on it
 };
 
 namespace nnrt::capi {

@@ -158,10 +158,8 @@ Result<void> Compilation::setTimeout(uint64_t durationNs) {
 
 Result<void> Compilation::setCaching(const std::string& cacheDir, const uint8_t* token) {
   NNRT_RETURN_IF_ERROR(checkModifiable());
-  std::error_code ec;
-  if (!std::filesystem::is_directory(cacheDir, ec)) {
-    return fail(ResultCode::BAD_DATA, "cacheDir '" + cacheDir + "' is not a directory");
-  }
+  // As Android, the directory is not looked at here: one that cannot be used turns caching off at
+  // finish (with a warning).
   options_.cacheDir = cacheDir;
   options_.cacheToken.assign(token, token + NNRT_CACHE_TOKEN_SIZE);
   return {};

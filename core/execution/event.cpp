@@ -62,7 +62,7 @@ Result<void> Event::wait() const {
 
 Result<int> Event::syncFenceFd() const {
   int copy = fcntl(fd_, F_DUPFD_CLOEXEC, 0);
-  if (copy < 0) return fail(ResultCode::OP_FAILED, std::string("cannot duplicate the event's fd: ") + std::strerror(errno));
+  if (copy < 0) return fail(ResultCode::BAD_DATA, std::string("cannot duplicate the event's fd: ") + std::strerror(errno));
   return copy;
 }
 

@@ -1,5 +1,6 @@
 #include "core/execution/execution.hpp"
 
+#include <algorithm>
 #include <condition_variable>
 #include <thread>
 
@@ -47,8 +48,72 @@ Result<void> Execution::checkPreparation() const {
   return {};
 }
 
-Result<Argument> Execution::makeArgument(bool input, int32_t index, const uint32_t* dims, uint32_t rank, bool hasType,
-                                         size_t length, bool omittable) const {
+Result<void> Execution::checkNotStarted(const char* what) const {
+  if (state_.load() != State::Preparation) {
+    return fail(ResultCode::BAD_STATE, std::string(what) + " cannot change once the execution has started");
+  }
+  return {};
+}
+
+namespace {
+
+// The type argument on its own, with the rules of ANeuralNetworksModel_addOperand (an extension
+// operand's type is judged by the model operand's extension).
+Result<void> checkTypeArgument(const Operand& operand, const ArgumentType& type, bool allowUnspecified) {
+  if ((type.dimensions == nullptr) != (type.dimensionCount == 0)) {
+    return fail(ResultCode::BAD_DATA, std::string("type->dimensions is ") + (type.dimensions == nullptr ? "NULL" : "not NULL") +
+                                          " but type->dimensionCount is " + std::to_string(type.dimensionCount));
+  }
+  bool tensor = false;
+  uint64_t elementSize = 0;
+  if (driver::isExtensionType(operand.type) != driver::isExtensionType(type.type)) {
+    return fail(ResultCode::BAD_DATA, "type->type " + ops::typeName(type.type) + " and the model's " +
+                                          ops::typeName(operand.type) + " are not both extension types or both NNAPI types");
+  }
+  if (driver::isExtensionType(type.type)) {
+    tensor = operand.isTensor;
+    elementSize = operand.elementSize;
+    if (type.scale != 0.0f || type.zeroPoint != 0) {
+      return fail(ResultCode::BAD_DATA, "type: an extension type must have scale 0 and zero point 0");
+    }
+  } else {
+    if (!ops::isKnownOperandType(type.type) || type.type == static_cast<int32_t>(driver::OperandType::SUBGRAPH)) {
+      return fail(ResultCode::BAD_DATA, "type->type " + std::to_string(type.type) + " is not an operand type");
+    }
+    tensor = ops::isTensorType(type.type);
+    elementSize = ops::elementSize(type.type);
+    if (std::string q = ops::checkQuantization(type.type, type.scale, type.zeroPoint);
+        !q.empty() && type.type != static_cast<int32_t>(driver::OperandType::OEM)) {
+      return fail(ResultCode::BAD_DATA, "type: " + q);
+    }
+  }
+  if (!tensor) {
+    if (type.dimensionCount != 0) {
+      return fail(ResultCode::BAD_DATA, "type->type " + ops::typeName(type.type) + " is a scalar; type->dimensionCount must be 0");
+    }
+    return {};
+  }
+  if (!allowUnspecified && type.dimensionCount == 0) {
+    return fail(ResultCode::BAD_DATA, "type->dimensionCount is 0; the input's dimensions must be given");
+  }
+  uint64_t bytes = std::max<uint64_t>(elementSize, 1);
+  for (uint32_t d = 0; d < type.dimensionCount; ++d) {
+    if (type.dimensions[d] == 0) {
+      if (!allowUnspecified) {
+        return fail(ResultCode::BAD_DATA, "type->dimensions[" + std::to_string(d) + "] is 0; an input's dimensions must all be known");
+      }
+      continue;
+    }
+    bytes *= type.dimensions[d];
+    if (bytes > UINT32_MAX) return fail(ResultCode::BAD_DATA, "type describes more than 4 GiB");
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<Argument> Execution::describeArgument(bool input, int32_t index, const ArgumentType* type,
+                                             bool allowUnspecified) const {
   const FinishedModel& model = compiled_->model();
   const auto& list = input ? model.inputs : model.outputs;
   const char* what = input ? "input" : "output";
@@ -59,158 +124,229 @@ Result<Argument> Execution::makeArgument(bool input, int32_t index, const uint32
   const Operand& operand = model.operands[list[index]];
   Argument arg;
   arg.dimensions = operand.dimensions;
-  // As Android: the arguments are set once, before the first computation.
-  if (state_.load() != State::Preparation) {
-    return fail(ResultCode::BAD_STATE, std::string(what) + "s cannot change once the execution has started");
-  }
-  if (hasType) {
-    bool tensor = operand.isTensor;
-    if (!tensor && rank != 0) return fail(ResultCode::BAD_DATA, std::string(what) + " " + std::to_string(index) + " is a scalar; type->dimensionCount must be 0");
-    if (!operand.dimensions.empty() && rank != operand.dimensions.size()) {
-      return fail(ResultCode::BAD_DATA, "type->dimensionCount " + std::to_string(rank) + " does not match " + what + " " +
-                                            std::to_string(index) + "'s rank " + std::to_string(operand.dimensions.size()));
+  if (type == nullptr) {
+    if (!allowUnspecified && operand.isTensor && !operandByteSize(operand, operand.dimensions)) {
+      return fail(ResultCode::BAD_DATA, std::string(what) + " " + std::to_string(index) + " has unspecified dimensions " +
+                                            ops::shapeToString(operand.dimensions) + "; give them with the type argument");
     }
-    arg.dimensions.assign(dims, dims + rank);
-    for (size_t d = 0; d < operand.dimensions.size(); ++d) {
-      if (operand.dimensions[d] != 0 && arg.dimensions[d] != operand.dimensions[d]) {
-        return fail(ResultCode::BAD_DATA, "type->dimensions[" + std::to_string(d) + "] = " + std::to_string(arg.dimensions[d]) +
-                                              " contradicts the model's " + ops::shapeToString(operand.dimensions) +
-                                              " (only unknown dimensions may be given)");
-      }
-    }
-  }
-  const Argument& current = input ? inputs_[index] : outputs_[index];
-  if (current.state != Argument::State::Unset) {
-    return fail(ResultCode::BAD_STATE, std::string(what) + " " + std::to_string(index) + " has already been set");
-  }
-  if (length == 0 && omittable) {
-    arg.state = Argument::State::Omitted;
     return arg;
   }
-  // An input's shape must be known when its value is given; an output's may stay open (the
-  // driver reports it).
-  if (input && operand.isTensor) {
-    bool specified = !arg.dimensions.empty();
-    for (uint32_t d : arg.dimensions) specified = specified && d != 0;
-    if (!specified) {
-      return fail(ResultCode::BAD_DATA, "input " + std::to_string(index) + " has unspecified dimensions " +
-                                            ops::shapeToString(arg.dimensions) +
-                                            "; give them with the type argument");
+  NNRT_RETURN_IF_ERROR(checkTypeArgument(operand, *type, allowUnspecified));
+  // As Android: against a scalar or a tensor of unknown rank, any valid type is taken (a scalar
+  // keeps its empty shape).
+  if (!operand.isTensor) return arg;
+  if (!operand.dimensions.empty() && type->dimensionCount != operand.dimensions.size()) {
+    return fail(ResultCode::BAD_DATA, "type->dimensionCount " + std::to_string(type->dimensionCount) + " does not match " +
+                                          what + " " + std::to_string(index) + "'s rank " +
+                                          std::to_string(operand.dimensions.size()));
+  }
+  arg.dimensions.assign(type->dimensions, type->dimensions + type->dimensionCount);
+  for (size_t d = 0; d < operand.dimensions.size(); ++d) {
+    if (operand.dimensions[d] != 0 && arg.dimensions[d] != operand.dimensions[d]) {
+      return fail(ResultCode::BAD_DATA, "type->dimensions[" + std::to_string(d) + "] = " + std::to_string(arg.dimensions[d]) +
+                                            " contradicts the model's " + ops::shapeToString(operand.dimensions) +
+                                            " (only unknown dimensions may be given)");
     }
   }
-  if (auto expected = operandByteSize(operand, arg.dimensions); expected && *expected != length) {
-    return fail(ResultCode::BAD_DATA, "length " + std::to_string(length) + " does not match " + what + " " +
-                                          std::to_string(index) + " (" + ops::typeName(operand.type) + " " +
-                                          ops::shapeToString(arg.dimensions) + " needs " + std::to_string(*expected) +
-                                          " bytes)");
-  }
-  arg.length = length;
   return arg;
 }
 
-Result<void> Execution::setInput(int32_t index, const uint32_t* dims, uint32_t rank, bool hasType, const void* buffer,
-                                 size_t length) {
-  NNRT_RETURN_IF_ERROR(checkPreparation());
+Result<void> Execution::checkUnset(bool input, int32_t index) const {
+  const Argument& current = input ? inputs_[index] : outputs_[index];
+  if (current.state != Argument::State::Unset) {
+    return fail(ResultCode::BAD_STATE, std::string(input ? "input " : "output ") + std::to_string(index) +
+                                           " has already been set");
+  }
+  return {};
+}
+
+Result<void> Execution::checkLength(bool input, int32_t index, const Argument& arg, size_t length) const {
+  const FinishedModel& model = compiled_->model();
+  const Operand& operand = model.operands[(input ? model.inputs : model.outputs)[index]];
+  if (auto expected = operandByteSize(operand, arg.dimensions); expected && *expected != length) {
+    return fail(ResultCode::BAD_DATA, "length " + std::to_string(length) + " does not match " +
+                                          (input ? "input " : "output ") + std::to_string(index) + " (" +
+                                          ops::typeName(operand.type) + " " + ops::shapeToString(arg.dimensions) +
+                                          " needs " + std::to_string(*expected) + " bytes)");
+  }
+  return {};
+}
+
+// The order of the checks is Android's: started, index, type, length limit, already set, then the
+// buffer against the operand.
+Result<void> Execution::setInput(int32_t index, const ArgumentType* type, const void* buffer, size_t length) {
+  NNRT_RETURN_IF_ERROR(checkNotStarted("inputs"));
   if (buffer == nullptr && length != 0) {
     return fail(ResultCode::UNEXPECTED_NULL, "buffer is NULL but length is " + std::to_string(length) +
                                                  " (NULL with length 0 omits an optional input)");
   }
-  NNRT_ASSIGN_OR_RETURN(Argument arg, makeArgument(true, index, dims, rank, hasType, length, buffer == nullptr));
-  if (arg.state != Argument::State::Omitted) {
+  NNRT_ASSIGN_OR_RETURN(Argument arg, describeArgument(true, index, type, buffer == nullptr));
+  if (length > UINT32_MAX) return fail(ResultCode::BAD_DATA, "length " + std::to_string(length) + " exceeds 4 GiB");
+  NNRT_RETURN_IF_ERROR(checkUnset(true, index));
+  argumentsTouched_ = true;
+  if (buffer == nullptr) {
+    arg.state = Argument::State::Omitted;
+  } else {
+    if (length == 0) return fail(ResultCode::BAD_DATA, "buffer is not NULL but length is 0");
+    NNRT_RETURN_IF_ERROR(checkLength(true, index, arg, length));
     arg.state = Argument::State::Pointer;
     arg.pointer = const_cast<void*>(buffer);  // inputs are only read
+    arg.length = length;
   }
   inputs_[index] = std::move(arg);
   return {};
 }
 
-Result<void> Execution::setInputFromMemory(int32_t index, const uint32_t* dims, uint32_t rank, bool hasType,
-                                           std::shared_ptr<Memory> memory, size_t offset, size_t length) {
-  NNRT_RETURN_IF_ERROR(checkPreparation());
+Result<void> Execution::setInputFromMemory(int32_t index, const ArgumentType* type, std::shared_ptr<Memory> memory,
+                                           size_t offset, size_t length) {
+  NNRT_RETURN_IF_ERROR(checkNotStarted("inputs"));
+  NNRT_ASSIGN_OR_RETURN(Argument arg, describeArgument(true, index, type, false));
   NNRT_RETURN_IF_ERROR(memory->checkRange(offset, length, "memory"));
-  NNRT_ASSIGN_OR_RETURN(Argument arg, makeArgument(true, index, dims, rank, hasType, length, false));
+  if (offset == 0 && length == 0) return fail(ResultCode::BAD_DATA, "offset and length are both 0");
+  NNRT_RETURN_IF_ERROR(checkUnset(true, index));
+  argumentsTouched_ = true;
+  NNRT_RETURN_IF_ERROR(checkLength(true, index, arg, length));
   arg.state = Argument::State::Memory;
   arg.memory = std::move(memory);
   arg.offset = offset;
+  arg.length = length;
   inputs_[index] = std::move(arg);
   return {};
 }
 
-Result<void> Execution::setOutput(int32_t index, const uint32_t* dims, uint32_t rank, bool hasType, void* buffer,
-                                  size_t length) {
-  NNRT_RETURN_IF_ERROR(checkPreparation());
+Result<void> Execution::setOutput(int32_t index, const ArgumentType* type, void* buffer, size_t length) {
+  NNRT_RETURN_IF_ERROR(checkNotStarted("outputs"));
   if (buffer == nullptr && length != 0) {
     return fail(ResultCode::UNEXPECTED_NULL, "buffer is NULL but length is " + std::to_string(length));
   }
-  NNRT_ASSIGN_OR_RETURN(Argument arg, makeArgument(false, index, dims, rank, hasType, length, buffer == nullptr));
-  if (arg.state != Argument::State::Omitted) {
+  NNRT_ASSIGN_OR_RETURN(Argument arg, describeArgument(false, index, type, true));
+  if (length > UINT32_MAX) return fail(ResultCode::BAD_DATA, "length " + std::to_string(length) + " exceeds 4 GiB");
+  NNRT_RETURN_IF_ERROR(checkUnset(false, index));
+  argumentsTouched_ = true;
+  if (buffer == nullptr) {
+    arg.state = Argument::State::Omitted;
+  } else {
+    if (length == 0) return fail(ResultCode::BAD_DATA, "buffer is not NULL but length is 0");
+    NNRT_RETURN_IF_ERROR(checkLength(false, index, arg, length));
     arg.state = Argument::State::Pointer;
     arg.pointer = buffer;
+    arg.length = length;
   }
   outputs_[index] = std::move(arg);
   return {};
 }
 
-Result<void> Execution::setOutputFromMemory(int32_t index, const uint32_t* dims, uint32_t rank, bool hasType,
-                                            std::shared_ptr<Memory> memory, size_t offset, size_t length) {
-  NNRT_RETURN_IF_ERROR(checkPreparation());
-  if (!memory->writable()) return fail(ResultCode::BAD_DATA, "memory is read-only (mapped without PROT_WRITE)");
+Result<void> Execution::setOutputFromMemory(int32_t index, const ArgumentType* type, std::shared_ptr<Memory> memory,
+                                            size_t offset, size_t length) {
+  NNRT_RETURN_IF_ERROR(checkNotStarted("outputs"));
+  NNRT_ASSIGN_OR_RETURN(Argument arg, describeArgument(false, index, type, true));
   NNRT_RETURN_IF_ERROR(memory->checkRange(offset, length, "memory"));
-  NNRT_ASSIGN_OR_RETURN(Argument arg, makeArgument(false, index, dims, rank, hasType, length, false));
+  if (offset == 0 && length == 0) return fail(ResultCode::BAD_DATA, "offset and length are both 0");
+  NNRT_RETURN_IF_ERROR(checkUnset(false, index));
+  argumentsTouched_ = true;
+  if (!memory->writable()) return fail(ResultCode::BAD_DATA, "memory is read-only (mapped without PROT_WRITE)");
+  NNRT_RETURN_IF_ERROR(checkLength(false, index, arg, length));
   arg.state = Argument::State::Memory;
   arg.memory = std::move(memory);
   arg.offset = offset;
+  arg.length = length;
   outputs_[index] = std::move(arg);
   return {};
 }
 
 Result<void> Execution::setMeasureTiming(bool measure) {
-  NNRT_RETURN_IF_ERROR(checkPreparation());
+  NNRT_RETURN_IF_ERROR(checkNotStarted("setMeasureTiming"));
   measure_ = measure;
   return {};
 }
 
 Result<void> Execution::setTimeout(uint64_t durationNs) {
-  NNRT_RETURN_IF_ERROR(checkPreparation());
+  NNRT_RETURN_IF_ERROR(checkNotStarted("setTimeout"));
   timeoutNs_ = durationNs;
   return {};
 }
 
 Result<void> Execution::setLoopTimeout(uint64_t durationNs) {
-  NNRT_RETURN_IF_ERROR(checkPreparation());
+  NNRT_RETURN_IF_ERROR(checkNotStarted("setLoopTimeout"));
   loopTimeoutNs_ = std::min(durationNs, kMaximumLoopTimeoutNs);  // Android clamps to the maximum
   return {};
 }
 
 Result<void> Execution::setReusable(bool reusable) {
-  if (state_.load() != State::Preparation) {
-    return fail(ResultCode::BAD_STATE, "setReusable must be called before the first computation");
-  }
+  NNRT_RETURN_IF_ERROR(checkNotStarted("setReusable"));
   reusable_ = reusable;
   return {};
 }
 
-Result<void> Execution::beginRun() {
+Result<void> Execution::enableInputAndOutputPadding(bool enable) {
+  NNRT_RETURN_IF_ERROR(checkNotStarted("padding"));
+  if (argumentsTouched_) {
+    return fail(ResultCode::BAD_STATE, "padding must be chosen before any input or output is set");
+  }
+  if (enable) return fail(ResultCode::OP_FAILED, "not supported yet: buffers must have the operand's exact size");
+  return {};
+}
+
+Result<void> Execution::completeWith(Error error) {
+  lastResult_ = error.code;
+  outputShapes_.clear();
+  outputSufficient_.clear();
+  durations_ = {};
+  state_.store(State::Completed);
+  return Unexpected(std::move(error));
+}
+
+namespace {
+
+// Whether a multi-step plan passes a temporary whose shape only the run tells.
+bool hasDynamicTemporaries(const CompiledModel& compiled) {
+  if (compiled.steps().size() < 2) return false;
+  const FinishedModel& model = compiled.model();
+  for (const CompiledStep& step : compiled.steps()) {
+    for (uint32_t operand : step.outputs) {
+      if (model.operands[operand].lifetime != NNRT_LIFETIME_TEMPORARY_VARIABLE) continue;
+      const auto& shape = compiled.staticShapes()[operand];
+      if (model.operands[operand].isTensor && !operandByteSize(model.operands[operand], shape)) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+Result<void> Execution::beginRun(bool withDependencies) {
   NNRT_RETURN_IF_ERROR(checkPreparation());
+  // From here on, as in Android, a refused request completes the computation with its error.
+  State expected = state_.load();
+  if (!state_.compare_exchange_strong(expected, State::Computing)) {
+    return fail(ResultCode::BAD_STATE, "the execution is already running");
+  }
   for (size_t i = 0; i < inputs_.size(); ++i) {
     const Argument& a = inputs_[i];
     if (a.state == Argument::State::Unset) {
-      return fail(ResultCode::BAD_DATA, "input " + std::to_string(i) + " was not set (setInput or setInputFromMemory)");
+      return completeWith({ResultCode::BAD_DATA, "input " + std::to_string(i) + " was not set (setInput or setInputFromMemory)"});
     }
     const Operand& operand = compiled_->model().operands[compiled_->model().inputs[i]];
     if (a.state != Argument::State::Omitted && operand.isTensor && !operandByteSize(operand, a.dimensions)) {
-      return fail(ResultCode::BAD_DATA, "input " + std::to_string(i) + " has unknown dimensions " +
-                                            ops::shapeToString(a.dimensions) + "; give them in setInput's type");
+      return completeWith({ResultCode::BAD_DATA, "input " + std::to_string(i) + " has unknown dimensions " +
+                                                     ops::shapeToString(a.dimensions) + "; give them in setInput's type"});
     }
   }
   for (size_t i = 0; i < outputs_.size(); ++i) {
     if (outputs_[i].state == Argument::State::Unset) {
-      return fail(ResultCode::BAD_DATA, "output " + std::to_string(i) + " was not set (setOutput or setOutputFromMemory)");
+      return completeWith({ResultCode::BAD_DATA, "output " + std::to_string(i) + " was not set (setOutput or setOutputFromMemory)"});
     }
   }
-  State expected = state_.load();
-  if (!state_.compare_exchange_strong(expected, State::Computing)) {
-    return fail(ResultCode::BAD_STATE, "the execution is already running");
+  if (withDependencies && !hasDynamicTemporaries(*compiled_)) {
+    for (size_t i = 0; i < outputs_.size(); ++i) {
+      const Argument& a = outputs_[i];
+      const Operand& operand = compiled_->model().operands[compiled_->model().outputs[i]];
+      if (a.state != Argument::State::Omitted && operand.isTensor && !operandByteSize(operand, a.dimensions)) {
+        return completeWith({ResultCode::BAD_DATA, "output " + std::to_string(i) + " has unknown dimensions " +
+                                                       ops::shapeToString(a.dimensions) +
+                                                       "; startComputeWithDependencies needs them all known"});
+      }
+    }
   }
   return {};
 }
@@ -259,9 +395,9 @@ Result<void> Execution::compute() {
 }
 
 Result<std::shared_ptr<Event>> Execution::startCompute(std::vector<std::shared_ptr<Event>> dependencies,
-                                                       uint64_t durationNs) {
+                                                       uint64_t durationNs, bool withDependencies) {
   NNRT_RETURN_IF_ERROR(acquireRun());
-  if (auto begun = beginRun(); !begun) {
+  if (auto begun = beginRun(withDependencies); !begun) {
     releaseRun();
     return Unexpected(begun.error());
   }
@@ -328,15 +464,18 @@ Result<OutputShapeInfo> Execution::getOutputShape(int32_t index) const {
 }
 
 Result<uint64_t> Execution::getDuration(int32_t durationCode) const {
-  if (state_.load() != State::Completed || !lastResult_) {
-    return fail(ResultCode::BAD_STATE, "the execution has not completed");
-  }
   if (durationCode < 0 || durationCode > 3) {
     return fail(ResultCode::BAD_DATA, "durationCode " + std::to_string(durationCode) +
                                           " is not ON_HARDWARE (0), IN_DRIVER (1), FENCED_ON_HARDWARE (2) or "
                                           "FENCED_IN_DRIVER (3)");
   }
-  if (!measure_) return UINT64_MAX;
+  if (state_.load() != State::Completed || !lastResult_) {
+    return fail(ResultCode::BAD_STATE, "the execution has not completed");
+  }
+  if (*lastResult_ != ResultCode::NO_ERROR) {
+    return fail(ResultCode::BAD_STATE, "the execution did not succeed; it has no durations");
+  }
+  if (!measure_) return fail(ResultCode::BAD_STATE, "timing was not measured (setMeasureTiming)");
   const uint64_t values[] = {durations_.onHardware, durations_.inDriver, durations_.fencedOnHardware,
                              durations_.fencedInDriver};
   return values[durationCode];

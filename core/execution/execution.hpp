@@ -41,6 +41,16 @@ struct Durations {
   uint64_t fencedInDriver = UINT64_MAX;
 };
 
+// The optional ANeuralNetworksOperandType of setInput/setOutput: it may fill in the dimensions the
+// model left unknown; the runtime keeps using the model operand's type and quantization.
+struct ArgumentType {
+  int32_t type = 0;
+  const uint32_t* dimensions = nullptr;
+  uint32_t dimensionCount = 0;
+  float scale = 0.0f;
+  int32_t zeroPoint = 0;
+};
+
 struct OutputShapeInfo {
   std::vector<uint32_t> dimensions;
   bool sufficient = true;
@@ -51,23 +61,27 @@ class Execution {
   explicit Execution(std::shared_ptr<const CompiledModel> compiled);
   ~Execution();
 
-  Result<void> setInput(int32_t index, const uint32_t* dims, uint32_t rank, bool hasType, const void* buffer,
-                        size_t length);
-  Result<void> setInputFromMemory(int32_t index, const uint32_t* dims, uint32_t rank, bool hasType,
-                                  std::shared_ptr<Memory> memory, size_t offset, size_t length);
-  Result<void> setOutput(int32_t index, const uint32_t* dims, uint32_t rank, bool hasType, void* buffer,
-                         size_t length);
-  Result<void> setOutputFromMemory(int32_t index, const uint32_t* dims, uint32_t rank, bool hasType,
-                                   std::shared_ptr<Memory> memory, size_t offset, size_t length);
+  // `type` may be null (the model's type). The checks, their order and their codes are Android's.
+  Result<void> setInput(int32_t index, const ArgumentType* type, const void* buffer, size_t length);
+  Result<void> setInputFromMemory(int32_t index, const ArgumentType* type, std::shared_ptr<Memory> memory,
+                                  size_t offset, size_t length);
+  Result<void> setOutput(int32_t index, const ArgumentType* type, void* buffer, size_t length);
+  Result<void> setOutputFromMemory(int32_t index, const ArgumentType* type, std::shared_ptr<Memory> memory,
+                                   size_t offset, size_t length);
   Result<void> setMeasureTiming(bool measure);
   Result<void> setTimeout(uint64_t durationNs);
   Result<void> setLoopTimeout(uint64_t durationNs);
   Result<void> setReusable(bool reusable);
+  // Only disabling is supported yet: padded buffers are refused (OP_FAILED).
+  Result<void> enableInputAndOutputPadding(bool enable);
 
   // Runs to completion on the calling thread.
   Result<void> compute();
   // Runs in the background; the event signals completion. `dependencies` must signal first.
-  Result<std::shared_ptr<Event>> startCompute(std::vector<std::shared_ptr<Event>> dependencies, uint64_t durationNs);
+  // `withDependencies`: called as ANeuralNetworksExecution_startComputeWithDependencies, which (as
+  // in Android) needs every output's dimensions known unless the plan has temporaries of unknown shape.
+  Result<std::shared_ptr<Event>> startCompute(std::vector<std::shared_ptr<Event>> dependencies, uint64_t durationNs,
+                                              bool withDependencies = false);
 
   // The shape an output got (or needs, when its buffer was too small) in the last run.
   Result<OutputShapeInfo> getOutputShape(int32_t index) const;
@@ -80,9 +94,15 @@ class Execution {
  private:
   enum class State { Preparation, Computing, Completed };
   Result<void> checkPreparation() const;
-  Result<Argument> makeArgument(bool input, int32_t index, const uint32_t* dims, uint32_t rank, bool hasType,
-                                size_t length, bool omittable) const;
-  Result<void> beginRun();
+  // BAD_STATE once a computation has started (even a completed, reusable one).
+  Result<void> checkNotStarted(const char* what) const;
+  // The index and the optional type, as far as they can be checked without the buffer.
+  Result<Argument> describeArgument(bool input, int32_t index, const ArgumentType* type, bool allowUnspecified) const;
+  Result<void> checkUnset(bool input, int32_t index) const;
+  Result<void> checkLength(bool input, int32_t index, const Argument& arg, size_t length) const;
+  Result<void> beginRun(bool withDependencies = false);
+  // Android ends a computation that fails its request checks: the execution is then completed.
+  Result<void> completeWith(Error error);
   Result<void> run(uint64_t deadlineNs);
   // Keeps the outcome of a finished run for the getters.
   Result<void> record(Result<RunOutcome> outcome);
@@ -94,6 +114,7 @@ class Execution {
   uint64_t timeoutNs_ = 0;
   uint64_t loopTimeoutNs_ = 0;
   bool reusable_ = false;
+  bool argumentsTouched_ = false;  // a setInput*/setOutput* call went past its state and type checks
   std::atomic<State> state_{State::Preparation};
   // Results of the last run.
   std::optional<ResultCode> lastResult_;

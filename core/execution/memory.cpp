@@ -11,19 +11,23 @@
 namespace nnrt {
 
 Result<std::shared_ptr<Memory>> Memory::fromFd(size_t size, int protect, int fd, size_t offset) {
-  if (size == 0) return fail(ResultCode::BAD_DATA, "size is 0");
-  if (fd < 0) return fail(ResultCode::BAD_DATA, "fd " + std::to_string(fd) + " is not a file descriptor");
-  if ((protect & ~(PROT_READ | PROT_WRITE)) != 0 || protect == 0) {
-    return fail(ResultCode::BAD_DATA, "protect must be PROT_READ, PROT_WRITE or both, not " + std::to_string(protect));
+  // As Android: only a descriptor that cannot be duplicated is refused here (OP_FAILED); a size of
+  // 0 makes a memory no range fits in, and protection bits other than read and write are ignored.
+  if (fd < 0) return fail(ResultCode::OP_FAILED, "fd " + std::to_string(fd) + " is not a file descriptor");
+  std::shared_ptr<Memory> memory(new Memory());
+  memory->fd_ = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+  if (memory->fd_ < 0) {
+    return fail(ResultCode::OP_FAILED, "fd " + std::to_string(fd) + " cannot be duplicated: " + std::strerror(errno));
+  }
+  if (size == 0) return memory;
+  protect &= PROT_READ | PROT_WRITE;
+  if (protect == 0) {
+    return fail(ResultCode::BAD_DATA, "protect must include PROT_READ or PROT_WRITE (a memory nnrt can neither read "
+                                      "nor write is refused)");
   }
   long page = sysconf(_SC_PAGESIZE);
   size_t alignedOffset = offset - offset % static_cast<size_t>(page);
   size_t mappingSize = size + (offset - alignedOffset);
-  std::shared_ptr<Memory> memory(new Memory());
-  memory->fd_ = fcntl(fd, F_DUPFD_CLOEXEC, 0);
-  if (memory->fd_ < 0) {
-    return fail(ResultCode::BAD_DATA, "fd " + std::to_string(fd) + " cannot be duplicated: " + std::strerror(errno));
-  }
   void* mapping = mmap(nullptr, mappingSize, protect, MAP_SHARED, memory->fd_, static_cast<off_t>(alignedOffset));
   if (mapping == MAP_FAILED) {
     return fail(ResultCode::UNMAPPABLE, "mmap of " + std::to_string(size) + " bytes at offset " +

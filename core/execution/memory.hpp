@@ -12,8 +12,9 @@ namespace nnrt {
 
 class Memory {
  public:
-  // Maps `size` bytes of `fd` from `offset` with `protect` (PROT_READ and/or PROT_WRITE). The
-  // descriptor is duplicated; the caller may close its own.
+  // Maps `size` bytes of `fd` from `offset` with `protect` (PROT_READ and/or PROT_WRITE; other bits
+  // are ignored). The descriptor is duplicated; the caller may close its own. A size of 0 maps
+  // nothing: no range fits in that memory.
   static Result<std::shared_ptr<Memory>> fromFd(size_t size, int protect, int fd, size_t offset);
   ~Memory();
   Memory(const Memory&) = delete;

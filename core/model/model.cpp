@@ -38,8 +38,8 @@ Result<Operand*> ModelBuilder::operandAt(int32_t index, const char* argument) {
   return &operands_[index];
 }
 
+// As Android, asking for an extension type is no modification: a finished model may ask too.
 Result<uint16_t> ModelBuilder::useExtension(const std::string& name) {
-  NNRT_RETURN_IF_ERROR(checkModifiable());
   NNRT_ASSIGN_OR_RETURN(uint16_t prefix, extensions_->prefixOf(name));
   for (const auto& [n, p] : extensionPrefixes_) {
     if (n == name) return p;
@@ -219,8 +219,9 @@ Result<void> ModelBuilder::setOperandExtensionData(int32_t index, const void* da
     return fail(ResultCode::BAD_DATA, operandName(index) + " is " + ops::typeName(operand->type) +
                                           "; extension data belongs to extension operands only");
   }
-  if (data == nullptr && length != 0) {
-    return fail(ResultCode::BAD_DATA, "data is NULL but length is " + std::to_string(length));
+  if ((data == nullptr) != (length == 0)) {
+    return fail(ResultCode::BAD_DATA, std::string("data is ") + (data == nullptr ? "NULL" : "not NULL") +
+                                          " but length is " + std::to_string(length));
   }
   if (length > UINT32_MAX) return fail(ResultCode::BAD_DATA, "length is too large");
   operand->hasExtensionData = data != nullptr;

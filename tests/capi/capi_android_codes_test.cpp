@@ -3,10 +3,17 @@
 // ExecutionBuilder.cpp), and the deferrals: what Android accepts while building a model and leaves
 // to the devices.
 #include <android/NeuralNetworks.h>
+#include <android/NeuralNetworksExtensions.h>
 #include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <vector>
+
+#include "nnrt_examples/fibonacci_extension.h"
 
 namespace {
 
@@ -256,6 +263,337 @@ TEST(AndroidCodes, SignaturesAreCheckedAtAddOperation) {
   EXPECT_EQ(m.addOperation(ANEURALNETWORKS_RELU, {a, a}, {out}), ANEURALNETWORKS_BAD_DATA);  // two inputs
   EXPECT_EQ(m.addOperation(ANEURALNETWORKS_RELU, {i}, {out}), ANEURALNETWORKS_BAD_DATA);     // a scalar input
   EXPECT_EQ(m.addOperation(ANEURALNETWORKS_RELU, {a}, {out}), ANEURALNETWORKS_NO_ERROR);
+}
+
+// a + b -> out where every operand is [0, 2] (rows unknown), compiled, with an execution.
+struct OpenCompiled {
+  Model model;
+  ANeuralNetworksCompilation* compilation = nullptr;
+  ANeuralNetworksExecution* execution = nullptr;
+  OpenCompiled() {
+    static const uint32_t open[] = {0, 2};
+    const ANeuralNetworksOperandType openTensor{ANEURALNETWORKS_TENSOR_FLOAT32, 2, open, 0.0f, 0};
+    const uint32_t a = model.add(openTensor), b = model.add(openTensor);
+    const uint32_t act = model.addInt32(ANEURALNETWORKS_FUSED_NONE), out = model.add(openTensor);
+    EXPECT_EQ(model.addOperation(ANEURALNETWORKS_ADD, {a, b, act}, {out}), ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(model.identify({a, b}, {out}), ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(model.finish(), ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksCompilation_create(model.get(), &compilation), ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksCompilation_finish(compilation), ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksExecution_create(compilation, &execution), ANEURALNETWORKS_NO_ERROR);
+  }
+  ~OpenCompiled() {
+    ANeuralNetworksExecution_free(execution);
+    ANeuralNetworksCompilation_free(compilation);
+  }
+};
+
+// Android ends a computation whose request is incomplete (an input not set): compute returns
+// BAD_DATA and the execution is completed with that error, so it takes no more arguments, does not
+// run again and has no output shapes.
+TEST(AndroidCodes, RefusedComputationCompletesTheExecution) {
+  Compiled c;
+  float a[4] = {1, 2, 3, 4}, out[4] = {};
+  ASSERT_EQ(ANeuralNetworksExecution_setInput(c.execution, 0, nullptr, a, sizeof a), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setOutput(c.execution, 0, nullptr, out, sizeof out), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksExecution_compute(c.execution), ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(ANeuralNetworksExecution_setInput(c.execution, 1, nullptr, a, sizeof a), ANEURALNETWORKS_BAD_STATE);
+  EXPECT_EQ(ANeuralNetworksExecution_compute(c.execution), ANEURALNETWORKS_BAD_STATE);
+  uint32_t rank = 0;
+  EXPECT_EQ(ANeuralNetworksExecution_getOutputOperandRank(c.execution, 0, &rank), ANEURALNETWORKS_BAD_STATE);
+}
+
+// Android refuses every setter once a computation has started, a completed reusable execution
+// included, and checks this before the index and the type.
+TEST(AndroidCodes, SettersAfterAReusableRunAreBadState) {
+  Compiled c;
+  float a[4] = {1, 2, 3, 4}, out[4] = {};
+  ASSERT_EQ(ANeuralNetworksExecution_setReusable(c.execution, true), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setInput(c.execution, 0, nullptr, a, sizeof a), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setInput(c.execution, 1, nullptr, a, sizeof a), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setOutput(c.execution, 0, nullptr, out, sizeof out), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_compute(c.execution), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksExecution_setMeasureTiming(c.execution, true), ANEURALNETWORKS_BAD_STATE);
+  EXPECT_EQ(ANeuralNetworksExecution_setTimeout(c.execution, 1000), ANEURALNETWORKS_BAD_STATE);
+  EXPECT_EQ(ANeuralNetworksExecution_setLoopTimeout(c.execution, 1000), ANEURALNETWORKS_BAD_STATE);
+  EXPECT_EQ(ANeuralNetworksExecution_setInput(c.execution, 5, nullptr, a, sizeof a), ANEURALNETWORKS_BAD_STATE);
+  const ANeuralNetworksOperandType bad{ANEURALNETWORKS_TENSOR_QUANT8_ASYMM, 2, kDims, 0.0f, 0};
+  EXPECT_EQ(ANeuralNetworksExecution_setOutput(c.execution, 0, &bad, out, sizeof out), ANEURALNETWORKS_BAD_STATE);
+  // It still runs again.
+  EXPECT_EQ(ANeuralNetworksExecution_compute(c.execution), ANEURALNETWORKS_NO_ERROR);
+}
+
+// Android checks a NULL buffer with a length before anything else, the state included.
+TEST(AndroidCodes, NullBufferIsCheckedBeforeTheState) {
+  Compiled c;
+  float a[4] = {1, 2, 3, 4}, out[4] = {};
+  ASSERT_EQ(ANeuralNetworksExecution_setOutput(c.execution, 0, nullptr, out, sizeof out), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksExecution_compute(c.execution), ANEURALNETWORKS_BAD_DATA);  // completes it
+  EXPECT_EQ(ANeuralNetworksExecution_setInput(c.execution, 0, nullptr, nullptr, sizeof a),
+            ANEURALNETWORKS_UNEXPECTED_NULL);
+  EXPECT_EQ(ANeuralNetworksExecution_setInput(c.execution, 0, nullptr, a, sizeof a), ANEURALNETWORKS_BAD_STATE);
+}
+
+// Android checks the duration code before the state: BAD_DATA even before any computation.
+TEST(AndroidCodes, GetDurationChecksTheCodeFirst) {
+  Compiled c;
+  uint64_t duration = 0;
+  EXPECT_EQ(ANeuralNetworksExecution_getDuration(c.execution, 7, &duration), ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(ANeuralNetworksExecution_getDuration(c.execution, -1, &duration), ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(ANeuralNetworksExecution_getDuration(c.execution, ANEURALNETWORKS_DURATION_ON_HARDWARE, &duration),
+            ANEURALNETWORKS_BAD_STATE);
+  EXPECT_EQ(duration, UINT64_MAX);
+}
+
+// Android: without setMeasureTiming, getDuration of a completed execution is BAD_STATE (and the
+// duration UINT64_MAX), not a successful "no value".
+TEST(AndroidCodes, GetDurationWithoutTimingIsBadState) {
+  Compiled c;
+  float a[4] = {1, 2, 3, 4}, out[4] = {};
+  ASSERT_EQ(ANeuralNetworksExecution_setInput(c.execution, 0, nullptr, a, sizeof a), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setInput(c.execution, 1, nullptr, a, sizeof a), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setOutput(c.execution, 0, nullptr, out, sizeof out), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_compute(c.execution), ANEURALNETWORKS_NO_ERROR);
+  uint64_t duration = 0;
+  EXPECT_EQ(ANeuralNetworksExecution_getDuration(c.execution, ANEURALNETWORKS_DURATION_IN_DRIVER, &duration),
+            ANEURALNETWORKS_BAD_STATE);
+  EXPECT_EQ(duration, UINT64_MAX);
+}
+
+// Android: getDuration of an execution that did not succeed is BAD_STATE, an output too small
+// included, while the output shapes of that run stay readable.
+TEST(AndroidCodes, GetDurationAfterAnUnsuccessfulRunIsBadState) {
+  OpenCompiled c;
+  ASSERT_EQ(ANeuralNetworksExecution_setMeasureTiming(c.execution, true), ANEURALNETWORKS_NO_ERROR);
+  const ANeuralNetworksOperandType full{ANEURALNETWORKS_TENSOR_FLOAT32, 2, kDims, 0.0f, 0};
+  float a[4] = {1, 2, 3, 4}, small[1] = {};
+  ASSERT_EQ(ANeuralNetworksExecution_setInput(c.execution, 0, &full, a, sizeof a), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setInput(c.execution, 1, &full, a, sizeof a), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setOutput(c.execution, 0, nullptr, small, sizeof small), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_compute(c.execution), ANEURALNETWORKS_OUTPUT_INSUFFICIENT_SIZE);
+  uint32_t rank = 0;
+  EXPECT_EQ(ANeuralNetworksExecution_getOutputOperandRank(c.execution, 0, &rank),
+            ANEURALNETWORKS_OUTPUT_INSUFFICIENT_SIZE);
+  EXPECT_EQ(rank, 2u);
+  uint64_t duration = 0;
+  EXPECT_EQ(ANeuralNetworksExecution_getDuration(c.execution, ANEURALNETWORKS_DURATION_ON_HARDWARE, &duration),
+            ANEURALNETWORKS_BAD_STATE);
+  EXPECT_EQ(duration, UINT64_MAX);
+}
+
+// Android judges setInput's type on its own (as addOperand would) and then only its dimensions
+// against the model: a valid type with another type code is accepted, an invalid one (or NULL
+// dimensions with a count) is BAD_DATA.
+TEST(AndroidCodes, SetInputTypeIsJudgedOnItsOwn) {
+  Compiled c;
+  float a[4] = {1, 2, 3, 4};
+  const ANeuralNetworksOperandType noDims{ANEURALNETWORKS_TENSOR_FLOAT32, 2, nullptr, 0.0f, 0};
+  EXPECT_EQ(ANeuralNetworksExecution_setInput(c.execution, 0, &noDims, a, sizeof a), ANEURALNETWORKS_BAD_DATA);
+  const ANeuralNetworksOperandType badQuant{ANEURALNETWORKS_TENSOR_QUANT8_ASYMM, 2, kDims, 0.0f, 0};
+  EXPECT_EQ(ANeuralNetworksExecution_setInput(c.execution, 0, &badQuant, a, sizeof a), ANEURALNETWORKS_BAD_DATA);
+  const ANeuralNetworksOperandType unknownCode{12345, 2, kDims, 0.0f, 0};
+  EXPECT_EQ(ANeuralNetworksExecution_setInput(c.execution, 0, &unknownCode, a, sizeof a), ANEURALNETWORKS_BAD_DATA);
+  const ANeuralNetworksOperandType int32s{ANEURALNETWORKS_TENSOR_INT32, 2, kDims, 0.0f, 0};
+  EXPECT_EQ(ANeuralNetworksExecution_setInput(c.execution, 0, &int32s, a, sizeof a), ANEURALNETWORKS_NO_ERROR);
+}
+
+// Android checks the type (an input's dimensions must be known) before "already set".
+TEST(AndroidCodes, UnknownInputDimensionsComeBeforeSetTwice) {
+  OpenCompiled c;
+  const ANeuralNetworksOperandType full{ANEURALNETWORKS_TENSOR_FLOAT32, 2, kDims, 0.0f, 0};
+  float a[4] = {1, 2, 3, 4};
+  ASSERT_EQ(ANeuralNetworksExecution_setInput(c.execution, 0, &full, a, sizeof a), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksExecution_setInput(c.execution, 0, nullptr, a, sizeof a), ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(ANeuralNetworksExecution_setInput(c.execution, 0, &full, a, sizeof a), ANEURALNETWORKS_BAD_STATE);
+}
+
+// Android: a memory argument with offset 0 and length 0 ("the whole memory") is BAD_DATA for
+// memories made from a file descriptor, even for an output whose size is unknown.
+TEST(AndroidCodes, WholeFdMemoryArgumentIsBadData) {
+  OpenCompiled c;
+  const int fd = memfd_create("nnrt-android-codes", MFD_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(ftruncate(fd, 64), 0);
+  ANeuralNetworksMemory* memory = nullptr;
+  ASSERT_EQ(ANeuralNetworksMemory_createFromFd(64, PROT_READ | PROT_WRITE, fd, 0, &memory), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksExecution_setOutputFromMemory(c.execution, 0, nullptr, memory, 0, 0),
+            ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(ANeuralNetworksExecution_setOutputFromMemory(c.execution, 0, nullptr, memory, 0, 16),
+            ANEURALNETWORKS_NO_ERROR);
+  ANeuralNetworksMemory_free(memory);
+  close(fd);
+}
+
+// Android accepts disabling padding (the default) until an input or output is set, then
+// BAD_STATE; nnrt does not support enabling it yet (OP_FAILED).
+TEST(AndroidCodes, PaddingChoiceComesBeforeTheArguments) {
+  Compiled c;
+  EXPECT_EQ(ANeuralNetworksExecution_enableInputAndOutputPadding(c.execution, false), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksExecution_enableInputAndOutputPadding(c.execution, true), ANEURALNETWORKS_OP_FAILED);
+  float a[4] = {1, 2, 3, 4};
+  ASSERT_EQ(ANeuralNetworksExecution_setInput(c.execution, 0, nullptr, a, sizeof a), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksExecution_enableInputAndOutputPadding(c.execution, false), ANEURALNETWORKS_BAD_STATE);
+  EXPECT_EQ(ANeuralNetworksExecution_enableInputAndOutputPadding(c.execution, true), ANEURALNETWORKS_BAD_STATE);
+}
+
+// Android: startComputeWithDependencies needs every output's dimensions known (BAD_DATA, and the
+// execution is completed); startCompute does not.
+TEST(AndroidCodes, StartComputeWithDependenciesNeedsKnownOutputs) {
+  OpenCompiled c;
+  const ANeuralNetworksOperandType full{ANEURALNETWORKS_TENSOR_FLOAT32, 2, kDims, 0.0f, 0};
+  float a[4] = {1, 2, 3, 4}, out[4] = {};
+  auto prepare = [&](ANeuralNetworksExecution* e) {
+    ASSERT_EQ(ANeuralNetworksExecution_setInput(e, 0, &full, a, sizeof a), ANEURALNETWORKS_NO_ERROR);
+    ASSERT_EQ(ANeuralNetworksExecution_setInput(e, 1, &full, a, sizeof a), ANEURALNETWORKS_NO_ERROR);
+    ASSERT_EQ(ANeuralNetworksExecution_setOutput(e, 0, nullptr, out, sizeof out), ANEURALNETWORKS_NO_ERROR);
+  };
+  prepare(c.execution);
+  ANeuralNetworksEvent* event = nullptr;
+  EXPECT_EQ(ANeuralNetworksExecution_startComputeWithDependencies(c.execution, nullptr, 0, 0, &event),
+            ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(event, nullptr);
+  EXPECT_EQ(ANeuralNetworksExecution_compute(c.execution), ANEURALNETWORKS_BAD_STATE);
+  ANeuralNetworksExecution* e = nullptr;
+  ASSERT_EQ(ANeuralNetworksExecution_create(c.compilation, &e), ANEURALNETWORKS_NO_ERROR);
+  prepare(e);
+  ASSERT_EQ(ANeuralNetworksExecution_startCompute(e, &event), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksEvent_wait(event), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(out[3], 8.0f);
+  ANeuralNetworksEvent_free(event);
+  ANeuralNetworksExecution_free(e);
+}
+
+// Android refuses a sync fence descriptor <= 0, 0 included.
+TEST(AndroidCodes, SyncFenceFdZeroIsBadData) {
+  ANeuralNetworksEvent* event = nullptr;
+  EXPECT_EQ(ANeuralNetworksEvent_createFromSyncFenceFd(0, &event), ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(event, nullptr);
+}
+
+// Android's createFromFd only duplicates the descriptor: a negative or closed one is OP_FAILED;
+// the size (0 too) and protection bits beyond read and write are not refused there.
+TEST(AndroidCodes, MemoryFromFdRefusesOnlyTheDescriptor) {
+  ANeuralNetworksMemory* memory = nullptr;
+  EXPECT_EQ(ANeuralNetworksMemory_createFromFd(64, PROT_READ, -1, 0, &memory), ANEURALNETWORKS_OP_FAILED);
+  const int fd = memfd_create("nnrt-android-codes", MFD_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(ftruncate(fd, 64), 0);
+  const int closed = dup(fd);
+  ASSERT_GE(closed, 0);
+  close(closed);
+  EXPECT_EQ(ANeuralNetworksMemory_createFromFd(64, PROT_READ, closed, 0, &memory), ANEURALNETWORKS_OP_FAILED);
+  EXPECT_EQ(ANeuralNetworksMemory_createFromFd(0, PROT_READ, fd, 0, &memory), ANEURALNETWORKS_NO_ERROR);
+  ANeuralNetworksMemory_free(memory);
+  EXPECT_EQ(ANeuralNetworksMemory_createFromFd(64, PROT_READ | PROT_EXEC, fd, 0, &memory), ANEURALNETWORKS_NO_ERROR);
+  ANeuralNetworksMemory_free(memory);
+  close(fd);
+}
+
+// Android: copying a memory onto itself succeeds at once, even a read-only one.
+TEST(AndroidCodes, MemoryCopyOntoItselfSucceeds) {
+  const int fd = memfd_create("nnrt-android-codes", MFD_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(ftruncate(fd, 64), 0);
+  ANeuralNetworksMemory* memory = nullptr;
+  ASSERT_EQ(ANeuralNetworksMemory_createFromFd(64, PROT_READ, fd, 0, &memory), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksMemory_copy(memory, memory), ANEURALNETWORKS_NO_ERROR);
+  ANeuralNetworksMemory_free(memory);
+  close(fd);
+}
+
+// Android null-checks setOperandValueFromModel's value and checks both models' states before
+// anything else; nnrt then refuses control flow (OP_FAILED).
+TEST(AndroidCodes, ValueFromModelChecksArgumentsAndStates) {
+  Model m;
+  m.add(kTensor);
+  EXPECT_EQ(ANeuralNetworksModel_setOperandValueFromModel(m.get(), 0, nullptr), ANEURALNETWORKS_UNEXPECTED_NULL);
+  Model unfinished;
+  EXPECT_EQ(ANeuralNetworksModel_setOperandValueFromModel(m.get(), 0, unfinished.get()), ANEURALNETWORKS_BAD_STATE);
+  Model value;
+  buildAdd(value);
+  EXPECT_EQ(ANeuralNetworksModel_setOperandValueFromModel(m.get(), 0, value.get()), ANEURALNETWORKS_OP_FAILED);
+  EXPECT_EQ(ANeuralNetworksModel_setOperandValueFromModel(value.get(), 0, value.get()), ANEURALNETWORKS_BAD_STATE);
+}
+
+// Android: extension data that is NULL with a length is UNEXPECTED_NULL (before the state), and
+// data with a length of 0 is BAD_DATA.
+TEST(AndroidCodes, ExtensionDataNullOrSized) {
+  Model m;
+  int32_t int64Type = 0;
+  ASSERT_EQ(ANeuralNetworksModel_getExtensionOperandType(m.get(), EXAMPLE_FIBONACCI_EXTENSION_NAME, EXAMPLE_INT64,
+                                                         &int64Type),
+            ANEURALNETWORKS_NO_ERROR);
+  const uint32_t x = m.add(ANeuralNetworksOperandType{int64Type, 0, nullptr, 0.0f, 0});
+  EXPECT_EQ(ANeuralNetworksModel_setOperandExtensionData(m.get(), static_cast<int32_t>(x), nullptr, 8),
+            ANEURALNETWORKS_UNEXPECTED_NULL);
+  const uint8_t data[8] = {};
+  EXPECT_EQ(ANeuralNetworksModel_setOperandExtensionData(m.get(), static_cast<int32_t>(x), data, 0),
+            ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(ANeuralNetworksModel_setOperandExtensionData(m.get(), static_cast<int32_t>(x), nullptr, 0),
+            ANEURALNETWORKS_NO_ERROR);
+}
+
+// Android makes a type from any code within a known extension, on a finished model too; the
+// extension's unknown code is refused when an operand is added with it.
+TEST(AndroidCodes, ExtensionTypeOfAnyCode) {
+  Model m;
+  int32_t unknown = 0;
+  EXPECT_EQ(ANeuralNetworksModel_getExtensionOperandType(m.get(), EXAMPLE_FIBONACCI_EXTENSION_NAME, 999, &unknown),
+            ANEURALNETWORKS_NO_ERROR);
+  const ANeuralNetworksOperandType type{unknown, 0, nullptr, 0.0f, 0};
+  EXPECT_EQ(ANeuralNetworksModel_addOperand(m.get(), &type), ANEURALNETWORKS_BAD_DATA);
+  Model finished;
+  buildAdd(finished);
+  int32_t int64Type = 0;
+  EXPECT_EQ(ANeuralNetworksModel_getExtensionOperandType(finished.get(), EXAMPLE_FIBONACCI_EXTENSION_NAME,
+                                                         EXAMPLE_INT64, &int64Type),
+            ANEURALNETWORKS_NO_ERROR);
+}
+
+// Android does not look at the cache directory in setCaching; one that cannot be used leaves the
+// compilation uncached.
+TEST(AndroidCodes, CacheDirectoryIsNotCheckedAtSetCaching) {
+  Compiled c;
+  ANeuralNetworksCompilation* compilation = nullptr;
+  ASSERT_EQ(ANeuralNetworksCompilation_create(c.model.get(), &compilation), ANEURALNETWORKS_NO_ERROR);
+  const uint8_t token[ANEURALNETWORKS_BYTE_SIZE_OF_CACHE_TOKEN] = {};
+  EXPECT_EQ(ANeuralNetworksCompilation_setCaching(compilation, "/nonexistent/nnrt-cache", token),
+            ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksCompilation_finish(compilation), ANEURALNETWORKS_NO_ERROR);
+  ANeuralNetworksCompilation_free(compilation);
+}
+
+// Android checks a model's state before the lists, dimensions and scales that nnrt looks at in the
+// C layer: on a finished model those calls are BAD_STATE, not BAD_DATA.
+TEST(AndroidCodes, FinishedModelIsBadStateBeforeTheArguments) {
+  Model m;
+  buildAdd(m);
+  ANeuralNetworksOperandType noDims{ANEURALNETWORKS_TENSOR_FLOAT32, 2, nullptr, 0.0f, 0};
+  EXPECT_EQ(ANeuralNetworksModel_addOperand(m.get(), &noDims), ANEURALNETWORKS_BAD_STATE);
+  const uint32_t list[] = {0};
+  EXPECT_EQ(ANeuralNetworksModel_addOperation(m.get(), ANEURALNETWORKS_RELU, 0, list, 1, list),
+            ANEURALNETWORKS_BAD_STATE);
+  EXPECT_EQ(ANeuralNetworksModel_identifyInputsAndOutputs(m.get(), 1, list, 0, list), ANEURALNETWORKS_BAD_STATE);
+  ANeuralNetworksSymmPerChannelQuantParams noScales{0, 2, nullptr};
+  EXPECT_EQ(ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(m.get(), 0, &noScales),
+            ANEURALNETWORKS_BAD_STATE);
+}
+
+// Android refuses NULL arguments of memory descriptors and hardware buffers with UNEXPECTED_NULL
+// before anything else; nnrt then reports what it lacks.
+TEST(AndroidCodes, MemoryDescAndHardwareBufferNullArguments) {
+  EXPECT_EQ(ANeuralNetworksMemoryDesc_create(nullptr), ANEURALNETWORKS_UNEXPECTED_NULL);
+  Compiled c;
+  EXPECT_EQ(ANeuralNetworksMemoryDesc_addInputRole(nullptr, c.compilation, 0, 1.0f), ANEURALNETWORKS_UNEXPECTED_NULL);
+  EXPECT_EQ(ANeuralNetworksMemoryDesc_addOutputRole(nullptr, c.compilation, 0, 1.0f), ANEURALNETWORKS_UNEXPECTED_NULL);
+  EXPECT_EQ(ANeuralNetworksMemoryDesc_setDimensions(nullptr, 0, nullptr), ANEURALNETWORKS_UNEXPECTED_NULL);
+  EXPECT_EQ(ANeuralNetworksMemoryDesc_finish(nullptr), ANEURALNETWORKS_UNEXPECTED_NULL);
+  ANeuralNetworksMemory* memory = nullptr;
+  EXPECT_EQ(ANeuralNetworksMemory_createFromDesc(nullptr, &memory), ANEURALNETWORKS_UNEXPECTED_NULL);
+  EXPECT_EQ(ANeuralNetworksMemory_createFromAHardwareBuffer(nullptr, &memory), ANEURALNETWORKS_UNEXPECTED_NULL);
+  EXPECT_EQ(memory, nullptr);
+  ANeuralNetworksMemoryDesc* desc = nullptr;
+  EXPECT_EQ(ANeuralNetworksMemoryDesc_create(&desc), ANEURALNETWORKS_OP_FAILED);  // memory domains: not yet
 }
 
 }  // namespace

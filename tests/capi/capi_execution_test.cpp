@@ -211,6 +211,11 @@ TEST(CapiExecution, ArgumentAndStateErrors) {
             ANEURALNETWORKS_BAD_STATE);
   ASSERT_EQ(ANeuralNetworksExecution_setOutput(e, 0, nullptr, out, sizeof out), ANEURALNETWORKS_NO_ERROR);
   EXPECT_EQ(ANeuralNetworksExecution_compute(e), ANEURALNETWORKS_BAD_DATA);  // input 0 missing
+  // As Android, the refused computation completed the execution: it takes no more arguments.
+  EXPECT_EQ(ANeuralNetworksExecution_setInput(e, 0, nullptr, &n, sizeof n), ANEURALNETWORKS_BAD_STATE);
+  ANeuralNetworksExecution_free(e);
+  ASSERT_EQ(ANeuralNetworksExecution_create(m.compilation, &e), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setOutput(e, 0, nullptr, out, sizeof out), ANEURALNETWORKS_NO_ERROR);
   ASSERT_EQ(ANeuralNetworksExecution_setInput(e, 0, nullptr, &n, sizeof n), ANEURALNETWORKS_NO_ERROR);
   ASSERT_EQ(ANeuralNetworksExecution_compute(e), ANEURALNETWORKS_NO_ERROR);
   EXPECT_EQ(ANeuralNetworksExecution_compute(e), ANEURALNETWORKS_BAD_STATE);  // not reusable
@@ -330,7 +335,7 @@ TEST(CapiExecution, TimingOfASynchronousRun) {
             ANEURALNETWORKS_NO_ERROR);
   ASSERT_EQ(ANeuralNetworksExecution_getDuration(e, ANEURALNETWORKS_DURATION_IN_DRIVER, &inDriver),
             ANEURALNETWORKS_NO_ERROR);
-  ASSERT_EQ(ANeuralNetworksExecution_getDuration(e, ANEURALNETWORKS_DURATION_FENCED_ON_HARDWARE, &fenced),
+  ASSERT_EQ(ANeuralNetworksExecution_getDuration(e, ANEURALNETWORKS_FENCED_DURATION_ON_HARDWARE, &fenced),
             ANEURALNETWORKS_NO_ERROR);
   EXPECT_NE(onHardware, UINT64_MAX);
   EXPECT_NE(inDriver, UINT64_MAX);
@@ -365,7 +370,7 @@ TEST(CapiExecution, FencedRunWaitsForTheFenceAndReportsFencedTiming) {
   ASSERT_EQ(ANeuralNetworksEvent_wait(done), ANEURALNETWORKS_NO_ERROR);
   EXPECT_EQ(y[3], 44.0f);
   uint64_t fencedOnHardware = UINT64_MAX;
-  ASSERT_EQ(ANeuralNetworksExecution_getDuration(e, ANEURALNETWORKS_DURATION_FENCED_ON_HARDWARE, &fencedOnHardware),
+  ASSERT_EQ(ANeuralNetworksExecution_getDuration(e, ANEURALNETWORKS_FENCED_DURATION_ON_HARDWARE, &fencedOnHardware),
             ANEURALNETWORKS_NO_ERROR);
   EXPECT_NE(fencedOnHardware, UINT64_MAX) << "the driver's fenced execution reports timing";
   ANeuralNetworksEvent_free(done);
@@ -626,8 +631,11 @@ TEST(CapiExecution, MemoryFromFileDescriptor) {
   ANeuralNetworksExecution_free(e);
   ANeuralNetworksMemory_free(readOnly);
   close(fd3);
-  EXPECT_EQ(ANeuralNetworksMemory_createFromFd(0, PROT_READ, 0, 0, &readOnly), ANEURALNETWORKS_BAD_DATA);
-  EXPECT_EQ(ANeuralNetworksMemory_createFromFd(64, PROT_READ, -1, 0, &readOnly), ANEURALNETWORKS_BAD_DATA);
+  // As Android: a negative descriptor is OP_FAILED; a size of 0 is accepted (no range fits in it).
+  ANeuralNetworksMemory* empty = nullptr;
+  EXPECT_EQ(ANeuralNetworksMemory_createFromFd(0, PROT_READ, 0, 0, &empty), ANEURALNETWORKS_NO_ERROR);
+  ANeuralNetworksMemory_free(empty);
+  EXPECT_EQ(ANeuralNetworksMemory_createFromFd(64, PROT_READ, -1, 0, &readOnly), ANEURALNETWORKS_OP_FAILED);
   ANeuralNetworksCompilation_free(compilation);
   ANeuralNetworksModel_free(model);
 }

@@ -67,8 +67,8 @@ class RuntimeCacheTest : public ::testing::Test {
     const float x[8] = {1, 2, 3, 4, -1, 0.5f, 2, -3};
     std::vector<float> y(6);
     Execution e(compiled);
-    EXPECT_TRUE(e.setInput(0, nullptr, 0, false, x, sizeof x));
-    EXPECT_TRUE(e.setOutput(0, nullptr, 0, false, y.data(), y.size() * sizeof(float)));
+    EXPECT_TRUE(e.setInput(0, nullptr, x, sizeof x));
+    EXPECT_TRUE(e.setOutput(0, nullptr, y.data(), y.size() * sizeof(float)));
     EXPECT_TRUE(e.compute());
     return y;
   }

@@ -132,11 +132,11 @@ std::unique_ptr<DeviceRegistry> randomRegistry(std::mt19937& gen, std::string& d
 std::vector<std::vector<float>> run(const std::shared_ptr<const CompiledModel>& compiled, const RandomGraph& g) {
   Execution e(compiled);
   for (size_t i = 0; i < g.inputs.size(); ++i) {
-    EXPECT_TRUE(e.setInput(static_cast<int32_t>(i), nullptr, 0, false, g.inputs[i].data(), kElements * sizeof(float)));
+    EXPECT_TRUE(e.setInput(static_cast<int32_t>(i), nullptr, g.inputs[i].data(), kElements * sizeof(float)));
   }
   std::vector<std::vector<float>> outputs(g.outputElements.size(), std::vector<float>(kElements));
   for (size_t i = 0; i < outputs.size(); ++i) {
-    EXPECT_TRUE(e.setOutput(static_cast<int32_t>(i), nullptr, 0, false, outputs[i].data(), kElements * sizeof(float)));
+    EXPECT_TRUE(e.setOutput(static_cast<int32_t>(i), nullptr, outputs[i].data(), kElements * sizeof(float)));
   }
   auto result = e.compute();
   EXPECT_TRUE(result.has_value()) << (result ? "" : result.error().message);

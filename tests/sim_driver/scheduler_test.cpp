@@ -107,12 +107,12 @@ std::shared_ptr<const CompiledModel> compile(const std::shared_ptr<const Finishe
 Result<void> run(const std::shared_ptr<const CompiledModel>& compiled, const float x[4], float a[4], float b[4],
                  uint64_t timeoutNs = 0, uint64_t loopTimeoutNs = 0) {
   Execution e(compiled);
-  EXPECT_TRUE(e.setInput(0, nullptr, 0, false, x, 4 * sizeof(float)));
+  EXPECT_TRUE(e.setInput(0, nullptr, x, 4 * sizeof(float)));
   bool independent = compiled->model().outputs.size() == 2;
   if (independent) {
-    EXPECT_TRUE(e.setOutput(0, nullptr, 0, false, a, 4 * sizeof(float)));
+    EXPECT_TRUE(e.setOutput(0, nullptr, a, 4 * sizeof(float)));
   }
-  EXPECT_TRUE(e.setOutput(independent ? 1 : 0, nullptr, 0, false, b, 4 * sizeof(float)));
+  EXPECT_TRUE(e.setOutput(independent ? 1 : 0, nullptr, b, 4 * sizeof(float)));
   if (timeoutNs) {
     EXPECT_TRUE(e.setTimeout(timeoutNs));
   }
@@ -229,8 +229,8 @@ TEST_F(SchedulerTest, TimingIsMeasuredForCompoundPlans) {
   Execution e(compiled);
   const float x[4] = {1, 2, 3, 4};
   float b[4] = {};
-  ASSERT_TRUE(e.setInput(0, nullptr, 0, false, x, sizeof x));
-  ASSERT_TRUE(e.setOutput(0, nullptr, 0, false, b, sizeof b));
+  ASSERT_TRUE(e.setInput(0, nullptr, x, sizeof x));
+  ASSERT_TRUE(e.setOutput(0, nullptr, b, sizeof b));
   ASSERT_TRUE(e.setMeasureTiming(true));
   ASSERT_TRUE(e.compute());
   // The simulated driver does not measure: the runtime reports "not available" rather than invent.
@@ -265,8 +265,8 @@ TEST_F(SchedulerTest, UnhealthyDeviceIsAvoidedAndExecutionsFallBack) {
   const float x[4] = {1, 2, 3, 4};
   float b[4] = {};
   Execution e(before);
-  ASSERT_TRUE(e.setInput(0, nullptr, 0, false, x, sizeof x));
-  ASSERT_TRUE(e.setOutput(0, nullptr, 0, false, b, sizeof b));
+  ASSERT_TRUE(e.setInput(0, nullptr, x, sizeof x));
+  ASSERT_TRUE(e.setOutput(0, nullptr, b, sizeof b));
   ASSERT_TRUE(e.compute());
   for (int i = 0; i < 4; ++i) EXPECT_EQ(b[i], (x[i] + 1) * 2);
   EXPECT_EQ(e.devicesUsed(), (std::vector<std::string>{"cpu", "simB"}));
@@ -292,8 +292,8 @@ TEST_F(SchedulerTest, FailingStepIsRetriedOnTheFallbackDevice) {
   const float x[4] = {1, 2, 3, 4};
   float b[4] = {};
   Execution e(compiled);
-  ASSERT_TRUE(e.setInput(0, nullptr, 0, false, x, sizeof x));
-  ASSERT_TRUE(e.setOutput(0, nullptr, 0, false, b, sizeof b));
+  ASSERT_TRUE(e.setInput(0, nullptr, x, sizeof x));
+  ASSERT_TRUE(e.setOutput(0, nullptr, b, sizeof b));
   ASSERT_TRUE(e.compute());
   for (int i = 0; i < 4; ++i) EXPECT_EQ(b[i], (x[i] + 1) * 2);
   EXPECT_EQ(e.devicesUsed(), (std::vector<std::string>{"cpu", "simB"}));
