@@ -131,11 +131,12 @@ driver::Result<void> checkOperands(const Signature& sig, const OpArgs& op) {
   for (size_t i = 0; i < op.inputs.size(); ++i) {
     const Arg& arg = op.inputs[i];
     if (arg.omitted) {
-      if (i >= 64 || (sig.omittable & (uint64_t{1} << i)) == 0) {
-        return driver::invalidArgument(inputLabel(op, i, {}) +
-                                       " is omitted, but it is not an optional input");
+      if (i < 64 && (sig.omittable & (uint64_t{1} << i)) != 0) continue;
+      // As Android, a required input left without a value is the device's to refuse: the model
+      // is built, and only the full check (a device's) refuses it.
+      if (op.full()) {
+        return driver::invalidArgument(inputLabel(op, i, {}) + " is omitted, but it is not an optional input");
       }
-      continue;
     }
     NNRT_RETURN_IF_ERROR(checkOperand(inputLabel(op, i, {}), arg, controlFlow));
   }

@@ -70,6 +70,18 @@ bool isPresent(const OpArgs& op, size_t index) {
   return index < op.inputs.size() && !op.inputs[index].omitted;
 }
 
+namespace {
+
+// A required input must exist; one left without a value (omitted) keeps its declared type, and
+// only the full check (a device's) refuses it, as Android's CPU executor does.
+Result<void> checkRequired(const OpArgs& op, size_t index, std::string_view name) {
+  if (index >= op.inputs.size()) return inputError(op, index, name, "is missing");
+  if (op.inputs[index].omitted && op.full()) return inputError(op, index, name, "is required but was omitted");
+  return {};
+}
+
+}  // namespace
+
 std::optional<int32_t> knownInt32(const Arg& arg) {
   if (!isType(arg.type, OperandType::INT32) || !arg.hasValue() || arg.length < sizeof(int32_t)) {
     return std::nullopt;
@@ -111,7 +123,7 @@ bool typeIn(int32_t type, Types types) {
 }
 
 Result<void> checkInputType(const OpArgs& op, size_t index, std::string_view name, Types allowed) {
-  if (!isPresent(op, index)) return inputError(op, index, name, "is required but was omitted");
+  NNRT_RETURN_IF_ERROR(checkRequired(op, index, name));
   const int32_t type = op.inputs[index].type;
   if (!typeIn(type, allowed)) {
     return inputError(op, index, name, "must be " + typeList(allowed) + ", not " + typeName(type));
@@ -120,7 +132,7 @@ Result<void> checkInputType(const OpArgs& op, size_t index, std::string_view nam
 }
 
 Result<void> checkSameType(const OpArgs& op, size_t index, std::string_view name, size_t like) {
-  if (!isPresent(op, index)) return inputError(op, index, name, "is required but was omitted");
+  NNRT_RETURN_IF_ERROR(checkRequired(op, index, name));
   const int32_t want = op.inputs[like].type;
   const int32_t type = op.inputs[index].type;
   if (type != want) {
@@ -140,8 +152,7 @@ Result<void> checkOutputType(const OpArgs& op, size_t index) {
 }
 
 Result<void> checkScalar(const OpArgs& op, size_t index, std::string_view name, OperandType type) {
-  if (index >= op.inputs.size()) return inputError(op, index, name, "is missing");
-  if (op.inputs[index].omitted) return inputError(op, index, name, "is required but was omitted");
+  NNRT_RETURN_IF_ERROR(checkRequired(op, index, name));
   if (!isType(op.inputs[index].type, type)) {
     return inputError(
         op, index, name,
@@ -242,7 +253,7 @@ Result<void> checkPerChannel(const OpArgs& op, size_t index, std::string_view na
 }
 
 Result<void> checkBias(const OpArgs& op, size_t bias, size_t input, size_t filter) {
-  if (!isPresent(op, bias)) return inputError(op, bias, "bias", "is required but was omitted");
+  NNRT_RETURN_IF_ERROR(checkRequired(op, bias, "bias"));
   const Arg& in = op.inputs[input];
   const Arg& f = op.inputs[filter];
   const Arg& b = op.inputs[bias];
@@ -273,7 +284,7 @@ Result<void> checkBias(const OpArgs& op, size_t bias, size_t input, size_t filte
 }
 
 Result<void> checkBiasType(const OpArgs& op, size_t bias, size_t input) {
-  if (!isPresent(op, bias)) return inputError(op, bias, "bias", "is required but was omitted");
+  NNRT_RETURN_IF_ERROR(checkRequired(op, bias, "bias"));
   const int32_t in = op.inputs[input].type;
   const int32_t type = op.inputs[bias].type;
   if (isFloatType(in)) return checkSameType(op, bias, "bias", input);
