@@ -26,8 +26,8 @@ int checkExtensionAccess(const char* function) {
 // The arguments checked here, before the model, come after its state in Android: a finished
 // model is BAD_STATE first.
 int checkNotFinished(const char* function, const ANeuralNetworksModel* model) {
-  if (!model->builder.finished()) return ANEURALNETWORKS_NO_ERROR;
-  return report(function, Error{ResultCode::BAD_STATE, "the model is already finished and cannot be modified"});
+  auto modifiable = model->builder.checkModifiable();
+  return modifiable ? ANEURALNETWORKS_NO_ERROR : report(function, modifiable.error());
 }
 
 }  // namespace
@@ -109,9 +109,7 @@ int ANeuralNetworksModel_setOperandValueFromModel(ANeuralNetworksModel* model, i
   if (model == nullptr) return unexpectedNull(kFn, "model");
   if (value == nullptr) return unexpectedNull(kFn, "value");
   // The state checks come first, as in Android; then the refusal of what nnrt lacks.
-  if (model->builder.finished()) {
-    return report(kFn, Error{ResultCode::BAD_STATE, "the model is already finished and cannot be modified"});
-  }
+  if (int refused = checkNotFinished(kFn, model)) return refused;
   if (!value->builder.finished()) {
     return report(kFn, Error{ResultCode::BAD_STATE, "value is not a finished model"});
   }

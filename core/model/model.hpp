@@ -89,9 +89,10 @@ class ModelBuilder {
   const ExtensionRegistry& extensions() const { return *extensions_; }
   // Registers use of an extension and returns its prefix (for getExtensionOperand/OperationType).
   Result<uint16_t> useExtension(const std::string& name);
+  // BAD_STATE once finished, or after a failed finish (as Android).
+  Result<void> checkModifiable() const;
 
  private:
-  Result<void> checkModifiable() const;
   Result<Operand*> operandAt(int32_t index, const char* argument);
   // Bytes a constant value of the operand must have; errors when its size is not fully known.
   static Result<size_t> expectedLength(const Operand& operand, uint32_t index);
