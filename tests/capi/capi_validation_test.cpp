@@ -171,7 +171,7 @@ TEST(CapiValidation, CycleIsRefusedAtFinish) {
   EXPECT_EQ(ANeuralNetworksCompilation_create(m.get(), &c), ANEURALNETWORKS_BAD_STATE);
   // Nor modified: the state is checked before the arguments, as in Android.
   ANeuralNetworksOperandType inconsistent = kTensor;
-  inconsistent.dimensions = nullptr;  // with dimensionCount 1: BAD_DATA on a usable model
+  inconsistent.dimensions = nullptr;  // with dimensionCount 2: BAD_DATA on a usable model
   EXPECT_EQ(ANeuralNetworksModel_addOperand(m.get(), &inconsistent), ANEURALNETWORKS_BAD_STATE);
 }
 
