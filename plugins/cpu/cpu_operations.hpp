@@ -32,7 +32,7 @@ struct KernelCall {
 struct KernelEntry {
   driver::OperationType operation;
   driver::OperandType inputType;  // the type of input 0
-  // Decodes the parameters through core/ops (INVALID_ARGUMENT when something is not known yet).
+  // Decodes the parameters through the SDK operation library (INVALID_ARGUMENT when something is not known yet).
   driver::Result<OpParams> (*decode)(const ops::OpArgs& op);
   // Runs the kernel. Fails only on a driver bug (parameters of the wrong kind).
   driver::Result<void> (*run)(const KernelCall& call);

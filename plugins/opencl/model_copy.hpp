@@ -1,7 +1,7 @@
 // The driver's own copy of a model's main subgraph: operands, operations, inputs, outputs and the
 // values of every constant, owned, so that it outlives the host's view, can be written into the data
 // cache file and read back. view() presents it as an nnrt_model again (constants as CONSTANT_COPY
-// values), so core/ops reads it like any model.
+// values), so the SDK operation library reads it like any model.
 #pragma once
 
 #include <cstdint>
