@@ -8,6 +8,8 @@
 // The OpArgs view stays valid while the builder lives and is not changed.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <cstring>
 #include <deque>
@@ -137,6 +139,24 @@ class OpBuilder {
 template <class R>
 std::string errorOf(const R& result) {
   return result.has_value() ? std::string() : result.error().message;
+}
+
+// The feature level validateSignature gives (what addOperation accepts), or -1 with the error as a
+// test failure when refused.
+inline int32_t signatureLevel(const OpBuilder& b) {
+  auto level = validateSignature(b.args());
+  EXPECT_TRUE(level) << errorOf(level);
+  return level ? *level : -1;
+}
+
+// The refusal at addOperation's depth, or "" when accepted.
+inline std::string signatureError(const OpBuilder& b) {
+  return errorOf(validateSignature(b.args()));
+}
+
+// The refusal at a device's depth (values and shapes checked too), or "" when accepted.
+inline std::string fullError(const OpBuilder& b) {
+  return errorOf(validate(b.args()));
 }
 
 }  // namespace nnrt::ops::testing

@@ -39,12 +39,6 @@ int32_t levelOf(const OpBuilder& b) {
   EXPECT_TRUE(r) << errorOf(r);
   return r ? *r : -1;
 }
-// Only the signature: the feature level (-1 when refused).
-int32_t signatureLevel(const OpBuilder& b) {
-  auto r = validateSignature(b.args());
-  EXPECT_TRUE(r) << errorOf(r);
-  return r ? *r : -1;
-}
 // Refused when the model is built.
 std::string refusal(const OpBuilder& b) {
   auto r = validateSignature(b.args());

@@ -47,11 +47,6 @@ OpBuilder& addFloat(OpBuilder& b, OT tensorType, float v) {
   return b.f32Scalar(v);
 }
 
-int32_t levelOf(const OpBuilder& b) {
-  auto r = validateSignature(b.args());
-  EXPECT_TRUE(r) << errorOf(r);
-  return r ? *r : -1;
-}
 std::string refusal(const OpBuilder& b) {
   auto r = validateSignature(b.args());
   EXPECT_FALSE(r) << "accepted";
@@ -82,13 +77,13 @@ OpBuilder groupedConv(OT in, bool explicitPadding, OT filter = OT::TENSOR_FLOAT3
 }
 
 TEST(GroupedConv2D, TypesAndLevels) {
-  EXPECT_EQ(levelOf(groupedConv(kF32, false)), 3);
-  EXPECT_EQ(levelOf(groupedConv(kF32, true)), 3);
-  EXPECT_EQ(levelOf(groupedConv(kF16, false)), 3);
-  EXPECT_EQ(levelOf(groupedConv(kQ8, true)), 3);
-  EXPECT_EQ(levelOf(groupedConv(kQ8S, false)), 4);
-  EXPECT_EQ(levelOf(groupedConv(kQ8, false, OT::TENSOR_QUANT8_SYMM_PER_CHANNEL)), 3);
-  EXPECT_EQ(levelOf(groupedConv(kQ8S, true, OT::TENSOR_QUANT8_SYMM_PER_CHANNEL)), 4);
+  EXPECT_EQ(signatureLevel(groupedConv(kF32, false)), 3);
+  EXPECT_EQ(signatureLevel(groupedConv(kF32, true)), 3);
+  EXPECT_EQ(signatureLevel(groupedConv(kF16, false)), 3);
+  EXPECT_EQ(signatureLevel(groupedConv(kQ8, true)), 3);
+  EXPECT_EQ(signatureLevel(groupedConv(kQ8S, false)), 4);
+  EXPECT_EQ(signatureLevel(groupedConv(kQ8, false, OT::TENSOR_QUANT8_SYMM_PER_CHANNEL)), 3);
+  EXPECT_EQ(signatureLevel(groupedConv(kQ8S, true, OT::TENSOR_QUANT8_SYMM_PER_CHANNEL)), 4);
 }
 
 TEST(GroupedConv2D, Refusals) {
@@ -128,12 +123,12 @@ TEST(GroupedConv2D, Refusals) {
 TEST(GroupedConv2D, RanksAndValuesWaitForFullCheck) {
   auto rank3 = groupedConv(kF32, false);
   rank3.input(0).dims = rank3.input(1).dims.subspan(0, 3);
-  EXPECT_EQ(levelOf(rank3), 3);
+  EXPECT_EQ(signatureLevel(rank3), 3);
   EXPECT_THAT(errorOf(validate(rank3.args())), HasSubstr("input 0 (input) must have rank 4"));
   auto zeroGroups = groupedConv(kF32, false);
   int32_t zero = 0;
   zeroGroups.input(6).data = &zero;
-  EXPECT_EQ(levelOf(zeroGroups), 3);
+  EXPECT_EQ(signatureLevel(zeroGroups), 3);
   EXPECT_THAT(errorOf(validate(zeroGroups.args())), HasSubstr("input 6 (number of groups) must be >= 1"));
 }
 
@@ -155,13 +150,13 @@ OpBuilder transposeConv(OT in, bool explicitPadding, bool perChannel = false) {
 }
 
 TEST(TransposeConv2D, TypesAndLevels) {
-  EXPECT_EQ(levelOf(transposeConv(kF32, false)), 3);
-  EXPECT_EQ(levelOf(transposeConv(kF32, true)), 3);
-  EXPECT_EQ(levelOf(transposeConv(kF16, true)), 3);
-  EXPECT_EQ(levelOf(transposeConv(kQ8, false)), 3);
-  EXPECT_EQ(levelOf(transposeConv(kQ8, true, true)), 3);
-  EXPECT_EQ(levelOf(transposeConv(kQ8S, false, true)), 4);
-  EXPECT_EQ(levelOf(transposeConv(kQ8S, true)), 4);
+  EXPECT_EQ(signatureLevel(transposeConv(kF32, false)), 3);
+  EXPECT_EQ(signatureLevel(transposeConv(kF32, true)), 3);
+  EXPECT_EQ(signatureLevel(transposeConv(kF16, true)), 3);
+  EXPECT_EQ(signatureLevel(transposeConv(kQ8, false)), 3);
+  EXPECT_EQ(signatureLevel(transposeConv(kQ8, true, true)), 3);
+  EXPECT_EQ(signatureLevel(transposeConv(kQ8S, false, true)), 4);
+  EXPECT_EQ(signatureLevel(transposeConv(kQ8S, true)), 4);
   auto perChannel = transposeConv(kQ8, true, true);
   EXPECT_TRUE(validate(perChannel.args())) << errorOf(validate(perChannel.args()));
 }
@@ -208,24 +203,24 @@ OpBuilder resize(Op op, OT in, int flags, bool scale) {
 }
 
 TEST(Resize, BilinearLevels) {
-  EXPECT_EQ(levelOf(resize(Op::RESIZE_BILINEAR, kF32, 0, false)), 1);
-  EXPECT_EQ(levelOf(resize(Op::RESIZE_BILINEAR, kF32, 1, false)), 3);
-  EXPECT_EQ(levelOf(resize(Op::RESIZE_BILINEAR, kF32, 0, true)), 3);
-  EXPECT_EQ(levelOf(resize(Op::RESIZE_BILINEAR, kF32, 2, false)), 4);
-  EXPECT_EQ(levelOf(resize(Op::RESIZE_BILINEAR, kF32, 3, true)), 4);
-  EXPECT_EQ(levelOf(resize(Op::RESIZE_BILINEAR, kF16, 0, false)), 3);
-  EXPECT_EQ(levelOf(resize(Op::RESIZE_BILINEAR, kF16, 1, true)), 3);
-  EXPECT_EQ(levelOf(resize(Op::RESIZE_BILINEAR, kQ8, 0, false)), 3);
-  EXPECT_EQ(levelOf(resize(Op::RESIZE_BILINEAR, kQ8, 1, true)), 3);
-  EXPECT_EQ(levelOf(resize(Op::RESIZE_BILINEAR, kQ8S, 0, false)), 4);
+  EXPECT_EQ(signatureLevel(resize(Op::RESIZE_BILINEAR, kF32, 0, false)), 1);
+  EXPECT_EQ(signatureLevel(resize(Op::RESIZE_BILINEAR, kF32, 1, false)), 3);
+  EXPECT_EQ(signatureLevel(resize(Op::RESIZE_BILINEAR, kF32, 0, true)), 3);
+  EXPECT_EQ(signatureLevel(resize(Op::RESIZE_BILINEAR, kF32, 2, false)), 4);
+  EXPECT_EQ(signatureLevel(resize(Op::RESIZE_BILINEAR, kF32, 3, true)), 4);
+  EXPECT_EQ(signatureLevel(resize(Op::RESIZE_BILINEAR, kF16, 0, false)), 3);
+  EXPECT_EQ(signatureLevel(resize(Op::RESIZE_BILINEAR, kF16, 1, true)), 3);
+  EXPECT_EQ(signatureLevel(resize(Op::RESIZE_BILINEAR, kQ8, 0, false)), 3);
+  EXPECT_EQ(signatureLevel(resize(Op::RESIZE_BILINEAR, kQ8, 1, true)), 3);
+  EXPECT_EQ(signatureLevel(resize(Op::RESIZE_BILINEAR, kQ8S, 0, false)), 4);
 }
 
 TEST(Resize, NearestNeighborLevels) {
-  EXPECT_EQ(levelOf(resize(Op::RESIZE_NEAREST_NEIGHBOR, kF32, 1, false)), 3);
-  EXPECT_EQ(levelOf(resize(Op::RESIZE_NEAREST_NEIGHBOR, kF16, 1, true)), 3);
-  EXPECT_EQ(levelOf(resize(Op::RESIZE_NEAREST_NEIGHBOR, kQ8, 1, true)), 3);
-  EXPECT_EQ(levelOf(resize(Op::RESIZE_NEAREST_NEIGHBOR, kQ8S, 1, false)), 4);
-  EXPECT_EQ(levelOf(resize(Op::RESIZE_NEAREST_NEIGHBOR, kF32, 3, false)), 4);
+  EXPECT_EQ(signatureLevel(resize(Op::RESIZE_NEAREST_NEIGHBOR, kF32, 1, false)), 3);
+  EXPECT_EQ(signatureLevel(resize(Op::RESIZE_NEAREST_NEIGHBOR, kF16, 1, true)), 3);
+  EXPECT_EQ(signatureLevel(resize(Op::RESIZE_NEAREST_NEIGHBOR, kQ8, 1, true)), 3);
+  EXPECT_EQ(signatureLevel(resize(Op::RESIZE_NEAREST_NEIGHBOR, kQ8S, 1, false)), 4);
+  EXPECT_EQ(signatureLevel(resize(Op::RESIZE_NEAREST_NEIGHBOR, kF32, 3, false)), 4);
   EXPECT_THAT(refusal(resize(Op::RESIZE_NEAREST_NEIGHBOR, kF32, 0, false)),
               HasSubstr("takes 4, 5 or 6 inputs, not 3"));
 }
@@ -261,12 +256,12 @@ TEST(Resize, Refusals) {
 TEST(Resize, FullChecksAndShapes) {
   auto rank3 = resize(Op::RESIZE_BILINEAR, kF32, 0, false);
   rank3.input(0).dims = rank3.input(0).dims.subspan(0, 3);
-  EXPECT_EQ(levelOf(rank3), 1);  // Android checks the rank at preparation
+  EXPECT_EQ(signatureLevel(rank3), 1);  // Android checks the rank at preparation
   EXPECT_THAT(errorOf(validate(rank3.args())), HasSubstr("must have rank 4"));
 
   OpBuilder both(Op::RESIZE_BILINEAR);
   both.f32({1, 2, 2, 1}).i32(4).i32(4).boolean(false).boolean(true).boolean(true).f32Out({1, 4, 4, 1});
-  EXPECT_EQ(levelOf(both), 4);
+  EXPECT_EQ(signatureLevel(both), 4);
   EXPECT_THAT(errorOf(validate(both.args())), HasSubstr("input 5 (half pixel centers) cannot be true"));
 
   OpBuilder nchw(Op::RESIZE_BILINEAR);
@@ -295,7 +290,7 @@ OpBuilder batchMatmul(OT type) {
 
 TEST(BatchMatmul, TypesAndRefusals) {
   for (OT t : {kF16, kF32, kQ8S, kI32})
-    EXPECT_EQ(levelOf(batchMatmul(t)), 6) << static_cast<int>(t);
+    EXPECT_EQ(signatureLevel(batchMatmul(t)), 6) << static_cast<int>(t);
   EXPECT_THAT(refusal(batchMatmul(kQ8)), HasSubstr("input 0 (lhs) must be"));
   OpBuilder three(Op::BATCH_MATMUL);
   three.f32({2, 3}).f32({3, 2}).boolean(false).f32Out({});
@@ -314,7 +309,7 @@ TEST(BatchMatmul, TypesAndRefusals) {
   EXPECT_THAT(refusal(out), HasSubstr("output 0 must be TENSOR_FLOAT32"));
   auto rank1 = batchMatmul(kF32);
   rank1.input(0).dims = rank1.input(0).dims.subspan(0, 1);
-  EXPECT_EQ(levelOf(rank1), 6);
+  EXPECT_EQ(signatureLevel(rank1), 6);
   EXPECT_THAT(errorOf(validate(rank1.args())), HasSubstr("input 0 (lhs) must have rank 2 to 4"));
 }
 
@@ -330,15 +325,15 @@ OpBuilder l2(OT type, Shape dims, bool axis) {
 }
 
 TEST(L2Normalization, Levels) {
-  EXPECT_EQ(levelOf(l2(kF32, {1, 2, 2, 3}, false)), 1);
-  EXPECT_EQ(levelOf(l2(kF32, {2, 3}, false)), 3);  // a rank other than 4
-  EXPECT_EQ(levelOf(l2(kF32, {}, false)), 3);      // an unknown rank
-  EXPECT_EQ(levelOf(l2(kF32, {1, 2, 2, 3}, true)), 3);
-  EXPECT_EQ(levelOf(l2(kF16, {1, 2, 2, 3}, false)), 3);
-  EXPECT_EQ(levelOf(l2(kQ8, {1, 2, 2, 3}, false)), 3);
-  EXPECT_EQ(levelOf(l2(kQ8S, {1, 2, 2, 3}, false)), 4);
+  EXPECT_EQ(signatureLevel(l2(kF32, {1, 2, 2, 3}, false)), 1);
+  EXPECT_EQ(signatureLevel(l2(kF32, {2, 3}, false)), 3);  // a rank other than 4
+  EXPECT_EQ(signatureLevel(l2(kF32, {}, false)), 3);      // an unknown rank
+  EXPECT_EQ(signatureLevel(l2(kF32, {1, 2, 2, 3}, true)), 3);
+  EXPECT_EQ(signatureLevel(l2(kF16, {1, 2, 2, 3}, false)), 3);
+  EXPECT_EQ(signatureLevel(l2(kQ8, {1, 2, 2, 3}, false)), 3);
+  EXPECT_EQ(signatureLevel(l2(kQ8S, {1, 2, 2, 3}, false)), 4);
   // Android assigns level 3 for an axis or another rank, even over the signed type's level 4.
-  EXPECT_EQ(levelOf(l2(kQ8S, {1, 2, 2, 3}, true)), 3);
+  EXPECT_EQ(signatureLevel(l2(kQ8S, {1, 2, 2, 3}, true)), 3);
   EXPECT_TRUE(validate(l2(kQ8, {2, 3}, true).args()));
 }
 
@@ -356,7 +351,7 @@ TEST(L2Normalization, Refusals) {
   EXPECT_THAT(refusal(l2(kF32, {1, 1, 1, 1, 2}, false)), HasSubstr("must have rank 1 to 4, not rank 5"));
   auto scale = l2(kQ8, {2, 3}, false);
   scale.output(0).scale = 0.5f;
-  EXPECT_EQ(levelOf(scale), 3);  // the fixed output scale is checked at preparation
+  EXPECT_EQ(signatureLevel(scale), 3);  // the fixed output scale is checked at preparation
   EXPECT_THAT(errorOf(validate(scale.args())), HasSubstr("output 0 of type TENSOR_QUANT8_ASYMM must have"));
 }
 
@@ -373,10 +368,10 @@ OpBuilder lrn(OT type, Shape dims, bool axis) {
 }
 
 TEST(LocalResponseNormalization, LevelsAndRefusals) {
-  EXPECT_EQ(levelOf(lrn(kF32, {1, 2, 2, 3}, false)), 1);
-  EXPECT_EQ(levelOf(lrn(kF32, {1, 2, 2, 3}, true)), 3);
-  EXPECT_EQ(levelOf(lrn(kF32, {2, 3}, false)), 3);
-  EXPECT_EQ(levelOf(lrn(kF16, {1, 2, 2, 3}, false)), 3);
+  EXPECT_EQ(signatureLevel(lrn(kF32, {1, 2, 2, 3}, false)), 1);
+  EXPECT_EQ(signatureLevel(lrn(kF32, {1, 2, 2, 3}, true)), 3);
+  EXPECT_EQ(signatureLevel(lrn(kF32, {2, 3}, false)), 3);
+  EXPECT_EQ(signatureLevel(lrn(kF16, {1, 2, 2, 3}, false)), 3);
   EXPECT_THAT(refusal(lrn(kQ8, {1, 2, 2, 3}, false)), HasSubstr("input 0 (input) must be TENSOR_FLOAT16 or"));
   auto seven = lrn(kF32, {1, 2, 2, 3}, true);
   seven.i32(0);
@@ -410,8 +405,8 @@ OpBuilder logSoftmax(OT type) {
 }
 
 TEST(LogSoftmax, LevelsAndRefusals) {
-  EXPECT_EQ(levelOf(logSoftmax(kF32)), 3);
-  EXPECT_EQ(levelOf(logSoftmax(kF16)), 3);
+  EXPECT_EQ(signatureLevel(logSoftmax(kF32)), 3);
+  EXPECT_EQ(signatureLevel(logSoftmax(kF16)), 3);
   EXPECT_THAT(refusal(logSoftmax(kQ8)), HasSubstr("input 0 (input) must be"));
   auto four = logSoftmax(kF32);
   four.i32(0);
@@ -440,8 +435,8 @@ OpBuilder instanceNorm(OT type) {
 }
 
 TEST(InstanceNormalization, LevelsAndRefusals) {
-  EXPECT_EQ(levelOf(instanceNorm(kF32)), 3);
-  EXPECT_EQ(levelOf(instanceNorm(kF16)), 3);
+  EXPECT_EQ(signatureLevel(instanceNorm(kF32)), 3);
+  EXPECT_EQ(signatureLevel(instanceNorm(kF16)), 3);
   EXPECT_THAT(refusal(instanceNorm(kQ8)), HasSubstr("input 0 (input) must be"));
   auto six = instanceNorm(kF32);
   six.i32(0);
@@ -454,7 +449,7 @@ TEST(InstanceNormalization, LevelsAndRefusals) {
   EXPECT_THAT(refusal(layout), HasSubstr("input 4 (layout (NCHW)) must be BOOL"));
   auto rank2 = instanceNorm(kF32);
   rank2.input(0).dims = rank2.input(0).dims.subspan(0, 2);
-  EXPECT_EQ(levelOf(rank2), 3);
+  EXPECT_EQ(signatureLevel(rank2), 3);
   EXPECT_THAT(errorOf(validate(rank2.args())), HasSubstr("must have rank 4"));
 }
 
@@ -479,10 +474,10 @@ OpBuilder roi(Op op, OT type) {
 
 TEST(RoiOps, Levels) {
   for (Op op : {Op::ROI_ALIGN, Op::ROI_POOLING}) {
-    EXPECT_EQ(levelOf(roi(op, kF32)), 3);
-    EXPECT_EQ(levelOf(roi(op, kF16)), 3);
-    EXPECT_EQ(levelOf(roi(op, kQ8)), 3);
-    EXPECT_EQ(levelOf(roi(op, kQ8S)), 4);
+    EXPECT_EQ(signatureLevel(roi(op, kF32)), 3);
+    EXPECT_EQ(signatureLevel(roi(op, kF16)), 3);
+    EXPECT_EQ(signatureLevel(roi(op, kQ8)), 3);
+    EXPECT_EQ(signatureLevel(roi(op, kQ8S)), 4);
     EXPECT_TRUE(validate(roi(op, kQ8).args()));
   }
 }
@@ -510,11 +505,11 @@ TEST(RoiOps, Refusals) {
   EXPECT_THAT(refusal(layout), HasSubstr("input 7 (layout (NCHW)) must be BOOL"));
   auto roiScale = roi(Op::ROI_ALIGN, kQ8);
   roiScale.input(1).scale = 0.25f;
-  EXPECT_EQ(levelOf(roiScale), 3);
+  EXPECT_EQ(signatureLevel(roiScale), 3);
   EXPECT_THAT(errorOf(validate(roiScale.args())), HasSubstr("must have scale 0.125 and zero point 0"));
   auto rank = roi(Op::ROI_ALIGN, kF32);
   rank.input(1).dims = rank.input(1).dims.subspan(0, 1);
-  EXPECT_EQ(levelOf(rank), 3);
+  EXPECT_EQ(signatureLevel(rank), 3);
   EXPECT_THAT(errorOf(validate(rank.args())), HasSubstr("input 1 (rois) must have rank 2"));
 }
 
@@ -529,10 +524,10 @@ OpBuilder heatmap(OT type) {
 }
 
 TEST(HeatmapMaxKeypoint, LevelsAndRefusals) {
-  EXPECT_EQ(levelOf(heatmap(kF32)), 3);
-  EXPECT_EQ(levelOf(heatmap(kF16)), 3);
-  EXPECT_EQ(levelOf(heatmap(kQ8)), 3);
-  EXPECT_EQ(levelOf(heatmap(kQ8S)), 4);
+  EXPECT_EQ(signatureLevel(heatmap(kF32)), 3);
+  EXPECT_EQ(signatureLevel(heatmap(kF16)), 3);
+  EXPECT_EQ(signatureLevel(heatmap(kQ8)), 3);
+  EXPECT_EQ(signatureLevel(heatmap(kQ8S)), 4);
   EXPECT_THAT(refusal(heatmap(kI32)), HasSubstr("input 0 (heatmap) must be"));
   auto four = heatmap(kF32);
   four.boolean(false);
@@ -562,10 +557,10 @@ OpBuilder bboxTransform(OT rois, OT deltas) {
 }
 
 TEST(AxisAlignedBboxTransform, LevelsAndRefusals) {
-  EXPECT_EQ(levelOf(bboxTransform(kF32, kF32)), 3);
-  EXPECT_EQ(levelOf(bboxTransform(kF16, kF16)), 3);
-  EXPECT_EQ(levelOf(bboxTransform(kQ16A, kQ8)), 3);
-  EXPECT_EQ(levelOf(bboxTransform(kQ16A, kQ8S)), 3);  // Android gives level 3 to the signed deltas too
+  EXPECT_EQ(signatureLevel(bboxTransform(kF32, kF32)), 3);
+  EXPECT_EQ(signatureLevel(bboxTransform(kF16, kF16)), 3);
+  EXPECT_EQ(signatureLevel(bboxTransform(kQ16A, kQ8)), 3);
+  EXPECT_EQ(signatureLevel(bboxTransform(kQ16A, kQ8S)), 3);  // Android gives level 3 to the signed deltas too
   EXPECT_THAT(refusal(bboxTransform(kQ8, kQ8)), HasSubstr("input 0 (rois) must be"));
   EXPECT_THAT(refusal(bboxTransform(kQ16A, kQ16A)),
               HasSubstr("input 1 (deltas) must be TENSOR_QUANT8_ASYMM or TENSOR_QUANT8_ASYMM_SIGNED"));
@@ -581,7 +576,7 @@ TEST(AxisAlignedBboxTransform, LevelsAndRefusals) {
   EXPECT_THAT(refusal(batches), HasSubstr("input 2 (batch split) must be TENSOR_INT32"));
   auto rank = bboxTransform(kF32, kF32);
   rank.input(0).dims = rank.input(2).dims;
-  EXPECT_EQ(levelOf(rank), 3);
+  EXPECT_EQ(signatureLevel(rank), 3);
   EXPECT_THAT(errorOf(validate(rank.args())), HasSubstr("input 0 (rois) must have rank 2"));
 }
 
@@ -602,10 +597,10 @@ OpBuilder boxNms(OT type) {
 }
 
 TEST(BoxWithNmsLimit, LevelsAndRefusals) {
-  EXPECT_EQ(levelOf(boxNms(kF32)), 3);
-  EXPECT_EQ(levelOf(boxNms(kF16)), 3);
-  EXPECT_EQ(levelOf(boxNms(kQ8)), 3);
-  EXPECT_EQ(levelOf(boxNms(kQ8S)), 4);
+  EXPECT_EQ(signatureLevel(boxNms(kF32)), 3);
+  EXPECT_EQ(signatureLevel(boxNms(kF16)), 3);
+  EXPECT_EQ(signatureLevel(boxNms(kQ8)), 3);
+  EXPECT_EQ(signatureLevel(boxNms(kQ8S)), 4);
   EXPECT_THAT(refusal(boxNms(kI32)), HasSubstr("input 0 (scores) must be"));
   auto ten = boxNms(kF32);
   ten.i32(0);
@@ -641,10 +636,10 @@ OpBuilder proposals(OT type) {
 }
 
 TEST(GenerateProposals, LevelsAndRefusals) {
-  EXPECT_EQ(levelOf(proposals(kF32)), 3);
-  EXPECT_EQ(levelOf(proposals(kF16)), 3);
-  EXPECT_EQ(levelOf(proposals(kQ8)), 3);
-  EXPECT_EQ(levelOf(proposals(kQ8S)), 4);
+  EXPECT_EQ(signatureLevel(proposals(kF32)), 3);
+  EXPECT_EQ(signatureLevel(proposals(kF16)), 3);
+  EXPECT_EQ(signatureLevel(proposals(kQ8)), 3);
+  EXPECT_EQ(signatureLevel(proposals(kQ8S)), 4);
   EXPECT_THAT(refusal(proposals(kI32)), HasSubstr("input 0 (scores) must be"));
   auto twelve = proposals(kF32);
   twelve.boolean(false);
@@ -661,7 +656,7 @@ TEST(GenerateProposals, LevelsAndRefusals) {
   EXPECT_THAT(refusal(layout), HasSubstr("input 10 (layout (NCHW)) must be BOOL"));
   auto rank = proposals(kF32);
   rank.input(0).dims = rank.input(2).dims;
-  EXPECT_EQ(levelOf(rank), 3);
+  EXPECT_EQ(signatureLevel(rank), 3);
   EXPECT_THAT(errorOf(validate(rank.args())), HasSubstr("input 0 (scores) must have rank 4"));
 }
 
@@ -683,8 +678,8 @@ OpBuilder detection(OT type) {
 }
 
 TEST(DetectionPostprocessing, LevelsAndRefusals) {
-  EXPECT_EQ(levelOf(detection(kF32)), 3);
-  EXPECT_EQ(levelOf(detection(kF16)), 3);
+  EXPECT_EQ(signatureLevel(detection(kF32)), 3);
+  EXPECT_EQ(signatureLevel(detection(kF16)), 3);
   EXPECT_THAT(refusal(detection(kQ8)), HasSubstr("input 0 (scores) must be TENSOR_FLOAT16 or TENSOR_FLOAT32"));
   auto fifteen = detection(kF32);
   fifteen.boolean(false);
@@ -714,10 +709,10 @@ OpBuilder lsh(OT hash, OT input, int32_t type = 2) {
 
 TEST(LshProjection, LevelsAndRefusals) {
   for (OT input : {kF16, kF32, kI32, kQ8}) {
-    EXPECT_EQ(levelOf(lsh(kF32, input)), 1);
-    EXPECT_EQ(levelOf(lsh(kF16, input)), 3);
+    EXPECT_EQ(signatureLevel(lsh(kF32, input)), 1);
+    EXPECT_EQ(signatureLevel(lsh(kF16, input)), 3);
   }
-  EXPECT_EQ(levelOf(lsh(kF32, kI32, 3)), 1);
+  EXPECT_EQ(signatureLevel(lsh(kF32, kI32, 3)), 1);
   EXPECT_TRUE(validate(lsh(kF32, kI32, 1).args()));
   EXPECT_THAT(refusal(lsh(kF32, kQ8S)), HasSubstr("input 1 (input) must be"));
   EXPECT_THAT(refusal(lsh(kI32, kF32)), HasSubstr("input 0 (hash) must be TENSOR_FLOAT16 or TENSOR_FLOAT32"));
@@ -749,8 +744,8 @@ OpBuilder multinomial(OT type) {
 }
 
 TEST(RandomMultinomial, LevelsAndRefusals) {
-  EXPECT_EQ(levelOf(multinomial(kF32)), 3);
-  EXPECT_EQ(levelOf(multinomial(kF16)), 3);
+  EXPECT_EQ(signatureLevel(multinomial(kF32)), 3);
+  EXPECT_EQ(signatureLevel(multinomial(kF16)), 3);
   EXPECT_THAT(refusal(multinomial(kQ8)), HasSubstr("input 0 (input) must be TENSOR_FLOAT16 or TENSOR_FLOAT32"));
   auto four = multinomial(kF32);
   four.i32(0);
@@ -769,7 +764,7 @@ TEST(RandomMultinomial, LevelsAndRefusals) {
   EXPECT_THAT(refusal(out), HasSubstr("output 0 must be TENSOR_INT32"));
   auto rank = multinomial(kF32);
   rank.input(0).dims = rank.input(0).dims.subspan(0, 1);
-  EXPECT_EQ(levelOf(rank), 3);
+  EXPECT_EQ(signatureLevel(rank), 3);
   EXPECT_THAT(errorOf(validate(rank.args())), HasSubstr("input 0 (input) must have rank 2"));
 }
 

@@ -16,21 +16,6 @@ using ::testing::HasSubstr;
 using OT = OperandType;
 using Op = OperationType;
 
-// The feature level validateSignature gives, or -1 (and the error as a test failure) when refused.
-int32_t levelOf(const OpBuilder& b) {
-  auto level = validateSignature(b.args());
-  EXPECT_TRUE(level) << errorOf(level);
-  return level ? *level : -1;
-}
-
-std::string signatureError(const OpBuilder& b) {
-  return errorOf(validateSignature(b.args()));
-}
-
-std::string fullError(const OpBuilder& b) {
-  return errorOf(validate(b.args()));
-}
-
 std::string name(Op op) {
   return operationName(static_cast<int32_t>(op));
 }
@@ -93,8 +78,8 @@ const Op kFloatUnary[] = {Op::EXP, Op::LOG, Op::SIN, Op::SQRT};
 TEST(MathSignatures, FloatUnaryTakeFloatTensorsAtLevel3) {
   for (Op op : kFloatUnary) {
     SCOPED_TRACE(name(op));
-    EXPECT_EQ(levelOf(unary(op, OT::TENSOR_FLOAT32, OT::TENSOR_FLOAT32)), 3);
-    EXPECT_EQ(levelOf(unary(op, OT::TENSOR_FLOAT16, OT::TENSOR_FLOAT16)), 3);
+    EXPECT_EQ(signatureLevel(unary(op, OT::TENSOR_FLOAT32, OT::TENSOR_FLOAT32)), 3);
+    EXPECT_EQ(signatureLevel(unary(op, OT::TENSOR_FLOAT16, OT::TENSOR_FLOAT16)), 3);
     EXPECT_THAT(signatureError(unary(op, OT::TENSOR_INT32, OT::TENSOR_INT32)),
                 HasSubstr(name(op) + " input 0 (input) must be TENSOR_FLOAT16 or TENSOR_FLOAT32, not TENSOR_INT32"));
     EXPECT_THAT(signatureError(unary(op, OT::TENSOR_QUANT8_ASYMM, OT::TENSOR_QUANT8_ASYMM)),
@@ -102,7 +87,7 @@ TEST(MathSignatures, FloatUnaryTakeFloatTensorsAtLevel3) {
     EXPECT_THAT(signatureError(unary(op, OT::TENSOR_FLOAT32, OT::TENSOR_FLOAT16)),
                 HasSubstr(name(op) + " output 0 must be TENSOR_FLOAT32 like input 0, not TENSOR_FLOAT16"));
     // Android checks no rank for these.
-    EXPECT_EQ(levelOf(unary(op, OT::TENSOR_FLOAT32, OT::TENSOR_FLOAT32, {1, 2, 3, 4, 5})), 3);
+    EXPECT_EQ(signatureLevel(unary(op, OT::TENSOR_FLOAT32, OT::TENSOR_FLOAT32, {1, 2, 3, 4, 5})), 3);
   }
 }
 
@@ -127,9 +112,9 @@ TEST(MathSignatures, UnaryCounts) {
 }
 
 TEST(MathSignatures, AbsTakesInt32FromLevel4) {
-  EXPECT_EQ(levelOf(unary(Op::ABS, OT::TENSOR_FLOAT32, OT::TENSOR_FLOAT32)), 3);
-  EXPECT_EQ(levelOf(unary(Op::ABS, OT::TENSOR_FLOAT16, OT::TENSOR_FLOAT16)), 3);
-  EXPECT_EQ(levelOf(unary(Op::ABS, OT::TENSOR_INT32, OT::TENSOR_INT32)), 4);
+  EXPECT_EQ(signatureLevel(unary(Op::ABS, OT::TENSOR_FLOAT32, OT::TENSOR_FLOAT32)), 3);
+  EXPECT_EQ(signatureLevel(unary(Op::ABS, OT::TENSOR_FLOAT16, OT::TENSOR_FLOAT16)), 3);
+  EXPECT_EQ(signatureLevel(unary(Op::ABS, OT::TENSOR_INT32, OT::TENSOR_INT32)), 4);
   EXPECT_THAT(signatureError(unary(Op::ABS, OT::TENSOR_QUANT8_ASYMM, OT::TENSOR_QUANT8_ASYMM)),
               HasSubstr("ABS input 0 (input) must be TENSOR_FLOAT16, TENSOR_FLOAT32 or TENSOR_INT32"));
   EXPECT_THAT(signatureError(unary(Op::ABS, OT::TENSOR_INT32, OT::TENSOR_FLOAT32)),
@@ -137,9 +122,9 @@ TEST(MathSignatures, AbsTakesInt32FromLevel4) {
 }
 
 TEST(MathSignatures, NegTakesFloatAndInt32AtLevel3) {
-  EXPECT_EQ(levelOf(unary(Op::NEG, OT::TENSOR_FLOAT32, OT::TENSOR_FLOAT32)), 3);
-  EXPECT_EQ(levelOf(unary(Op::NEG, OT::TENSOR_FLOAT16, OT::TENSOR_FLOAT16)), 3);
-  EXPECT_EQ(levelOf(unary(Op::NEG, OT::TENSOR_INT32, OT::TENSOR_INT32)), 3);
+  EXPECT_EQ(signatureLevel(unary(Op::NEG, OT::TENSOR_FLOAT32, OT::TENSOR_FLOAT32)), 3);
+  EXPECT_EQ(signatureLevel(unary(Op::NEG, OT::TENSOR_FLOAT16, OT::TENSOR_FLOAT16)), 3);
+  EXPECT_EQ(signatureLevel(unary(Op::NEG, OT::TENSOR_INT32, OT::TENSOR_INT32)), 3);
   EXPECT_THAT(signatureError(unary(Op::NEG, OT::TENSOR_QUANT8_ASYMM_SIGNED, OT::TENSOR_QUANT8_ASYMM_SIGNED)),
               HasSubstr("NEG input 0 (input) must be"));
   EXPECT_THAT(signatureError(unary(Op::NEG, OT::TENSOR_FLOAT32, OT::TENSOR_INT32)),
@@ -147,10 +132,10 @@ TEST(MathSignatures, NegTakesFloatAndInt32AtLevel3) {
 }
 
 TEST(MathSignatures, RsqrtTakesQuantizedFromLevel7) {
-  EXPECT_EQ(levelOf(unary(Op::RSQRT, OT::TENSOR_FLOAT32, OT::TENSOR_FLOAT32)), 3);
-  EXPECT_EQ(levelOf(unary(Op::RSQRT, OT::TENSOR_FLOAT16, OT::TENSOR_FLOAT16)), 3);
-  EXPECT_EQ(levelOf(unary(Op::RSQRT, OT::TENSOR_QUANT8_ASYMM, OT::TENSOR_QUANT8_ASYMM)), 7);
-  EXPECT_EQ(levelOf(unary(Op::RSQRT, OT::TENSOR_QUANT8_ASYMM_SIGNED, OT::TENSOR_QUANT8_ASYMM_SIGNED)), 7);
+  EXPECT_EQ(signatureLevel(unary(Op::RSQRT, OT::TENSOR_FLOAT32, OT::TENSOR_FLOAT32)), 3);
+  EXPECT_EQ(signatureLevel(unary(Op::RSQRT, OT::TENSOR_FLOAT16, OT::TENSOR_FLOAT16)), 3);
+  EXPECT_EQ(signatureLevel(unary(Op::RSQRT, OT::TENSOR_QUANT8_ASYMM, OT::TENSOR_QUANT8_ASYMM)), 7);
+  EXPECT_EQ(signatureLevel(unary(Op::RSQRT, OT::TENSOR_QUANT8_ASYMM_SIGNED, OT::TENSOR_QUANT8_ASYMM_SIGNED)), 7);
   EXPECT_THAT(signatureError(unary(Op::RSQRT, OT::TENSOR_INT32, OT::TENSOR_INT32)),
               HasSubstr("RSQRT input 0 (input) must be"));
   EXPECT_THAT(signatureError(unary(Op::RSQRT, OT::TENSOR_QUANT8_ASYMM, OT::TENSOR_QUANT8_ASYMM_SIGNED)),
@@ -166,8 +151,8 @@ OpBuilder elu(OT tensor, OT alpha) {
 }
 
 TEST(MathSignatures, EluTakesAFloatAlphaOfTheTensorsPrecisionAtLevel4) {
-  EXPECT_EQ(levelOf(elu(OT::TENSOR_FLOAT32, OT::FLOAT32)), 4);
-  EXPECT_EQ(levelOf(elu(OT::TENSOR_FLOAT16, OT::FLOAT16)), 4);
+  EXPECT_EQ(signatureLevel(elu(OT::TENSOR_FLOAT32, OT::FLOAT32)), 4);
+  EXPECT_EQ(signatureLevel(elu(OT::TENSOR_FLOAT16, OT::FLOAT16)), 4);
   EXPECT_EQ(signatureError(elu(OT::TENSOR_FLOAT16, OT::FLOAT32)),
             "ELU input 1 (alpha) must be FLOAT16, not FLOAT32");
   EXPECT_EQ(signatureError(elu(OT::TENSOR_FLOAT32, OT::INT32)), "ELU input 1 (alpha) must be FLOAT32, not INT32");
@@ -185,13 +170,13 @@ TEST(MathSignatures, EluTakesAFloatAlphaOfTheTensorsPrecisionAtLevel4) {
 TEST(MathSignatures, HardSwishTakesTheDataTypesAtLevel4WithAnyOutputQuantization) {
   for (OT type : {OT::TENSOR_FLOAT16, OT::TENSOR_FLOAT32, OT::TENSOR_QUANT8_ASYMM, OT::TENSOR_QUANT8_ASYMM_SIGNED}) {
     SCOPED_TRACE(typeName(static_cast<int32_t>(type)));
-    EXPECT_EQ(levelOf(unary(Op::HARD_SWISH, type, type)), 4);
+    EXPECT_EQ(signatureLevel(unary(Op::HARD_SWISH, type, type)), 4);
   }
   OpBuilder rescaled(Op::HARD_SWISH);
   rescaled.tensor(OT::TENSOR_QUANT8_ASYMM, {2, 3}, 0.5f, 128).out(OT::TENSOR_QUANT8_ASYMM, {2, 3}, 0.25f, 3);
   EXPECT_TRUE(validate(rescaled.args())) << fullError(rescaled);
   // No rank limit for HARD_SWISH.
-  EXPECT_EQ(levelOf(unary(Op::HARD_SWISH, OT::TENSOR_FLOAT32, OT::TENSOR_FLOAT32, {1, 1, 1, 1, 2})), 4);
+  EXPECT_EQ(signatureLevel(unary(Op::HARD_SWISH, OT::TENSOR_FLOAT32, OT::TENSOR_FLOAT32, {1, 1, 1, 1, 2})), 4);
   EXPECT_THAT(signatureError(unary(Op::HARD_SWISH, OT::TENSOR_INT32, OT::TENSOR_INT32)),
               HasSubstr("HARD_SWISH input 0 (input) must be"));
   EXPECT_THAT(signatureError(unary(Op::HARD_SWISH, OT::TENSOR_FLOAT32, OT::TENSOR_FLOAT16)),
@@ -212,10 +197,10 @@ TEST(MathSignatures, UnaryShapesFollowInput0) {
 // ---- Two tensors, broadcast ---------------------------------------------------------------------
 
 TEST(MathSignatures, PreluTakesTheDataTypesWithSignedAtLevel4) {
-  EXPECT_EQ(levelOf(binary(Op::PRELU, OT::TENSOR_FLOAT32, OT::TENSOR_FLOAT32, OT::TENSOR_FLOAT32)), 3);
-  EXPECT_EQ(levelOf(binary(Op::PRELU, OT::TENSOR_FLOAT16, OT::TENSOR_FLOAT16, OT::TENSOR_FLOAT16)), 3);
-  EXPECT_EQ(levelOf(binary(Op::PRELU, OT::TENSOR_QUANT8_ASYMM, OT::TENSOR_QUANT8_ASYMM, OT::TENSOR_QUANT8_ASYMM)), 3);
-  EXPECT_EQ(levelOf(binary(Op::PRELU, OT::TENSOR_QUANT8_ASYMM_SIGNED, OT::TENSOR_QUANT8_ASYMM_SIGNED,
+  EXPECT_EQ(signatureLevel(binary(Op::PRELU, OT::TENSOR_FLOAT32, OT::TENSOR_FLOAT32, OT::TENSOR_FLOAT32)), 3);
+  EXPECT_EQ(signatureLevel(binary(Op::PRELU, OT::TENSOR_FLOAT16, OT::TENSOR_FLOAT16, OT::TENSOR_FLOAT16)), 3);
+  EXPECT_EQ(signatureLevel(binary(Op::PRELU, OT::TENSOR_QUANT8_ASYMM, OT::TENSOR_QUANT8_ASYMM, OT::TENSOR_QUANT8_ASYMM)), 3);
+  EXPECT_EQ(signatureLevel(binary(Op::PRELU, OT::TENSOR_QUANT8_ASYMM_SIGNED, OT::TENSOR_QUANT8_ASYMM_SIGNED,
                            OT::TENSOR_QUANT8_ASYMM_SIGNED)),
             4);
   EXPECT_EQ(signatureError(binary(Op::PRELU, OT::TENSOR_FLOAT32, OT::TENSOR_FLOAT16, OT::TENSOR_FLOAT32)),
@@ -234,8 +219,8 @@ TEST(MathSignatures, PreluTakesTheDataTypesWithSignedAtLevel4) {
 }
 
 TEST(MathSignatures, PowTakesFloatTensorsAtLevel3) {
-  EXPECT_EQ(levelOf(binary(Op::POW, OT::TENSOR_FLOAT32, OT::TENSOR_FLOAT32, OT::TENSOR_FLOAT32)), 3);
-  EXPECT_EQ(levelOf(binary(Op::POW, OT::TENSOR_FLOAT16, OT::TENSOR_FLOAT16, OT::TENSOR_FLOAT16)), 3);
+  EXPECT_EQ(signatureLevel(binary(Op::POW, OT::TENSOR_FLOAT32, OT::TENSOR_FLOAT32, OT::TENSOR_FLOAT32)), 3);
+  EXPECT_EQ(signatureLevel(binary(Op::POW, OT::TENSOR_FLOAT16, OT::TENSOR_FLOAT16, OT::TENSOR_FLOAT16)), 3);
   EXPECT_THAT(signatureError(binary(Op::POW, OT::TENSOR_INT32, OT::TENSOR_INT32, OT::TENSOR_INT32)),
               HasSubstr("POW input 0 (base) must be TENSOR_FLOAT16 or TENSOR_FLOAT32, not TENSOR_INT32"));
   EXPECT_THAT(signatureError(binary(Op::POW, OT::TENSOR_QUANT8_ASYMM_SIGNED, OT::TENSOR_QUANT8_ASYMM_SIGNED,
@@ -249,9 +234,9 @@ TEST(MathSignatures, MaximumMinimumTakeFiveTypesWithSignedAtLevel4) {
   for (Op op : {Op::MAXIMUM, Op::MINIMUM}) {
     SCOPED_TRACE(name(op));
     for (OT type : {OT::TENSOR_FLOAT16, OT::TENSOR_FLOAT32, OT::TENSOR_INT32, OT::TENSOR_QUANT8_ASYMM}) {
-      EXPECT_EQ(levelOf(binary(op, type, type, type)), 3);
+      EXPECT_EQ(signatureLevel(binary(op, type, type, type)), 3);
     }
-    EXPECT_EQ(levelOf(binary(op, OT::TENSOR_QUANT8_ASYMM_SIGNED, OT::TENSOR_QUANT8_ASYMM_SIGNED,
+    EXPECT_EQ(signatureLevel(binary(op, OT::TENSOR_QUANT8_ASYMM_SIGNED, OT::TENSOR_QUANT8_ASYMM_SIGNED,
                              OT::TENSOR_QUANT8_ASYMM_SIGNED)),
               4);
     EXPECT_THAT(signatureError(binary(op, OT::TENSOR_BOOL8, OT::TENSOR_BOOL8, OT::TENSOR_BOOL8)),
@@ -274,9 +259,9 @@ TEST(MathSignatures, ComparisonsGiveBool8WithSignedAtLevel4) {
     SCOPED_TRACE(name(op));
     for (OT type : {OT::TENSOR_BOOL8, OT::TENSOR_FLOAT16, OT::TENSOR_FLOAT32, OT::TENSOR_INT32,
                     OT::TENSOR_QUANT8_ASYMM}) {
-      EXPECT_EQ(levelOf(binary(op, type, type, OT::TENSOR_BOOL8)), 3);
+      EXPECT_EQ(signatureLevel(binary(op, type, type, OT::TENSOR_BOOL8)), 3);
     }
-    EXPECT_EQ(levelOf(binary(op, OT::TENSOR_QUANT8_ASYMM_SIGNED, OT::TENSOR_QUANT8_ASYMM_SIGNED, OT::TENSOR_BOOL8)),
+    EXPECT_EQ(signatureLevel(binary(op, OT::TENSOR_QUANT8_ASYMM_SIGNED, OT::TENSOR_QUANT8_ASYMM_SIGNED, OT::TENSOR_BOOL8)),
               4);
     EXPECT_EQ(signatureError(binary(op, OT::TENSOR_FLOAT32, OT::TENSOR_FLOAT32, OT::TENSOR_FLOAT32)),
               name(op) + " output 0 must be TENSOR_BOOL8, not TENSOR_FLOAT32");
@@ -301,14 +286,14 @@ TEST(MathSignatures, BinaryShapesBroadcastWhenPrepared) {
   EXPECT_TRUE(validate(ok.args())) << fullError(ok);
   // Android leaves the shapes to preparation: addOperation accepts them.
   OpBuilder bad = binary(Op::MAXIMUM, OT::TENSOR_FLOAT32, OT::TENSOR_FLOAT32, OT::TENSOR_FLOAT32, {2, 3}, {4, 3});
-  EXPECT_EQ(levelOf(bad), 3);
+  EXPECT_EQ(signatureLevel(bad), 3);
   EXPECT_THAT(fullError(bad), HasSubstr("MAXIMUM: shapes [2, 3] and [4, 3] do not broadcast"));
 }
 
 TEST(MathSignatures, LogicalAndOrTakeBool8AtLevel3) {
   for (Op op : {Op::LOGICAL_AND, Op::LOGICAL_OR}) {
     SCOPED_TRACE(name(op));
-    EXPECT_EQ(levelOf(binary(op, OT::TENSOR_BOOL8, OT::TENSOR_BOOL8, OT::TENSOR_BOOL8)), 3);
+    EXPECT_EQ(signatureLevel(binary(op, OT::TENSOR_BOOL8, OT::TENSOR_BOOL8, OT::TENSOR_BOOL8)), 3);
     EXPECT_EQ(signatureError(binary(op, OT::TENSOR_INT32, OT::TENSOR_INT32, OT::TENSOR_INT32)),
               name(op) + " input 0 (input) must be TENSOR_BOOL8, not TENSOR_INT32");
     EXPECT_EQ(signatureError(binary(op, OT::TENSOR_BOOL8, OT::TENSOR_INT32, OT::TENSOR_BOOL8)),
@@ -323,7 +308,7 @@ TEST(MathSignatures, LogicalAndOrTakeBool8AtLevel3) {
 }
 
 TEST(MathSignatures, LogicalNotTakesBool8AtLevel3) {
-  EXPECT_EQ(levelOf(unary(Op::LOGICAL_NOT, OT::TENSOR_BOOL8, OT::TENSOR_BOOL8)), 3);
+  EXPECT_EQ(signatureLevel(unary(Op::LOGICAL_NOT, OT::TENSOR_BOOL8, OT::TENSOR_BOOL8)), 3);
   EXPECT_EQ(signatureError(unary(Op::LOGICAL_NOT, OT::TENSOR_FLOAT32, OT::TENSOR_FLOAT32)),
             "LOGICAL_NOT input 0 (input) must be TENSOR_BOOL8, not TENSOR_FLOAT32");
   EXPECT_THAT(signatureError(unary(Op::LOGICAL_NOT, OT::TENSOR_BOOL8, OT::TENSOR_INT32)),
@@ -346,7 +331,7 @@ TEST(MathSignatures, SelectTakesABool8ConditionAndTwoTensorsOfOneTypeAtLevel3) {
   for (OT type : {OT::TENSOR_FLOAT16, OT::TENSOR_FLOAT32, OT::TENSOR_INT32, OT::TENSOR_QUANT8_ASYMM,
                   OT::TENSOR_QUANT8_ASYMM_SIGNED}) {
     SCOPED_TRACE(typeName(static_cast<int32_t>(type)));
-    EXPECT_EQ(levelOf(select(OT::TENSOR_BOOL8, type, type, type)), 3);
+    EXPECT_EQ(signatureLevel(select(OT::TENSOR_BOOL8, type, type, type)), 3);
   }
   EXPECT_EQ(signatureError(select(OT::TENSOR_INT32, OT::TENSOR_FLOAT32, OT::TENSOR_FLOAT32, OT::TENSOR_FLOAT32)),
             "SELECT input 0 (condition) must be TENSOR_BOOL8, not TENSOR_INT32");
@@ -371,7 +356,7 @@ TEST(MathSignatures, SelectShapesMustBeEqualWhenPrepared) {
   EXPECT_EQ(*shapes, (std::vector<Shape>{{2, 3}}));
   // No broadcasting: a [1, 3] condition is refused at preparation, not at addOperation.
   OpBuilder bad = select(OT::TENSOR_BOOL8, OT::TENSOR_FLOAT32, OT::TENSOR_FLOAT32, OT::TENSOR_FLOAT32, {1, 3});
-  EXPECT_EQ(levelOf(bad), 3);
+  EXPECT_EQ(signatureLevel(bad), 3);
   EXPECT_THAT(fullError(bad), HasSubstr("SELECT input 1 has shape [2, 3], but input 0 has [1, 3]"));
 }
 
@@ -382,7 +367,7 @@ TEST(MathSignatures, CastConvertsAmongFourTypesAtLevel3) {
   for (OT from : convertible) {
     for (OT to : convertible) {
       SCOPED_TRACE(typeName(static_cast<int32_t>(from)) + " to " + typeName(static_cast<int32_t>(to)));
-      EXPECT_EQ(levelOf(unary(Op::CAST, from, to)), 3);
+      EXPECT_EQ(signatureLevel(unary(Op::CAST, from, to)), 3);
     }
   }
   EXPECT_EQ(signatureError(unary(Op::CAST, OT::TENSOR_FLOAT32, OT::TENSOR_BOOL8)),
@@ -394,7 +379,7 @@ TEST(MathSignatures, CastCastsOtherTypesOnlyToThemselvesAtLevel4) {
   for (OT type : {OT::TENSOR_BOOL8, OT::TENSOR_QUANT16_ASYMM, OT::TENSOR_QUANT16_SYMM,
                   OT::TENSOR_QUANT8_ASYMM_SIGNED, OT::TENSOR_QUANT8_SYMM}) {
     SCOPED_TRACE(typeName(static_cast<int32_t>(type)));
-    EXPECT_EQ(levelOf(unary(Op::CAST, type, type)), 4);
+    EXPECT_EQ(signatureLevel(unary(Op::CAST, type, type)), 4);
     EXPECT_THAT(signatureError(unary(Op::CAST, type, OT::TENSOR_FLOAT32)),
                 HasSubstr("CAST output 0 must be " + typeName(static_cast<int32_t>(type)) + " like input 0"));
   }
@@ -409,10 +394,10 @@ TEST(MathSignatures, CastRefusesADeclaredOutputShapeOtherThanTheInputs) {
   // An output with an unknown dimension, or an input of unknown rank, is not compared.
   OpBuilder partial(Op::CAST);
   partial.f32({2, 3}).out(OT::TENSOR_INT32, {0, 2});
-  EXPECT_EQ(levelOf(partial), 3);
+  EXPECT_EQ(signatureLevel(partial), 3);
   OpBuilder unknownRank(Op::CAST);
   unknownRank.f32({}).out(OT::TENSOR_INT32, {3, 2});
-  EXPECT_EQ(levelOf(unknownRank), 3);
+  EXPECT_EQ(signatureLevel(unknownRank), 3);
   // A fully specified output must match an input with unknown dimensions exactly, as in Android.
   OpBuilder unknownDim(Op::CAST);
   unknownDim.f32({0, 3}).out(OT::TENSOR_INT32, {2, 3});
@@ -422,10 +407,10 @@ TEST(MathSignatures, CastRefusesADeclaredOutputShapeOtherThanTheInputs) {
 // ---- QUANTIZE, DEQUANTIZE -----------------------------------------------------------------------
 
 TEST(MathSignatures, QuantizeGivesQuant8WithSignedAtLevel4) {
-  EXPECT_EQ(levelOf(unary(Op::QUANTIZE, OT::TENSOR_FLOAT32, OT::TENSOR_QUANT8_ASYMM)), 3);
-  EXPECT_EQ(levelOf(unary(Op::QUANTIZE, OT::TENSOR_FLOAT16, OT::TENSOR_QUANT8_ASYMM)), 3);
-  EXPECT_EQ(levelOf(unary(Op::QUANTIZE, OT::TENSOR_FLOAT32, OT::TENSOR_QUANT8_ASYMM_SIGNED)), 4);
-  EXPECT_EQ(levelOf(unary(Op::QUANTIZE, OT::TENSOR_FLOAT16, OT::TENSOR_QUANT8_ASYMM_SIGNED)), 4);
+  EXPECT_EQ(signatureLevel(unary(Op::QUANTIZE, OT::TENSOR_FLOAT32, OT::TENSOR_QUANT8_ASYMM)), 3);
+  EXPECT_EQ(signatureLevel(unary(Op::QUANTIZE, OT::TENSOR_FLOAT16, OT::TENSOR_QUANT8_ASYMM)), 3);
+  EXPECT_EQ(signatureLevel(unary(Op::QUANTIZE, OT::TENSOR_FLOAT32, OT::TENSOR_QUANT8_ASYMM_SIGNED)), 4);
+  EXPECT_EQ(signatureLevel(unary(Op::QUANTIZE, OT::TENSOR_FLOAT16, OT::TENSOR_QUANT8_ASYMM_SIGNED)), 4);
   EXPECT_EQ(signatureError(unary(Op::QUANTIZE, OT::TENSOR_INT32, OT::TENSOR_QUANT8_ASYMM)),
             "QUANTIZE input 0 (input) must be TENSOR_FLOAT16 or TENSOR_FLOAT32, not TENSOR_INT32");
   EXPECT_EQ(signatureError(unary(Op::QUANTIZE, OT::TENSOR_FLOAT32, OT::TENSOR_QUANT8_SYMM)),
@@ -433,12 +418,12 @@ TEST(MathSignatures, QuantizeGivesQuant8WithSignedAtLevel4) {
 }
 
 TEST(MathSignatures, DequantizeQuant8ToFloat32IsLevel1AndTheRestLevel3) {
-  EXPECT_EQ(levelOf(unary(Op::DEQUANTIZE, OT::TENSOR_QUANT8_ASYMM, OT::TENSOR_FLOAT32)), 1);
-  EXPECT_EQ(levelOf(unary(Op::DEQUANTIZE, OT::TENSOR_QUANT8_ASYMM, OT::TENSOR_FLOAT16)), 3);
+  EXPECT_EQ(signatureLevel(unary(Op::DEQUANTIZE, OT::TENSOR_QUANT8_ASYMM, OT::TENSOR_FLOAT32)), 1);
+  EXPECT_EQ(signatureLevel(unary(Op::DEQUANTIZE, OT::TENSOR_QUANT8_ASYMM, OT::TENSOR_FLOAT16)), 3);
   for (OT type : {OT::TENSOR_QUANT8_ASYMM_SIGNED, OT::TENSOR_QUANT8_SYMM, OT::TENSOR_QUANT8_SYMM_PER_CHANNEL}) {
     SCOPED_TRACE(typeName(static_cast<int32_t>(type)));
-    EXPECT_EQ(levelOf(unary(Op::DEQUANTIZE, type, OT::TENSOR_FLOAT32)), 3);
-    EXPECT_EQ(levelOf(unary(Op::DEQUANTIZE, type, OT::TENSOR_FLOAT16)), 3);
+    EXPECT_EQ(signatureLevel(unary(Op::DEQUANTIZE, type, OT::TENSOR_FLOAT32)), 3);
+    EXPECT_EQ(signatureLevel(unary(Op::DEQUANTIZE, type, OT::TENSOR_FLOAT16)), 3);
   }
   EXPECT_THAT(signatureError(unary(Op::DEQUANTIZE, OT::TENSOR_FLOAT32, OT::TENSOR_FLOAT32)),
               HasSubstr("DEQUANTIZE input 0 (input) must be"));
@@ -448,7 +433,7 @@ TEST(MathSignatures, DequantizeQuant8ToFloat32IsLevel1AndTheRestLevel3) {
             "DEQUANTIZE output 0 must be TENSOR_FLOAT16 or TENSOR_FLOAT32, not TENSOR_INT32");
   EXPECT_EQ(signatureError(unary(Op::DEQUANTIZE, OT::TENSOR_QUANT8_ASYMM, OT::TENSOR_FLOAT32, {1, 2, 3, 4, 5})),
             "DEQUANTIZE input 0 (input) must have rank 1 to 4, not rank 5 [1, 2, 3, 4, 5]");
-  EXPECT_EQ(levelOf(unary(Op::DEQUANTIZE, OT::TENSOR_QUANT8_ASYMM, OT::TENSOR_FLOAT32, {1, 2, 3, 4})), 1);
+  EXPECT_EQ(signatureLevel(unary(Op::DEQUANTIZE, OT::TENSOR_QUANT8_ASYMM, OT::TENSOR_FLOAT32, {1, 2, 3, 4})), 1);
 }
 
 // ---- FILL, RANK ---------------------------------------------------------------------------------
@@ -462,9 +447,9 @@ OpBuilder fill(OT value, OT output, Shape dims = {2}) {
 }
 
 TEST(MathSignatures, FillTakesTheValueTypeOfItsOutputAtLevel4) {
-  EXPECT_EQ(levelOf(fill(OT::FLOAT16, OT::TENSOR_FLOAT16)), 4);
-  EXPECT_EQ(levelOf(fill(OT::FLOAT32, OT::TENSOR_FLOAT32)), 4);
-  EXPECT_EQ(levelOf(fill(OT::INT32, OT::TENSOR_INT32)), 4);
+  EXPECT_EQ(signatureLevel(fill(OT::FLOAT16, OT::TENSOR_FLOAT16)), 4);
+  EXPECT_EQ(signatureLevel(fill(OT::FLOAT32, OT::TENSOR_FLOAT32)), 4);
+  EXPECT_EQ(signatureLevel(fill(OT::INT32, OT::TENSOR_INT32)), 4);
   EXPECT_EQ(signatureError(fill(OT::FLOAT32, OT::TENSOR_FLOAT16)), "FILL input 1 (value) must be FLOAT16, not FLOAT32");
   EXPECT_EQ(signatureError(fill(OT::FLOAT32, OT::TENSOR_INT32)), "FILL input 1 (value) must be INT32, not FLOAT32");
   EXPECT_EQ(signatureError(fill(OT::INT32, OT::TENSOR_QUANT8_ASYMM)),
@@ -476,7 +461,7 @@ TEST(MathSignatures, FillTakesTheValueTypeOfItsOutputAtLevel4) {
   one.ints({2, 3}).f32Out({});
   EXPECT_EQ(signatureError(one), "FILL takes 2 inputs, not 1");
   // The rank of dims is checked when the operation is prepared.
-  EXPECT_EQ(levelOf(fill(OT::FLOAT32, OT::TENSOR_FLOAT32, {2, 2})), 4);
+  EXPECT_EQ(signatureLevel(fill(OT::FLOAT32, OT::TENSOR_FLOAT32, {2, 2})), 4);
   EXPECT_EQ(fullError(fill(OT::FLOAT32, OT::TENSOR_FLOAT32, {2, 2})),
             "FILL input 0 (dims) must have rank 1, not rank 2 [2, 2]");
 }
@@ -508,7 +493,7 @@ TEST(MathSignatures, RankTakesAnyTensorTypeAndGivesAnInt32ScalarAtLevel4) {
     OpBuilder b(Op::RANK);
     in(b, type);
     b.out(OT::INT32, {});
-    EXPECT_EQ(levelOf(b), 4);
+    EXPECT_EQ(signatureLevel(b), 4);
   }
   OpBuilder tensorOut(Op::RANK);
   tensorOut.f32({2, 3}).out(OT::TENSOR_INT32, {1});

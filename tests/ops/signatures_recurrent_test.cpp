@@ -17,23 +17,6 @@ using ::testing::HasSubstr;
 using OT = OperandType;
 using Op = OperationType;
 
-// The feature level validateSignature gives, or -1 (and the error as a test failure) when refused.
-int32_t levelOf(const OpBuilder& b) {
-  auto level = validateSignature(b.args());
-  EXPECT_TRUE(level) << errorOf(level);
-  return level ? *level : -1;
-}
-
-std::string signatureError(const OpBuilder& b) {
-  return errorOf(validateSignature(b.args()));
-}
-
-// As Android, a required input without a value is accepted when the model is built and refused
-// by the device's full check.
-std::string fullError(const OpBuilder& b) {
-  return errorOf(validate(b.args()));
-}
-
 // A float operation from a layout, one letter per input: T a tensor of `type`, F a float scalar
 // following `type` (FLOAT32 or FLOAT16), I an INT32 scalar, B a BOOL scalar. Every output is a
 // tensor of `type`.
@@ -88,21 +71,21 @@ const std::string kLstm23 = repeat('T', 20) + "IFF";
 const std::string kLstm27 = kLstm23 + "TTTT";
 
 TEST(Lstm, FeatureLevelsByTypeAndForm) {
-  EXPECT_EQ(levelOf(floatOp(Op::LSTM, OT::TENSOR_FLOAT32, kLstm23, 4)), 1);
-  EXPECT_EQ(levelOf(floatOp(Op::LSTM, OT::TENSOR_FLOAT16, kLstm23, 4)), 3);
-  EXPECT_EQ(levelOf(floatOp(Op::LSTM, OT::TENSOR_FLOAT32, kLstm27, 4)), 3);
-  EXPECT_EQ(levelOf(floatOp(Op::LSTM, OT::TENSOR_FLOAT16, kLstm27, 4)), 3);
+  EXPECT_EQ(signatureLevel(floatOp(Op::LSTM, OT::TENSOR_FLOAT32, kLstm23, 4)), 1);
+  EXPECT_EQ(signatureLevel(floatOp(Op::LSTM, OT::TENSOR_FLOAT16, kLstm23, 4)), 3);
+  EXPECT_EQ(signatureLevel(floatOp(Op::LSTM, OT::TENSOR_FLOAT32, kLstm27, 4)), 3);
+  EXPECT_EQ(signatureLevel(floatOp(Op::LSTM, OT::TENSOR_FLOAT16, kLstm27, 4)), 3);
 }
 
 TEST(Lstm, OptionalInputsMayBeOmitted) {
   // CIFG (1, 5, 12), peephole (9..11), projection (16, 17).
   OpBuilder b = floatOp(Op::LSTM, OT::TENSOR_FLOAT32, kLstm23, 4);
   omitAll(b, {1, 5, 9, 10, 11, 12, 16, 17});
-  EXPECT_EQ(levelOf(b), 1);
+  EXPECT_EQ(signatureLevel(b), 1);
 
   OpBuilder norm = floatOp(Op::LSTM, OT::TENSOR_FLOAT32, kLstm27, 4);
   omitAll(norm, {23, 24, 25, 26});
-  EXPECT_EQ(levelOf(norm), 3);
+  EXPECT_EQ(signatureLevel(norm), 3);
 }
 
 TEST(Lstm, RefusesWrongCounts) {
@@ -158,14 +141,14 @@ TEST(Lstm, RefusesOmittedRequiredInputs) {
 const std::string kUniLstm = repeat('T', 20) + "IFFBTTTT";
 
 TEST(UnidirectionalSequenceLstm, FeatureLevels) {
-  EXPECT_EQ(levelOf(floatOp(Op::UNIDIRECTIONAL_SEQUENCE_LSTM, OT::TENSOR_FLOAT32, kUniLstm, 1)), 3);
-  EXPECT_EQ(levelOf(floatOp(Op::UNIDIRECTIONAL_SEQUENCE_LSTM, OT::TENSOR_FLOAT16, kUniLstm, 1)), 3);
-  EXPECT_EQ(levelOf(floatOp(Op::UNIDIRECTIONAL_SEQUENCE_LSTM, OT::TENSOR_FLOAT32, kUniLstm, 3)), 4);
-  EXPECT_EQ(levelOf(floatOp(Op::UNIDIRECTIONAL_SEQUENCE_LSTM, OT::TENSOR_FLOAT16, kUniLstm, 3)), 4);
+  EXPECT_EQ(signatureLevel(floatOp(Op::UNIDIRECTIONAL_SEQUENCE_LSTM, OT::TENSOR_FLOAT32, kUniLstm, 1)), 3);
+  EXPECT_EQ(signatureLevel(floatOp(Op::UNIDIRECTIONAL_SEQUENCE_LSTM, OT::TENSOR_FLOAT16, kUniLstm, 1)), 3);
+  EXPECT_EQ(signatureLevel(floatOp(Op::UNIDIRECTIONAL_SEQUENCE_LSTM, OT::TENSOR_FLOAT32, kUniLstm, 3)), 4);
+  EXPECT_EQ(signatureLevel(floatOp(Op::UNIDIRECTIONAL_SEQUENCE_LSTM, OT::TENSOR_FLOAT16, kUniLstm, 3)), 4);
 
   OpBuilder b = floatOp(Op::UNIDIRECTIONAL_SEQUENCE_LSTM, OT::TENSOR_FLOAT32, kUniLstm, 1);
   omitAll(b, {1, 5, 9, 10, 11, 12, 16, 17, 24, 25, 26, 27});
-  EXPECT_EQ(levelOf(b), 3);
+  EXPECT_EQ(signatureLevel(b), 3);
 }
 
 TEST(UnidirectionalSequenceLstm, Refusals) {
@@ -198,17 +181,17 @@ TEST(UnidirectionalSequenceLstm, Refusals) {
 const std::string kBiLstm = repeat('T', 48) + "IFFBB" + repeat('T', 8);
 
 TEST(BidirectionalSequenceLstm, FeatureLevels) {
-  EXPECT_EQ(levelOf(floatOp(Op::BIDIRECTIONAL_SEQUENCE_LSTM, OT::TENSOR_FLOAT32, kBiLstm, 2)), 3);
-  EXPECT_EQ(levelOf(floatOp(Op::BIDIRECTIONAL_SEQUENCE_LSTM, OT::TENSOR_FLOAT16, kBiLstm, 1)), 3);
-  EXPECT_EQ(levelOf(floatOp(Op::BIDIRECTIONAL_SEQUENCE_LSTM, OT::TENSOR_FLOAT32, kBiLstm, 5)), 4);
-  EXPECT_EQ(levelOf(floatOp(Op::BIDIRECTIONAL_SEQUENCE_LSTM, OT::TENSOR_FLOAT16, kBiLstm, 6)), 4);
+  EXPECT_EQ(signatureLevel(floatOp(Op::BIDIRECTIONAL_SEQUENCE_LSTM, OT::TENSOR_FLOAT32, kBiLstm, 2)), 3);
+  EXPECT_EQ(signatureLevel(floatOp(Op::BIDIRECTIONAL_SEQUENCE_LSTM, OT::TENSOR_FLOAT16, kBiLstm, 1)), 3);
+  EXPECT_EQ(signatureLevel(floatOp(Op::BIDIRECTIONAL_SEQUENCE_LSTM, OT::TENSOR_FLOAT32, kBiLstm, 5)), 4);
+  EXPECT_EQ(signatureLevel(floatOp(Op::BIDIRECTIONAL_SEQUENCE_LSTM, OT::TENSOR_FLOAT16, kBiLstm, 6)), 4);
 }
 
 TEST(BidirectionalSequenceLstm, OptionalInputsMayBeOmitted) {
   OpBuilder b = floatOp(Op::BIDIRECTIONAL_SEQUENCE_LSTM, OT::TENSOR_FLOAT32, kBiLstm, 2);
   omitAll(b, {1,  5,  9,  10, 11, 12, 16, 17, 18, 22, 26, 27, 28, 29, 33, 34, 39,
               40, 41, 42, 43, 44, 45, 46, 47, 53, 54, 55, 56, 57, 58, 59, 60});
-  EXPECT_EQ(levelOf(b), 3);
+  EXPECT_EQ(signatureLevel(b), 3);
 }
 
 TEST(BidirectionalSequenceLstm, Refusals) {
@@ -250,8 +233,8 @@ TEST(BidirectionalSequenceLstm, Refusals) {
 // ---- RNN and SVDF ----------------------------------------------------------------------------------------
 
 TEST(Rnn, FeatureLevelsAndRefusals) {
-  EXPECT_EQ(levelOf(floatOp(Op::RNN, OT::TENSOR_FLOAT32, "TTTTTI", 2)), 1);
-  EXPECT_EQ(levelOf(floatOp(Op::RNN, OT::TENSOR_FLOAT16, "TTTTTI", 2)), 3);
+  EXPECT_EQ(signatureLevel(floatOp(Op::RNN, OT::TENSOR_FLOAT32, "TTTTTI", 2)), 1);
+  EXPECT_EQ(signatureLevel(floatOp(Op::RNN, OT::TENSOR_FLOAT16, "TTTTTI", 2)), 3);
 
   EXPECT_EQ(signatureError(floatOp(Op::RNN, OT::TENSOR_FLOAT32, "TTTTT", 2)), "RNN takes 6 inputs, not 5");
   EXPECT_EQ(signatureError(floatOp(Op::RNN, OT::TENSOR_FLOAT32, "TTTTTI", 1)), "RNN takes 2 outputs, not 1");
@@ -267,12 +250,12 @@ TEST(Rnn, FeatureLevelsAndRefusals) {
 }
 
 TEST(Svdf, FeatureLevelsAndRefusals) {
-  EXPECT_EQ(levelOf(floatOp(Op::SVDF, OT::TENSOR_FLOAT32, "TTTTTII", 2)), 1);
-  EXPECT_EQ(levelOf(floatOp(Op::SVDF, OT::TENSOR_FLOAT16, "TTTTTII", 2)), 3);
+  EXPECT_EQ(signatureLevel(floatOp(Op::SVDF, OT::TENSOR_FLOAT32, "TTTTTII", 2)), 1);
+  EXPECT_EQ(signatureLevel(floatOp(Op::SVDF, OT::TENSOR_FLOAT16, "TTTTTII", 2)), 3);
 
   OpBuilder noBias = floatOp(Op::SVDF, OT::TENSOR_FLOAT32, "TTTTTII", 2);
   omit(noBias, 3);
-  EXPECT_EQ(levelOf(noBias), 1);
+  EXPECT_EQ(signatureLevel(noBias), 1);
 
   EXPECT_EQ(signatureError(floatOp(Op::SVDF, OT::TENSOR_FLOAT32, "TTTTTI", 2)), "SVDF takes 7 inputs, not 6");
   EXPECT_EQ(signatureError(floatOp(Op::SVDF, OT::TENSOR_FLOAT32, "TTTTTII", 3)),
@@ -295,9 +278,9 @@ TEST(Svdf, FeatureLevelsAndRefusals) {
 // ---- UNIDIRECTIONAL_SEQUENCE_RNN and BIDIRECTIONAL_SEQUENCE_RNN ----------------------------------------
 
 TEST(UnidirectionalSequenceRnn, FeatureLevelsAndRefusals) {
-  EXPECT_EQ(levelOf(floatOp(Op::UNIDIRECTIONAL_SEQUENCE_RNN, OT::TENSOR_FLOAT32, "TTTTTII", 1)), 3);
-  EXPECT_EQ(levelOf(floatOp(Op::UNIDIRECTIONAL_SEQUENCE_RNN, OT::TENSOR_FLOAT16, "TTTTTII", 1)), 3);
-  EXPECT_EQ(levelOf(floatOp(Op::UNIDIRECTIONAL_SEQUENCE_RNN, OT::TENSOR_FLOAT32, "TTTTTII", 2)), 4);
+  EXPECT_EQ(signatureLevel(floatOp(Op::UNIDIRECTIONAL_SEQUENCE_RNN, OT::TENSOR_FLOAT32, "TTTTTII", 1)), 3);
+  EXPECT_EQ(signatureLevel(floatOp(Op::UNIDIRECTIONAL_SEQUENCE_RNN, OT::TENSOR_FLOAT16, "TTTTTII", 1)), 3);
+  EXPECT_EQ(signatureLevel(floatOp(Op::UNIDIRECTIONAL_SEQUENCE_RNN, OT::TENSOR_FLOAT32, "TTTTTII", 2)), 4);
 
   EXPECT_EQ(signatureError(floatOp(Op::UNIDIRECTIONAL_SEQUENCE_RNN, OT::TENSOR_FLOAT32, "TTTTTIII", 1)),
             "UNIDIRECTIONAL_SEQUENCE_RNN takes 7 inputs, not 8");
@@ -319,14 +302,14 @@ TEST(UnidirectionalSequenceRnn, FeatureLevelsAndRefusals) {
 const std::string kBiRnn = repeat('T', 12) + "IBB";
 
 TEST(BidirectionalSequenceRnn, FeatureLevels) {
-  EXPECT_EQ(levelOf(floatOp(Op::BIDIRECTIONAL_SEQUENCE_RNN, OT::TENSOR_FLOAT32, kBiRnn, 2)), 3);
-  EXPECT_EQ(levelOf(floatOp(Op::BIDIRECTIONAL_SEQUENCE_RNN, OT::TENSOR_FLOAT16, kBiRnn, 1)), 3);
-  EXPECT_EQ(levelOf(floatOp(Op::BIDIRECTIONAL_SEQUENCE_RNN, OT::TENSOR_FLOAT32, kBiRnn, 3)), 4);
-  EXPECT_EQ(levelOf(floatOp(Op::BIDIRECTIONAL_SEQUENCE_RNN, OT::TENSOR_FLOAT16, kBiRnn, 4)), 4);
+  EXPECT_EQ(signatureLevel(floatOp(Op::BIDIRECTIONAL_SEQUENCE_RNN, OT::TENSOR_FLOAT32, kBiRnn, 2)), 3);
+  EXPECT_EQ(signatureLevel(floatOp(Op::BIDIRECTIONAL_SEQUENCE_RNN, OT::TENSOR_FLOAT16, kBiRnn, 1)), 3);
+  EXPECT_EQ(signatureLevel(floatOp(Op::BIDIRECTIONAL_SEQUENCE_RNN, OT::TENSOR_FLOAT32, kBiRnn, 3)), 4);
+  EXPECT_EQ(signatureLevel(floatOp(Op::BIDIRECTIONAL_SEQUENCE_RNN, OT::TENSOR_FLOAT16, kBiRnn, 4)), 4);
 
   OpBuilder noAux = floatOp(Op::BIDIRECTIONAL_SEQUENCE_RNN, OT::TENSOR_FLOAT32, kBiRnn, 2);
   omitAll(noAux, {9, 10, 11});
-  EXPECT_EQ(levelOf(noAux), 3);
+  EXPECT_EQ(signatureLevel(noAux), 3);
 }
 
 TEST(BidirectionalSequenceRnn, Refusals) {
@@ -352,7 +335,7 @@ TEST(BidirectionalSequenceRnn, OutputCountFollowsMergeOutputsWhenKnown) {
   // merge_outputs true takes 1 or 3 outputs: known only from the value, so only the full check refuses.
   OpBuilder merged = floatOp(Op::BIDIRECTIONAL_SEQUENCE_RNN, OT::TENSOR_FLOAT32, repeat('T', 12) + "IB", 2);
   merged.boolean(true);
-  EXPECT_EQ(levelOf(merged), 3);
+  EXPECT_EQ(signatureLevel(merged), 3);
   EXPECT_EQ(errorOf(validate(merged.args())),
             "BIDIRECTIONAL_SEQUENCE_RNN input 14 (merge_outputs) is true: the operation takes 1 or 3 "
             "outputs, not 2");
@@ -366,7 +349,7 @@ TEST(BidirectionalSequenceRnn, OutputCountFollowsMergeOutputsWhenKnown) {
       floatOp(Op::BIDIRECTIONAL_SEQUENCE_RNN, OT::TENSOR_FLOAT32, repeat('T', 12) + "IB", 3);
   mergedState.boolean(true);
   EXPECT_TRUE(validate(mergedState.args()));
-  EXPECT_EQ(levelOf(mergedState), 4);
+  EXPECT_EQ(signatureLevel(mergedState), 4);
 }
 
 // ---- QUANTIZED_16BIT_LSTM ------------------------------------------------------------------------------
@@ -390,7 +373,7 @@ OpBuilder quantized16BitLstm() {
 
 TEST(Quantized16BitLstm, FeatureLevel) {
   OpBuilder b = quantized16BitLstm();
-  EXPECT_EQ(levelOf(b), 3);
+  EXPECT_EQ(signatureLevel(b), 3);
   EXPECT_TRUE(validate(b.args())) << errorOf(validate(b.args()));
 }
 
@@ -431,14 +414,14 @@ TEST(Quantized16BitLstm, Refusals) {
 TEST(Quantized16BitLstm, QuantizationIsCheckedOnlyAtFullDepth) {
   OpBuilder input = quantized16BitLstm();
   input.input(0).scale = 0.5f;
-  EXPECT_EQ(levelOf(input), 3);
+  EXPECT_EQ(signatureLevel(input), 3);
   EXPECT_EQ(errorOf(validate(input.args())),
             "QUANTIZED_16BIT_LSTM input 0 (input) must have scale 0.0078125 (1/128) and zero point 128, not "
             "scale 0.5, zero point 128");
 
   OpBuilder weights = quantized16BitLstm();
   weights.input(6).zeroPoint = 99;
-  EXPECT_EQ(levelOf(weights), 3);
+  EXPECT_EQ(signatureLevel(weights), 3);
   EXPECT_EQ(
       errorOf(validate(weights.args())),
       "QUANTIZED_16BIT_LSTM input 6 (recurrent_to_forget_weights) must have the quantization of input 1 "
@@ -482,11 +465,11 @@ OpBuilder quantizedLstm() {
 }
 
 TEST(QuantizedLstm, FeatureLevel) {
-  EXPECT_EQ(levelOf(quantizedLstm()), 4);
+  EXPECT_EQ(signatureLevel(quantizedLstm()), 4);
 
   OpBuilder minimal = quantizedLstm();
   omitAll(minimal, {1, 5, 9, 10, 11, 12, 16, 17, 20, 21, 22, 23});
-  EXPECT_EQ(levelOf(minimal), 4);
+  EXPECT_EQ(signatureLevel(minimal), 4);
 }
 
 TEST(QuantizedLstm, Refusals) {
@@ -552,12 +535,12 @@ OpBuilder whileOp() {
 }
 
 TEST(If, FeatureLevel) {
-  EXPECT_EQ(levelOf(ifOp()), 4);
+  EXPECT_EQ(signatureLevel(ifOp()), 4);
 
   OpBuilder noData(Op::IF);  // branches without inputs
   noData.tensor(OT::TENSOR_BOOL8, {1}).unknownScalar(OT::SUBGRAPH).unknownScalar(OT::SUBGRAPH);
   noData.out(OT::TENSOR_INT32, {3});
-  EXPECT_EQ(levelOf(noData), 4);
+  EXPECT_EQ(signatureLevel(noData), 4);
 }
 
 TEST(If, Refusals) {
@@ -605,7 +588,7 @@ TEST(If, Refusals) {
 }
 
 TEST(While, FeatureLevelAndRefusals) {
-  EXPECT_EQ(levelOf(whileOp()), 4);
+  EXPECT_EQ(signatureLevel(whileOp()), 4);
 
   OpBuilder tooFew(Op::WHILE);
   tooFew.unknownScalar(OT::SUBGRAPH).unknownScalar(OT::SUBGRAPH).f32Out({2});

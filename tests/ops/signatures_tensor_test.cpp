@@ -24,21 +24,6 @@ constexpr OT Q8 = OT::TENSOR_QUANT8_ASYMM;
 constexpr OT Q8S = OT::TENSOR_QUANT8_ASYMM_SIGNED;
 constexpr OT BOOL8 = OT::TENSOR_BOOL8;
 
-// The feature level validateSignature gives, or -1 (and the error as a test failure) when refused.
-int32_t levelOf(const OpBuilder& b) {
-  auto level = validateSignature(b.args());
-  EXPECT_TRUE(level) << errorOf(level);
-  return level ? *level : -1;
-}
-
-std::string signatureError(const OpBuilder& b) {
-  return errorOf(validateSignature(b.args()));
-}
-
-std::string fullError(const OpBuilder& b) {
-  return errorOf(validate(b.args()));
-}
-
 float scaleOf(OT type) {
   return type == Q8 || type == Q8S ? 0.5f : 0.0f;
 }
@@ -57,7 +42,7 @@ using Make = OpBuilder (*)(OT type);
 void expectLevels(Make make, std::initializer_list<std::pair<OT, int32_t>> levels) {
   for (const auto& [type, level] : levels) {
     SCOPED_TRACE(typeName(static_cast<int32_t>(type)));
-    EXPECT_EQ(levelOf(make(type)), level);
+    EXPECT_EQ(signatureLevel(make(type)), level);
   }
 }
 
@@ -117,7 +102,7 @@ TEST(TensorSignatures, BatchToSpaceRankIsCheckedWhenPrepared) {
   // Android's addOperation takes any rank; the rank-4 rule holds from preparation on.
   OpBuilder rank3(Op::BATCH_TO_SPACE_ND);
   rank3.f32({4, 2, 2}).ints({2, 2}).f32Out({1, 4, 4});
-  EXPECT_EQ(levelOf(rank3), 2);
+  EXPECT_EQ(signatureLevel(rank3), 2);
   EXPECT_THAT(fullError(rank3), HasSubstr("input 0 (input) must have rank 4, not rank 3"));
 
   EXPECT_EQ(fullError(batchToSpace(F32)), "");
@@ -129,7 +114,7 @@ TEST(TensorSignatures, BatchToSpaceRankIsCheckedWhenPrepared) {
 
   OpBuilder zeroBlock(Op::BATCH_TO_SPACE_ND);
   zeroBlock.f32({4, 2, 2, 1}).ints({0, 2}).f32Out({1, 4, 4, 1});
-  EXPECT_EQ(levelOf(zeroBlock), 2);
+  EXPECT_EQ(signatureLevel(zeroBlock), 2);
   EXPECT_THAT(fullError(zeroBlock), HasSubstr("(block sizes) entries must be >= 1, not 0"));
 }
 
@@ -153,7 +138,7 @@ TEST(TensorSignatures, SpaceToBatchLevels) {
   // A quantized input whose zero point is not 0 pads with its logical zero since feature level 3.
   OpBuilder zeroPoint(Op::SPACE_TO_BATCH_ND);
   zeroPoint.q8({1, 4, 4, 1}, 0.5f, 128).ints({2, 2}).ints({0, 0, 0, 0}, {2, 2}).out(Q8, {4, 2, 2, 1}, 0.5f, 128);
-  EXPECT_EQ(levelOf(zeroPoint), 3);
+  EXPECT_EQ(signatureLevel(zeroPoint), 3);
 }
 
 TEST(TensorSignatures, SpaceToBatchRefusals) {
@@ -225,7 +210,7 @@ TEST(TensorSignatures, DepthSpaceRefusals) {
 
   OpBuilder rank2(Op::SPACE_TO_DEPTH);
   rank2.f32({2, 2}).i32(2).f32Out({1, 4});
-  EXPECT_EQ(levelOf(rank2), 1);
+  EXPECT_EQ(signatureLevel(rank2), 1);
   EXPECT_THAT(fullError(rank2), HasSubstr("must have rank 4, not rank 2"));
 
   EXPECT_EQ(fullError(depthToSpace(Q8)), "");
@@ -238,7 +223,7 @@ TEST(TensorSignatures, DepthSpaceRefusals) {
   EXPECT_THAT(fullError(indivisible), HasSubstr("must be a multiple of 4"));
   OpBuilder otherQuant = depthToSpace(Q8);
   otherQuant.output(0).scale = 0.25f;
-  EXPECT_EQ(levelOf(otherQuant), 1);
+  EXPECT_EQ(signatureLevel(otherQuant), 1);
   EXPECT_THAT(fullError(otherQuant), HasSubstr("must have the scale and zero point of input 0"));
 }
 
@@ -246,7 +231,7 @@ TEST(TensorSignatures, OmittedLayoutFlag) {
   // An omitted layout flag still counts as the feature level 3 form and keeps its declared type.
   OpBuilder omitted(Op::DEPTH_TO_SPACE);
   omitted.f32({1, 1, 1, 4}).i32(2).omitted(OT::BOOL).f32Out({1, 2, 2, 1});
-  EXPECT_EQ(levelOf(omitted), 3);
+  EXPECT_EQ(signatureLevel(omitted), 3);
   EXPECT_EQ(fullError(omitted), "");  // NHWC by default
 
   OpBuilder omittedInt(Op::SPACE_TO_BATCH_ND);
@@ -289,7 +274,7 @@ TEST(TensorSignatures, StridedSlice) {
 
   OpBuilder zeroStride(Op::STRIDED_SLICE);
   zeroStride.f32({2, 3}).ints({0, 0}).ints({2, 3}).ints({1, 0}).i32(0).i32(0).i32(0).f32Out({2, 2});
-  EXPECT_EQ(levelOf(zeroStride), 2);
+  EXPECT_EQ(signatureLevel(zeroStride), 2);
   EXPECT_THAT(fullError(zeroStride), HasSubstr("(strides) must not be 0"));
 }
 
@@ -315,7 +300,7 @@ TEST(TensorSignatures, Slice) {
 
   OpBuilder tooLong(Op::SLICE);
   tooLong.f32({2, 3}).ints({0, 2}).ints({1, 2}).f32Out({1, 2});
-  EXPECT_EQ(levelOf(tooLong), 3);
+  EXPECT_EQ(signatureLevel(tooLong), 3);
   EXPECT_THAT(fullError(tooLong), HasSubstr("does not fit in dimension 1"));
 }
 
@@ -351,7 +336,7 @@ TEST(TensorSignatures, Split) {
 
   OpBuilder threeSplits(Op::SPLIT);
   threeSplits.f32({2, 6}).i32(1).i32(3).f32Out({2, 2}).f32Out({2, 2});
-  EXPECT_EQ(levelOf(threeSplits), 3);
+  EXPECT_EQ(signatureLevel(threeSplits), 3);
   EXPECT_THAT(fullError(threeSplits), HasSubstr("(num_splits) must equal the number of outputs, 2, not 3"));
 }
 
@@ -408,7 +393,7 @@ TEST(TensorSignatures, Gather) {
 
   OpBuilder badAxis(Op::GATHER);
   badAxis.f32({3, 2}).i32(2).ints({0, 2}).f32Out({2, 2});
-  EXPECT_EQ(levelOf(badAxis), 3);
+  EXPECT_EQ(signatureLevel(badAxis), 3);
   EXPECT_THAT(fullError(badAxis), HasSubstr("(axis) must be in [-2, 2) for input 0 of rank 2, not 2"));
 }
 
@@ -519,7 +504,7 @@ TEST(TensorSignatures, MirrorPad) {
 
   OpBuilder tooWide(Op::MIRROR_PAD);
   tooWide.f32({2, 3}).ints({2, 0, 0, 0}, {2, 2}).i32(0).f32Out({4, 3});
-  EXPECT_EQ(levelOf(tooWide), 7);
+  EXPECT_EQ(signatureLevel(tooWide), 7);
   EXPECT_THAT(fullError(tooWide), HasSubstr("must be < 2 in REFLECT mode"));
   OpBuilder symmetric(Op::MIRROR_PAD);
   symmetric.f32({2, 3}).ints({2, 0, 0, 0}, {2, 2}).i32(1).f32Out({4, 3});
@@ -562,7 +547,7 @@ TEST(TensorSignatures, Reverse) {
 
   OpBuilder badAxis(Op::REVERSE);
   badAxis.f32({2, 3}).ints({2}).f32Out({2, 3});
-  EXPECT_EQ(levelOf(badAxis), 7);
+  EXPECT_EQ(signatureLevel(badAxis), 7);
   EXPECT_THAT(fullError(badAxis), HasSubstr("(axis) must be in [0, 2) for input 0 of rank 2, not 2"));
 }
 
@@ -609,7 +594,7 @@ TEST(TensorSignatures, Pack) {
 
   OpBuilder badAxis(Op::PACK);
   badAxis.i32(3).f32({2, 3}).f32({2, 3}).f32Out({2, 3, 2});
-  EXPECT_EQ(levelOf(badAxis), 6);
+  EXPECT_EQ(signatureLevel(badAxis), 6);
   EXPECT_THAT(fullError(badAxis), HasSubstr("(axis) must be in [0, 3) for inputs of rank 2, not 3"));
 }
 
@@ -639,7 +624,7 @@ TEST(TensorSignatures, ChannelShuffle) {
 
   OpBuilder threeGroups(Op::CHANNEL_SHUFFLE);
   threeGroups.f32({1, 2, 2, 4}).i32(3).i32(-1).f32Out({1, 2, 2, 4});
-  EXPECT_EQ(levelOf(threeGroups), 3);
+  EXPECT_EQ(signatureLevel(threeGroups), 3);
   EXPECT_THAT(fullError(threeGroups), HasSubstr("(num_groups) 3 must divide dimension 3"));
 }
 
@@ -691,19 +676,19 @@ OpBuilder reduce(Op op, OT type) {
 
 TEST(TensorSignatures, ReduceLevels) {
   for (Op op : {Op::REDUCE_ALL, Op::REDUCE_ANY}) {
-    EXPECT_EQ(levelOf(reduce(op, BOOL8)), 3);
+    EXPECT_EQ(signatureLevel(reduce(op, BOOL8)), 3);
     EXPECT_THAT(signatureError(reduce(op, F32)), HasSubstr("input 0 (input) must be TENSOR_BOOL8, not TENSOR_FLOAT32"));
   }
   for (Op op : {Op::REDUCE_MAX, Op::REDUCE_MIN}) {
-    EXPECT_EQ(levelOf(reduce(op, F32)), 3);
-    EXPECT_EQ(levelOf(reduce(op, F16)), 3);
-    EXPECT_EQ(levelOf(reduce(op, Q8)), 3);
-    EXPECT_EQ(levelOf(reduce(op, Q8S)), 4);
+    EXPECT_EQ(signatureLevel(reduce(op, F32)), 3);
+    EXPECT_EQ(signatureLevel(reduce(op, F16)), 3);
+    EXPECT_EQ(signatureLevel(reduce(op, Q8)), 3);
+    EXPECT_EQ(signatureLevel(reduce(op, Q8S)), 4);
     EXPECT_THAT(signatureError(reduce(op, I32)), HasSubstr("input 0 (input) must be"));
   }
   for (Op op : {Op::REDUCE_PROD, Op::REDUCE_SUM}) {
-    EXPECT_EQ(levelOf(reduce(op, F32)), 3);
-    EXPECT_EQ(levelOf(reduce(op, F16)), 3);
+    EXPECT_EQ(signatureLevel(reduce(op, F32)), 3);
+    EXPECT_EQ(signatureLevel(reduce(op, F16)), 3);
     EXPECT_THAT(signatureError(reduce(op, Q8)),
                 HasSubstr("input 0 (input) must be TENSOR_FLOAT16 or TENSOR_FLOAT32, not TENSOR_QUANT8_ASYMM"));
   }
@@ -735,7 +720,7 @@ TEST(TensorSignatures, ReduceRefusals) {
   EXPECT_THAT(fullError(badAxis), HasSubstr("(axes) must be in [-2, 2) for input 0 of rank 2, not 2"));
   OpBuilder otherQuant = reduce(Op::REDUCE_MAX, Q8);
   otherQuant.output(0).scale = 1.0f;
-  EXPECT_EQ(levelOf(otherQuant), 3);
+  EXPECT_EQ(signatureLevel(otherQuant), 3);
   EXPECT_THAT(fullError(otherQuant), HasSubstr("must have the scale and zero point of input 0"));
 }
 
@@ -772,7 +757,7 @@ TEST(TensorSignatures, TopK) {
 
   OpBuilder tooMany(Op::TOPK_V2);
   tooMany.f32({2, 5}).i32(6).f32Out({2, 6}).out(I32, {2, 6});
-  EXPECT_EQ(levelOf(tooMany), 3);
+  EXPECT_EQ(signatureLevel(tooMany), 3);
   EXPECT_THAT(fullError(tooMany), HasSubstr("(k) 6 must not exceed the last dimension"));
 }
 
@@ -806,7 +791,7 @@ TEST(TensorSignatures, EmbeddingLookup) {
 
   OpBuilder flatValues(Op::EMBEDDING_LOOKUP);
   flatValues.ints({0, 1}).f32({5}).f32Out({2});
-  EXPECT_EQ(levelOf(flatValues), 1);
+  EXPECT_EQ(signatureLevel(flatValues), 1);
   EXPECT_THAT(fullError(flatValues), HasSubstr("input 1 (values) must have rank 2 to"));
 }
 
@@ -846,7 +831,7 @@ TEST(TensorSignatures, HashtableLookup) {
   // The hits' fixed quantization (scale 1, zero point 0) is checked when the model is prepared.
   OpBuilder hitsScale = hashtableLookup(F32);
   hitsScale.output(1).scale = 0.5f;
-  EXPECT_EQ(levelOf(hitsScale), 1);
+  EXPECT_EQ(signatureLevel(hitsScale), 1);
   EXPECT_THAT(fullError(hitsScale), HasSubstr("output 1 of type TENSOR_QUANT8_ASYMM must have (scale 1, zero point 0)"));
 
   OpBuilder wrongShape = hashtableLookup(F32);

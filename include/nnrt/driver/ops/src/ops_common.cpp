@@ -348,6 +348,33 @@ std::optional<uint32_t> normalizeAxis(int32_t axis, uint32_t rank) {
   return static_cast<uint32_t>(axis < 0 ? axis + r : axis);
 }
 
+Result<std::vector<Shape>> reducedShape(const OpArgs& op, std::optional<bool> keep) {
+  const auto in = op.inputs[0].dims;
+  const uint32_t rank = static_cast<uint32_t>(in.size());
+  if (rank == 0) return std::vector<Shape>{Shape{}};
+  auto axes = knownInt32Tensor(op.inputs[1]);
+  std::vector<bool> reduce(rank, false);
+  if (axes) {
+    for (int32_t a : *axes) {
+      auto axis = normalizeAxis(a, rank);
+      if (!axis) return axisError(op, 1, "axes", a, rank);
+      reduce[*axis] = true;
+    }
+  }
+  if (!keep) return std::vector<Shape>{Shape{}};
+  if (!axes) return std::vector<Shape>{*keep ? Shape(rank, 0) : Shape{}};
+  Shape out;
+  for (uint32_t d = 0; d < rank; ++d) {
+    if (!reduce[d]) {
+      out.push_back(in[d]);
+    } else if (*keep) {
+      out.push_back(1);
+    }
+  }
+  if (out.empty()) out.push_back(1);  // every dimension reduced without keep_dims gives [1]
+  return std::vector<Shape>{std::move(out)};
+}
+
 // ---- 2-D windows ----------------------------------------------------------------------------------
 
 namespace {

@@ -109,6 +109,10 @@ Result<Shape> broadcastShapes(std::span<const uint32_t> a, std::span<const uint3
 Result<std::vector<Shape>> inferLikeInput0(const OpArgs& op);
 // An axis in [-rank, rank) made non-negative; nullopt when out of range.
 std::optional<uint32_t> normalizeAxis(int32_t axis, uint32_t rank);
+// The output of a reduction of input 0 over the axes in input 1 (MEAN, REDUCE_*): reduced
+// dimensions kept as 1 when `keep`, dropped otherwise ([1] when all are dropped). An unknown `keep`
+// gives an unknown rank; unknown axes, unknown dimensions.
+Result<std::vector<Shape>> reducedShape(const OpArgs& op, std::optional<bool> keep);
 
 // ---- 2-D windows (CONV_2D, DEPTHWISE_CONV_2D, the pools) ----------------------------------------
 

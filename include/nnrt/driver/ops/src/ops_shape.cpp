@@ -326,32 +326,8 @@ Result<void> validateMean(const OpArgs& op) {
 }
 
 Result<std::vector<Shape>> inferMean(const OpArgs& op) {
-  const auto in = op.inputs[0].dims;
-  const uint32_t rank = static_cast<uint32_t>(in.size());
-  auto keepValue = knownInt32(op.inputs[2]);
-  auto axes = knownInt32Tensor(op.inputs[1]);
-  if (rank == 0) return one(Shape{});
-  std::vector<bool> reduce(rank, false);
-  if (axes) {
-    for (int32_t a : *axes) {
-      auto axis = normalizeAxis(a, rank);
-      if (!axis) return axisError(op, 1, "axes", a, rank);
-      reduce[*axis] = true;
-    }
-  }
-  if (!keepValue) return one(Shape{});
-  const bool keep = *keepValue > 0;
-  if (!axes) return one(keep ? unknownDims(rank) : Shape{});
-  Shape out;
-  for (uint32_t d = 0; d < rank; ++d) {
-    if (!reduce[d]) {
-      out.push_back(in[d]);
-    } else if (keep) {
-      out.push_back(1);
-    }
-  }
-  if (out.empty()) out.push_back(1);  // every dimension reduced without keep_dims gives [1]
-  return one(std::move(out));
+  auto keep = knownInt32(op.inputs[2]);
+  return reducedShape(op, keep ? std::optional<bool>(*keep > 0) : std::nullopt);
 }
 
 }  // namespace nnrt::ops::detail

@@ -686,31 +686,7 @@ Result<void> validateReduce(const OpArgs& op) {
 }
 
 Result<std::vector<Shape>> inferReduce(const OpArgs& op) {
-  const auto in = op.inputs[0].dims;
-  const uint32_t rank = static_cast<uint32_t>(in.size());
-  auto axes = knownInt32Tensor(op.inputs[1]);
-  auto keep = knownBool(op.inputs[2]);
-  if (rank == 0) return one(Shape{});
-  std::vector<bool> reduce(rank, false);
-  if (axes) {
-    for (int32_t a : *axes) {
-      auto axis = normalizeAxis(a, rank);
-      if (!axis) return axisError(op, 1, "axes", a, rank);
-      reduce[*axis] = true;
-    }
-  }
-  if (!keep) return one(Shape{});
-  if (!axes) return one(*keep ? Shape(rank, 0) : Shape{});
-  Shape out;
-  for (uint32_t d = 0; d < rank; ++d) {
-    if (!reduce[d]) {
-      out.push_back(in[d]);
-    } else if (*keep) {
-      out.push_back(1);
-    }
-  }
-  if (out.empty()) out.push_back(1);  // every dimension reduced without keep_dims gives [1]
-  return one(std::move(out));
+  return reducedShape(op, knownBool(op.inputs[2]));
 }
 
 // ---- TOPK_V2 ------------------------------------------------------------------------------------------
