@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "nnrt/driver/ops/operand_types.hpp"
+#include "plugins/cpu/kernel_call.hpp"
 #include "plugins/cpu/kernels/activation.hpp"
 #include "plugins/cpu/kernels/conv.hpp"
 #include "plugins/cpu/kernels/elementwise.hpp"
@@ -22,47 +23,6 @@ namespace {
 
 using driver::Result;
 using ops::Arg;
-
-// ---- Reading a KernelCall --------------------------------------------------------------------------
-
-Shape shapeOf(const Arg& arg) {
-  return Shape{std::vector<uint32_t>(arg.dims.begin(), arg.dims.end())};
-}
-Quant quantOf(const Arg& arg) {
-  return Quant{arg.scale, arg.zeroPoint};
-}
-size_t elementsOf(const Arg& arg) {
-  return shapeOf(arg).elements();
-}
-template <class T>
-const T* input(const KernelCall& c, size_t i) {
-  return static_cast<const T*>(c.op.inputs[i].data);
-}
-template <class T>
-T* output(const KernelCall& c, size_t i = 0) {
-  return static_cast<T*>(c.outputData[i]);
-}
-// The decoded parameters of the kind the table row promised.
-template <class P>
-Result<const P*> paramsOf(const KernelCall& c) {
-  const P* p = std::get_if<P>(&c.params);
-  if (p == nullptr) {
-    return driver::generalFailure("cpu driver bug: " + ops::operationName(c.op.type) +
-                                  " got parameters of the wrong kind");
-  }
-  return p;
-}
-
-// ---- Decoding --------------------------------------------------------------------------------------
-
-template <auto Decode>
-Result<OpParams> decodeWith(const ops::OpArgs& op) {
-  NNRT_ASSIGN_OR_RETURN(auto params, Decode(op));
-  return OpParams(std::move(params));
-}
-Result<OpParams> noParams(const ops::OpArgs&) {
-  return OpParams{};
-}
 
 // ---- Element-wise ------------------------------------------------------------------------------------
 
@@ -300,12 +260,16 @@ std::string perTensorFilterOnly(const ops::OpArgs& op) {
 // ---- The table -------------------------------------------------------------------------------------------
 
 using T = driver::OperationType;
+constexpr auto F16 = driver::OperandType::TENSOR_FLOAT16;
 constexpr auto F32 = driver::OperandType::TENSOR_FLOAT32;
+constexpr auto I32 = driver::OperandType::TENSOR_INT32;
 constexpr auto Q8 = driver::OperandType::TENSOR_QUANT8_ASYMM;
+constexpr auto Q8S = driver::OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
 
-// Every (operation, type of input 0) the cpu driver runs. Types not listed (TENSOR_FLOAT16,
-// TENSOR_INT32, TENSOR_QUANT8_ASYMM_SIGNED, ...) and operations not listed are unsupported.
-const KernelEntry kKernels[] = {
+// Every (operation, type of input 0) of the wave-1 operations the cpu driver runs. TENSOR_FLOAT16
+// rows run the float32 kernel through viaFloat32, TENSOR_QUANT8_ASYMM_SIGNED rows the uint8 kernel
+// through viaUnsigned (both exact adapters, type_adapters.hpp).
+const KernelEntry kBasicKernels[] = {
     {T::ADD, F32, decodeWith<ops::decodeBinary>, binaryFloat<add>},
     {T::ADD, Q8, decodeWith<ops::decodeBinary>, binaryQuant<add>},
     {T::SUB, F32, decodeWith<ops::decodeBinary>, binaryFloat<sub>},
@@ -350,17 +314,32 @@ const KernelEntry kKernels[] = {
     {T::MEAN, F32, decodeWith<ops::decodeMean>, meanFloat},
 };
 
+}  // namespace
+
+std::span<const KernelEntry> basicKernels() {
+  return kBasicKernels;
+}
+
+std::vector<std::span<const KernelEntry>> kernelTables() {
+  return {basicKernels(), tensorKernels(), imageKernels(), recurrentKernels()};
+}
+
+namespace {
+
 bool hasKernelFor(int32_t operation) {
-  for (const KernelEntry& e : kKernels) {
-    if (static_cast<int32_t>(e.operation) == operation) return true;
+  for (auto table : kernelTables()) {
+    for (const KernelEntry& e : table) {
+      if (static_cast<int32_t>(e.operation) == operation) return true;
+    }
   }
   return false;
 }
 
 const KernelEntry* findKernel(int32_t operation, int32_t inputType) {
-  for (const KernelEntry& e : kKernels) {
-    if (static_cast<int32_t>(e.operation) == operation && static_cast<int32_t>(e.inputType) == inputType)
-      return &e;
+  for (auto table : kernelTables()) {
+    for (const KernelEntry& e : table) {
+      if (static_cast<int32_t>(e.operation) == operation && static_cast<int32_t>(e.inputType) == inputType) return &e;
+    }
   }
   return nullptr;
 }

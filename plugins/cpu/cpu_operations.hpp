@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "nnrt/driver/ops/operation.hpp"
 #include "nnrt/driver/ops/params.hpp"
@@ -29,13 +30,15 @@ struct KernelCall {
   ExecutionArena& scratch;  // the execution's memory, for layout changes
 };
 
+using RunFn = driver::Result<void> (*)(const KernelCall& call);
+
 struct KernelEntry {
   driver::OperationType operation;
   driver::OperandType inputType;  // the type of input 0
   // Decodes the parameters through the SDK operation library (INVALID_ARGUMENT when something is not known yet).
   driver::Result<OpParams> (*decode)(const ops::OpArgs& op);
   // Runs the kernel. Fails only on a driver bug (parameters of the wrong kind).
-  driver::Result<void> (*run)(const KernelCall& call);
+  RunFn run;
   // A limit of this driver inside the (operation, type) pair, e.g. per-channel quantized filters:
   // returns why the operation is not supported, or "" when it is. May be null.
   std::string (*limit)(const ops::OpArgs& op) = nullptr;
@@ -43,6 +46,14 @@ struct KernelEntry {
   // point at input 0 instead of being copied.
   bool outputIsInput0 = false;
 };
+
+// The kernel tables, one per family of operations; selectKernel looks through all of them, and
+// the support listing (`nnrt devices`, docs/) is generated from them.
+std::span<const KernelEntry> basicKernels();      // cpu_operations.cpp: element-wise, conv, pools, shapes
+std::span<const KernelEntry> tensorKernels();     // cpu_ops_tensor.cpp: space/depth/batch moves, slices, lookups
+std::span<const KernelEntry> imageKernels();      // cpu_ops_image.cpp: normalization, resize, dequantize, LSH
+std::span<const KernelEntry> recurrentKernels();  // cpu_ops_recurrent.cpp: LSTM, RNN, SVDF
+std::vector<std::span<const KernelEntry>> kernelTables();
 
 // The kernel entry that runs `op` (declared shapes, constant values) or, as INVALID_ARGUMENT, one
 // sentence saying why this driver cannot run it: an operation or type without a kernel, a limit of

@@ -39,6 +39,8 @@ struct PluginUnderTest {
   // When the plugin loads but offers no usable device (e.g. no OpenCL platform on the machine),
   // skip the cases instead of failing them.
   bool skipWhenNoDevice = false;
+  // Families of cases (OperationCase::family) it must refuse whole, e.g. "recurrent".
+  std::set<std::string> unsupportedFamilies;
 };
 
 struct ConformanceParam {

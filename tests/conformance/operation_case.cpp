@@ -47,7 +47,7 @@ CaseBuilder& CaseBuilder::tolerance(double absolute, double relative) {
 
 OperationCase CaseBuilder::build(std::vector<uint32_t> operationInputs) {
   model_.addOperation(operation_, std::move(operationInputs), outputOperands_);
-  return OperationCase{name_, model_, inputs_, outputs_};
+  return OperationCase{name_, {}, model_, inputs_, outputs_};
 }
 
 std::vector<double> randomValues(OperandType type, size_t n, uint32_t seed, double lo, double hi) {
@@ -68,9 +68,16 @@ std::vector<double> iota(size_t n, double start, double step) {
 const std::vector<OperationCase>& allOperationCases() {
   static const std::vector<OperationCase> cases = [] {
     std::vector<OperationCase> all;
-    for (auto family : {elementwiseCases, activationCases, convolutionCases, poolCases, shapeCases}) {
-      for (OperationCase& c : family())
+    using Family = std::pair<const char*, std::vector<OperationCase> (*)()>;
+    for (auto [family, casesOf] : {Family{"elementwise", elementwiseCases}, Family{"activation", activationCases},
+                                   Family{"conv", convolutionCases}, Family{"pool", poolCases},
+                                   Family{"shape", shapeCases}, Family{"tensor", tensorCases},
+                                   Family{"image", imageCases}, Family{"recurrent", recurrentCases},
+                                   Family{"quant", quantCases}}) {
+      for (OperationCase& c : casesOf()) {
+        c.family = family;
         all.push_back(std::move(c));
+      }
     }
     std::set<std::string> names;
     for (const OperationCase& c : all) {

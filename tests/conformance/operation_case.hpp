@@ -44,6 +44,7 @@ struct ExpectedOutput {
 
 struct OperationCase {
   std::string name;  // unique, [a-z0-9_]: the GoogleTest parameter name
+  std::string family;  // the cases_<family>.cpp it comes from (set by allOperationCases)
   TestModel model;   // one operation; its inputs in model-input order
   std::vector<TensorValues> inputs;
   std::vector<ExpectedOutput> outputs;
@@ -104,6 +105,10 @@ std::vector<OperationCase> activationCases();
 std::vector<OperationCase> convolutionCases();
 std::vector<OperationCase> poolCases();
 std::vector<OperationCase> shapeCases();
+std::vector<OperationCase> tensorCases();     // space/depth/batch moves, slices, lookups
+std::vector<OperationCase> imageCases();      // normalization, resize, dequantize, LSH projection
+std::vector<OperationCase> recurrentCases();  // LSTM, RNN, SVDF
+std::vector<OperationCase> quantCases();      // per-channel filters, signed quant8, int32 and float16 forms
 // Every case, built once; names are unique.
 const std::vector<OperationCase>& allOperationCases();
 

@@ -1,0 +1,11 @@
+// Conformance cases of the recurrent family (see operation_case.hpp).
+#include "conformance/operation_case.hpp"
+
+namespace nnrt::test::conformance {
+
+std::vector<OperationCase> recurrentCases() {
+  std::vector<OperationCase> cases;
+  return cases;
+}
+
+}  // namespace nnrt::test::conformance
