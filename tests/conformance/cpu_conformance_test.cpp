@@ -14,7 +14,9 @@ INSTANTIATE_TEST_SUITE_P(
                           "add_quant8_signed", "logistic_float16", "softmax_float16", "conv2d_float16",
                           "depthwise_conv2d_float16", "conv2d_quant8_per_channel",
                           "depthwise_conv2d_quant8_per_channel", "fully_connected_float16",
-                          "average_pool_float16", "l2_pool_float16", "mean_quant8", "transpose_quant8"}}),
+                          "average_pool_float16", "l2_pool_float16", "mean_quant8", "transpose_quant8"},
+                         false,
+                         {}}),
     conformanceCaseName);
 
 }  // namespace nnrt::test::conformance
