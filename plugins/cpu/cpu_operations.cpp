@@ -9,6 +9,7 @@
 
 #include "nnrt/driver/ops/operand_types.hpp"
 #include "plugins/cpu/kernel_call.hpp"
+#include "plugins/cpu/type_adapters.hpp"
 #include "plugins/cpu/kernels/activation.hpp"
 #include "plugins/cpu/kernels/conv.hpp"
 #include "plugins/cpu/kernels/elementwise.hpp"
@@ -48,6 +49,16 @@ Result<void> binaryQuant(const KernelCall& c) {
   const Arg &a = c.op.inputs[0], &b = c.op.inputs[1], &out = c.op.outputs[0];
   Fn(input<uint8_t>(c, 0), shapeOf(a), quantOf(a), input<uint8_t>(c, 1), shapeOf(b), quantOf(b),
      p->activation, output<uint8_t>(c), shapeOf(out), quantOf(out));
+  return {};
+}
+
+using BinaryInt32Fn = void (*)(const int32_t*, const Shape&, const int32_t*, const Shape&, int32_t*, const Shape&);
+
+template <BinaryInt32Fn Fn>
+Result<void> binaryInt32(const KernelCall& c) {
+  const Arg &a = c.op.inputs[0], &b = c.op.inputs[1];
+  Fn(input<int32_t>(c, 0), shapeOf(a), input<int32_t>(c, 1), shapeOf(b), output<int32_t>(c),
+     shapeOf(c.op.outputs[0]));
   return {};
 }
 
@@ -193,7 +204,9 @@ Result<void> copyInput0(const KernelCall& c) {
   return {};
 }
 
-Result<void> concatenationFloat(const KernelCall& c) {
+// Every input has the output's type (and, for quant8, parameters the validation made equal or the
+// quant8 row requantizes): the bytes are laid side by side.
+Result<void> concatenationBytes(const KernelCall& c) {
   NNRT_ASSIGN_OR_RETURN(const auto* p, paramsOf<ops::ConcatenationParams>(c));
   const size_t n = c.op.inputs.size() - 1;  // the last input is the axis
   std::vector<const void*> data(n);
@@ -202,7 +215,7 @@ Result<void> concatenationFloat(const KernelCall& c) {
     data[i] = c.op.inputs[i].data;
     shapes[i] = shapeOf(c.op.inputs[i]);
   }
-  concatenation(data, shapes, p->axis, sizeof(float), c.outputData[0]);
+  concatenation(data, shapes, p->axis, ops::elementSize(c.op.inputs[0].type), c.outputData[0]);
   return {};
 }
 
@@ -221,9 +234,10 @@ Result<void> concatenationQuant(const KernelCall& c) {
   return {};
 }
 
-Result<void> transposeFloat(const KernelCall& c) {
+Result<void> transposeBytes(const KernelCall& c) {
   NNRT_ASSIGN_OR_RETURN(const auto* p, paramsOf<ops::TransposeParams>(c));
-  transpose(c.op.inputs[0].data, shapeOf(c.op.inputs[0]), p->perm, sizeof(float), c.outputData[0]);
+  transpose(c.op.inputs[0].data, shapeOf(c.op.inputs[0]), p->perm, ops::elementSize(c.op.inputs[0].type),
+            c.outputData[0]);
   return {};
 }
 
@@ -238,6 +252,19 @@ Result<void> padFloat(const KernelCall& c) {
   return {};
 }
 
+// Quant8 PAD pads with the zero point: the real value 0, as NNAPI defines it.
+Result<void> padQuant(const KernelCall& c) {
+  NNRT_ASSIGN_OR_RETURN(const auto* p, paramsOf<ops::PadParams>(c));
+  std::vector<uint32_t> paddings;
+  for (size_t d = 0; d < p->before.size(); ++d) {
+    paddings.push_back(p->before[d]);
+    paddings.push_back(p->after[d]);
+  }
+  pad<uint8_t>(input<uint8_t>(c, 0), shapeOf(c.op.inputs[0]), paddings,
+               static_cast<uint8_t>(c.op.inputs[0].zeroPoint), output<uint8_t>(c));
+  return {};
+}
+
 Result<void> meanFloat(const KernelCall& c) {
   NNRT_ASSIGN_OR_RETURN(const auto* p, paramsOf<ops::MeanParams>(c));
   mean(input<float>(c, 0), shapeOf(c.op.inputs[0]), p->axes, output<float>(c));
@@ -245,6 +272,14 @@ Result<void> meanFloat(const KernelCall& c) {
 }
 
 // ---- Limits inside a supported (operation, type) pair ----------------------------------------------------
+
+// NNAPI takes TENSOR_INT32 arithmetic without a fused activation (Android's reference refuses one).
+std::string noActivationForInt32(const ops::OpArgs& op) {
+  if (op.inputs.size() > 2 && op.inputs[2].hasValue() && op.inputs[2].scalar<int32_t>() != 0) {
+    return ops::operationName(op.type) + " on TENSOR_INT32 takes no fused activation (input 2 must be 0)";
+  }
+  return "";
+}
 
 std::string perTensorFilterOnly(const ops::OpArgs& op) {
   if (op.inputs.size() > 1 &&
@@ -270,48 +305,104 @@ constexpr auto Q8S = driver::OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
 // rows run the float32 kernel through viaFloat32, TENSOR_QUANT8_ASYMM_SIGNED rows the uint8 kernel
 // through viaUnsigned (both exact adapters, type_adapters.hpp).
 const KernelEntry kBasicKernels[] = {
+    // ADD, SUB, MUL, DIV, FLOOR
     {T::ADD, F32, decodeWith<ops::decodeBinary>, binaryFloat<add>},
+    {T::ADD, F16, decodeWith<ops::decodeBinary>, viaFloat32<binaryFloat<add>>},
     {T::ADD, Q8, decodeWith<ops::decodeBinary>, binaryQuant<add>},
+    {T::ADD, Q8S, decodeWith<ops::decodeBinary>, viaUnsigned<binaryQuant<add>>},
+    {T::ADD, I32, decodeWith<ops::decodeBinary>, binaryInt32<add>, noActivationForInt32},
     {T::SUB, F32, decodeWith<ops::decodeBinary>, binaryFloat<sub>},
+    {T::SUB, F16, decodeWith<ops::decodeBinary>, viaFloat32<binaryFloat<sub>>},
     {T::SUB, Q8, decodeWith<ops::decodeBinary>, binaryQuant<sub>},
+    {T::SUB, Q8S, decodeWith<ops::decodeBinary>, viaUnsigned<binaryQuant<sub>>},
+    {T::SUB, I32, decodeWith<ops::decodeBinary>, binaryInt32<sub>, noActivationForInt32},
     {T::MUL, F32, decodeWith<ops::decodeBinary>, binaryFloat<mul>},
+    {T::MUL, F16, decodeWith<ops::decodeBinary>, viaFloat32<binaryFloat<mul>>},
     {T::MUL, Q8, decodeWith<ops::decodeBinary>, binaryQuant<mul>},
+    {T::MUL, Q8S, decodeWith<ops::decodeBinary>, viaUnsigned<binaryQuant<mul>>},
+    {T::MUL, I32, decodeWith<ops::decodeBinary>, binaryInt32<mul>, noActivationForInt32},
     {T::DIV, F32, decodeWith<ops::decodeBinary>, binaryFloat<div>},
+    {T::DIV, F16, decodeWith<ops::decodeBinary>, viaFloat32<binaryFloat<div>>},
+    {T::DIV, I32, decodeWith<ops::decodeBinary>, binaryInt32<div>, noActivationForInt32},
     {T::FLOOR, F32, noParams, unaryFloat<floor>},
+    {T::FLOOR, F16, noParams, viaFloat32<unaryFloat<floor>>},
+    // Activations
     {T::RELU, F32, noParams, unaryFloat<relu>},
+    {T::RELU, F16, noParams, viaFloat32<unaryFloat<relu>>},
     {T::RELU, Q8, noParams, unaryQuant<relu>},
+    {T::RELU, Q8S, noParams, viaUnsigned<unaryQuant<relu>>},
     {T::RELU1, F32, noParams, unaryFloat<relu1>},
+    {T::RELU1, F16, noParams, viaFloat32<unaryFloat<relu1>>},
     {T::RELU1, Q8, noParams, unaryQuant<relu1>},
+    {T::RELU1, Q8S, noParams, viaUnsigned<unaryQuant<relu1>>},
     {T::RELU6, F32, noParams, unaryFloat<relu6>},
+    {T::RELU6, F16, noParams, viaFloat32<unaryFloat<relu6>>},
     {T::RELU6, Q8, noParams, unaryQuant<relu6>},
+    {T::RELU6, Q8S, noParams, viaUnsigned<unaryQuant<relu6>>},
     {T::LOGISTIC, F32, noParams, unaryFloat<logistic>},
+    {T::LOGISTIC, F16, noParams, viaFloat32<unaryFloat<logistic>>},
     {T::LOGISTIC, Q8, noParams, unaryQuant<logistic>},
+    {T::LOGISTIC, Q8S, noParams, viaUnsigned<unaryQuant<logistic>>},
     {T::TANH, F32, noParams, unaryFloat<tanh>},
+    {T::TANH, F16, noParams, viaFloat32<unaryFloat<tanh>>},
     {T::TANH, Q8, noParams, unaryQuant<tanh>},
+    {T::TANH, Q8S, noParams, viaUnsigned<unaryQuant<tanh>>},
     {T::SOFTMAX, F32, decodeWith<ops::decodeSoftmax>, softmaxFloat},
+    {T::SOFTMAX, F16, decodeWith<ops::decodeSoftmax>, viaFloat32<softmaxFloat>},
     {T::SOFTMAX, Q8, decodeWith<ops::decodeSoftmax>, softmaxQuant},
+    {T::SOFTMAX, Q8S, decodeWith<ops::decodeSoftmax>, viaUnsigned<softmaxQuant>},
+    // FULLY_CONNECTED, convolutions, pools
     {T::FULLY_CONNECTED, F32, decodeWith<ops::decodeFullyConnected>, fullyConnectedFloat},
+    {T::FULLY_CONNECTED, F16, decodeWith<ops::decodeFullyConnected>, viaFloat32<fullyConnectedFloat>},
     {T::FULLY_CONNECTED, Q8, decodeWith<ops::decodeFullyConnected>, fullyConnectedQuant},
+    {T::FULLY_CONNECTED, Q8S, decodeWith<ops::decodeFullyConnected>, viaUnsigned<fullyConnectedQuant>},
     {T::CONV_2D, F32, decodeWith<ops::decodeConv2D>, convFloat<ops::Conv2DParams, conv2d>},
-    {T::CONV_2D, Q8, decodeWith<ops::decodeConv2D>, convQuant<ops::Conv2DParams, conv2d>,
+    {T::CONV_2D, F16, decodeWith<ops::decodeConv2D>, viaFloat32<convFloat<ops::Conv2DParams, conv2d>>},
+    {T::CONV_2D, Q8, decodeWith<ops::decodeConv2D>, convQuant<ops::Conv2DParams, conv2d>, perTensorFilterOnly},
+    {T::CONV_2D, Q8S, decodeWith<ops::decodeConv2D>, viaUnsigned<convQuant<ops::Conv2DParams, conv2d>>,
      perTensorFilterOnly},
     {T::DEPTHWISE_CONV_2D, F32, decodeWith<ops::decodeDepthwiseConv2D>,
      convFloat<ops::DepthwiseConv2DParams, depthwiseConv2d>},
+    {T::DEPTHWISE_CONV_2D, F16, decodeWith<ops::decodeDepthwiseConv2D>,
+     viaFloat32<convFloat<ops::DepthwiseConv2DParams, depthwiseConv2d>>},
     {T::DEPTHWISE_CONV_2D, Q8, decodeWith<ops::decodeDepthwiseConv2D>,
      convQuant<ops::DepthwiseConv2DParams, depthwiseConv2d>, perTensorFilterOnly},
+    {T::DEPTHWISE_CONV_2D, Q8S, decodeWith<ops::decodeDepthwiseConv2D>,
+     viaUnsigned<convQuant<ops::DepthwiseConv2DParams, depthwiseConv2d>>, perTensorFilterOnly},
     {T::AVERAGE_POOL_2D, F32, decodeWith<ops::decodePool2D>, poolFloat<averagePool2d>},
+    {T::AVERAGE_POOL_2D, F16, decodeWith<ops::decodePool2D>, viaFloat32<poolFloat<averagePool2d>>},
     {T::AVERAGE_POOL_2D, Q8, decodeWith<ops::decodePool2D>, poolQuant<averagePool2d>},
+    {T::AVERAGE_POOL_2D, Q8S, decodeWith<ops::decodePool2D>, viaUnsigned<poolQuant<averagePool2d>>},
     {T::MAX_POOL_2D, F32, decodeWith<ops::decodePool2D>, poolFloat<maxPool2d>},
+    {T::MAX_POOL_2D, F16, decodeWith<ops::decodePool2D>, viaFloat32<poolFloat<maxPool2d>>},
     {T::MAX_POOL_2D, Q8, decodeWith<ops::decodePool2D>, poolQuant<maxPool2d>},
+    {T::MAX_POOL_2D, Q8S, decodeWith<ops::decodePool2D>, viaUnsigned<poolQuant<maxPool2d>>},
     {T::L2_POOL_2D, F32, decodeWith<ops::decodePool2D>, poolFloat<l2Pool2d>},
+    {T::L2_POOL_2D, F16, decodeWith<ops::decodePool2D>, viaFloat32<poolFloat<l2Pool2d>>},
+    // Shapes and data movement: the bytes move unchanged whatever the type
     {T::RESHAPE, F32, decodeWith<ops::decodeReshape>, copyInput0, nullptr, true},
+    {T::RESHAPE, F16, decodeWith<ops::decodeReshape>, copyInput0, nullptr, true},
     {T::RESHAPE, Q8, decodeWith<ops::decodeReshape>, copyInput0, nullptr, true},
+    {T::RESHAPE, Q8S, decodeWith<ops::decodeReshape>, copyInput0, nullptr, true},
+    {T::RESHAPE, I32, decodeWith<ops::decodeReshape>, copyInput0, nullptr, true},
     {T::SQUEEZE, F32, decodeWith<ops::decodeSqueeze>, copyInput0, nullptr, true},
-    {T::CONCATENATION, F32, decodeWith<ops::decodeConcatenation>, concatenationFloat},
+    {T::SQUEEZE, F16, decodeWith<ops::decodeSqueeze>, copyInput0, nullptr, true},
+    {T::SQUEEZE, Q8, decodeWith<ops::decodeSqueeze>, copyInput0, nullptr, true},
+    {T::SQUEEZE, Q8S, decodeWith<ops::decodeSqueeze>, copyInput0, nullptr, true},
+    {T::CONCATENATION, F32, decodeWith<ops::decodeConcatenation>, concatenationBytes},
+    {T::CONCATENATION, F16, decodeWith<ops::decodeConcatenation>, concatenationBytes},
     {T::CONCATENATION, Q8, decodeWith<ops::decodeConcatenation>, concatenationQuant},
-    {T::TRANSPOSE, F32, decodeWith<ops::decodeTranspose>, transposeFloat},
+    {T::CONCATENATION, Q8S, decodeWith<ops::decodeConcatenation>, viaUnsigned<concatenationQuant>},
+    {T::TRANSPOSE, F32, decodeWith<ops::decodeTranspose>, transposeBytes},
+    {T::TRANSPOSE, F16, decodeWith<ops::decodeTranspose>, transposeBytes},
+    {T::TRANSPOSE, Q8, decodeWith<ops::decodeTranspose>, transposeBytes},
+    {T::TRANSPOSE, Q8S, decodeWith<ops::decodeTranspose>, transposeBytes},
     {T::PAD, F32, decodeWith<ops::decodePad>, padFloat},
+    {T::PAD, F16, decodeWith<ops::decodePad>, viaFloat32<padFloat>},
+    {T::PAD, Q8, decodeWith<ops::decodePad>, padQuant},
+    {T::PAD, Q8S, decodeWith<ops::decodePad>, viaUnsigned<padQuant>},
     {T::MEAN, F32, decodeWith<ops::decodeMean>, meanFloat},
+    {T::MEAN, F16, decodeWith<ops::decodeMean>, viaFloat32<meanFloat>},
 };
 
 }  // namespace

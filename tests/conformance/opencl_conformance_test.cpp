@@ -68,10 +68,14 @@ INSTANTIATE_TEST_SUITE_P(OpenCl, OperationConformance,
                                                "transpose_float_perm",
                                                "transpose_float_rank2",
                                                "transpose_float_rank4_perm_omitted",
-                                               "transpose_quant8"},
+                                               "transpose_quant8",
+                                               "floor_float16",
+                                               "mean_float16_keep",
+                                               "pad_float16",
+                                               "transpose_float16"},
                                               true,
-                                              // float16, signed quant8, per-channel filters, int32,
-                                              // and the operations it has no kernel for
+                                              // signed quant8, per-channel filters, int32, and the
+                                              // operations it has no kernel for
                                               {"tensor", "image", "recurrent", "quant"}}),
                          conformanceCaseName);
 

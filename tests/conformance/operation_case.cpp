@@ -73,7 +73,8 @@ const std::vector<OperationCase>& allOperationCases() {
                                    Family{"conv", convolutionCases}, Family{"pool", poolCases},
                                    Family{"shape", shapeCases}, Family{"tensor", tensorCases},
                                    Family{"image", imageCases}, Family{"recurrent", recurrentCases},
-                                   Family{"quant", quantCases}}) {
+                                   Family{"quant", quantCases},
+                                   Family{"float16", float16Cases}}) {
       for (OperationCase& c : casesOf()) {
         c.family = family;
         all.push_back(std::move(c));

@@ -108,7 +108,8 @@ std::vector<OperationCase> shapeCases();
 std::vector<OperationCase> tensorCases();     // space/depth/batch moves, slices, lookups
 std::vector<OperationCase> imageCases();      // normalization, resize, dequantize, LSH projection
 std::vector<OperationCase> recurrentCases();  // LSTM, RNN, SVDF
-std::vector<OperationCase> quantCases();      // per-channel filters, signed quant8, int32 and float16 forms
+std::vector<OperationCase> quantCases();      // per-channel filters, signed quant8 and int32 forms
+std::vector<OperationCase> float16Cases();    // TENSOR_FLOAT16 forms of the wave-1 operations
 // Every case, built once; names are unique.
 const std::vector<OperationCase>& allOperationCases();
 

@@ -66,6 +66,38 @@ void addOrSubQuant8(const uint8_t* a, const Shape& aShape, Quant aQuant, const u
 
 }  // namespace
 
+void add(const int32_t* a, const Shape& aShape, const int32_t* b, const Shape& bShape, int32_t* out,
+         const Shape& outShape) {
+  broadcastBinary(a, aShape, b, bShape, out, outShape, [](int32_t x, int32_t y) {
+    return static_cast<int32_t>(static_cast<uint32_t>(x) + static_cast<uint32_t>(y));
+  });
+}
+
+void sub(const int32_t* a, const Shape& aShape, const int32_t* b, const Shape& bShape, int32_t* out,
+         const Shape& outShape) {
+  broadcastBinary(a, aShape, b, bShape, out, outShape, [](int32_t x, int32_t y) {
+    return static_cast<int32_t>(static_cast<uint32_t>(x) - static_cast<uint32_t>(y));
+  });
+}
+
+void mul(const int32_t* a, const Shape& aShape, const int32_t* b, const Shape& bShape, int32_t* out,
+         const Shape& outShape) {
+  broadcastBinary(a, aShape, b, bShape, out, outShape, [](int32_t x, int32_t y) {
+    return static_cast<int32_t>(static_cast<uint32_t>(x) * static_cast<uint32_t>(y));
+  });
+}
+
+void div(const int32_t* a, const Shape& aShape, const int32_t* b, const Shape& bShape, int32_t* out,
+         const Shape& outShape) {
+  broadcastBinary(a, aShape, b, bShape, out, outShape, [](int32_t x, int32_t y) -> int32_t {
+    if (y == 0) return 0;
+    if (x == INT32_MIN && y == -1) return INT32_MIN;  // the one quotient that does not fit wraps
+    int32_t q = x / y;
+    if (x % y != 0 && ((x < 0) != (y < 0))) --q;  // floor, not truncation
+    return q;
+  });
+}
+
 void add(const float* a, const Shape& aShape, const float* b, const Shape& bShape, Activation act, float* out,
          const Shape& outShape) {
   floatBinary(a, aShape, b, bShape, act, out, outShape, [](float x, float y) { return x + y; });

@@ -32,6 +32,18 @@ void sub(const uint8_t* a, const Shape& aShape, Quant aQuant, const uint8_t* b, 
 void mul(const uint8_t* a, const Shape& aShape, Quant aQuant, const uint8_t* b, const Shape& bShape,
          Quant bQuant, Activation act, uint8_t* out, const Shape& outShape, Quant outQuant);
 
+// TENSOR_INT32 (NNAPI takes no fused activation with it): ADD, SUB and MUL wrap around on overflow
+// (two's complement), DIV is floor division ("//" in Python) and gives 0 for a zero divisor, which
+// NNAPI leaves undefined.
+void add(const int32_t* a, const Shape& aShape, const int32_t* b, const Shape& bShape, int32_t* out,
+         const Shape& outShape);
+void sub(const int32_t* a, const Shape& aShape, const int32_t* b, const Shape& bShape, int32_t* out,
+         const Shape& outShape);
+void mul(const int32_t* a, const Shape& aShape, const int32_t* b, const Shape& bShape, int32_t* out,
+         const Shape& outShape);
+void div(const int32_t* a, const Shape& aShape, const int32_t* b, const Shape& bShape, int32_t* out,
+         const Shape& outShape);
+
 // out[i] = floor(in[i]) for count elements; out may alias in.
 void floor(const float* in, size_t count, float* out);
 
