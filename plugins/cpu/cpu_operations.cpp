@@ -412,7 +412,7 @@ std::span<const KernelEntry> basicKernels() {
 }
 
 std::vector<std::span<const KernelEntry>> kernelTables() {
-  return {basicKernels(), tensorKernels(), imageKernels(), recurrentKernels()};
+  return {basicKernels()};
 }
 
 namespace {

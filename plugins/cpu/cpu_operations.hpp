@@ -47,12 +47,10 @@ struct KernelEntry {
   bool outputIsInput0 = false;
 };
 
-// The kernel tables, one per family of operations; selectKernel looks through all of them, and
-// the support listing (`nnrt devices`, docs/) is generated from them.
-std::span<const KernelEntry> basicKernels();      // cpu_operations.cpp: element-wise, conv, pools, shapes
-std::span<const KernelEntry> tensorKernels();     // cpu_ops_tensor.cpp: space/depth/batch moves, slices, lookups
-std::span<const KernelEntry> imageKernels();      // cpu_ops_image.cpp: normalization, resize, dequantize, LSH
-std::span<const KernelEntry> recurrentKernels();  // cpu_ops_recurrent.cpp: LSTM, RNN, SVDF
+// The kernel tables, one per family of operations (a new family adds its own cpu_ops_<family>.cpp
+// and joins kernelTables()); selectKernel looks through all of them, and docs/cpu-operations.md is
+// generated from them.
+std::span<const KernelEntry> basicKernels();  // cpu_operations.cpp: element-wise, conv, pools, shapes
 std::vector<std::span<const KernelEntry>> kernelTables();
 
 // The kernel entry that runs `op` (declared shapes, constant values) or, as INVALID_ARGUMENT, one

@@ -74,9 +74,8 @@ INSTANTIATE_TEST_SUITE_P(OpenCl, OperationConformance,
                                                "pad_float16",
                                                "transpose_float16"},
                                               true,
-                                              // signed quant8, per-channel filters, int32, and the
-                                              // operations it has no kernel for
-                                              {"tensor", "image", "recurrent", "quant"}}),
+                                              // signed quant8, per-channel filters, int32
+                                              {"quant"}}),
                          conformanceCaseName);
 
 }  // namespace nnrt::test::conformance
