@@ -165,6 +165,7 @@ class CpuExecution {
     arg.data = v.data;
     arg.length = v.length;
     arg.omitted = v.omitted;
+    if (!info.channelScales.empty()) arg.operand = &info.perChannel;
     return arg;
   }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "nnrt/driver/ops/operand_types.hpp"
+#include "plugins/cpu/conv_per_channel.hpp"
 #include "plugins/cpu/kernel_call.hpp"
 #include "plugins/cpu/type_adapters.hpp"
 #include "plugins/cpu/kernels/activation.hpp"
@@ -156,6 +157,14 @@ Result<void> convQuant(const KernelCall& c) {
   return {};
 }
 
+// Quant8 convolutions: a per-tensor filter (TENSOR_QUANT8_ASYMM / _SIGNED) or a per-channel one
+// (TENSOR_QUANT8_SYMM_PER_CHANNEL, conv_per_channel.hpp).
+template <class P, ConvQuantFn Fn, RunFn PerChannel>
+Result<void> convQuantAnyFilter(const KernelCall& c) {
+  if (ops::isType(c.op.inputs[1].type, driver::OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL)) return PerChannel(c);
+  return convQuant<P, Fn>(c);
+}
+
 using PoolFloatFn = void (*)(const float*, const Shape&, const Pool2DParams&, float*, const Shape&);
 using PoolQuantFn = void (*)(const uint8_t*, const Shape&, Quant, const Pool2DParams&, uint8_t*,
                              const Shape&);
@@ -281,16 +290,6 @@ std::string noActivationForInt32(const ops::OpArgs& op) {
   return "";
 }
 
-std::string perTensorFilterOnly(const ops::OpArgs& op) {
-  if (op.inputs.size() > 1 &&
-      ops::isType(op.inputs[1].type, driver::OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL)) {
-    return ops::operationName(op.type) +
-           " with a per-channel quantized filter (TENSOR_QUANT8_SYMM_PER_CHANNEL) is not implemented by the "
-           "cpu "
-           "driver";
-  }
-  return "";
-}
 
 // ---- The table -------------------------------------------------------------------------------------------
 
@@ -304,6 +303,10 @@ constexpr auto Q8S = driver::OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
 // Every (operation, type of input 0) of the wave-1 operations the cpu driver runs. TENSOR_FLOAT16
 // rows run the float32 kernel through viaFloat32, TENSOR_QUANT8_ASYMM_SIGNED rows the uint8 kernel
 // through viaUnsigned (both exact adapters, type_adapters.hpp).
+constexpr RunFn kConvQuant = convQuantAnyFilter<ops::Conv2DParams, conv2d, convQuantPerChannel>;
+constexpr RunFn kDepthwiseQuant =
+    convQuantAnyFilter<ops::DepthwiseConv2DParams, depthwiseConv2d, depthwiseQuantPerChannel>;
+
 const KernelEntry kBasicKernels[] = {
     // ADD, SUB, MUL, DIV, FLOOR
     {T::ADD, F32, decodeWith<ops::decodeBinary>, binaryFloat<add>},
@@ -358,17 +361,14 @@ const KernelEntry kBasicKernels[] = {
     {T::FULLY_CONNECTED, Q8S, decodeWith<ops::decodeFullyConnected>, viaUnsigned<fullyConnectedQuant>},
     {T::CONV_2D, F32, decodeWith<ops::decodeConv2D>, convFloat<ops::Conv2DParams, conv2d>},
     {T::CONV_2D, F16, decodeWith<ops::decodeConv2D>, viaFloat32<convFloat<ops::Conv2DParams, conv2d>>},
-    {T::CONV_2D, Q8, decodeWith<ops::decodeConv2D>, convQuant<ops::Conv2DParams, conv2d>, perTensorFilterOnly},
-    {T::CONV_2D, Q8S, decodeWith<ops::decodeConv2D>, viaUnsigned<convQuant<ops::Conv2DParams, conv2d>>,
-     perTensorFilterOnly},
+    {T::CONV_2D, Q8, decodeWith<ops::decodeConv2D>, kConvQuant},
+    {T::CONV_2D, Q8S, decodeWith<ops::decodeConv2D>, viaUnsigned<kConvQuant>},
     {T::DEPTHWISE_CONV_2D, F32, decodeWith<ops::decodeDepthwiseConv2D>,
      convFloat<ops::DepthwiseConv2DParams, depthwiseConv2d>},
     {T::DEPTHWISE_CONV_2D, F16, decodeWith<ops::decodeDepthwiseConv2D>,
      viaFloat32<convFloat<ops::DepthwiseConv2DParams, depthwiseConv2d>>},
-    {T::DEPTHWISE_CONV_2D, Q8, decodeWith<ops::decodeDepthwiseConv2D>,
-     convQuant<ops::DepthwiseConv2DParams, depthwiseConv2d>, perTensorFilterOnly},
-    {T::DEPTHWISE_CONV_2D, Q8S, decodeWith<ops::decodeDepthwiseConv2D>,
-     viaUnsigned<convQuant<ops::DepthwiseConv2DParams, depthwiseConv2d>>, perTensorFilterOnly},
+    {T::DEPTHWISE_CONV_2D, Q8, decodeWith<ops::decodeDepthwiseConv2D>, kDepthwiseQuant},
+    {T::DEPTHWISE_CONV_2D, Q8S, decodeWith<ops::decodeDepthwiseConv2D>, viaUnsigned<kDepthwiseQuant>},
     {T::AVERAGE_POOL_2D, F32, decodeWith<ops::decodePool2D>, poolFloat<averagePool2d>},
     {T::AVERAGE_POOL_2D, F16, decodeWith<ops::decodePool2D>, viaFloat32<poolFloat<averagePool2d>>},
     {T::AVERAGE_POOL_2D, Q8, decodeWith<ops::decodePool2D>, poolQuant<averagePool2d>},
@@ -403,6 +403,8 @@ const KernelEntry kBasicKernels[] = {
     {T::PAD, Q8S, decodeWith<ops::decodePad>, viaUnsigned<padQuant>},
     {T::MEAN, F32, decodeWith<ops::decodeMean>, meanFloat},
     {T::MEAN, F16, decodeWith<ops::decodeMean>, viaFloat32<meanFloat>},
+    {T::MEAN, Q8, decodeWith<ops::decodeMean>, meanQuant},
+    {T::MEAN, Q8S, decodeWith<ops::decodeMean>, viaUnsigned<meanQuant>},
 };
 
 }  // namespace

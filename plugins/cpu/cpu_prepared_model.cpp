@@ -55,6 +55,11 @@ Result<void> CpuPreparedModel::copyOperands(const driver::Model& model) {
     info.scale = o.scale;
     info.zeroPoint = o.zero_point;
     info.lifetime = o.lifetime;
+    if (o.channel_scale_count > 0 && o.channel_scales != nullptr) {
+      info.channelScales.assign(o.channel_scales, o.channel_scales + o.channel_scale_count);
+      info.perChannel = o;
+      info.perChannel.channel_scales = info.channelScales.data();
+    }
     if (o.lifetime != NNRT_LIFETIME_CONSTANT_COPY && o.lifetime != NNRT_LIFETIME_CONSTANT_REFERENCE) continue;
     const std::span<const uint8_t> bytes = model.constantBytes(o);
     if (bytes.empty()) {

@@ -45,6 +45,10 @@ class CpuPreparedModel : public driver::PreparedModel {
     const void* constant = nullptr;  // CONSTANT_COPY (in constants_) or CONSTANT_REFERENCE (in a pool)
     size_t constantLength = 0;
     int32_t modelOutput = -1;  // position among the model outputs, -1 if not one
+    // Per-channel quantization (TENSOR_QUANT8_SYMM_PER_CHANNEL): the scales, and a description
+    // whose channel_scales point into them (the rest as the model declared), for the kernels.
+    std::vector<float> channelScales;
+    nnrt_operand perChannel{};
   };
   struct Step {
     uint32_t index = 0;  // operation index in the model

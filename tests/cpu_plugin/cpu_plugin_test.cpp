@@ -50,15 +50,12 @@ TEST(CpuPluginSupport, ReportsEachOperationWithAReason) {
 
   auto support = device->getSupportedOperations(m.view());
   ASSERT_TRUE(support.has_value()) << support.error().message;
-  EXPECT_EQ(support->supported, (std::vector<bool>{true, true, false, true, false, false}));
+  EXPECT_EQ(support->supported, (std::vector<bool>{true, true, false, true, true, false}));
   EXPECT_EQ(support->reasons[0], "");
   EXPECT_EQ(support->reasons[1], "");
   EXPECT_EQ(support->reasons[2], "EXP is not implemented by the cpu driver");
   EXPECT_EQ(support->reasons[3], "");
-  EXPECT_EQ(support->reasons[4],
-            "CONV_2D with a per-channel quantized filter (TENSOR_QUANT8_SYMM_PER_CHANNEL) is not implemented "
-            "by the "
-            "cpu driver");
+  EXPECT_EQ(support->reasons[4], "");
   EXPECT_EQ(support->reasons[5],
             "invalid operation: ADD input 1 must be TENSOR_FLOAT32 like input 0, not TENSOR_QUANT8_ASYMM");
 

@@ -70,15 +70,16 @@ void conv2d(const float* input, const Shape& inShape, const float* filter, const
   }
 }
 
-void conv2d(const uint8_t* input, const Shape& inShape, Quant inQuant, const uint8_t* filter,
-            const Shape& filterShape, Quant filterQuant, const int32_t* bias, const Conv2DParams& params,
-            uint8_t* out, const Shape& outShape, Quant outQuant) {
-  const detail::ConvGeometry g(inShape, filterShape, outShape);
-  const auto multiplier =
-      QuantizedMultiplier::fromReal(static_cast<double>(inQuant.scale) * filterQuant.scale / outQuant.scale);
+namespace {
+
+// The quantized convolution loop shared by the per-tensor and per-channel kernels: Filter is uint8_t
+// (with filterZero) or int8_t (zero point 0); multiplierOf(oc) is output channel oc's rescaling.
+template <typename Filter, typename MultiplierOf>
+void quantConv(const uint8_t* input, const detail::ConvGeometry& g, Quant inQuant, const Filter* filter,
+               int32_t filterZero, const int32_t* bias, const Conv2DParams& params, uint8_t* out,
+               Quant outQuant, const MultiplierOf& multiplierOf) {
   const auto [lo, hi] = activationRangeQuant8(params.act, outQuant);
   const int32_t inZero = inQuant.zeroPoint;
-  const int32_t filterZero = filterQuant.zeroPoint;
   const size_t workPerRow = size_t{g.outW} * g.outC * g.kernelH * g.kernelW * g.inC;
 
   // One item per output row (batch, oy); padding taps are skipped since they hold a real zero.
@@ -98,17 +99,42 @@ void conv2d(const uint8_t* input, const Shape& inShape, Quant inQuant, const uin
             for (uint32_t kx = xs.begin; kx < xs.end; ++kx) {
               const size_t ix = static_cast<size_t>(xs.inputIndex(kx, params.dilationW));
               const uint8_t* px = input + ((n * g.inH + iy) * g.inW + ix) * g.inC;
-              const uint8_t* pf = filter + ((size_t{oc} * g.kernelH + ky) * g.kernelW + kx) * g.inC;
+              const Filter* pf = filter + ((size_t{oc} * g.kernelH + ky) * g.kernelW + kx) * g.inC;
               for (uint32_t ci = 0; ci < g.inC; ++ci) {
                 acc += (int32_t{px[ci]} - inZero) * (int32_t{pf[ci]} - filterZero);
               }
             }
           }
-          *dst = clampToUint8(multiplier.apply(acc) + outQuant.zeroPoint, lo, hi);
+          *dst = clampToUint8(multiplierOf(oc).apply(acc) + outQuant.zeroPoint, lo, hi);
         }
       }
     }
   });
+}
+
+}  // namespace
+
+void conv2d(const uint8_t* input, const Shape& inShape, Quant inQuant, const uint8_t* filter,
+            const Shape& filterShape, Quant filterQuant, const int32_t* bias, const Conv2DParams& params,
+            uint8_t* out, const Shape& outShape, Quant outQuant) {
+  const detail::ConvGeometry g(inShape, filterShape, outShape);
+  const auto multiplier =
+      QuantizedMultiplier::fromReal(static_cast<double>(inQuant.scale) * filterQuant.scale / outQuant.scale);
+  quantConv(input, g, inQuant, filter, filterQuant.zeroPoint, bias, params, out, outQuant,
+            [&](uint32_t) -> const QuantizedMultiplier& { return multiplier; });
+}
+
+void conv2dPerChannel(const uint8_t* input, const Shape& inShape, Quant inQuant, const int8_t* filter,
+                      const Shape& filterShape, const float* filterScales, const int32_t* bias,
+                      const Conv2DParams& params, uint8_t* out, const Shape& outShape, Quant outQuant) {
+  const detail::ConvGeometry g(inShape, filterShape, outShape);
+  std::vector<QuantizedMultiplier> multipliers(g.outC);
+  for (uint32_t oc = 0; oc < g.outC; ++oc) {
+    multipliers[oc] = QuantizedMultiplier::fromReal(static_cast<double>(inQuant.scale) * filterScales[oc] /
+                                                    outQuant.scale);
+  }
+  quantConv(input, g, inQuant, filter, 0, bias, params, out, outQuant,
+            [&](uint32_t oc) -> const QuantizedMultiplier& { return multipliers[oc]; });
 }
 
 }  // namespace nnrt::cpu

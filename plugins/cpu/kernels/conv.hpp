@@ -34,4 +34,20 @@ void depthwiseConv2d(const uint8_t* input, const Shape& inShape, Quant inQuant, 
                      const Shape& filterShape, Quant filterQuant, const int32_t* bias,
                      const Conv2DParams& params, uint8_t* out, const Shape& outShape, Quant outQuant);
 
+// Per-channel quantized filters (TENSOR_QUANT8_SYMM_PER_CHANNEL: int8, zero point 0, one scale per
+// output channel). filterScales has Cout entries: output channel c of conv2dPerChannel uses
+// filterScales[c] (filter dimension 0), of depthwiseConv2dPerChannel filterScales[c] (filter dimension
+// 3). Input and output are TENSOR_QUANT8_ASYMM; bias[c] is TENSOR_INT32 with scale
+// inQuant.scale * filterScales[c] and zero point 0. Exact int32 accumulation, then each channel is
+// rescaled by inQuant.scale * filterScales[c] / outQuant.scale with round to nearest (halves away from
+// zero) and clamped to the fused activation's range.
+void conv2dPerChannel(const uint8_t* input, const Shape& inShape, Quant inQuant, const int8_t* filter,
+                      const Shape& filterShape, const float* filterScales, const int32_t* bias,
+                      const Conv2DParams& params, uint8_t* out, const Shape& outShape, Quant outQuant);
+
+void depthwiseConv2dPerChannel(const uint8_t* input, const Shape& inShape, Quant inQuant, const int8_t* filter,
+                               const Shape& filterShape, const float* filterScales, const int32_t* bias,
+                               const Conv2DParams& params, uint8_t* out, const Shape& outShape,
+                               Quant outQuant);
+
 }  // namespace nnrt::cpu

@@ -11,9 +11,10 @@ namespace {
 
 // Calls body(row, acc) for each output row (batch, oy) and each output position in it, after adding
 // every in-bounds tap of that position into acc (Cout accumulators, pre-set by `reset`):
-// acc[c] += input[.., c / multiplier] * filter[0, ky, kx, c]. Shared by the float and quantized paths.
-template <typename In, typename Acc, typename Reset, typename Finish>
-void depthwiseRows(const In* input, const In* filter, const detail::ConvGeometry& g, const Conv2DParams& p,
+// acc[c] += input[.., c / multiplier] * filter[0, ky, kx, c]. Shared by the float and quantized paths
+// (Filter is In, or int8_t for per-channel quantized filters).
+template <typename In, typename Filter, typename Acc, typename Reset, typename Finish>
+void depthwiseRows(const In* input, const Filter* filter, const detail::ConvGeometry& g, const Conv2DParams& p,
                    Acc inZero, Acc filterZero, const Reset& reset, const Finish& finish) {
   const uint32_t multiplier = g.outC / g.inC;
   const size_t workPerRow = size_t{g.outW} * g.outC * g.kernelH * g.kernelW;
@@ -31,7 +32,7 @@ void depthwiseRows(const In* input, const In* filter, const detail::ConvGeometry
           for (uint32_t kx = xs.begin; kx < xs.end; ++kx) {
             const size_t ix = static_cast<size_t>(xs.inputIndex(kx, p.dilationW));
             const In* px = input + ((n * g.inH + iy) * g.inW + ix) * g.inC;
-            const In* pf = filter + (size_t{ky} * g.kernelW + kx) * g.outC;
+            const Filter* pf = filter + (size_t{ky} * g.kernelW + kx) * g.outC;
             if (multiplier == 1) {
               for (uint32_t c = 0; c < g.outC; ++c)
                 acc[c] += (Acc(px[c]) - inZero) * (Acc(pf[c]) - filterZero);
@@ -65,7 +66,7 @@ void depthwiseConv2d(const float* input, const Shape& inShape, const float* filt
     for (uint32_t c = 0; c < g.outC; ++c)
       out[offset + c] = std::min(std::max(acc[c], lo), hi);
   };
-  depthwiseRows<float, float>(input, filter, g, params, 0.0f, 0.0f, reset, finish);
+  depthwiseRows<float, float, float>(input, filter, g, params, 0.0f, 0.0f, reset, finish);
 }
 
 void depthwiseConv2d(const uint8_t* input, const Shape& inShape, Quant inQuant, const uint8_t* filter,
@@ -87,8 +88,34 @@ void depthwiseConv2d(const uint8_t* input, const Shape& inShape, Quant inQuant, 
       out[offset + c] = clampToUint8(multiplier.apply(acc[c]) + outQuant.zeroPoint, lo, hi);
     }
   };
-  depthwiseRows<uint8_t, int32_t>(input, filter, g, params, inQuant.zeroPoint, filterQuant.zeroPoint, reset,
-                                  finish);
+  depthwiseRows<uint8_t, uint8_t, int32_t>(input, filter, g, params, inQuant.zeroPoint, filterQuant.zeroPoint,
+                                           reset, finish);
+}
+
+void depthwiseConv2dPerChannel(const uint8_t* input, const Shape& inShape, Quant inQuant, const int8_t* filter,
+                               const Shape& filterShape, const float* filterScales, const int32_t* bias,
+                               const Conv2DParams& params, uint8_t* out, const Shape& outShape,
+                               Quant outQuant) {
+  const detail::ConvGeometry g(inShape, filterShape, outShape);
+  std::vector<QuantizedMultiplier> multipliers(g.outC);
+  for (uint32_t c = 0; c < g.outC; ++c) {
+    multipliers[c] = QuantizedMultiplier::fromReal(static_cast<double>(inQuant.scale) * filterScales[c] /
+                                                   outQuant.scale);
+  }
+  const auto [lo, hi] = activationRangeQuant8(params.act, outQuant);
+  const auto reset = [&](int32_t* acc) {
+    if (bias != nullptr) {
+      std::copy(bias, bias + g.outC, acc);
+    } else {
+      std::fill(acc, acc + g.outC, 0);
+    }
+  };
+  const auto finish = [&](size_t offset, const int32_t* acc) {
+    for (uint32_t c = 0; c < g.outC; ++c) {
+      out[offset + c] = clampToUint8(multipliers[c].apply(acc[c]) + outQuant.zeroPoint, lo, hi);
+    }
+  };
+  depthwiseRows<uint8_t, int8_t, int32_t>(input, filter, g, params, inQuant.zeroPoint, 0, reset, finish);
 }
 
 }  // namespace nnrt::cpu

@@ -1,13 +1,20 @@
 #include "plugins/cpu/kernels/reduce.hpp"
 
 #include <array>
+#include <cmath>
 #include <vector>
 
 #include "plugins/cpu/kernels/parallel.hpp"
 
 namespace nnrt::cpu {
 
-void mean(const float* in, const Shape& inShape, std::span<const uint32_t> axes, float* out) {
+namespace {
+
+// Sums of `in` over `axes`, one per output element (row-major over the kept dimensions), accumulated in
+// Acc; *reducedCount is the number of input elements in each sum.
+template <typename T, typename Acc>
+std::vector<Acc> sumOver(const T* in, const Shape& inShape, std::span<const uint32_t> axes,
+                         size_t* reducedCount) {
   // Input as 4-D (leading 1s); a reduced dimension has output stride 0, so each input element adds
   // into the output element it belongs to.
   const size_t lead = 4 - inShape.rank();
@@ -20,14 +27,14 @@ void mean(const float* in, const Shape& inShape, std::span<const uint32_t> axes,
 
   std::array<size_t, 4> outStride{};
   size_t outCount = 1;
-  size_t reducedCount = 1;
+  *reducedCount = 1;
   for (size_t i = 4; i-- > 0;) {
     outStride[i] = reduced[i] ? 0 : outCount;
-    (reduced[i] ? reducedCount : outCount) *= dims[i];
+    (reduced[i] ? *reducedCount : outCount) *= dims[i];
   }
-  if (outCount == 0) return;
+  std::vector<Acc> sums(outCount, Acc{0});
+  if (outCount == 0) return sums;
 
-  std::vector<double> sums(outCount, 0.0);
   // Slices along dimension 0 write disjoint outputs unless dimension 0 is reduced.
   const size_t slices = reduced[0] ? 1 : dims[0];
   const size_t sliceSize = dims[1] * dims[2] * dims[3];
@@ -36,12 +43,12 @@ void mean(const float* in, const Shape& inShape, std::span<const uint32_t> axes,
       const size_t first0 = reduced[0] ? 0 : s;
       const size_t last0 = reduced[0] ? dims[0] : s + 1;
       for (size_t i0 = first0; i0 < last0; ++i0) {
-        const float* x = in + i0 * sliceSize;
+        const T* x = in + i0 * sliceSize;
         for (size_t i1 = 0; i1 < dims[1]; ++i1) {
           for (size_t i2 = 0; i2 < dims[2]; ++i2) {
-            double* row = sums.data() + i0 * outStride[0] + i1 * outStride[1] + i2 * outStride[2];
+            Acc* row = sums.data() + i0 * outStride[0] + i1 * outStride[1] + i2 * outStride[2];
             if (reduced[3]) {
-              double acc = 0.0;
+              Acc acc{0};
               for (size_t i3 = 0; i3 < dims[3]; ++i3)
                 acc += x[i3];
               *row += acc;
@@ -55,9 +62,34 @@ void mean(const float* in, const Shape& inShape, std::span<const uint32_t> axes,
       }
     }
   });
+  return sums;
+}
+
+}  // namespace
+
+void mean(const float* in, const Shape& inShape, std::span<const uint32_t> axes, float* out) {
+  size_t reducedCount = 0;
+  const std::vector<double> sums = sumOver<float, double>(in, inShape, axes, &reducedCount);
   const double divisor = static_cast<double>(reducedCount);
-  for (size_t i = 0; i < outCount; ++i)
+  for (size_t i = 0; i < sums.size(); ++i)
     out[i] = static_cast<float>(sums[i] / divisor);
+}
+
+void mean(const uint8_t* in, const Shape& inShape, Quant inQuant, std::span<const uint32_t> axes, uint8_t* out,
+          Quant outQuant) {
+  size_t reducedCount = 0;
+  const std::vector<int64_t> sums = sumOver<uint8_t, int64_t>(in, inShape, axes, &reducedCount);
+  if (sums.empty()) return;
+  // mean_real = (sum - count * inZero) * inScale / count; q = round(mean_real / outScale) + outZero. The
+  // centred sum is an exact integer; the one rounding before std::round is that of the double ratio.
+  const auto count = static_cast<int64_t>(reducedCount);
+  const double ratio =
+      static_cast<double>(inQuant.scale) / (static_cast<double>(outQuant.scale) * static_cast<double>(count));
+  for (size_t i = 0; i < sums.size(); ++i) {
+    const int64_t centred = sums[i] - count * inQuant.zeroPoint;
+    const double q = std::round(static_cast<double>(centred) * ratio) + outQuant.zeroPoint;
+    out[i] = static_cast<uint8_t>(std::fmin(255.0, std::fmax(0.0, q)));
+  }
 }
 
 }  // namespace nnrt::cpu

@@ -13,4 +13,10 @@ namespace nnrt::cpu {
 // combination of the kept dimensions, in row-major order. Sums are accumulated in double.
 void mean(const float* in, const Shape& inShape, std::span<const uint32_t> axes, float* out);
 
+// TENSOR_QUANT8_ASYMM: the real mean of the dequantized inputs (sums exact in int64), requantized to
+// outQuant with round to nearest, halves away from zero, saturated to 0..255. outQuant may differ from
+// inQuant.
+void mean(const uint8_t* in, const Shape& inShape, Quant inQuant, std::span<const uint32_t> axes, uint8_t* out,
+          Quant outQuant);
+
 }  // namespace nnrt::cpu
