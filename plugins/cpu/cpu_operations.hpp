@@ -50,7 +50,8 @@ struct KernelEntry {
 // The kernel tables, one per family of operations (a new family adds its own cpu_ops_<family>.cpp
 // and joins kernelTables()); selectKernel looks through all of them, and docs/cpu-operations.md is
 // generated from them.
-std::span<const KernelEntry> basicKernels();  // cpu_operations.cpp: element-wise, conv, pools, shapes
+std::span<const KernelEntry> basicKernels();   // cpu_operations.cpp: element-wise, conv, pools, shapes
+std::span<const KernelEntry> tensorKernels();  // cpu_ops_tensor.cpp: space/depth/batch moves, slices, lookups
 std::vector<std::span<const KernelEntry>> kernelTables();
 
 // The kernel entry that runs `op` (declared shapes, constant values) or, as INVALID_ARGUMENT, one

@@ -71,7 +71,8 @@ const std::vector<OperationCase>& allOperationCases() {
     using Family = std::pair<const char*, std::vector<OperationCase> (*)()>;
     for (auto [family, casesOf] : {Family{"elementwise", elementwiseCases}, Family{"activation", activationCases},
                                    Family{"conv", convolutionCases}, Family{"pool", poolCases},
-                                   Family{"shape", shapeCases}, Family{"quant", quantCases},
+                                   Family{"shape", shapeCases}, Family{"tensor", tensorCases},
+                                   Family{"quant", quantCases},
                                    Family{"float16", float16Cases}}) {
       for (OperationCase& c : casesOf()) {
         c.family = family;

@@ -308,6 +308,63 @@ Result<void> validateStridedSlice(const OpArgs& op) {
   return {};
 }
 
+// Output dimensions: per input dimension, ceil((end - begin) / stride) elements (at least 0) after
+// begin and end are resolved as Android does (masked: the whole extent in the stride's direction;
+// otherwise negative indices count from the end and are clamped into the dimension), dimensions in
+// shrink_axis_mask dropped ([1] when all are). A shrunk dimension must select exactly one element with
+// a positive stride. Unknown parameters give unknown dimensions (an unknown shrink_axis_mask, an
+// unknown rank).
+Result<std::vector<Shape>> inferStridedSlice(const OpArgs& op) {
+  const auto in = op.inputs[0].dims;
+  const uint32_t rank = static_cast<uint32_t>(in.size());
+  auto shrinkMask = knownInt32(op.inputs[6]);
+  if (rank == 0 || !shrinkMask) return one(Shape{});
+  auto shrunk = [&](uint32_t d) { return (static_cast<uint32_t>(*shrinkMask) >> d & 1u) != 0; };
+  auto begin = knownInt32Tensor(op.inputs[1]);
+  auto end = knownInt32Tensor(op.inputs[2]);
+  auto strides = knownInt32Tensor(op.inputs[3]);
+  auto beginMask = knownInt32(op.inputs[4]);
+  auto endMask = knownInt32(op.inputs[5]);
+  const bool known = begin && end && strides && beginMask && endMask && begin->size() == rank &&
+                     end->size() == rank && strides->size() == rank;
+  Shape out;
+  for (uint32_t d = 0; d < rank; ++d) {
+    uint32_t size = 0;
+    const int64_t dim = in[d];
+    if (known && dim != 0 && (*strides)[d] != 0) {
+      const int64_t stride = (*strides)[d];
+      const bool forward = stride > 0;
+      auto clamped = [&](int64_t index) -> int64_t {
+        if (forward) {
+          if (index >= dim) return dim;
+          index = std::clamp(index, -dim, dim);
+        } else {
+          if (index < -dim) return -1;
+          index = std::clamp(index, -dim, dim - 1);
+        }
+        return ((index % dim) + dim) % dim;
+      };
+      const int64_t first = (static_cast<uint32_t>(*beginMask) >> d & 1u) ? (forward ? 0 : dim - 1)
+                                                                           : clamped((*begin)[d]);
+      const int64_t last = (static_cast<uint32_t>(*endMask) >> d & 1u) ? (forward ? dim : -1)
+                                                                       : clamped((*end)[d]);
+      const int64_t span = last - first;
+      const int64_t count = forward ? (span > 0 ? (span + stride - 1) / stride : 0)
+                                    : (span < 0 ? (-span - stride - 1) / -stride : 0);
+      if (shrunk(d) && (!forward || count != 1)) {
+        return inputError(op, 6, "shrink_axis_mask",
+                          "shrinks dimension " + std::to_string(d) +
+                              ", which must then select exactly one element with a positive stride, not " +
+                              std::to_string(count) + " with stride " + std::to_string(stride));
+      }
+      size = static_cast<uint32_t>(count);
+    }
+    if (!shrunk(d)) out.push_back(size);
+  }
+  if (out.empty()) out.push_back(1);
+  return one(std::move(out));
+}
+
 Result<void> validateSlice(const OpArgs& op) {
   NNRT_RETURN_IF_ERROR(checkInputType(op, 0, "input", kDataOrInt));
   needsForType(op, 0, 3, 3);
@@ -778,7 +835,7 @@ const Signature kSignatures[] = {
     {T::SPACE_TO_BATCH_ND, bits({3, 4}), 0, bits({1}), 0, bits({3}), validateSpaceToBatch, inferSpaceToBatch},
     {T::DEPTH_TO_SPACE, bits({2, 3}), 0, bits({1}), 0, bits({2}), validateDepthSpace, inferDepthSpace},
     {T::SPACE_TO_DEPTH, bits({2, 3}), 0, bits({1}), 0, bits({2}), validateDepthSpace, inferDepthSpace},
-    {T::STRIDED_SLICE, bits({7}), 0, bits({1}), 0, 0, validateStridedSlice, nullptr},
+    {T::STRIDED_SLICE, bits({7}), 0, bits({1}), 0, 0, validateStridedSlice, inferStridedSlice},
     {T::SLICE, bits({3}), 0, bits({1}), 0, 0, validateSlice, inferSlice},
     {T::SPLIT, bits({3}), 0, 0, 1, 0, validateSplit, inferSplit},
     {T::TILE, bits({2}), 0, bits({1}), 0, 0, validateTile, inferTile},

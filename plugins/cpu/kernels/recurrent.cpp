@@ -1,0 +1,211 @@
+#include "plugins/cpu/kernels/recurrent.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace nnrt::cpu {
+
+namespace {
+
+float activate(RecurrentActivation act, float x) {
+  switch (act) {
+    case RecurrentActivation::None:
+      return x;
+    case RecurrentActivation::Relu:
+      return std::max(x, 0.0f);
+    case RecurrentActivation::Relu1:
+      return std::clamp(x, -1.0f, 1.0f);
+    case RecurrentActivation::Relu6:
+      return std::clamp(x, 0.0f, 6.0f);
+    case RecurrentActivation::Tanh:
+      return std::tanh(x);
+    case RecurrentActivation::Sigmoid:
+      return 1.0f / (1.0f + std::exp(-x));
+  }
+  return x;
+}
+
+float sigmoid(float x) {
+  return 1.0f / (1.0f + std::exp(-x));
+}
+
+// out[r] += sum_c matrix[r, c] * vec[c] for a [rows, cols] matrix.
+void matVecAccumulate(const float* matrix, size_t rows, size_t cols, const float* vec, float* out) {
+  for (size_t r = 0; r < rows; ++r) {
+    const float* row = matrix + r * cols;
+    float sum = 0.0f;
+    for (size_t c = 0; c < cols; ++c)
+      sum += row[c] * vec[c];
+    out[r] += sum;
+  }
+}
+
+// x = (x - mean) / sqrt(variance + 1e-8) over n entries, then scaled by `weights` and shifted by `bias`.
+void layerNorm(float* x, size_t n, const float* weights, const float* bias) {
+  double sum = 0.0, squares = 0.0;
+  for (size_t i = 0; i < n; ++i) {
+    sum += x[i];
+    squares += static_cast<double>(x[i]) * x[i];
+  }
+  const double mean = sum / static_cast<double>(n);
+  const double variance = std::max(squares / static_cast<double>(n) - mean * mean, 0.0);
+  const double inv = 1.0 / std::sqrt(variance + 1e-8);
+  for (size_t i = 0; i < n; ++i)
+    x[i] = static_cast<float>((x[i] - mean) * inv) * weights[i] + bias[i];
+}
+
+}  // namespace
+
+bool isRecurrentActivation(int32_t code) {
+  return (code >= 0 && code <= 4) || code == 6;
+}
+
+void rnn(const float* input, const float* weights, const float* recurrentWeights, const float* bias,
+         const float* hiddenIn, size_t batch, size_t inputSize, size_t numUnits, RecurrentActivation act,
+         float* hiddenOut, float* output) {
+  for (size_t b = 0; b < batch; ++b) {
+    float* out = output + b * numUnits;
+    std::copy(bias, bias + numUnits, out);
+    matVecAccumulate(weights, numUnits, inputSize, input + b * inputSize, out);
+    matVecAccumulate(recurrentWeights, numUnits, numUnits, hiddenIn + b * numUnits, out);
+    for (size_t u = 0; u < numUnits; ++u)
+      out[u] = activate(act, out[u]);
+  }
+  std::copy(output, output + batch * numUnits, hiddenOut);
+}
+
+void svdf(const float* input, const float* weightsFeature, const float* weightsTime, const float* bias,
+          const float* stateIn, const SvdfDims& d, RecurrentActivation act, float* stateOut, float* output) {
+  const size_t numUnits = d.numFilters / d.rank;
+  const size_t mem = d.memorySize;
+  std::vector<float> filterSums(d.numFilters);
+  for (size_t b = 0; b < d.batch; ++b) {
+    const float* x = input + b * d.inputSize;
+    const float* in = stateIn + b * d.numFilters * mem;
+    float* state = stateOut + b * d.numFilters * mem;
+    for (size_t f = 0; f < d.numFilters; ++f) {
+      // The memory with the new activation in its last slot.
+      const float* wf = weightsFeature + f * d.inputSize;
+      float activation = 0.0f;
+      for (size_t i = 0; i < d.inputSize; ++i)
+        activation += wf[i] * x[i];
+      const float* wt = weightsTime + f * mem;
+      float sum = mem > 0 ? wt[mem - 1] * activation : 0.0f;
+      for (size_t m = 0; m + 1 < mem; ++m)
+        sum += wt[m] * in[f * mem + m];
+      filterSums[f] = sum;
+      // Shifted: slots 1..mem-2 of the old memory, the new activation, then 0.
+      float* s = state + f * mem;
+      for (size_t m = 0; m + 2 < mem; ++m)
+        s[m] = in[f * mem + m + 1];
+      if (mem >= 2) s[mem - 2] = activation;
+      if (mem >= 1) s[mem - 1] = 0.0f;
+    }
+    for (size_t u = 0; u < numUnits; ++u) {
+      float sum = bias != nullptr ? bias[u] : 0.0f;
+      for (size_t r = 0; r < d.rank; ++r)
+        sum += filterSums[u * d.rank + r];
+      output[b * numUnits + u] = activate(act, sum);
+    }
+  }
+}
+
+void lstm(const float* input, const LstmWeights& w, const LstmDims& d, const float* outputStateIn,
+          const float* cellStateIn, RecurrentActivation act, float cellClip, float projClip, float* scratch,
+          float* outputStateOut, float* cellStateOut, float* output) {
+  const size_t n = d.numUnits;
+  const bool cifg = w.inputToInput == nullptr;
+  const bool peephole = w.cellToOutput != nullptr;
+  const bool layerNorm_ = w.outputLayerNorm != nullptr;
+  const size_t gates = cifg ? 3 : 4;
+  std::vector<float> hidden(n);
+  // Before layer normalization the gates start from 0, else from their biases.
+  auto start = [&](float* gate, const float* bias) {
+    if (layerNorm_ || bias == nullptr) {
+      std::fill(gate, gate + n, 0.0f);
+    } else {
+      std::copy(bias, bias + n, gate);
+    }
+  };
+  for (size_t b = 0; b < d.batch; ++b) {
+    const float* x = input + b * d.inputSize;
+    const float* h = outputStateIn + b * d.outputSize;
+    const float* cIn = cellStateIn + b * n;
+    float* cOut = cellStateOut + b * n;
+    float* row = scratch + b * n * gates;
+    float* inputGate = cifg ? nullptr : row;
+    float* forgetGate = row + (cifg ? 0 : n);
+    float* cellGate = forgetGate + n;
+    float* outputGate = cellGate + n;
+
+    // The pre-activations: W x + R h (+ bias without layer normalization).
+    auto preActivation = [&](float* gate, const float* wx, const float* wh, const float* bias) {
+      start(gate, bias);
+      matVecAccumulate(wx, n, d.inputSize, x, gate);
+      matVecAccumulate(wh, n, d.outputSize, h, gate);
+    };
+    if (!cifg) preActivation(inputGate, w.inputToInput, w.recurrentToInput, w.inputGateBias);
+    preActivation(forgetGate, w.inputToForget, w.recurrentToForget, w.forgetGateBias);
+    preActivation(cellGate, w.inputToCell, w.recurrentToCell, w.cellBias);
+    preActivation(outputGate, w.inputToOutput, w.recurrentToOutput, w.outputGateBias);
+
+    // Input and forget gates (peepholes on the previous cell state).
+    if (!cifg) {
+      if (peephole) {
+        for (size_t i = 0; i < n; ++i)
+          inputGate[i] += w.cellToInput[i] * cIn[i];
+      }
+      if (layerNorm_) layerNorm(inputGate, n, w.inputLayerNorm, w.inputGateBias);
+      for (size_t i = 0; i < n; ++i)
+        inputGate[i] = sigmoid(inputGate[i]);
+    }
+    if (peephole) {
+      for (size_t i = 0; i < n; ++i)
+        forgetGate[i] += w.cellToForget[i] * cIn[i];
+    }
+    if (layerNorm_) layerNorm(forgetGate, n, w.forgetLayerNorm, w.forgetGateBias);
+    for (size_t i = 0; i < n; ++i)
+      forgetGate[i] = sigmoid(forgetGate[i]);
+
+    // The new cell state.
+    if (layerNorm_) layerNorm(cellGate, n, w.cellLayerNorm, w.cellBias);
+    for (size_t i = 0; i < n; ++i) {
+      cellGate[i] = activate(act, cellGate[i]);
+      const float in = cifg ? 1.0f - forgetGate[i] : inputGate[i];
+      float c = forgetGate[i] * cIn[i] + in * cellGate[i];
+      if (cellClip > 0.0f) c = std::clamp(c, -cellClip, cellClip);
+      cOut[i] = c;
+    }
+
+    // Output gate (peephole on the new cell state) and the hidden values.
+    if (peephole) {
+      for (size_t i = 0; i < n; ++i)
+        outputGate[i] += w.cellToOutput[i] * cOut[i];
+    }
+    if (layerNorm_) layerNorm(outputGate, n, w.outputLayerNorm, w.outputGateBias);
+    for (size_t i = 0; i < n; ++i) {
+      outputGate[i] = sigmoid(outputGate[i]);
+      hidden[i] = outputGate[i] * activate(act, cOut[i]);
+    }
+
+    float* out = output + b * d.outputSize;
+    if (w.projectionWeights != nullptr) {
+      if (w.projectionBias != nullptr) {
+        std::copy(w.projectionBias, w.projectionBias + d.outputSize, out);
+      } else {
+        std::fill(out, out + d.outputSize, 0.0f);
+      }
+      matVecAccumulate(w.projectionWeights, d.outputSize, n, hidden.data(), out);
+      if (projClip > 0.0f) {
+        for (size_t i = 0; i < d.outputSize; ++i)
+          out[i] = std::clamp(out[i], -projClip, projClip);
+      }
+    } else {
+      std::copy(hidden.begin(), hidden.begin() + static_cast<std::ptrdiff_t>(d.outputSize), out);
+    }
+    std::copy(out, out + d.outputSize, outputStateOut + b * d.outputSize);
+  }
+}
+
+}  // namespace nnrt::cpu

@@ -1,0 +1,190 @@
+#include "plugins/cpu/kernels/tensor_moves.hpp"
+
+#include <array>
+#include <cstring>
+#include <vector>
+
+namespace nnrt::cpu {
+namespace {
+
+// Copies one element of `size` bytes; a fixed size per case lets the copy become a single move.
+inline void copyElement(unsigned char* dst, const unsigned char* src, size_t size) {
+  switch (size) {
+    case 1:
+      *dst = *src;
+      return;
+    case 2:
+      std::memcpy(dst, src, 2);
+      return;
+    case 4:
+      std::memcpy(dst, src, 4);
+      return;
+    case 8:
+      std::memcpy(dst, src, 8);
+      return;
+    default:
+      std::memcpy(dst, src, size);
+  }
+}
+
+std::array<size_t, 4> strides4(const Shape& s) {
+  return {size_t{s.dims[1]} * s.dims[2] * s.dims[3], size_t{s.dims[2]} * s.dims[3], s.dims[3], 1};
+}
+
+// Fills a 4-D output in row-major order: element o comes from input element source(o), or is the
+// bytes at padValue when source returns a negative offset.
+template <class Source>
+void gather4d(const void* in, const Shape& outShape, size_t elementSize, const void* padValue, void* out,
+              const Source& source) {
+  const auto* src = static_cast<const unsigned char*>(in);
+  const auto* pad = static_cast<const unsigned char*>(padValue);
+  auto* dst = static_cast<unsigned char*>(out);
+  std::array<uint32_t, 4> o{};
+  for (o[0] = 0; o[0] < outShape.dims[0]; ++o[0]) {
+    for (o[1] = 0; o[1] < outShape.dims[1]; ++o[1]) {
+      for (o[2] = 0; o[2] < outShape.dims[2]; ++o[2]) {
+        for (o[3] = 0; o[3] < outShape.dims[3]; ++o[3]) {
+          const int64_t from = source(o);
+          copyElement(dst, from < 0 ? pad : src + static_cast<size_t>(from) * elementSize, elementSize);
+          dst += elementSize;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void depthToSpace(const void* in, const Shape& inShape, ImageAxes axes, uint32_t block, size_t elementSize,
+                  void* out) {
+  Shape outShape = inShape;
+  outShape.dims[axes.h] *= block;
+  outShape.dims[axes.w] *= block;
+  outShape.dims[axes.c] /= block * block;
+  const uint32_t channels = outShape.dims[axes.c];
+  const auto s = strides4(inShape);
+  gather4d(in, outShape, elementSize, nullptr, out, [&](const std::array<uint32_t, 4>& o) {
+    const uint32_t y = o[axes.h], x = o[axes.w];
+    const uint32_t c = (y % block * block + x % block) * channels + o[axes.c];
+    return static_cast<int64_t>(o[0] * s[0] + (y / block) * s[axes.h] + (x / block) * s[axes.w] +
+                                c * s[axes.c]);
+  });
+}
+
+void spaceToDepth(const void* in, const Shape& inShape, ImageAxes axes, uint32_t block, size_t elementSize,
+                  void* out) {
+  Shape outShape = inShape;
+  outShape.dims[axes.h] /= block;
+  outShape.dims[axes.w] /= block;
+  outShape.dims[axes.c] *= block * block;
+  const uint32_t channels = inShape.dims[axes.c];
+  const auto s = strides4(inShape);
+  gather4d(in, outShape, elementSize, nullptr, out, [&](const std::array<uint32_t, 4>& o) {
+    const uint32_t offset = o[axes.c] / channels, c = o[axes.c] % channels;
+    const uint32_t y = o[axes.h] * block + offset / block, x = o[axes.w] * block + offset % block;
+    return static_cast<int64_t>(o[0] * s[0] + y * s[axes.h] + x * s[axes.w] + c * s[axes.c]);
+  });
+}
+
+void batchToSpace(const void* in, const Shape& inShape, ImageAxes axes, uint32_t blockH, uint32_t blockW,
+                  size_t elementSize, void* out, const Shape& outShape) {
+  const size_t batches = outShape.dims[0];
+  const auto s = strides4(inShape);
+  gather4d(in, outShape, elementSize, nullptr, out, [&](const std::array<uint32_t, 4>& o) {
+    const uint32_t y = o[axes.h], x = o[axes.w];
+    const size_t b = (size_t{y % blockH} * blockW + x % blockW) * batches + o[0];
+    return static_cast<int64_t>(b * s[0] + (y / blockH) * s[axes.h] + (x / blockW) * s[axes.w] +
+                                o[axes.c] * s[axes.c]);
+  });
+}
+
+void spaceToBatch(const void* in, const Shape& inShape, ImageAxes axes, uint32_t blockH, uint32_t blockW,
+                  uint32_t padTop, uint32_t padLeft, const void* padValue, size_t elementSize, void* out,
+                  const Shape& outShape) {
+  const uint32_t batches = inShape.dims[0];
+  const int64_t height = inShape.dims[axes.h], width = inShape.dims[axes.w];
+  const auto s = strides4(inShape);
+  gather4d(in, outShape, elementSize, padValue, out, [&](const std::array<uint32_t, 4>& o) -> int64_t {
+    const uint32_t offset = o[0] / batches, n = o[0] % batches;
+    const int64_t y = int64_t{o[axes.h]} * blockH + offset / blockW - padTop;
+    const int64_t x = int64_t{o[axes.w]} * blockW + offset % blockW - padLeft;
+    if (y < 0 || y >= height || x < 0 || x >= width) return -1;
+    return static_cast<int64_t>(n * s[0] + static_cast<size_t>(y) * s[axes.h] +
+                                static_cast<size_t>(x) * s[axes.w] + o[axes.c] * s[axes.c]);
+  });
+}
+
+void stridedSlice(const void* in, const Shape& inShape, std::span<const SliceAxis> axes, size_t elementSize,
+                  void* out) {
+  const size_t rank = inShape.rank();
+  size_t total = 1;
+  for (const SliceAxis& a : axes)
+    total *= a.count;
+  if (total == 0) return;
+  std::vector<size_t> inStrides(rank, 1);
+  for (size_t d = rank; d-- > 1;)
+    inStrides[d - 1] = inStrides[d] * inShape.dims[d];
+  // Odometer over the output coordinates; `offset` follows the input element they select.
+  std::vector<uint32_t> k(rank, 0);
+  int64_t offset = 0;
+  for (size_t d = 0; d < rank; ++d)
+    offset += axes[d].begin * static_cast<int64_t>(inStrides[d]);
+  const auto* src = static_cast<const unsigned char*>(in);
+  auto* dst = static_cast<unsigned char*>(out);
+  for (size_t i = 0; i < total; ++i) {
+    copyElement(dst, src + static_cast<size_t>(offset) * elementSize, elementSize);
+    dst += elementSize;
+    for (size_t d = rank; d-- > 0;) {
+      const int64_t step = axes[d].stride * static_cast<int64_t>(inStrides[d]);
+      if (++k[d] < axes[d].count) {
+        offset += step;
+        break;
+      }
+      offset -= step * (axes[d].count - 1);
+      k[d] = 0;
+    }
+  }
+}
+
+bool embeddingLookup(const int32_t* lookups, size_t lookupCount, const void* values, size_t rows,
+                     size_t rowBytes, void* out) {
+  const auto* src = static_cast<const unsigned char*>(values);
+  auto* dst = static_cast<unsigned char*>(out);
+  for (size_t i = 0; i < lookupCount; ++i) {
+    const int32_t row = lookups[i];
+    if (row < 0 || static_cast<size_t>(row) >= rows) return false;
+    std::memcpy(dst + i * rowBytes, src + static_cast<size_t>(row) * rowBytes, rowBytes);
+  }
+  return true;
+}
+
+void hashtableLookup(const int32_t* lookups, size_t lookupCount, const int32_t* keys, size_t keyCount,
+                     const void* values, size_t rowBytes, void* out, uint8_t* hits) {
+  const auto* src = static_cast<const unsigned char*>(values);
+  auto* dst = static_cast<unsigned char*>(out);
+  for (size_t i = 0; i < lookupCount; ++i) {
+    size_t lo = 0, hi = keyCount;  // binary search in [lo, hi)
+    bool found = false;
+    while (lo < hi) {
+      const size_t mid = lo + (hi - lo) / 2;
+      if (keys[mid] == lookups[i]) {
+        lo = mid;
+        found = true;
+        break;
+      }
+      if (keys[mid] < lookups[i]) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    if (found) {
+      std::memcpy(dst + i * rowBytes, src + lo * rowBytes, rowBytes);
+    } else {
+      std::memset(dst + i * rowBytes, 0, rowBytes);
+    }
+    hits[i] = found ? 1 : 0;
+  }
+}
+
+}  // namespace nnrt::cpu
