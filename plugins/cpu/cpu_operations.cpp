@@ -414,7 +414,7 @@ std::span<const KernelEntry> basicKernels() {
 }
 
 std::vector<std::span<const KernelEntry>> kernelTables() {
-  return {basicKernels(), tensorKernels()};
+  return {basicKernels(), tensorKernels(), imageKernels()};
 }
 
 namespace {

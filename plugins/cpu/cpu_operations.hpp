@@ -52,6 +52,7 @@ struct KernelEntry {
 // generated from them.
 std::span<const KernelEntry> basicKernels();   // cpu_operations.cpp: element-wise, conv, pools, shapes
 std::span<const KernelEntry> tensorKernels();  // cpu_ops_tensor.cpp: space/depth/batch moves, slices, lookups
+std::span<const KernelEntry> imageKernels();   // cpu_ops_image.cpp: normalization, resizing, dequantization
 std::vector<std::span<const KernelEntry>> kernelTables();
 
 // The kernel entry that runs `op` (declared shapes, constant values) or, as INVALID_ARGUMENT, one

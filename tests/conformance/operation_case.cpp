@@ -72,7 +72,7 @@ const std::vector<OperationCase>& allOperationCases() {
     for (auto [family, casesOf] : {Family{"elementwise", elementwiseCases}, Family{"activation", activationCases},
                                    Family{"conv", convolutionCases}, Family{"pool", poolCases},
                                    Family{"shape", shapeCases}, Family{"tensor", tensorCases},
-                                   Family{"quant", quantCases},
+                                   Family{"quant", quantCases}, Family{"image", imageCases},
                                    Family{"float16", float16Cases}}) {
       for (OperationCase& c : casesOf()) {
         c.family = family;

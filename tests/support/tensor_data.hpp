@@ -71,6 +71,7 @@ inline size_t elementSize(driver::OperandType type) {
     case T::TENSOR_QUANT8_ASYMM:
     case T::TENSOR_QUANT8_ASYMM_SIGNED:
     case T::TENSOR_QUANT8_SYMM_PER_CHANNEL:
+    case T::TENSOR_QUANT8_SYMM:
     case T::BOOL:
       return 1;
     default:
@@ -106,6 +107,7 @@ inline std::vector<uint8_t> encode(driver::OperandType type, const std::vector<d
         break;
       case T::TENSOR_QUANT8_ASYMM_SIGNED:
       case T::TENSOR_QUANT8_SYMM_PER_CHANNEL:
+      case T::TENSOR_QUANT8_SYMM:
         *at = static_cast<uint8_t>(static_cast<int8_t>(v));
         break;
       default:

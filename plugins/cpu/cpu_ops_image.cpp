@@ -1,0 +1,167 @@
+// The cpu driver's table for normalization, resizing and dequantization: L2_NORMALIZATION,
+// LOCAL_RESPONSE_NORMALIZATION, RESIZE_BILINEAR and DEQUANTIZE in every operand type NNAPI lists for
+// them through feature level 4. Scalar parameters are read at execution from the operation's inputs
+// (every value is known then; FLOAT16 scalars arrive widened to FLOAT32 through viaFloat32).
+//
+// LSH_PROJECTION has no row, so the driver reports it "not implemented": its hashes are Google
+// farmhash Fingerprint64 values, which this driver does not reproduce.
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "nnrt/driver/ops/operand_types.hpp"
+#include "plugins/cpu/cpu_operations.hpp"
+#include "plugins/cpu/kernel_call.hpp"
+#include "plugins/cpu/kernels/normalization.hpp"
+#include "plugins/cpu/kernels/tensor_shape.hpp"
+#include "plugins/cpu/type_adapters.hpp"
+
+namespace nnrt::cpu {
+
+std::span<const KernelEntry> imageKernels();
+
+namespace {
+
+using driver::OperandType;
+using driver::Result;
+using ops::Arg;
+
+// An optional BOOL flag at `index`: true when present, given and true.
+bool flagAt(const KernelCall& c, size_t index) {
+  if (index >= c.op.inputs.size()) return false;
+  const Arg& flag = c.op.inputs[index];
+  return !flag.omitted && flag.hasValue() && flag.scalar<uint8_t>() != 0;
+}
+
+// The optional axis at `index` (default -1) made non-negative for input 0's rank.
+uint32_t axisAt(const KernelCall& c, size_t index) {
+  const int32_t rank = static_cast<int32_t>(c.op.inputs[0].rank());
+  int32_t axis = -1;
+  if (index < c.op.inputs.size() && !c.op.inputs[index].omitted && c.op.inputs[index].hasValue())
+    axis = c.op.inputs[index].scalar<int32_t>();
+  return static_cast<uint32_t>(axis < 0 ? axis + rank : axis);
+}
+
+// ---- L2_NORMALIZATION, LOCAL_RESPONSE_NORMALIZATION ------------------------------------------------------
+
+Result<void> l2NormFloat(const KernelCall& c) {
+  l2Normalization(input<float>(c, 0), shapeOf(c.op.inputs[0]), axisAt(c, 1), output<float>(c));
+  return {};
+}
+
+Result<void> l2NormQuant(const KernelCall& c) {
+  l2Normalization(input<uint8_t>(c, 0), shapeOf(c.op.inputs[0]), quantOf(c.op.inputs[0]), axisAt(c, 1),
+                  output<uint8_t>(c));
+  return {};
+}
+
+Result<void> lrnFloat(const KernelCall& c) {
+  localResponseNormalization(input<float>(c, 0), shapeOf(c.op.inputs[0]), axisAt(c, 5),
+                             c.op.inputs[1].scalar<int32_t>(), c.op.inputs[2].scalar<float>(),
+                             c.op.inputs[3].scalar<float>(), c.op.inputs[4].scalar<float>(), output<float>(c));
+  return {};
+}
+
+// ---- RESIZE_BILINEAR (NHWC kernels; NCHW models go through a transpose) -----------------------------------
+
+// Calls body(in, inShape, out, outShape) with input 0 and output 0 as NHWC; an NCHW operation goes
+// through transposes in the execution's scratch memory.
+template <class Body>
+void runNhwc(const KernelCall& c, bool nchw, size_t elementSize, const Body& body) {
+  const Arg& in = c.op.inputs[0];
+  const Arg& out = c.op.outputs[0];
+  if (!nchw) {
+    body(in.data, shapeOf(in), c.outputData[0], shapeOf(out));
+    return;
+  }
+  static constexpr std::array<uint32_t, 4> kToNhwc{0, 2, 3, 1};
+  static constexpr std::array<uint32_t, 4> kToNchw{0, 3, 1, 2};
+  const Shape inNhwc{{in.dims[0], in.dims[2], in.dims[3], in.dims[1]}};
+  const Shape outNhwc{{out.dims[0], out.dims[2], out.dims[3], out.dims[1]}};
+  void* inData = c.scratch.allocate(inNhwc.elements() * elementSize);
+  void* outData = c.scratch.allocate(outNhwc.elements() * elementSize);
+  transpose(in.data, shapeOf(in), kToNhwc, elementSize, inData);
+  body(inData, inNhwc, outData, outNhwc);
+  transpose(outData, outNhwc, kToNchw, elementSize, c.outputData[0]);
+}
+
+// Inputs 3, 4, 5: layout, align corners, half pixel centers (each optional).
+Result<void> resizeFloat(const KernelCall& c) {
+  const bool align = flagAt(c, 4), halfPixel = flagAt(c, 5);
+  runNhwc(c, flagAt(c, 3), sizeof(float), [&](const void* in, const Shape& inShape, void* out, const Shape& outShape) {
+    resizeBilinear(static_cast<const float*>(in), inShape, align, halfPixel, static_cast<float*>(out), outShape);
+  });
+  return {};
+}
+
+Result<void> resizeQuant(const KernelCall& c) {
+  const bool align = flagAt(c, 4), halfPixel = flagAt(c, 5);
+  const Quant inQuant = quantOf(c.op.inputs[0]), outQuant = quantOf(c.op.outputs[0]);
+  runNhwc(c, flagAt(c, 3), 1, [&](const void* in, const Shape& inShape, void* out, const Shape& outShape) {
+    resizeBilinear(static_cast<const uint8_t*>(in), inShape, inQuant, align, halfPixel, static_cast<uint8_t*>(out),
+                   outShape, outQuant);
+  });
+  return {};
+}
+
+// ---- DEQUANTIZE ----------------------------------------------------------------------------------------
+
+// Any quantized input to a TENSOR_FLOAT32 output.
+Result<void> dequantizeToFloat32(const KernelCall& c) {
+  const Arg& in = c.op.inputs[0];
+  const size_t count = elementsOf(in);
+  if (ops::isType(in.type, OperandType::TENSOR_QUANT8_ASYMM)) {
+    dequantize(input<uint8_t>(c, 0), count, quantOf(in), output<float>(c));
+  } else if (ops::isType(in.type, OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL)) {
+    const nnrt_operand* operand = in.operand;
+    if (operand == nullptr || operand->channel_scales == nullptr || operand->channel_dim >= in.rank() ||
+        operand->channel_scale_count != in.dims[operand->channel_dim]) {
+      return driver::generalFailure("cpu driver bug: DEQUANTIZE got a per-channel input without its scales");
+    }
+    dequantizePerChannel(input<int8_t>(c, 0), shapeOf(in), operand->channel_dim, operand->channel_scales,
+                         output<float>(c));
+  } else {  // TENSOR_QUANT8_ASYMM_SIGNED, TENSOR_QUANT8_SYMM (zero point 0)
+    dequantize(input<int8_t>(c, 0), count, quantOf(in), output<float>(c));
+  }
+  return {};
+}
+
+// The output type (TENSOR_FLOAT32 or TENSOR_FLOAT16) picks the path, whatever the input.
+Result<void> dequantizeAny(const KernelCall& c) {
+  if (ops::isType(c.op.outputs[0].type, OperandType::TENSOR_FLOAT16)) return viaFloat32<dequantizeToFloat32>(c);
+  return dequantizeToFloat32(c);
+}
+
+using T = driver::OperationType;
+constexpr auto F16 = OperandType::TENSOR_FLOAT16;
+constexpr auto F32 = OperandType::TENSOR_FLOAT32;
+constexpr auto Q8 = OperandType::TENSOR_QUANT8_ASYMM;
+constexpr auto Q8S = OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
+constexpr auto Q8Symm = OperandType::TENSOR_QUANT8_SYMM;
+constexpr auto Q8C = OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL;
+
+const KernelEntry kImageKernels[] = {
+    {T::L2_NORMALIZATION, F32, noParams, l2NormFloat},
+    {T::L2_NORMALIZATION, F16, noParams, viaFloat32<l2NormFloat>},
+    {T::L2_NORMALIZATION, Q8, noParams, l2NormQuant},
+    {T::L2_NORMALIZATION, Q8S, noParams, viaUnsigned<l2NormQuant>},
+    {T::LOCAL_RESPONSE_NORMALIZATION, F32, noParams, lrnFloat},
+    {T::LOCAL_RESPONSE_NORMALIZATION, F16, noParams, viaFloat32<lrnFloat>},
+    {T::RESIZE_BILINEAR, F32, noParams, resizeFloat},
+    {T::RESIZE_BILINEAR, F16, noParams, viaFloat32<resizeFloat>},
+    {T::RESIZE_BILINEAR, Q8, noParams, resizeQuant},
+    {T::RESIZE_BILINEAR, Q8S, noParams, viaUnsigned<resizeQuant>},
+    {T::DEQUANTIZE, Q8, noParams, dequantizeAny},
+    {T::DEQUANTIZE, Q8S, noParams, dequantizeAny},
+    {T::DEQUANTIZE, Q8Symm, noParams, dequantizeAny},
+    {T::DEQUANTIZE, Q8C, noParams, dequantizeAny},
+};
+
+}  // namespace
+
+std::span<const KernelEntry> imageKernels() {
+  return kImageKernels;
+}
+
+}  // namespace nnrt::cpu

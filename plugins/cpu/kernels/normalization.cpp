@@ -1,0 +1,172 @@
+#include "plugins/cpu/kernels/normalization.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace nnrt::cpu {
+namespace {
+
+// The shape seen around `axis`: outer x axisSize x inner.
+struct AxisView {
+  size_t outer = 1, size = 1, inner = 1;
+};
+AxisView around(const Shape& shape, uint32_t axis) {
+  AxisView v;
+  for (size_t i = 0; i < shape.rank(); ++i) {
+    if (i < axis) v.outer *= shape.dims[i];
+    if (i == axis) v.size = shape.dims[i];
+    if (i > axis) v.inner *= shape.dims[i];
+  }
+  return v;
+}
+
+// One source coordinate of a bilinear sample: the two neighbours and the weight of the upper one.
+struct Sample {
+  uint32_t lo = 0, hi = 0;
+  float frac = 0.0f;
+};
+Sample sampleAt(uint32_t outIndex, uint32_t inSize, uint32_t outSize, bool alignCorners, bool halfPixelCenters) {
+  const float scale = (alignCorners && outSize > 1) ? static_cast<float>(inSize - 1) / static_cast<float>(outSize - 1)
+                                                    : static_cast<float>(inSize) / static_cast<float>(outSize);
+  const float x = halfPixelCenters ? (static_cast<float>(outIndex) + 0.5f) * scale - 0.5f
+                                   : static_cast<float>(outIndex) * scale;
+  const float clamped = std::min(std::max(x, 0.0f), static_cast<float>(inSize - 1));
+  Sample s;
+  s.lo = static_cast<uint32_t>(std::floor(clamped));
+  s.hi = std::min(s.lo + 1, inSize - 1);
+  s.frac = clamped - static_cast<float>(s.lo);
+  return s;
+}
+
+// Calls emit(outOffset, v00, v01, v10, v11 offsets, fy, fx) for every output element.
+template <class Emit>
+void forEachBilinear(const Shape& inShape, bool alignCorners, bool halfPixelCenters, const Shape& outShape,
+                     const Emit& emit) {
+  const uint32_t n = inShape.dims[0], ih = inShape.dims[1], iw = inShape.dims[2], c = inShape.dims[3];
+  const uint32_t oh = outShape.dims[1], ow = outShape.dims[2];
+  for (uint32_t b = 0; b < n; ++b) {
+    for (uint32_t y = 0; y < oh; ++y) {
+      const Sample sy = sampleAt(y, ih, oh, alignCorners, halfPixelCenters);
+      for (uint32_t x = 0; x < ow; ++x) {
+        const Sample sx = sampleAt(x, iw, ow, alignCorners, halfPixelCenters);
+        const size_t row0 = (static_cast<size_t>(b) * ih + sy.lo) * iw;
+        const size_t row1 = (static_cast<size_t>(b) * ih + sy.hi) * iw;
+        const size_t outBase = ((static_cast<size_t>(b) * oh + y) * ow + x) * c;
+        for (uint32_t k = 0; k < c; ++k) {
+          emit(outBase + k, (row0 + sx.lo) * c + k, (row0 + sx.hi) * c + k, (row1 + sx.lo) * c + k,
+               (row1 + sx.hi) * c + k, sy.frac, sx.frac);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void l2Normalization(const float* in, const Shape& shape, uint32_t axis, float* out) {
+  const AxisView v = around(shape, axis);
+  for (size_t o = 0; o < v.outer; ++o) {
+    for (size_t i = 0; i < v.inner; ++i) {
+      const size_t base = o * v.size * v.inner + i;
+      double sum = 0.0;
+      for (size_t a = 0; a < v.size; ++a) {
+        const double x = in[base + a * v.inner];
+        sum += x * x;
+      }
+      const double norm = std::max(std::sqrt(sum), 1e-6);
+      for (size_t a = 0; a < v.size; ++a)
+        out[base + a * v.inner] = static_cast<float>(in[base + a * v.inner] / norm);
+    }
+  }
+}
+
+void l2Normalization(const uint8_t* in, const Shape& shape, Quant inQuant, uint32_t axis, uint8_t* out) {
+  const AxisView v = around(shape, axis);
+  for (size_t o = 0; o < v.outer; ++o) {
+    for (size_t i = 0; i < v.inner; ++i) {
+      const size_t base = o * v.size * v.inner + i;
+      int64_t sum = 0;
+      for (size_t a = 0; a < v.size; ++a) {
+        const int64_t x = static_cast<int64_t>(in[base + a * v.inner]) - inQuant.zeroPoint;
+        sum += x * x;
+      }
+      const double inverse = sum == 0 ? 0.0 : 128.0 / std::sqrt(static_cast<double>(sum));
+      for (size_t a = 0; a < v.size; ++a) {
+        const int64_t x = static_cast<int64_t>(in[base + a * v.inner]) - inQuant.zeroPoint;
+        const double q = std::round(static_cast<double>(x) * inverse) + 128.0;
+        out[base + a * v.inner] = static_cast<uint8_t>(std::clamp(q, 0.0, 255.0));
+      }
+    }
+  }
+}
+
+void localResponseNormalization(const float* in, const Shape& shape, uint32_t axis, int32_t radius, float bias,
+                                float alpha, float beta, float* out) {
+  const AxisView v = around(shape, axis);
+  const int64_t size = static_cast<int64_t>(v.size);
+  for (size_t o = 0; o < v.outer; ++o) {
+    for (size_t i = 0; i < v.inner; ++i) {
+      const size_t base = o * v.size * v.inner + i;
+      for (int64_t a = 0; a < size; ++a) {
+        const int64_t from = std::max<int64_t>(0, a - radius);
+        const int64_t to = std::min<int64_t>(size - 1, a + radius);
+        double sum = 0.0;
+        for (int64_t j = from; j <= to; ++j) {
+          const double x = in[base + static_cast<size_t>(j) * v.inner];
+          sum += x * x;
+        }
+        const double x = in[base + static_cast<size_t>(a) * v.inner];
+        out[base + static_cast<size_t>(a) * v.inner] =
+            static_cast<float>(x / std::pow(static_cast<double>(bias) + static_cast<double>(alpha) * sum,
+                                            static_cast<double>(beta)));
+      }
+    }
+  }
+}
+
+void resizeBilinear(const float* in, const Shape& inShape, bool alignCorners, bool halfPixelCenters, float* out,
+                    const Shape& outShape) {
+  forEachBilinear(inShape, alignCorners, halfPixelCenters, outShape,
+                  [&](size_t o, size_t i00, size_t i01, size_t i10, size_t i11, float fy, float fx) {
+                    const float top = in[i00] + (in[i01] - in[i00]) * fx;
+                    const float bottom = in[i10] + (in[i11] - in[i10]) * fx;
+                    out[o] = top + (bottom - top) * fy;
+                  });
+}
+
+void resizeBilinear(const uint8_t* in, const Shape& inShape, Quant inQuant, bool alignCorners,
+                    bool halfPixelCenters, uint8_t* out, const Shape& outShape, Quant outQuant) {
+  const double rescale = static_cast<double>(inQuant.scale) / static_cast<double>(outQuant.scale);
+  forEachBilinear(inShape, alignCorners, halfPixelCenters, outShape,
+                  [&](size_t o, size_t i00, size_t i01, size_t i10, size_t i11, float fy, float fx) {
+                    const double top = in[i00] + (static_cast<double>(in[i01]) - in[i00]) * fx;
+                    const double bottom = in[i10] + (static_cast<double>(in[i11]) - in[i10]) * fx;
+                    const double value = top + (bottom - top) * fy;
+                    const double q = std::round((value - inQuant.zeroPoint) * rescale) + outQuant.zeroPoint;
+                    out[o] = static_cast<uint8_t>(std::clamp(q, 0.0, 255.0));
+                  });
+}
+
+void dequantize(const uint8_t* in, size_t count, Quant quant, float* out) {
+  for (size_t i = 0; i < count; ++i)
+    out[i] = static_cast<float>(static_cast<int32_t>(in[i]) - quant.zeroPoint) * quant.scale;
+}
+
+void dequantize(const int8_t* in, size_t count, Quant quant, float* out) {
+  for (size_t i = 0; i < count; ++i)
+    out[i] = static_cast<float>(static_cast<int32_t>(in[i]) - quant.zeroPoint) * quant.scale;
+}
+
+void dequantizePerChannel(const int8_t* in, const Shape& shape, uint32_t channelDim, const float* scales,
+                          float* out) {
+  const AxisView v = around(shape, channelDim);
+  for (size_t o = 0; o < v.outer; ++o) {
+    for (size_t a = 0; a < v.size; ++a) {
+      const size_t base = (o * v.size + a) * v.inner;
+      for (size_t i = 0; i < v.inner; ++i)
+        out[base + i] = static_cast<float>(in[base + i]) * scales[a];
+    }
+  }
+}
+
+}  // namespace nnrt::cpu
