@@ -414,7 +414,7 @@ std::span<const KernelEntry> basicKernels() {
 }
 
 std::vector<std::span<const KernelEntry>> kernelTables() {
-  return {basicKernels(), tensorKernels(), imageKernels()};
+  return {basicKernels(), tensorKernels(), imageKernels(), recurrentKernels()};
 }
 
 namespace {

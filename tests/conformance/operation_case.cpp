@@ -73,6 +73,7 @@ const std::vector<OperationCase>& allOperationCases() {
                                    Family{"conv", convolutionCases}, Family{"pool", poolCases},
                                    Family{"shape", shapeCases}, Family{"tensor", tensorCases},
                                    Family{"quant", quantCases}, Family{"image", imageCases},
+                                   Family{"recurrent", recurrentCases},
                                    Family{"float16", float16Cases}}) {
       for (OperationCase& c : casesOf()) {
         c.family = family;

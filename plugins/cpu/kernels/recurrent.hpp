@@ -27,14 +27,16 @@ void rnn(const float* input, const float* weights, const float* recurrentWeights
 // feed unit u. The state holds, per batch and filter, memorySize activations, oldest first:
 // stateIn/stateOut are [batch, numFilters * memorySize]. A step writes the new activation
 // (weightsFeature x) in the last slot, computes
-//   output[b, u] = act(bias[u] + sum over the unit's filters f and slots m of weightsTime[f, m] * state[f, m]),
+//   output[b, u] = act(bias[u] + sum over the unit's filters f and slots m of weightsTime[f, m] * state[f,
+//   m]),
 // then shifts every filter's memory one slot towards the front, leaving 0 in the last slot.
 // weightsFeature [numFilters, inputSize], weightsTime [numFilters, memorySize], bias [numUnits] or null.
 struct SvdfDims {
   size_t batch = 0, inputSize = 0, numFilters = 0, rank = 1, memorySize = 0;
 };
 void svdf(const float* input, const float* weightsFeature, const float* weightsTime, const float* bias,
-          const float* stateIn, const SvdfDims& dims, RecurrentActivation act, float* stateOut, float* output);
+          const float* stateIn, const SvdfDims& dims, RecurrentActivation act, float* stateOut,
+          float* output);
 
 // LSTM weights; null pointers mark the absent optional parts:
 //  - CIFG (coupled input and forget gate): inputToInput, recurrentToInput and inputGateBias null; the
@@ -46,11 +48,13 @@ void svdf(const float* input, const float* weightsFeature, const float* weightsT
 // Input weights are [numUnits, inputSize], recurrent weights [numUnits, outputSize], the rest
 // [numUnits]. Without projection outputSize == numUnits.
 struct LstmWeights {
-  const float *inputToInput = nullptr, *inputToForget = nullptr, *inputToCell = nullptr, *inputToOutput = nullptr;
+  const float *inputToInput = nullptr, *inputToForget = nullptr, *inputToCell = nullptr,
+              *inputToOutput = nullptr;
   const float *recurrentToInput = nullptr, *recurrentToForget = nullptr, *recurrentToCell = nullptr,
               *recurrentToOutput = nullptr;
   const float *cellToInput = nullptr, *cellToForget = nullptr, *cellToOutput = nullptr;
-  const float *inputGateBias = nullptr, *forgetGateBias = nullptr, *cellBias = nullptr, *outputGateBias = nullptr;
+  const float *inputGateBias = nullptr, *forgetGateBias = nullptr, *cellBias = nullptr,
+              *outputGateBias = nullptr;
   const float *projectionWeights = nullptr, *projectionBias = nullptr;
   const float *inputLayerNorm = nullptr, *forgetLayerNorm = nullptr, *cellLayerNorm = nullptr,
               *outputLayerNorm = nullptr;

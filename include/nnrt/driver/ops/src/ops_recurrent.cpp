@@ -7,9 +7,11 @@
 // input (NO_VALUE) keeps its declared type, and Android checks that type like any other, so the
 // slots are checked whether or not the input was omitted.
 //
-// Shapes are left to the declared outputs (no infer functions): the recurrent shapes depend on
-// which optional inputs are present and on time-major / merge flags.
+// Output shapes: LSTM, RNN and SVDF infer theirs (unknown dimensions stay 0); the other operations
+// leave them to the declared outputs, their shapes depending on time-major / merge flags.
 #include <cmath>
+#include <initializer_list>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -388,6 +390,78 @@ Result<void> validateBidirectionalSequenceRnn(const OpArgs& op) {
   return {};
 }
 
+// ---- Shape inference (LSTM, RNN, SVDF) ------------------------------------------------------------------
+
+// Dimension d of input i, 0 when unknown.
+uint32_t dimOf(const OpArgs& op, size_t i, size_t d) {
+  if (i >= op.inputs.size()) return 0;
+  const Arg& a = op.inputs[i];
+  if (a.omitted || a.rank() <= d) return 0;
+  return a.dims[d];
+}
+
+// The first known (non-zero) value.
+uint32_t firstKnown(std::initializer_list<uint32_t> values) {
+  for (uint32_t v : values) {
+    if (v != 0) return v;
+  }
+  return 0;
+}
+
+// RNN: hidden state (out) and output, both [batch_size, num_units].
+Result<std::vector<Shape>> inferRnn(const OpArgs& op) {
+  const uint32_t batch = firstKnown({dimOf(op, 0, 0), dimOf(op, 4, 0)});
+  const uint32_t units = firstKnown({dimOf(op, 1, 0), dimOf(op, 2, 0), dimOf(op, 3, 0), dimOf(op, 4, 1)});
+  return std::vector<Shape>(op.outputs.size(), Shape{batch, units});
+}
+
+// SVDF: state (out) [batch_size, memory_size * num_filters] (the layout Android's implementation
+// keeps: memory_size entries per filter) and output [batch_size, num_filters / rank].
+Result<std::vector<Shape>> inferSvdf(const OpArgs& op) {
+  const uint32_t batch = firstKnown({dimOf(op, 0, 0), dimOf(op, 4, 0)});
+  const uint32_t filters = firstKnown({dimOf(op, 1, 0), dimOf(op, 2, 0)});
+  const uint32_t memory = dimOf(op, 2, 1);
+  uint32_t units = 0;
+  if (const auto rank = op.inputs.size() > 5 ? knownInt32(op.inputs[5]) : std::nullopt;
+      rank && *rank > 0 && filters % static_cast<uint32_t>(*rank) == 0) {
+    units = filters / static_cast<uint32_t>(*rank);
+  }
+  if (units == 0) units = dimOf(op, 3, 0);
+  std::vector<Shape> shapes{Shape{batch, memory * filters}, Shape{batch, units}};
+  shapes.resize(op.outputs.size());
+  return shapes;
+}
+
+// Whether an optional LSTM tensor is absent (omitted, or without elements); nullopt when its shape is
+// not known yet.
+std::optional<bool> lstmInputAbsent(const OpArgs& op, size_t i) {
+  if (i >= op.inputs.size()) return true;
+  const Arg& a = op.inputs[i];
+  if (a.omitted) return true;
+  if (a.rank() == 0) return std::nullopt;
+  for (uint32_t d : a.dims) {
+    if (d == 0) return true;
+  }
+  return false;
+}
+
+// LSTM: scratch buffer [batch_size, num_units * 3] with CIFG (input 1 absent) or * 4 without,
+// output state (out) [batch_size, output_size], cell state (out) [batch_size, num_units], output
+// [batch_size, output_size].
+Result<std::vector<Shape>> inferLstm(const OpArgs& op) {
+  const uint32_t batch = firstKnown({dimOf(op, 0, 0), dimOf(op, 18, 0), dimOf(op, 19, 0)});
+  const uint32_t units = firstKnown({dimOf(op, 4, 0), dimOf(op, 2, 0), dimOf(op, 3, 0), dimOf(op, 8, 0),
+                                     dimOf(op, 13, 0), dimOf(op, 14, 0), dimOf(op, 15, 0), dimOf(op, 19, 1)});
+  const uint32_t outputSize =
+      firstKnown({dimOf(op, 8, 1), dimOf(op, 6, 1), dimOf(op, 7, 1), dimOf(op, 18, 1)});
+  uint32_t scratch = 0;
+  if (const auto cifg = lstmInputAbsent(op, 1)) scratch = units * (*cifg ? 3 : 4);
+  std::vector<Shape> shapes{Shape{batch, scratch}, Shape{batch, outputSize}, Shape{batch, units},
+                            Shape{batch, outputSize}};
+  shapes.resize(op.outputs.size());
+  return shapes;
+}
+
 // ---- Control flow ----------------------------------------------------------------------------------------
 
 // The data operands of IF and WHILE (from `first` on) may be of any type but SUBGRAPH: a subgraph's
@@ -429,9 +503,9 @@ Result<void> validateWhile(const OpArgs& op) {
 }
 
 const Signature kSignatures[] = {
-    {T::LSTM, bits({23, 27}), 0, bits({4}), 0, kLstmOmittable, validateLstm, nullptr},
-    {T::RNN, bits({6}), 0, bits({2}), 0, 0, validateRnn, nullptr},
-    {T::SVDF, bits({7}), 0, bits({2}), 0, bits({3}), validateSvdf, nullptr},
+    {T::LSTM, bits({23, 27}), 0, bits({4}), 0, kLstmOmittable, validateLstm, inferLstm},
+    {T::RNN, bits({6}), 0, bits({2}), 0, 0, validateRnn, inferRnn},
+    {T::SVDF, bits({7}), 0, bits({2}), 0, bits({3}), validateSvdf, inferSvdf},
     {T::BIDIRECTIONAL_SEQUENCE_LSTM, bits({61}), 0, bits({1, 2, 5, 6}), 0, kBidirectionalLstmOmittable,
      validateBidirectionalSequenceLstm, nullptr},
     {T::BIDIRECTIONAL_SEQUENCE_RNN, bits({15}), 0, bits({1, 2, 3, 4}), 0, bits({9, 10, 11}),

@@ -1,0 +1,271 @@
+// The cpu driver's recurrent family: RNN, SVDF and LSTM (23 inputs, or 27 with layer normalization)
+// on TENSOR_FLOAT32, and on TENSOR_FLOAT16 through the float32 kernels (viaFloat32). Parameters are
+// read from the call's inputs (at execution every value is known). ops::validate checks the operand
+// types only, so the adapters check the sizes the kernels will read before calling them.
+//
+// LSTM's optional tensors count as absent when omitted (NO_VALUE) or when they have no elements:
+// NNAPI models use both forms.
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "nnrt/driver/ops/operand_types.hpp"
+#include "plugins/cpu/cpu_operations.hpp"
+#include "plugins/cpu/kernel_call.hpp"
+#include "plugins/cpu/kernels/recurrent.hpp"
+#include "plugins/cpu/type_adapters.hpp"
+
+namespace nnrt::cpu {
+
+std::span<const KernelEntry> recurrentKernels();
+
+namespace {
+
+using driver::OperandType;
+using driver::Result;
+using ops::Arg;
+
+// An optional tensor given no value, or given one without elements.
+bool absent(const Arg& arg) {
+  return arg.omitted || arg.data == nullptr || elementsOf(arg) == 0;
+}
+
+// Input i, or null when it is absent.
+const float* optionalInput(const KernelCall& c, size_t i) {
+  if (i >= c.op.inputs.size() || absent(c.op.inputs[i])) return nullptr;
+  return input<float>(c, i);
+}
+
+std::string label(const KernelCall& c, size_t i) {
+  return ops::operationName(c.op.type) + " input " + std::to_string(i);
+}
+
+// Input i holds exactly `count` elements.
+Result<void> expectCount(const KernelCall& c, size_t i, size_t count) {
+  const Arg& a = c.op.inputs[i];
+  if (a.data == nullptr || elementsOf(a) != count || a.length < count * sizeof(float)) {
+    return driver::invalidArgument(label(c, i) + " must hold " + std::to_string(count) + " values, not " +
+                                   std::to_string(a.data == nullptr ? 0 : elementsOf(a)));
+  }
+  return {};
+}
+
+// Input i is a 2-D tensor; its dimension `d`.
+Result<uint32_t> dim2(const KernelCall& c, size_t i, size_t d) {
+  const Arg& a = c.op.inputs[i];
+  if (a.rank() != 2) return driver::invalidArgument(label(c, i) + " must be 2-D");
+  return a.dims[d];
+}
+
+Result<int32_t> int32At(const KernelCall& c, size_t i) {
+  const Arg& a = c.op.inputs[i];
+  if (!ops::isType(a.type, OperandType::INT32) || a.data == nullptr || a.length < sizeof(int32_t))
+    return driver::invalidArgument(label(c, i) + " must be an INT32 value");
+  return a.scalar<int32_t>();
+}
+
+// A float scalar (FLOAT16 ones arrive widened to FLOAT32).
+Result<float> floatAt(const KernelCall& c, size_t i) {
+  const Arg& a = c.op.inputs[i];
+  if (!ops::isType(a.type, OperandType::FLOAT32) || a.data == nullptr || a.length < sizeof(float))
+    return driver::invalidArgument(label(c, i) + " must be a FLOAT32 value");
+  return a.scalar<float>();
+}
+
+Result<RecurrentActivation> activationAt(const KernelCall& c, size_t i) {
+  NNRT_ASSIGN_OR_RETURN(const int32_t code, int32At(c, i));
+  if (!isRecurrentActivation(code))
+    return driver::invalidArgument(label(c, i) + " (activation) " + std::to_string(code) +
+                                   " is not supported");
+  return static_cast<RecurrentActivation>(code);
+}
+
+Result<void> expectOutput(const KernelCall& c, size_t k, size_t count) {
+  if (elementsOf(c.op.outputs[k]) != count) {
+    return driver::generalFailure("cpu driver bug: " + ops::operationName(c.op.type) + " output " +
+                                  std::to_string(k) + " has the wrong size");
+  }
+  return {};
+}
+
+// ---- RNN ---------------------------------------------------------------------------------------------
+
+Result<void> rnnFloat(const KernelCall& c) {
+  NNRT_ASSIGN_OR_RETURN(const uint32_t batch, dim2(c, 0, 0));
+  NNRT_ASSIGN_OR_RETURN(const uint32_t inputSize, dim2(c, 0, 1));
+  NNRT_ASSIGN_OR_RETURN(const uint32_t units, dim2(c, 1, 0));
+  NNRT_RETURN_IF_ERROR(expectCount(c, 1, size_t{units} * inputSize));
+  NNRT_RETURN_IF_ERROR(expectCount(c, 2, size_t{units} * units));
+  NNRT_RETURN_IF_ERROR(expectCount(c, 3, units));
+  NNRT_RETURN_IF_ERROR(expectCount(c, 4, size_t{batch} * units));
+  NNRT_ASSIGN_OR_RETURN(const RecurrentActivation act, activationAt(c, 5));
+  NNRT_RETURN_IF_ERROR(expectOutput(c, 0, size_t{batch} * units));
+  NNRT_RETURN_IF_ERROR(expectOutput(c, 1, size_t{batch} * units));
+  rnn(input<float>(c, 0), input<float>(c, 1), input<float>(c, 2), input<float>(c, 3), input<float>(c, 4),
+      batch, inputSize, units, act, output<float>(c, 0), output<float>(c, 1));
+  return {};
+}
+
+// ---- SVDF --------------------------------------------------------------------------------------------
+
+Result<void> svdfFloat(const KernelCall& c) {
+  SvdfDims d;
+  NNRT_ASSIGN_OR_RETURN(const uint32_t batch, dim2(c, 0, 0));
+  NNRT_ASSIGN_OR_RETURN(const uint32_t inputSize, dim2(c, 0, 1));
+  NNRT_ASSIGN_OR_RETURN(const uint32_t filters, dim2(c, 1, 0));
+  NNRT_ASSIGN_OR_RETURN(const uint32_t memory, dim2(c, 2, 1));
+  NNRT_ASSIGN_OR_RETURN(const int32_t rank, int32At(c, 5));
+  if (rank <= 0 || filters % static_cast<uint32_t>(rank) != 0) {
+    return driver::invalidArgument("SVDF rank " + std::to_string(rank) + " must be positive and divide " +
+                                   std::to_string(filters) + " filters");
+  }
+  d.batch = batch;
+  d.inputSize = inputSize;
+  d.numFilters = filters;
+  d.rank = static_cast<size_t>(rank);
+  d.memorySize = memory;
+  const size_t units = d.numFilters / d.rank;
+  NNRT_RETURN_IF_ERROR(expectCount(c, 1, d.numFilters * inputSize));
+  NNRT_RETURN_IF_ERROR(expectCount(c, 2, d.numFilters * memory));
+  const float* bias = optionalInput(c, 3);
+  if (bias != nullptr) NNRT_RETURN_IF_ERROR(expectCount(c, 3, units));
+  NNRT_RETURN_IF_ERROR(expectCount(c, 4, d.batch * d.numFilters * memory));
+  NNRT_ASSIGN_OR_RETURN(const RecurrentActivation act, activationAt(c, 6));
+  NNRT_RETURN_IF_ERROR(expectOutput(c, 0, d.batch * d.numFilters * memory));
+  NNRT_RETURN_IF_ERROR(expectOutput(c, 1, d.batch * units));
+  svdf(input<float>(c, 0), input<float>(c, 1), input<float>(c, 2), bias, input<float>(c, 4), d, act,
+       output<float>(c, 0), output<float>(c, 1));
+  return {};
+}
+
+// ---- LSTM --------------------------------------------------------------------------------------------
+
+Result<void> lstmFloat(const KernelCall& c) {
+  LstmDims d;
+  NNRT_ASSIGN_OR_RETURN(const uint32_t batch, dim2(c, 0, 0));
+  NNRT_ASSIGN_OR_RETURN(const uint32_t inputSize, dim2(c, 0, 1));
+  NNRT_ASSIGN_OR_RETURN(const uint32_t units, dim2(c, 4, 0));
+  NNRT_ASSIGN_OR_RETURN(const uint32_t outputSize, dim2(c, 8, 1));
+  d.batch = batch;
+  d.inputSize = inputSize;
+  d.numUnits = units;
+  d.outputSize = outputSize;
+  const size_t n = units;
+
+  LstmWeights w;
+  const float** weights[] = {
+      &w.inputToInput,      &w.inputToForget,   &w.inputToCell,       &w.inputToOutput, &w.recurrentToInput,
+      &w.recurrentToForget, &w.recurrentToCell, &w.recurrentToOutput, &w.cellToInput,   &w.cellToForget,
+      &w.cellToOutput,      &w.inputGateBias,   &w.forgetGateBias,    &w.cellBias,      &w.outputGateBias,
+      &w.projectionWeights, &w.projectionBias};
+  for (size_t i = 0; i < 17; ++i)
+    *weights[i] = optionalInput(c, i + 1);
+  if (c.op.inputs.size() >= 27) {
+    w.inputLayerNorm = optionalInput(c, 23);
+    w.forgetLayerNorm = optionalInput(c, 24);
+    w.cellLayerNorm = optionalInput(c, 25);
+    w.outputLayerNorm = optionalInput(c, 26);
+  }
+  const bool cifg = w.inputToInput == nullptr;
+  const bool peephole = w.cellToOutput != nullptr;
+  const bool layerNorm = w.outputLayerNorm != nullptr;
+  const bool projection = w.projectionWeights != nullptr;
+
+  // Which optional tensors must come together (NNAPI's rules), and their sizes.
+  auto fail = [&](const std::string& why) { return driver::invalidArgument("LSTM: " + why); };
+  if (cifg != (w.recurrentToInput == nullptr))
+    return fail("inputs 1 and 5 must both be given or both be absent");
+  if (cifg && w.inputGateBias != nullptr) return fail("input 12 must be absent with CIFG (input 1 absent)");
+  if (!cifg && w.inputGateBias == nullptr) return fail("input 12 is needed without CIFG");
+  if (peephole != (w.cellToForget != nullptr) || (!cifg && peephole != (w.cellToInput != nullptr)))
+    return fail("the peephole weights (inputs 9..11) must be given together");
+  if (!projection && w.projectionBias != nullptr) return fail("input 17 needs the projection weights (16)");
+  if (!projection && outputSize != units) return fail("without projection, output_size must equal num_units");
+  if (layerNorm != (w.forgetLayerNorm != nullptr) || layerNorm != (w.cellLayerNorm != nullptr) ||
+      (!cifg && layerNorm != (w.inputLayerNorm != nullptr))) {
+    return fail("the layer normalization weights (inputs 23..26) must be given together");
+  }
+  for (size_t i : {2, 3, 4})
+    NNRT_RETURN_IF_ERROR(expectCount(c, i, n * inputSize));
+  for (size_t i : {6, 7, 8})
+    NNRT_RETURN_IF_ERROR(expectCount(c, i, n * outputSize));
+  for (size_t i : {13, 14, 15})
+    NNRT_RETURN_IF_ERROR(expectCount(c, i, n));
+  if (!cifg) {
+    NNRT_RETURN_IF_ERROR(expectCount(c, 1, n * inputSize));
+    NNRT_RETURN_IF_ERROR(expectCount(c, 5, n * outputSize));
+    NNRT_RETURN_IF_ERROR(expectCount(c, 12, n));
+  }
+  if (peephole) {
+    for (size_t i : {9, 10, 11}) {
+      if (i == 9 && w.cellToInput == nullptr) continue;
+      NNRT_RETURN_IF_ERROR(expectCount(c, i, n));
+    }
+  }
+  if (projection) {
+    NNRT_RETURN_IF_ERROR(expectCount(c, 16, size_t{outputSize} * n));
+    if (w.projectionBias != nullptr) NNRT_RETURN_IF_ERROR(expectCount(c, 17, outputSize));
+  }
+  if (layerNorm) {
+    for (size_t i : {23, 24, 25, 26}) {
+      if (i == 23 && w.inputLayerNorm == nullptr) continue;
+      NNRT_RETURN_IF_ERROR(expectCount(c, i, n));
+    }
+  }
+  NNRT_RETURN_IF_ERROR(expectCount(c, 18, size_t{batch} * outputSize));
+  NNRT_RETURN_IF_ERROR(expectCount(c, 19, size_t{batch} * n));
+  NNRT_ASSIGN_OR_RETURN(const RecurrentActivation act, activationAt(c, 20));
+  NNRT_ASSIGN_OR_RETURN(const float cellClip, floatAt(c, 21));
+  NNRT_ASSIGN_OR_RETURN(const float projClip, floatAt(c, 22));
+  NNRT_RETURN_IF_ERROR(expectOutput(c, 0, size_t{batch} * n * (cifg ? 3 : 4)));
+  NNRT_RETURN_IF_ERROR(expectOutput(c, 1, size_t{batch} * outputSize));
+  NNRT_RETURN_IF_ERROR(expectOutput(c, 2, size_t{batch} * n));
+  NNRT_RETURN_IF_ERROR(expectOutput(c, 3, size_t{batch} * outputSize));
+  lstm(input<float>(c, 0), w, d, input<float>(c, 18), input<float>(c, 19), act, cellClip, projClip,
+       output<float>(c, 0), output<float>(c, 1), output<float>(c, 2), output<float>(c, 3));
+  return {};
+}
+
+// ---- Limits ------------------------------------------------------------------------------------------
+
+// The activation code at `index`, when known, is one the kernels have.
+std::string activationLimit(const ops::OpArgs& op, size_t index) {
+  if (index >= op.inputs.size()) return "";
+  const Arg& a = op.inputs[index];
+  if (!ops::isType(a.type, OperandType::INT32) || a.data == nullptr || a.length < sizeof(int32_t)) return "";
+  const int32_t code = a.scalar<int32_t>();
+  if (isRecurrentActivation(code)) return "";
+  return "activation " + std::to_string(code) + " is not one of 0 (none), 1 (relu), 2 (relu1), 3 (relu6), " +
+         "4 (tanh) or 6 (sigmoid)";
+}
+
+std::string rnnLimit(const ops::OpArgs& op) {
+  return activationLimit(op, 5);
+}
+std::string svdfLimit(const ops::OpArgs& op) {
+  return activationLimit(op, 6);
+}
+std::string lstmLimit(const ops::OpArgs& op) {
+  return activationLimit(op, 20);
+}
+
+using T = driver::OperationType;
+constexpr auto F16 = OperandType::TENSOR_FLOAT16;
+constexpr auto F32 = OperandType::TENSOR_FLOAT32;
+
+const KernelEntry kRecurrentKernels[] = {
+    {T::RNN, F32, noParams, rnnFloat, rnnLimit},
+    {T::RNN, F16, noParams, viaFloat32<rnnFloat>, rnnLimit},
+    {T::SVDF, F32, noParams, svdfFloat, svdfLimit},
+    {T::SVDF, F16, noParams, viaFloat32<svdfFloat>, svdfLimit},
+    {T::LSTM, F32, noParams, lstmFloat, lstmLimit},
+    {T::LSTM, F16, noParams, viaFloat32<lstmFloat>, lstmLimit},
+};
+
+}  // namespace
+
+std::span<const KernelEntry> recurrentKernels() {
+  return kRecurrentKernels;
+}
+
+}  // namespace nnrt::cpu

@@ -1,0 +1,330 @@
+// RNN, SVDF and LSTM: one time step each, on TENSOR_FLOAT32 and TENSOR_FLOAT16. RNN and SVDF have a
+// hand-checked case each (arithmetic in the comments) and seeded random cases against the
+// double-precision references of tests/support/reference_recurrent.hpp: RNN with each FuseCode,
+// SVDF of rank 1 and 2 (with and without bias), and LSTM in every form NNAPI defines: basic, CIFG,
+// peephole (with and without CIFG), projection with and without its bias, layer normalization (the
+// 27-input form, with and without CIFG; and that form with the normalization weights omitted),
+// cell and projection clipping, each activation the cell may take.
+//
+// LSTM's scratch buffer (output 0) is working memory whose contents NNAPI does not define: only its
+// shape is checked. Absent optional tensors are omitted operands (NO_VALUE); NNAPI's other form, a
+// tensor without elements, cannot be written here: the runtime reads a 0 dimension as unknown (a
+// constant needs a value, a model input needs its dimensions from the request).
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "conformance/operation_case.hpp"
+#include "support/reference_recurrent.hpp"
+
+namespace nnrt::test::conformance {
+
+std::vector<OperationCase> recurrentCases();
+
+namespace {
+
+using O = OperationType;
+
+// The float scalar of the data type: FLOAT32 for TENSOR_FLOAT32 data, FLOAT16 for TENSOR_FLOAT16.
+uint32_t floatScalar(CaseBuilder& c, OperandType type, float value) {
+  return type == F16 ? c.float16(value) : c.float32(value);
+}
+
+const char* suffix(OperandType type) {
+  return type == F16 ? "_float16" : "";
+}
+
+// ---- RNN ---------------------------------------------------------------------------------------------
+
+// x = [1, 2], h = [2, -1], relu:
+//   unit 0: 1*1 + 0*2 + 0.5*2 + 0*(-1) + 0.5 = 2.5
+//   unit 1: 0.5*1 - 1*2 + 0*2 + 1*(-1) + 1 = -1.5 -> relu -> 0
+OperationCase rnnByHand() {
+  CaseBuilder c("rnn_by_hand", O::RNN);
+  const uint32_t x = c.input(F32, {1, 2}, {1, 2});
+  const uint32_t w = c.constant(F32, {2, 2}, {1, 0, 0.5, -1});
+  const uint32_t r = c.constant(F32, {2, 2}, {0.5, 0, 0, 1});
+  const uint32_t b = c.constant(F32, {2}, {0.5, 1});
+  const uint32_t h = c.input(F32, {1, 2}, {2, -1});
+  c.output(F32, {1, 2}, {2.5, 0});
+  c.output(F32, {1, 2}, {2.5, 0});
+  return c.build({x, w, r, b, h, c.int32(1)});
+}
+
+OperationCase rnnRandom(std::string name, OperandType type, int32_t fuse, uint32_t seed) {
+  const size_t batch = 2, inputSize = 3, units = 4;
+  CaseBuilder c(std::move(name), O::RNN);
+  const auto x = randomValues(type, batch * inputSize, seed);
+  const auto w = randomValues(type, units * inputSize, seed + 1, -0.8, 0.8);
+  const auto r = randomValues(type, units * units, seed + 2, -0.5, 0.5);
+  const auto b = randomValues(type, units, seed + 3);
+  const auto h = randomValues(type, batch * units, seed + 4);
+  const auto want = ref::rnn(x, w, r, b, h, batch, inputSize, units, fuse);
+  const uint32_t xi = c.input(type, {batch, inputSize}, x);
+  const uint32_t wi = c.constant(type, {units, inputSize}, w);
+  const uint32_t ri = c.constant(type, {units, units}, r);
+  const uint32_t bi = c.constant(type, {units}, b);
+  const uint32_t hi = c.input(type, {batch, units}, h);
+  c.output(type, {batch, units}, want);
+  c.output(type, {batch, units}, want);
+  return c.build({xi, wi, ri, bi, hi, c.int32(fuse)});
+}
+
+// ---- SVDF --------------------------------------------------------------------------------------------
+
+// One unit, rank 1, memory 3. The state keeps 3 entries, oldest first, the last one the free slot:
+//   activation = [0.5, 1] . [1, 2] = 2.5, memory after the push [4, 5, 2.5]
+//   output = [1, 2, 3] . [4, 5, 2.5] + bias -1.5 = 4 + 10 + 7.5 - 1.5 = 20
+//   state out = the memory shifted, free slot 0: [5, 2.5, 0]
+OperationCase svdfByHand() {
+  CaseBuilder c("svdf_by_hand", O::SVDF);
+  const uint32_t x = c.input(F32, {1, 2}, {1, 2});
+  const uint32_t wf = c.constant(F32, {1, 2}, {0.5, 1});
+  const uint32_t wt = c.constant(F32, {1, 3}, {1, 2, 3});
+  const uint32_t b = c.constant(F32, {1}, {-1.5});
+  const uint32_t s = c.input(F32, {1, 3}, {4, 5, 0});
+  c.output(F32, {1, 3}, {5, 2.5, 0});
+  c.output(F32, {1, 1}, {20});
+  return c.build({x, wf, wt, b, s, c.int32(1), c.int32(0)});
+}
+
+struct SvdfSpec {
+  std::string name;
+  OperandType type = F32;
+  size_t batch = 2, inputSize = 3, units = 4, rank = 1, memory = 5;
+  bool bias = true;
+  int32_t fuse = 0;
+  uint32_t seed = 0;
+};
+
+OperationCase svdfRandom(const SvdfSpec& s) {
+  const size_t filters = s.units * s.rank;
+  CaseBuilder c(s.name, O::SVDF);
+  const auto x = randomValues(s.type, s.batch * s.inputSize, s.seed);
+  const auto wf = randomValues(s.type, filters * s.inputSize, s.seed + 1);
+  const auto wt = randomValues(s.type, filters * s.memory, s.seed + 2);
+  const auto b = randomValues(s.type, s.units, s.seed + 3);
+  // The state as an earlier step leaves it: each filter's last (free) slot 0.
+  auto state = randomValues(s.type, s.batch * filters * s.memory, s.seed + 4);
+  for (size_t i = s.memory - 1; i < state.size(); i += s.memory)
+    state[i] = 0.0;
+  const auto want = ref::svdf(x, wf, wt, s.bias ? &b : nullptr, state, s.batch, s.inputSize, filters,
+                              s.memory, s.rank, s.fuse);
+  const uint32_t xi = c.input(s.type, {uint32_t(s.batch), uint32_t(s.inputSize)}, x);
+  const uint32_t wfi = c.constant(s.type, {uint32_t(filters), uint32_t(s.inputSize)}, wf);
+  const uint32_t wti = c.constant(s.type, {uint32_t(filters), uint32_t(s.memory)}, wt);
+  const uint32_t bi = s.bias ? c.constant(s.type, {uint32_t(s.units)}, b) : c.omitted(s.type);
+  const uint32_t si = c.input(s.type, {uint32_t(s.batch), uint32_t(filters * s.memory)}, state);
+  c.output(s.type, {uint32_t(s.batch), uint32_t(filters * s.memory)}, want.state);
+  c.output(s.type, {uint32_t(s.batch), uint32_t(s.units)}, want.output);
+  return c.build({xi, wfi, wti, bi, si, c.int32(int32_t(s.rank)), c.int32(s.fuse)});
+}
+
+// ---- LSTM --------------------------------------------------------------------------------------------
+
+struct LstmSpec {
+  std::string name;
+  OperandType type = F32;
+  size_t batch = 2, inputSize = 3, units = 4, outputSize = 4;
+  bool cifg = false, peephole = false, projection = false, projectionBias = false;
+  bool layerNormForm = false;  // 27 inputs
+  bool layerNorm = false;      // the normalization weights given (else omitted)
+  int32_t activation = 4;
+  float cellClip = 0.0f, projClip = 0.0f;
+  double weightRange = 0.5;  // weights uniform in [-range, range]
+  uint32_t seed = 0;
+};
+
+OperationCase lstmRandom(const LstmSpec& s) {
+  CaseBuilder c(s.name, O::LSTM);
+  const OperandType t = s.type;
+  ref::LstmParams p;
+  p.batch = s.batch;
+  p.inputSize = s.inputSize;
+  p.units = s.units;
+  p.outputSize = s.projection ? s.outputSize : s.units;
+  p.activation = s.activation;
+  p.cellClip = s.cellClip;
+  p.projClip = s.projClip;
+  const uint32_t batch = uint32_t(s.batch), in = uint32_t(s.inputSize), n = uint32_t(s.units),
+                 out = uint32_t(p.outputSize);
+  uint32_t seed = s.seed;
+  auto weights = [&](size_t count) { return randomValues(t, count, seed++, -s.weightRange, s.weightRange); };
+
+  const auto x = randomValues(t, s.batch * s.inputSize, seed++);
+  const auto hIn = randomValues(t, s.batch * p.outputSize, seed++);
+  const auto cIn = randomValues(t, s.batch * s.units, seed++, -2.0, 2.0);
+  if (!s.cifg) p.inputToInput = weights(n * in);
+  p.inputToForget = weights(n * in);
+  p.inputToCell = weights(n * in);
+  p.inputToOutput = weights(n * in);
+  if (!s.cifg) p.recurrentToInput = weights(n * out);
+  p.recurrentToForget = weights(n * out);
+  p.recurrentToCell = weights(n * out);
+  p.recurrentToOutput = weights(n * out);
+  if (s.peephole) {
+    if (!s.cifg) p.cellToInput = weights(n);
+    p.cellToForget = weights(n);
+    p.cellToOutput = weights(n);
+  }
+  if (!s.cifg) p.inputBias = randomValues(t, n, seed++);
+  p.forgetBias = randomValues(t, n, seed++, 0.0, 1.0);
+  p.cellBias = randomValues(t, n, seed++);
+  p.outputBias = randomValues(t, n, seed++);
+  if (s.projection) {
+    p.projection = weights(out * n);
+    if (s.projectionBias) p.projectionBias = randomValues(t, out, seed++);
+  }
+  if (s.layerNorm) {
+    if (!s.cifg) p.inputNorm = randomValues(t, n, seed++, 0.5, 1.5);
+    p.forgetNorm = randomValues(t, n, seed++, 0.5, 1.5);
+    p.cellNorm = randomValues(t, n, seed++, 0.5, 1.5);
+    p.outputNorm = randomValues(t, n, seed++, 0.5, 1.5);
+  }
+  const ref::LstmResult want = ref::lstm(p, x, hIn, cIn);
+
+  // A constant, or an omitted operand for an empty vector.
+  auto tensor = [&](const std::vector<double>& v, std::vector<uint32_t> dims) {
+    return v.empty() ? c.omitted(t) : c.constant(t, std::move(dims), v);
+  };
+  std::vector<uint32_t> ops{c.input(t, {batch, in}, x)};
+  for (const auto* v : {&p.inputToInput, &p.inputToForget, &p.inputToCell, &p.inputToOutput})
+    ops.push_back(tensor(*v, {n, in}));
+  for (const auto* v : {&p.recurrentToInput, &p.recurrentToForget, &p.recurrentToCell, &p.recurrentToOutput})
+    ops.push_back(tensor(*v, {n, out}));
+  for (const auto* v : {&p.cellToInput, &p.cellToForget, &p.cellToOutput, &p.inputBias, &p.forgetBias,
+                        &p.cellBias, &p.outputBias})
+    ops.push_back(tensor(*v, {n}));
+  ops.push_back(tensor(p.projection, {out, n}));
+  ops.push_back(tensor(p.projectionBias, {out}));
+  ops.push_back(c.input(t, {batch, out}, hIn));
+  ops.push_back(c.input(t, {batch, n}, cIn));
+  ops.push_back(c.int32(s.activation));
+  ops.push_back(floatScalar(c, t, s.cellClip));
+  ops.push_back(floatScalar(c, t, s.projClip));
+  if (s.layerNormForm) {
+    for (const auto* v : {&p.inputNorm, &p.forgetNorm, &p.cellNorm, &p.outputNorm})
+      ops.push_back(tensor(*v, {n}));
+  }
+
+  const uint32_t gates = s.cifg ? 3 : 4;
+  c.output(t, {batch, n * gates}, std::vector<double>(size_t{batch} * n * gates, 0.0));
+  c.tolerance(1e300, 0.0);  // the scratch buffer: contents undefined, shape checked
+  c.output(t, {batch, out}, want.outputState);
+  c.output(t, {batch, n}, want.cellState);
+  c.output(t, {batch, out}, want.outputState);
+  return c.build(ops);
+}
+
+std::vector<LstmSpec> lstmSpecs() {
+  std::vector<LstmSpec> specs;
+  auto add = [&](LstmSpec s) { specs.push_back(std::move(s)); };
+  add({.name = "lstm_basic", .seed = 10});
+  add({.name = "lstm_batch1_odd_sizes", .batch = 1, .inputSize = 5, .units = 3, .outputSize = 3, .seed = 20});
+  add({.name = "lstm_cifg", .cifg = true, .seed = 30});
+  add({.name = "lstm_peephole", .peephole = true, .seed = 40});
+  add({.name = "lstm_cifg_peephole", .cifg = true, .peephole = true, .seed = 50});
+  add({.name = "lstm_projection", .outputSize = 3, .projection = true, .projectionBias = true, .seed = 60});
+  add({.name = "lstm_projection_no_bias", .outputSize = 5, .projection = true, .seed = 70});
+  add({.name = "lstm_peephole_projection",
+       .outputSize = 2,
+       .peephole = true,
+       .projection = true,
+       .projectionBias = true,
+       .seed = 80});
+  add({.name = "lstm_layer_norm", .layerNormForm = true, .layerNorm = true, .seed = 90});
+  add({.name = "lstm_layer_norm_peephole_projection",
+       .units = 5,
+       .outputSize = 3,
+       .peephole = true,
+       .projection = true,
+       .projectionBias = true,
+       .layerNormForm = true,
+       .layerNorm = true,
+       .seed = 100});
+  add({.name = "lstm_layer_norm_cifg",
+       .cifg = true,
+       .peephole = true,
+       .layerNormForm = true,
+       .layerNorm = true,
+       .seed = 110});
+  add({.name = "lstm_27_inputs_no_layer_norm", .peephole = true, .layerNormForm = true, .seed = 120});
+  add({.name = "lstm_cell_clip", .cellClip = 0.5f, .weightRange = 2.0, .seed = 130});
+  add({.name = "lstm_cell_and_projection_clip",
+       .outputSize = 3,
+       .projection = true,
+       .projectionBias = true,
+       .cellClip = 0.75f,
+       .projClip = 0.25f,
+       .weightRange = 2.0,
+       .seed = 140});
+  add({.name = "lstm_activation_relu", .activation = 1, .seed = 150});
+  add({.name = "lstm_activation_relu6", .activation = 3, .weightRange = 2.0, .seed = 160});
+  add({.name = "lstm_activation_sigmoid", .activation = 6, .seed = 170});
+  add({.name = "lstm_activation_none", .activation = 0, .seed = 180});
+  // TENSOR_FLOAT16 (FLOAT16 clips).
+  add({.name = "lstm_basic_float16", .type = F16, .seed = 210});
+  add({.name = "lstm_cifg_peephole_float16", .type = F16, .cifg = true, .peephole = true, .seed = 220});
+  add({.name = "lstm_projection_clip_float16",
+       .type = F16,
+       .outputSize = 3,
+       .projection = true,
+       .projectionBias = true,
+       .cellClip = 0.75f,
+       .projClip = 0.25f,
+       .weightRange = 2.0,
+       .seed = 230});
+  add({.name = "lstm_layer_norm_float16",
+       .type = F16,
+       .peephole = true,
+       .layerNormForm = true,
+       .layerNorm = true,
+       .seed = 240});
+  return specs;
+}
+
+}  // namespace
+
+std::vector<OperationCase> recurrentCases() {
+  std::vector<OperationCase> cases;
+  cases.push_back(rnnByHand());
+  for (OperandType type : {F32, F16}) {
+    const std::string sfx = suffix(type);
+    const uint32_t seed = type == F16 ? 500 : 0;
+    cases.push_back(rnnRandom("rnn_none" + sfx, type, 0, seed + 1));
+    cases.push_back(rnnRandom("rnn_relu" + sfx, type, 1, seed + 11));
+    cases.push_back(rnnRandom("rnn_relu1" + sfx, type, 2, seed + 21));
+    cases.push_back(rnnRandom("rnn_relu6" + sfx, type, 3, seed + 31));
+  }
+
+  cases.push_back(svdfByHand());
+  for (OperandType type : {F32, F16}) {
+    const std::string sfx = suffix(type);
+    const uint32_t seed = type == F16 ? 600 : 0;
+    cases.push_back(svdfRandom({.name = "svdf_rank1" + sfx, .type = type, .seed = seed + 40}));
+    cases.push_back(svdfRandom({.name = "svdf_rank1_relu_no_bias" + sfx,
+                                .type = type,
+                                .bias = false,
+                                .fuse = 1,
+                                .seed = seed + 50}));
+    cases.push_back(svdfRandom(
+        {.name = "svdf_rank2" + sfx, .type = type, .units = 3, .rank = 2, .memory = 4, .seed = seed + 60}));
+    cases.push_back(svdfRandom({.name = "svdf_rank2_relu1_no_bias" + sfx,
+                                .type = type,
+                                .batch = 1,
+                                .inputSize = 4,
+                                .units = 2,
+                                .rank = 2,
+                                .memory = 3,
+                                .bias = false,
+                                .fuse = 2,
+                                .seed = seed + 70}));
+  }
+  cases.push_back(svdfRandom({.name = "svdf_rank1_memory1", .memory = 1, .seed = 80}));
+
+  for (const LstmSpec& s : lstmSpecs())
+    cases.push_back(lstmRandom(s));
+  return cases;
+}
+
+}  // namespace nnrt::test::conformance

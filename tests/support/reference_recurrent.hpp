@@ -1,0 +1,204 @@
+// Double-precision references for NNAPI's recurrent cells (RNN, SVDF, LSTM), written from the NNAPI
+// definitions and sharing no code with any driver. One call is one time step for every batch entry;
+// matrices are row-major [rows, cols] and multiply vectors of `cols` entries.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace nnrt::test::ref {
+
+// The activation codes of the recurrent operations: 0 none, 1 relu, 2 relu1, 3 relu6, 4 tanh,
+// 6 sigmoid.
+inline double recurrentActivation(int32_t code, double x) {
+  switch (code) {
+    case 1:
+      return std::max(x, 0.0);
+    case 2:
+      return std::clamp(x, -1.0, 1.0);
+    case 3:
+      return std::clamp(x, 0.0, 6.0);
+    case 4:
+      return std::tanh(x);
+    case 6:
+      return 1.0 / (1.0 + std::exp(-x));
+    default:
+      return x;
+  }
+}
+
+inline double logistic(double x) {
+  return 1.0 / (1.0 + std::exp(-x));
+}
+
+// sum_c m[r * cols + c] * v[c]
+inline double rowDot(const std::vector<double>& m, size_t r, size_t cols, const double* v) {
+  double s = 0.0;
+  for (size_t c = 0; c < cols; ++c)
+    s += m[r * cols + c] * v[c];
+  return s;
+}
+
+// RNN: h_t = act(W x + R h_{t-1} + b), [batch, units]; it is both outputs.
+inline std::vector<double> rnn(const std::vector<double>& x, const std::vector<double>& weights,
+                               const std::vector<double>& recurrent, const std::vector<double>& bias,
+                               const std::vector<double>& hidden, size_t batch, size_t inputSize,
+                               size_t units, int32_t act) {
+  std::vector<double> out(batch * units);
+  for (size_t b = 0; b < batch; ++b) {
+    for (size_t u = 0; u < units; ++u) {
+      const double v = rowDot(weights, u, inputSize, &x[b * inputSize]) +
+                       rowDot(recurrent, u, units, &hidden[b * units]) + bias[u];
+      out[b * units + u] = recurrentActivation(act, v);
+    }
+  }
+  return out;
+}
+
+// SVDF with `rank` filters per unit (filters u * rank .. u * rank + rank - 1 feed unit u). The state
+// keeps `memory` activations per batch entry and filter, oldest first ([batch, filters * memory]).
+// The new activation (weights_feature x) is pushed as the newest entry (dropping the oldest), the
+// output is act(bias + sum over the unit's filters of weights_time . memory), and the state out is
+// the memory after the push, shifted one slot towards the front with 0 as its last entry (the slot
+// the next step's activation takes).
+struct SvdfResult {
+  std::vector<double> state, output;
+};
+inline SvdfResult svdf(const std::vector<double>& x, const std::vector<double>& weightsFeature,
+                       const std::vector<double>& weightsTime, const std::vector<double>* bias,
+                       const std::vector<double>& state, size_t batch, size_t inputSize, size_t filters,
+                       size_t memory, size_t rank, int32_t act) {
+  const size_t units = filters / rank;
+  SvdfResult r{std::vector<double>(batch * filters * memory), std::vector<double>(batch * units)};
+  for (size_t b = 0; b < batch; ++b) {
+    std::vector<double> perFilter(filters);
+    for (size_t f = 0; f < filters; ++f) {
+      // The memory after the push: entries 1..memory-1 of the old state, then the new activation.
+      std::vector<double> mem(memory);
+      const double* old = &state[(b * filters + f) * memory];
+      for (size_t m = 0; m + 1 < memory; ++m)
+        mem[m] = old[m];  // the last old entry is the free slot, 0 after every step
+      mem[memory - 1] = rowDot(weightsFeature, f, inputSize, &x[b * inputSize]);
+      perFilter[f] = rowDot(weightsTime, f, memory, mem.data());
+      double* next = &r.state[(b * filters + f) * memory];
+      for (size_t m = 0; m + 1 < memory; ++m)
+        next[m] = mem[m + 1];
+      next[memory - 1] = 0.0;
+    }
+    for (size_t u = 0; u < units; ++u) {
+      double s = bias != nullptr ? (*bias)[u] : 0.0;
+      for (size_t k = 0; k < rank; ++k)
+        s += perFilter[u * rank + k];
+      r.output[b * units + u] = recurrentActivation(act, s);
+    }
+  }
+  return r;
+}
+
+// LSTM weights; empty vectors are absent optional tensors (CIFG: inputToInput, recurrentToInput,
+// inputBias; peephole: cellTo*; projection; layer normalization: the *Norm vectors).
+struct LstmParams {
+  size_t batch = 1, inputSize = 1, units = 1, outputSize = 1;
+  std::vector<double> inputToInput, inputToForget, inputToCell, inputToOutput;
+  std::vector<double> recurrentToInput, recurrentToForget, recurrentToCell, recurrentToOutput;
+  std::vector<double> cellToInput, cellToForget, cellToOutput;
+  std::vector<double> inputBias, forgetBias, cellBias, outputBias;
+  std::vector<double> projection, projectionBias;
+  std::vector<double> inputNorm, forgetNorm, cellNorm, outputNorm;
+  int32_t activation = 4;
+  double cellClip = 0.0, projClip = 0.0;
+};
+struct LstmResult {
+  std::vector<double> outputState, cellState;  // the output equals outputState
+};
+
+// (v - mean) / sqrt(variance + 1e-8), then * weights (layer normalization as NNAPI's LSTM uses it).
+inline std::vector<double> normalized(const std::vector<double>& v, const std::vector<double>& weights) {
+  double mean = 0.0;
+  for (double e : v)
+    mean += e;
+  mean /= static_cast<double>(v.size());
+  double variance = 0.0;
+  for (double e : v)
+    variance += (e - mean) * (e - mean);
+  variance /= static_cast<double>(v.size());
+  std::vector<double> out(v.size());
+  for (size_t i = 0; i < v.size(); ++i)
+    out[i] = (v[i] - mean) / std::sqrt(variance + 1e-8) * weights[i];
+  return out;
+}
+
+// One LSTM step:
+//   i = sigmoid(LN(W_i x + R_i h + P_i . c_prev) + b_i)      (CIFG: i = 1 - f)
+//   f = sigmoid(LN(W_f x + R_f h + P_f . c_prev) + b_f)
+//   g = act(LN(W_c x + R_c h) + b_c)
+//   c = clip(f . c_prev + i . g, cell_clip)
+//   o = sigmoid(LN(W_o x + R_o h + P_o . c) + b_o)
+//   m = o . act(c);   h = projection ? clip(W_proj m + b_proj, proj_clip) : m
+// where LN is the identity without layer normalization (and the bias is then simply added).
+inline LstmResult lstm(const LstmParams& p, const std::vector<double>& x, const std::vector<double>& hIn,
+                       const std::vector<double>& cIn) {
+  const size_t n = p.units;
+  const bool cifg = p.inputToInput.empty();
+  const bool peephole = !p.cellToOutput.empty();
+  const bool norm = !p.outputNorm.empty();
+  LstmResult r{std::vector<double>(p.batch * p.outputSize), std::vector<double>(p.batch * n)};
+  for (size_t b = 0; b < p.batch; ++b) {
+    const double* xb = &x[b * p.inputSize];
+    const double* hb = &hIn[b * p.outputSize];
+    const double* cb = &cIn[b * n];
+    auto gate = [&](const std::vector<double>& wx, const std::vector<double>& wh,
+                    const std::vector<double>* peep, const double* cell, const std::vector<double>& layerNorm,
+                    const std::vector<double>& bias) {
+      std::vector<double> v(n);
+      for (size_t u = 0; u < n; ++u) {
+        v[u] = rowDot(wx, u, p.inputSize, xb) + rowDot(wh, u, p.outputSize, hb);
+        if (peep != nullptr) v[u] += (*peep)[u] * cell[u];
+      }
+      if (norm) v = normalized(v, layerNorm);
+      for (size_t u = 0; u < n; ++u)
+        v[u] += bias[u];
+      return v;
+    };
+    const auto fPre = gate(p.inputToForget, p.recurrentToForget, peephole ? &p.cellToForget : nullptr, cb,
+                           p.forgetNorm, p.forgetBias);
+    std::vector<double> f(n), i(n);
+    for (size_t u = 0; u < n; ++u)
+      f[u] = logistic(fPre[u]);
+    if (cifg) {
+      for (size_t u = 0; u < n; ++u)
+        i[u] = 1.0 - f[u];
+    } else {
+      const auto iPre = gate(p.inputToInput, p.recurrentToInput, peephole ? &p.cellToInput : nullptr, cb,
+                             p.inputNorm, p.inputBias);
+      for (size_t u = 0; u < n; ++u)
+        i[u] = logistic(iPre[u]);
+    }
+    const auto gPre = gate(p.inputToCell, p.recurrentToCell, nullptr, cb, p.cellNorm, p.cellBias);
+    std::vector<double> c(n);
+    for (size_t u = 0; u < n; ++u) {
+      c[u] = f[u] * cb[u] + i[u] * recurrentActivation(p.activation, gPre[u]);
+      if (p.cellClip > 0.0) c[u] = std::clamp(c[u], -p.cellClip, p.cellClip);
+      r.cellState[b * n + u] = c[u];
+    }
+    const auto oPre = gate(p.inputToOutput, p.recurrentToOutput, peephole ? &p.cellToOutput : nullptr,
+                           c.data(), p.outputNorm, p.outputBias);
+    std::vector<double> m(n);
+    for (size_t u = 0; u < n; ++u)
+      m[u] = logistic(oPre[u]) * recurrentActivation(p.activation, c[u]);
+    for (size_t k = 0; k < p.outputSize; ++k) {
+      double h = m[k < n ? k : 0];
+      if (!p.projection.empty()) {
+        h = (p.projectionBias.empty() ? 0.0 : p.projectionBias[k]) + rowDot(p.projection, k, n, m.data());
+        if (p.projClip > 0.0) h = std::clamp(h, -p.projClip, p.projClip);
+      }
+      r.outputState[b * p.outputSize + k] = h;
+    }
+  }
+  return r;
+}
+
+}  // namespace nnrt::test::ref
