@@ -9,6 +9,7 @@ packages=(
   libtbb-dev                        # oneTBB
   libopenblas-dev                   # OpenBLAS (cblas)
   libyaml-cpp-dev
+  libfarmhash-dev                   # FarmHash Fingerprint64 (LSH_PROJECTION)
   libgtest-dev libgmock-dev
   libbenchmark-dev
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo

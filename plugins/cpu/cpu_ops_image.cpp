@@ -1,18 +1,20 @@
 // The cpu driver's table for normalization, resizing and dequantization: L2_NORMALIZATION,
 // LOCAL_RESPONSE_NORMALIZATION, RESIZE_BILINEAR and DEQUANTIZE in every operand type NNAPI lists for
-// them through feature level 4. Scalar parameters are read at execution from the operation's inputs
-// (every value is known then; FLOAT16 scalars arrive widened to FLOAT32 through viaFloat32).
-//
-// LSH_PROJECTION has no row, so the driver reports it "not implemented": its hashes are Google
-// farmhash Fingerprint64 values, which this driver does not reproduce.
+// them through feature level 4, and LSH_PROJECTION (float32 and float16 hashes; any input type). Scalar
+// parameters are read at execution from the operation's inputs (every value is known then; FLOAT16
+// scalars arrive widened to FLOAT32 through viaFloat32).
 #include <array>
+#include <cstring>
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "nnrt/driver/ops/operand_types.hpp"
 #include "plugins/cpu/cpu_operations.hpp"
+#include "nnrt/driver/half.hpp"
 #include "plugins/cpu/kernel_call.hpp"
+#include "plugins/cpu/kernels/lsh_projection.hpp"
 #include "plugins/cpu/kernels/normalization.hpp"
 #include "plugins/cpu/kernels/tensor_shape.hpp"
 #include "plugins/cpu/type_adapters.hpp"
@@ -133,6 +135,42 @@ Result<void> dequantizeAny(const KernelCall& c) {
   return dequantizeToFloat32(c);
 }
 
+// ---- LSH_PROJECTION ---------------------------------------------------------------------------------------
+
+// Seeds and weights as float32 (float16 ones widened); the input rows are hashed as stored, so the
+// float16 path cannot go through viaFloat32.
+std::vector<float> floatsOf(const Arg& arg) {
+  const size_t n = elementsOf(arg);
+  std::vector<float> values(n);
+  if (ops::isType(arg.type, OperandType::TENSOR_FLOAT16)) {
+    driver::halvesToFloats(arg.data, n, values.data());
+  } else {
+    std::memcpy(values.data(), arg.data, n * sizeof(float));
+  }
+  return values;
+}
+
+Result<void> lshProjectionAny(const KernelCall& c) {
+  const Arg& hash = c.op.inputs[0];
+  const Arg& in = c.op.inputs[1];
+  const Arg& weight = c.op.inputs[2];
+  LshDims dims;
+  dims.numHash = hash.dims[0];
+  dims.numBits = hash.dims[1];
+  dims.rows = in.dims[0];
+  dims.rowBytes = dims.rows == 0 ? 0 : elementsOf(in) / dims.rows * ops::elementSize(in.type);
+  const std::vector<float> seeds = floatsOf(hash);
+  const bool weighted = !weight.omitted && weight.data != nullptr;
+  const std::vector<float> weights = weighted ? floatsOf(weight) : std::vector<float>{};
+  if (weighted && weights.size() != dims.rows) {
+    return driver::invalidArgument("LSH_PROJECTION input 2 (weight) must hold one value per row of input 1 (" +
+                                   std::to_string(dims.rows) + "), not " + std::to_string(weights.size()));
+  }
+  lshProjection(seeds.data(), static_cast<const uint8_t*>(in.data), weighted ? weights.data() : nullptr, dims,
+                static_cast<LshType>(c.op.inputs[3].scalar<int32_t>()), output<int32_t>(c));
+  return {};
+}
+
 using T = driver::OperationType;
 constexpr auto F16 = OperandType::TENSOR_FLOAT16;
 constexpr auto F32 = OperandType::TENSOR_FLOAT32;
@@ -156,6 +194,8 @@ const KernelEntry kImageKernels[] = {
     {T::DEQUANTIZE, Q8S, noParams, dequantizeAny},
     {T::DEQUANTIZE, Q8Symm, noParams, dequantizeAny},
     {T::DEQUANTIZE, Q8C, noParams, dequantizeAny},
+    {T::LSH_PROJECTION, F32, noParams, lshProjectionAny},
+    {T::LSH_PROJECTION, F16, noParams, lshProjectionAny},
 };
 
 }  // namespace

@@ -172,6 +172,44 @@ OperationCase dequantizePerChannelCase(const std::string& name, OperandType outT
   return c.build({a});
 }
 
+// ---- LSH_PROJECTION ---------------------------------------------------------------------------------------
+
+struct LshSpec {
+  std::string name;
+  OperandType hashType = F32;  // seeds and weights
+  OperandType inputType = F32;
+  std::vector<uint32_t> inputDims;
+  size_t numHash = 3, numBits = 2;
+  int type = 3;           // 1 SPARSE_DEPRECATED, 2 DENSE, 3 SPARSE
+  bool weighted = false;  // DENSE only
+  bool negateWeights = false;
+  uint32_t seed = 0;
+};
+
+OperationCase lshCase(const LshSpec& s) {
+  CaseBuilder c(s.name, O::LSH_PROJECTION);
+  const auto seeds = randomValues(s.hashType, s.numHash * s.numBits, s.seed, -100.0, 100.0);
+  const Q q = s.inputType == Q8 ? Q{0.5f, 10} : Q{};
+  const size_t count = ref::count(s.inputDims);
+  std::vector<double> data = s.inputType == Q8    ? randomQuant(count, s.seed + 1)
+                             : s.inputType == I32 ? std::vector<double>(randomQuant(count, s.seed + 1, -1000, 1000))
+                                                  : randomValues(s.inputType, count, s.seed + 1, -5.0, 5.0);
+  std::vector<double> weights;
+  if (s.weighted) {
+    weights = randomValues(s.hashType, s.inputDims[0], s.seed + 2, 0.1, 2.0);
+    if (s.negateWeights)
+      for (double& w : weights) w = -w;
+  }
+  const uint32_t hash = c.constant(s.hashType, {static_cast<uint32_t>(s.numHash), static_cast<uint32_t>(s.numBits)},
+                                   seeds);
+  const uint32_t in = c.input(s.inputType, s.inputDims, data, q.scale, q.zeroPoint);
+  const uint32_t weight = s.weighted ? c.constant(s.hashType, {s.inputDims[0]}, weights) : c.omitted(s.hashType);
+  const auto want =
+      ref::lshProjection(seeds, s.numHash, s.numBits, encode(s.inputType, data), s.inputDims[0], weights, s.type);
+  c.output(I32, {static_cast<uint32_t>(want.size())}, want);
+  return c.build({hash, in, weight, c.int32(s.type)});
+}
+
 }  // namespace
 
 std::vector<OperationCase> imageCases() {
@@ -259,6 +297,26 @@ std::vector<OperationCase> imageCases() {
   cases.push_back(dequantizePerChannelCase("dequantize_per_channel_dim0_float", F32, 0, 646));
   cases.push_back(dequantizePerChannelCase("dequantize_per_channel_dim1_float", F32, 1, 647));
   cases.push_back(dequantizePerChannelCase("dequantize_per_channel_dim2_float16", F16, 2, 648));
+
+  // LSH_PROJECTION: every projection type, float32 and float16 seeds, inputs of each type it takes.
+  // Negated weights flip every DENSE bit, so the pair also checks the sign rule without the hash.
+  cases.push_back(lshCase({.name = "lsh_projection_sparse_int32", .inputType = I32, .inputDims = {3, 2}, .seed = 660}));
+  cases.push_back(lshCase({.name = "lsh_projection_sparse_deprecated_float",
+                           .inputDims = {4, 3},
+                           .numHash = 4,
+                           .numBits = 3,
+                           .type = 1,
+                           .seed = 661}));
+  cases.push_back(lshCase({.name = "lsh_projection_sparse_quant8_rank3", .inputType = Q8, .inputDims = {2, 3, 2},
+                           .numHash = 2, .numBits = 8, .seed = 662}));
+  cases.push_back(lshCase({.name = "lsh_projection_dense_float", .inputDims = {5, 2}, .numHash = 3, .numBits = 4,
+                           .type = 2, .weighted = true, .seed = 663}));
+  cases.push_back(lshCase({.name = "lsh_projection_dense_float_negated", .inputDims = {5, 2}, .numHash = 3,
+                           .numBits = 4, .type = 2, .weighted = true, .negateWeights = true, .seed = 663}));
+  cases.push_back(lshCase({.name = "lsh_projection_dense_float16", .hashType = F16, .inputType = F16,
+                           .inputDims = {4}, .numHash = 2, .numBits = 5, .type = 2, .weighted = true, .seed = 664}));
+  cases.push_back(lshCase({.name = "lsh_projection_sparse_float16_int32", .hashType = F16, .inputType = I32,
+                           .inputDims = {6, 1}, .numHash = 5, .numBits = 3, .seed = 665}));
   return cases;
 }
 

@@ -1,5 +1,5 @@
-// Double-precision references for L2_NORMALIZATION, LOCAL_RESPONSE_NORMALIZATION, RESIZE_BILINEAR and
-// DEQUANTIZE, written from the NNAPI definitions (NeuralNetworks.h) and sharing no code with any
+// Double-precision references for L2_NORMALIZATION, LOCAL_RESPONSE_NORMALIZATION, RESIZE_BILINEAR,
+// DEQUANTIZE and LSH_PROJECTION (hashing with FarmHash, the function NNAPI names), written from the NNAPI definitions (NeuralNetworks.h) and sharing no code with any
 // driver. Values are reals: quantized cases dequantize their inputs (ref::dequantize) and quantize the
 // exact result (ref::quantize). Image tensors are NHWC (NCHW cases convert with nhwcToNchw).
 #pragma once
@@ -7,7 +7,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <vector>
+
+#include <farmhash.h>
 
 #include "support/reference_ops.hpp"
 
@@ -113,6 +116,37 @@ inline std::vector<double> dequantizePerChannel(const Tensor& q, uint32_t channe
         real[at] = q.values[at] * double(scales[k]);
       }
   return real;
+}
+
+// LSH_PROJECTION (type 1 SPARSE_DEPRECATED, 2 DENSE, 3 SPARSE): for seed s (a float32) and input row
+// r (its bytes as stored), h(s, r) = FarmHash Fingerprint64 of the 4 bytes of s followed by the row's
+// bytes, read as a signed 64-bit integer. Bit (i, j) = 1 when sum over r of weight[r] * h(seed[i][j], r)
+// is positive (weight 1 without weights). DENSE outputs the bits; SPARSE one integer per projection
+// i, its bits in order, plus i * 2^numBits (not added by SPARSE_DEPRECATED).
+inline std::vector<double> lshProjection(const std::vector<double>& seeds, size_t numHash, size_t numBits,
+                                         const std::vector<uint8_t>& inputBytes, size_t rows,
+                                         const std::vector<double>& weights, int type) {
+  const size_t rowBytes = rows == 0 ? 0 : inputBytes.size() / rows;
+  std::vector<double> out;
+  for (size_t i = 0; i < numHash; ++i) {
+    int64_t signature = 0;
+    for (size_t j = 0; j < numBits; ++j) {
+      const float seed = static_cast<float>(seeds[i * numBits + j]);
+      double sum = 0;
+      for (size_t r = 0; r < rows; ++r) {
+        std::string key(reinterpret_cast<const char*>(&seed), sizeof(seed));
+        key.append(reinterpret_cast<const char*>(inputBytes.data() + r * rowBytes), rowBytes);
+        const double h = static_cast<double>(static_cast<int64_t>(util::Fingerprint64(key.data(), key.size())));
+        sum += (weights.empty() ? 1.0 : weights[r]) * h;
+      }
+      const int bit = sum > 0 ? 1 : 0;
+      if (type == 2) out.push_back(bit);
+      signature = signature * 2 + bit;
+    }
+    if (type == 3) signature += static_cast<int64_t>(i) << numBits;
+    if (type != 2) out.push_back(static_cast<double>(static_cast<int32_t>(static_cast<uint32_t>(signature))));
+  }
+  return out;
 }
 
 }  // namespace nnrt::test::ref

@@ -571,8 +571,25 @@ Result<void> validateLshProjection(const OpArgs& op) {
   if (type && *type != 2 && weighted) {
     return inputError(op, 2, "weight", "must be omitted for a SPARSE projection");
   }
-  if (weighted) NNRT_RETURN_IF_ERROR(checkRank(op, 2, "weight", 1, 1));
+  if (weighted) {
+    NNRT_RETURN_IF_ERROR(checkRank(op, 2, "weight", 1, 1));
+    const auto& weight = op.inputs[2].dims;
+    const auto& input = op.inputs[1].dims;
+    if (weight.size() == 1 && !input.empty() && weight[0] != 0 && input[0] != 0 && weight[0] != input[0]) {
+      return inputError(op, 2, "weight",
+                        "must hold one value per row of input 1 (" + std::to_string(input[0]) + "), not " +
+                            std::to_string(weight[0]));
+    }
+  }
   return {};
+}
+
+// Output: [num_hash] signatures (SPARSE) or [num_hash * num_bits] bits (DENSE).
+Result<std::vector<Shape>> inferLshProjection(const OpArgs& op) {
+  const auto hash = op.inputs[0].dims;
+  const auto type = knownInt32(op.inputs[3]);
+  if (hash.size() != 2 || !type) return std::vector<Shape>{Shape(1, 0)};
+  return std::vector<Shape>{Shape(1, *type == 2 ? hash[0] * hash[1] : hash[0])};
 }
 
 // Logits, sample count, seeds.
@@ -606,7 +623,7 @@ const Signature kSignatures[] = {
     {T::BOX_WITH_NMS_LIMIT, bits({9}), 0, bits({4}), 0, 0, validateBoxWithNmsLimit, nullptr},
     {T::GENERATE_PROPOSALS, bits({11}), 0, bits({3}), 0, 0, validateGenerateProposals, nullptr},
     {T::DETECTION_POSTPROCESSING, bits({14}), 0, bits({4}), 0, 0, validateDetectionPostprocessing, nullptr},
-    {T::LSH_PROJECTION, bits({4}), 0, bits({1}), 0, bits({2}), validateLshProjection, nullptr},
+    {T::LSH_PROJECTION, bits({4}), 0, bits({1}), 0, bits({2}), validateLshProjection, inferLshProjection},
     {T::RANDOM_MULTINOMIAL, bits({3}), 0, bits({1}), 0, 0, validateRandomMultinomial, nullptr},
 };
 
