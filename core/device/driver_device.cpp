@@ -7,7 +7,9 @@
 #include <cerrno>
 #include <cmath>
 #include <condition_variable>
+#include <cstddef>
 #include <mutex>
+#include <tuple>
 
 #include "core/support/log.hpp"
 
@@ -259,6 +261,34 @@ Result<std::shared_ptr<DriverDevice>> DriverDevice::create(std::shared_ptr<Drive
 }
 
 int32_t DriverDevice::queryStatus() const { return library_->api().get_status(device_); }
+
+Result<std::vector<nnrt_operation_support>> DriverDevice::operationTable() const {
+  const nnrt_driver_api& api = library_->api();
+  constexpr size_t kEnd = offsetof(nnrt_driver_api, get_operation_table) + sizeof(api.get_operation_table);
+  if (api.struct_size < kEnd || api.get_operation_table == nullptr) return std::vector<nnrt_operation_support>{};
+  const std::string where = "device '" + name_ + "'";
+  const nnrt_operation_support* table = nullptr;
+  uint32_t count = 0;
+  nnrt_reason reason{};
+  if (nnrt_status s = api.get_operation_table(device_, &table, &count, &reason); s != NNRT_STATUS_NONE) {
+    return Unexpected(driverError(s, reason, where + ": get_operation_table"));
+  }
+  constexpr uint32_t kMaxPairs = 1u << 20;
+  if (count > 0 && table == nullptr) return fail(ResultCode::OP_FAILED, where + ": operation table is NULL");
+  if (count > kMaxPairs) {
+    return fail(ResultCode::OP_FAILED, where + ": operation table has " + std::to_string(count) + " entries");
+  }
+  std::vector<nnrt_operation_support> pairs(table, table + count);
+  for (size_t i = 1; i < pairs.size(); ++i) {
+    const auto& a = pairs[i - 1];
+    const auto& b = pairs[i];
+    if (std::tie(a.operation, a.operand_type) >= std::tie(b.operation, b.operand_type)) {
+      return fail(ResultCode::OP_FAILED,
+                  where + ": operation table is not sorted without duplicates at entry " + std::to_string(i));
+    }
+  }
+  return pairs;
+}
 
 Result<DriverDevice::Support> DriverDevice::getSupportedOperations(const nnrt_model& model) const {
   Support support;

@@ -77,6 +77,10 @@ class DriverDevice {
   driver::CacheFileCounts cacheFilesNeeded() const { return cacheFiles_; }
   const DriverLibrary& library() const { return *library_; }
 
+  // ABI 1.1: the (operation, type) pairs the driver declares it runs, asked now; empty when it
+  // declares none (an ABI 1.0 plugin, a NULL entry). A malformed table is an error.
+  Result<std::vector<nnrt_operation_support>> operationTable() const;
+
   // Asks the driver now (NNRT_DEVICE_STATUS_*).
   int32_t queryStatus() const;
   // The runtime's current opinion (set by the health check); new compilations avoid unavailable devices.

@@ -1,6 +1,7 @@
 #include "plugins/cpu/cpu_device.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include <cblas.h>
 #include <oneapi/tbb/info.h>
@@ -30,11 +31,26 @@ CpuDevice::CpuDevice(int threads) : threads_(std::make_shared<tbb::task_arena>(u
   blas = blas.substr(0, blas.find(' ', blas.find(' ') + 1));
   version_ = "0.1.0 (" + blas + ", oneTBB " + TBB_VERSION_STRING + ")";
   // The reference device: every operand type costs 1.0 in time and power.
-  for (auto type : {driver::OperandType::FLOAT32, driver::OperandType::INT32, driver::OperandType::UINT32,
-                    driver::OperandType::TENSOR_FLOAT32, driver::OperandType::TENSOR_INT32,
-                    driver::OperandType::TENSOR_QUANT8_ASYMM, driver::OperandType::BOOL}) {
+  // The reference device: every operand type its kernels take costs 1.0 in time and power (sorted
+  // by type, as the ABI asks).
+  using OT = driver::OperandType;
+  for (auto type : {OT::FLOAT32, OT::INT32, OT::UINT32, OT::TENSOR_FLOAT32, OT::TENSOR_INT32, OT::TENSOR_QUANT8_ASYMM,
+                    OT::BOOL, OT::TENSOR_QUANT8_SYMM, OT::FLOAT16, OT::TENSOR_FLOAT16,
+                    OT::TENSOR_QUANT8_SYMM_PER_CHANNEL, OT::TENSOR_QUANT8_ASYMM_SIGNED}) {
     capabilities_.operandPerformance.push_back({static_cast<int32_t>(type), {1.0f, 1.0f}});
   }
+  // The listing of ABI 1.1, from the kernel tables selectKernel() answers from.
+  for (const auto& table : kernelTables()) {
+    for (const KernelEntry& entry : table) {
+      operationTable_.push_back({static_cast<int32_t>(entry.operation), static_cast<int32_t>(entry.inputType)});
+    }
+  }
+  auto key = [](const nnrt_operation_support& s) { return std::pair(s.operation, s.operand_type); };
+  std::sort(operationTable_.begin(), operationTable_.end(),
+            [&](const auto& a, const auto& b) { return key(a) < key(b); });
+  operationTable_.erase(std::unique(operationTable_.begin(), operationTable_.end(),
+                                    [&](const auto& a, const auto& b) { return key(a) == key(b); }),
+                        operationTable_.end());
 }
 
 driver::Result<std::vector<bool>> CpuDevice::getSupportedOperations_1_3(

@@ -25,6 +25,8 @@ class CpuDevice : public driver::Device {
   const std::string& getVersionString() const override { return version_; }
   driver::DeviceType getType() const override { return driver::DeviceType::CPU; }
   const driver::Capabilities& getCapabilities_1_3() const override { return capabilities_; }
+  // Every (operation, input-0 type) row of the kernel tables.
+  const std::vector<nnrt_operation_support>& getOperationTable() const override { return operationTable_; }
   // Supported iff selectKernel() accepts the operation; the explanation is its reason.
   driver::Result<std::vector<bool>> getSupportedOperations_1_3(
       const driver::Model& model, const driver::Explainer& explain) const override;
@@ -37,6 +39,7 @@ class CpuDevice : public driver::Device {
   std::string name_ = "nnrt-reference-cpu";
   std::string version_;
   driver::Capabilities capabilities_;
+  std::vector<nnrt_operation_support> operationTable_;
   std::shared_ptr<tbb::task_arena> threads_;
 };
 

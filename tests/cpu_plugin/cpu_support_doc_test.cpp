@@ -29,11 +29,12 @@ std::string generated() {
          "Generated from the cpu driver's kernel tables (`plugins/cpu/cpu_operations.cpp` and\n"
          "`plugins/cpu/cpu_ops_*.cpp`), the tables `getSupportedOperations_1_3` answers from; do not edit\n"
          "by hand. After changing a table: `NNRT_UPDATE_DOCS=1 build/bin/cpu_support_doc_test`.\n\n"
-         "The type is the type of input 0; the other operands follow NNAPI's signature for that type\n"
+         "The type is the type of input 0 (LSH_PROJECTION: the hash tensor); the other operands follow NNAPI's signature for that type\n"
          "(e.g. TENSOR_INT32 biases for quantized convolutions). Every layout and option of the signature\n"
          "is run unless `nnrt plan` / `getSupportedOperations_1_3` names a refusal (e.g. per-channel\n"
          "quantized filters where the table says so). Models with `relaxComputationFloat32toFloat16` run\n"
-         "in float32.\n\n"
+         "in float32. `nnrt devices --operations` prints the same table, read from the plugin through\n"
+         "the driver ABI (1.1's operation table).\n\n"
          "| operation | code | operand types |\n|---|---|---|\n";
   std::vector<std::string> missing;
   size_t operations = 0, pairs = 0;

@@ -4,10 +4,12 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <fstream>
 
 #include "core/device/device_registry.hpp"
 #include "core/device/driver_library.hpp"
+#include <android/NeuralNetworks.h>
 
 namespace nnrt {
 namespace {
@@ -34,7 +36,7 @@ TEST(DriverLibraryTest, LoadsAGoodPlugin) {
   const nnrt_driver_api& api = (*lib)->api();
   EXPECT_STREQ(api.plugin_name, "test");
   EXPECT_STREQ(api.plugin_version, "9.9.9");
-  EXPECT_EQ((*lib)->abiVersion(), "1.0");
+  EXPECT_EQ((*lib)->abiVersion(), "1.1");
   EXPECT_EQ(api.device_count((*lib)->plugin()), 3u);
   EXPECT_STREQ(api.get_name(api.device_at((*lib)->plugin(), 2)), "test-device-2");
   EXPECT_EQ(api.device_at((*lib)->plugin(), 3), nullptr);
@@ -140,6 +142,50 @@ TEST(DeviceRegistryTest, MultiDevicePluginsGetIndexedNames) {
   EXPECT_EQ(registry->devices()[1]->driverDeviceName(), "test-device-1");
   EXPECT_EQ(registry->devices()[1]->versionString(), "test 1.2.3");
   EXPECT_EQ(registry->fallbackDevice(), nullptr);  // "cpu" is not loaded
+}
+
+// ABI 1.1's operation table: read as declared, empty when the driver declares none, refused when
+// out of order.
+TEST(DeviceRegistryTest, OperationTableIsReadAndChecked) {
+  auto registry = registryFrom(
+      "devices:\n"
+      "  - {name: plain, library: test_plugins/libnnrt_driver_test.so}\n"
+      "  - {name: listed, library: test_plugins/libnnrt_driver_test.so, options: {operation_table: sorted}}\n"
+      "  - {name: jumbled, library: test_plugins/libnnrt_driver_test.so, options: {operation_table: unsorted}}\n");
+  ASSERT_EQ(registry->devices().size(), 3u);
+  auto plain = registry->devices()[0]->operationTable();
+  ASSERT_TRUE(plain.has_value()) << plain.error().message;
+  EXPECT_TRUE(plain->empty());
+
+  auto listed = registry->devices()[1]->operationTable();
+  ASSERT_TRUE(listed.has_value()) << listed.error().message;
+  ASSERT_EQ(listed->size(), 2u);
+  EXPECT_EQ((*listed)[0].operation, ANEURALNETWORKS_ADD);
+  EXPECT_EQ((*listed)[1].operation, ANEURALNETWORKS_RELU);
+  EXPECT_EQ((*listed)[1].operand_type, ANEURALNETWORKS_TENSOR_FLOAT32);
+
+  auto jumbled = registry->devices()[2]->operationTable();
+  ASSERT_FALSE(jumbled.has_value());
+  EXPECT_EQ(jumbled.error().message,
+            "device 'jumbled': operation table is not sorted without duplicates at entry 1");
+}
+
+// The cpu plugin lists exactly the pairs of its kernel tables (docs/cpu-operations.md is generated
+// from the same tables): a few spot checks through the ABI.
+TEST(DeviceRegistryTest, CpuDeclaresItsOperationTable) {
+  auto registry = registryFrom("devices:\n  - {name: cpu, library: libnnrt_driver_cpu.so}\n");
+  ASSERT_EQ(registry->devices().size(), 1u);
+  auto table = registry->devices()[0]->operationTable();
+  ASSERT_TRUE(table.has_value()) << table.error().message;
+  auto has = [&](int32_t op, int32_t type) {
+    return std::any_of(table->begin(), table->end(),
+                       [&](const nnrt_operation_support& s) { return s.operation == op && s.operand_type == type; });
+  };
+  EXPECT_TRUE(has(ANEURALNETWORKS_CONV_2D, ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED));
+  EXPECT_TRUE(has(ANEURALNETWORKS_LSTM, ANEURALNETWORKS_TENSOR_FLOAT16));
+  EXPECT_TRUE(has(ANEURALNETWORKS_DEQUANTIZE, ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL));
+  EXPECT_FALSE(has(ANEURALNETWORKS_FLOOR, ANEURALNETWORKS_TENSOR_QUANT8_ASYMM));  // NNAPI lists no such form
+  EXPECT_FALSE(has(ANEURALNETWORKS_GATHER, ANEURALNETWORKS_TENSOR_FLOAT32));      // not run yet
 }
 
 TEST(DeviceRegistryTest, DisabledDevicesAreListedAsSkipped) {

@@ -1,5 +1,6 @@
 // `nnrt devices`: every device with its identity, status, extensions and capability summary, then
-// every configured device that was skipped and why.
+// every configured device that was skipped and why. With --operations, what each device declares it
+// runs, by operation and type (ABI 1.1's operation table; the same table the driver answers from).
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -59,6 +60,45 @@ std::string capabilitySummary(const DriverDevice& d) {
   s += buf;
   if (d.performanceOverridden()) s += " (from config)";
   return s;
+}
+
+// The declared (operation, types) rows of a device, in table order.
+struct OperationRow {
+  std::string operation;
+  std::vector<std::string> types;
+};
+std::vector<OperationRow> operationRows(const std::vector<nnrt_operation_support>& table) {
+  std::vector<OperationRow> rows;
+  for (const auto& pair : table) {
+    const std::string name = ops::operationName(pair.operation);
+    if (rows.empty() || rows.back().operation != name) rows.push_back({name, {}});
+    rows.back().types.push_back(ops::typeName(pair.operand_type));
+  }
+  return rows;
+}
+
+void printOperations(const DriverDevice& d) {
+  auto table = d.operationTable();
+  if (!table) {
+    std::printf("\noperations of %s: %s\n", d.name().c_str(), table.error().message.c_str());
+    return;
+  }
+  if (table->empty()) {
+    std::printf("\noperations of %s: the driver declares no operation table (ABI 1.0, or none given); "
+                "`nnrt plan MODEL` asks it per model\n",
+                d.name().c_str());
+    return;
+  }
+  const auto rows = operationRows(*table);
+  std::printf("\noperations of %s: %zu operations, %zu (operation, type) pairs (type of input 0)\n", d.name().c_str(),
+              rows.size(), table->size());
+  TextTable t({"OPERATION", "TYPES"});
+  for (const auto& row : rows) {
+    std::string types;
+    for (const auto& type : row.types) types += (types.empty() ? "" : ", ") + type;
+    t.add({row.operation, types});
+  }
+  t.print(stdout, "  ");
 }
 
 void printTable(const DeviceRegistry& registry) {
@@ -126,6 +166,21 @@ void printJson(const DeviceRegistry& registry) {
     j.endObject();
     j.endObject();
     j.field("cache_files", static_cast<uint32_t>(d->cacheFilesNeeded().modelCache + d->cacheFilesNeeded().dataCache));
+    // The declared operation table: null when the driver declares none (or answers nonsense).
+    j.key("operations");
+    auto table = d->operationTable();
+    if (!table || table->empty()) {
+      j.null();
+    } else {
+      j.beginArray();
+      for (const auto& row : operationRows(*table)) {
+        j.beginObject().field("operation", row.operation);
+        j.key("types").beginArray();
+        for (const auto& type : row.types) j.value(type);
+        j.endArray().endObject();
+      }
+      j.endArray();
+    }
     j.endObject();
   }
   j.endArray();
@@ -147,10 +202,12 @@ void printJson(const DeviceRegistry& registry) {
 }  // namespace
 
 int devicesCommand(const std::vector<std::string>& args) {
-  bool json = false;
+  bool json = false, operations = false;
   for (const auto& a : args) {
     if (a == "--json") {
       json = true;
+    } else if (a == "--operations") {
+      operations = true;
     } else {
       std::fprintf(stderr, "nnrt devices: unknown option '%s'\n", a.c_str());
       return 2;
@@ -165,6 +222,9 @@ int devicesCommand(const std::vector<std::string>& args) {
     printJson(registry);
   } else {
     printTable(registry);
+    if (operations) {
+      for (const auto& d : registry.devices()) printOperations(*d);
+    }
   }
   return 0;
 }

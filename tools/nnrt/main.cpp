@@ -15,6 +15,7 @@ void usage(FILE* out) {
       "\n"
       "commands:\n"
       "  devices [--json]     list the devices of the configuration and the plugins that were skipped\n"
+      "          [--operations]  and what each device declares it runs, by operation and type\n"
       "  plan MODEL           show how a model file is partitioned: steps, candidates, costs, rules\n"
       "                       [--preference P] [--devices a,b] [--json] [--dot FILE]\n"
       "  run MODEL            compile and run a model file; print outputs, timing and devices\n"

@@ -155,6 +155,12 @@ class Device {
     static const std::vector<Extension> kNone;
     return kNone;
   }
+  // ABI 1.1: the (operation, input-0 type) pairs this device runs, sorted, for listings; empty when
+  // the driver does not declare them. getSupportedOperations_1_3 stays the authority per model.
+  virtual const std::vector<nnrt_operation_support>& getOperationTable() const {
+    static const std::vector<nnrt_operation_support> kNone;
+    return kNone;
+  }
   // One flag per main-subgraph operation. Explain each operation left unsupported.
   virtual Result<std::vector<bool>> getSupportedOperations_1_3(const Model& model, const Explainer& explain) const = 0;
   virtual CacheFileCounts getNumberOfCacheFilesNeeded() const { return {}; }
@@ -322,6 +328,15 @@ struct Glue {
       });
       *out = h->extensions.data();
       *count = static_cast<uint32_t>(h->extensions.size());
+      return NNRT_STATUS_NONE;
+    });
+  }
+  static nnrt_status getOperationTable(const nnrt_device* d, const nnrt_operation_support** out, uint32_t* count,
+                                       nnrt_reason* reason) {
+    return guarded(reason, [&]() -> nnrt_status {
+      const std::vector<nnrt_operation_support>& table = device(d)->impl->getOperationTable();
+      *out = table.data();
+      *count = static_cast<uint32_t>(table.size());
       return NNRT_STATUS_NONE;
     });
   }
@@ -515,6 +530,7 @@ struct Glue {
       &getCapabilities, &getExtensions, &getSupported, &getCacheCounts,
       &prepare, &prepareFromCache, &release,
       &executeSync, &execute, &executeFenced, &fencedInfo, &releaseFenced,
+      &getOperationTable,
   };
 };
 

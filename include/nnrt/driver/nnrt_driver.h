@@ -33,7 +33,7 @@ extern "C" {
 /* A host refuses a plugin whose abi_major differs from its own. A newer abi_minor only appends
  * fields to the end of nnrt_driver_api; struct_size tells the host which fields exist. */
 #define NNRT_DRIVER_ABI_MAJOR 1
-#define NNRT_DRIVER_ABI_MINOR 0
+#define NNRT_DRIVER_ABI_MINOR 1
 
 /* The one symbol a plugin exports:
  *   const nnrt_driver_api* nnrt_driver_get_api(uint32_t host_abi_major);
@@ -155,6 +155,13 @@ typedef struct nnrt_extension {
   const nnrt_extension_operand_type* operand_types;
   uint32_t operand_type_count;
 } nnrt_extension;
+
+/* ABI 1.1: one (operation, type) pair a device runs, for listings (`nnrt devices --operations`).
+ * operand_type is the type of the operation's input 0 (for LSH_PROJECTION, its hash tensor). */
+typedef struct nnrt_operation_support {
+  int32_t operation;    /* NNAPI OperationCode */
+  int32_t operand_type; /* NNAPI OperandCode */
+} nnrt_operation_support;
 
 typedef struct nnrt_timing { /* microseconds, UINT64_MAX = not measured */
   uint64_t time_on_device;
@@ -374,6 +381,15 @@ typedef struct nnrt_driver_api {
                                            nnrt_timing* timing_launched, nnrt_timing* timing_fenced,
                                            nnrt_reason* reason);
   void (*release_fenced_execution)(nnrt_fenced_execution* execution);
+
+  /* ---- ABI 1.1. The host reads an entry below only when struct_size covers it; each may be NULL. */
+
+  /* The (operation, type) pairs the device runs, sorted by operation then type, no duplicates; the
+   * table lives until close. A listing for people and tools: get_supported_operations_1_3 stays the
+   * authority for a given model (shapes, values and options can still be refused there). An empty
+   * table, or a NULL entry, means the driver does not declare one. */
+  nnrt_status (*get_operation_table)(const nnrt_device* device, const nnrt_operation_support** table,
+                                     uint32_t* count, nnrt_reason* reason);
 } nnrt_driver_api;
 
 /* Signature of the exported entry point. */
