@@ -48,6 +48,9 @@ struct OperationCase {
   TestModel model;   // one operation; its inputs in model-input order
   std::vector<TensorValues> inputs;
   std::vector<ExpectedOutput> outputs;
+  // For the relaxed copy of a float32 case (relaxComputationFloat32toFloat16 set, NNAPI's relaxed
+  // tolerance): the name of the case it copies, whose expectations it shares. Empty otherwise.
+  std::string relaxedOf;
 };
 
 // Builds an OperationCase: declare the inputs (model inputs with data, constants, scalars) and the
