@@ -88,6 +88,38 @@ OperationCase svdfByHand() {
   return c.build({x, wf, wt, b, s, c.int32(1), c.int32(0)});
 }
 
+// One LSTM step with one input, one cell, one output, no peephole, projection or clipping, tanh:
+// x = 1, previous output 0 (so the recurrent weights do not count), previous cell 2.
+//   input gate  i = sigmoid(1 * 1 - 1)   = 0.5
+//   forget gate f = sigmoid(2 * 1 + 1)   = sigmoid(3) = 0.952574127
+//   cell input  g = tanh(0.5 * 1 + 0)    = 0.462117157
+//   output gate o = sigmoid(-1 * 1 + 1)  = 0.5
+//   cell c = f * 2 + i * g = 1.905148254 + 0.231058579 = 2.136206832
+//   output h = o * tanh(c) = 0.5 * 0.972487592 = 0.486243796
+OperationCase lstmByHand() {
+  CaseBuilder c("lstm_by_hand", O::LSTM);
+  auto one = [&](double v) { return c.constant(F32, {1, 1}, {v}); };
+  auto bias = [&](double v) { return c.constant(F32, {1}, {v}); };
+  std::vector<uint32_t> in{c.input(F32, {1, 1}, {1})};
+  for (double w : {1.0, 2.0, 0.5, -1.0}) in.push_back(one(w));  // input to input, forget, cell, output
+  for (double w : {0.3, -0.7, 0.9, 0.4}) in.push_back(one(w));  // recurrent weights (times h = 0)
+  for (int k = 0; k < 3; ++k) in.push_back(c.omitted(F32));      // no peephole
+  for (double b : {-1.0, 1.0, 0.0, 1.0}) in.push_back(bias(b));  // gate biases
+  in.push_back(c.omitted(F32));                                  // no projection weights
+  in.push_back(c.omitted(F32));                                  // no projection bias
+  in.push_back(c.input(F32, {1, 1}, {0}));                       // output state in
+  in.push_back(c.input(F32, {1, 1}, {2}));                       // cell state in
+  in.push_back(c.int32(4));                                      // tanh
+  in.push_back(c.float32(0));                                    // no cell clipping
+  in.push_back(c.float32(0));                                    // no projection clipping
+  c.output(F32, {1, 4}, {0, 0, 0, 0});
+  c.tolerance(1e300, 0.0);  // the scratch buffer: contents undefined, shape checked
+  c.output(F32, {1, 1}, {0.486243796});
+  c.output(F32, {1, 1}, {2.136206832});
+  c.output(F32, {1, 1}, {0.486243796});
+  return c.build(in);
+}
+
 struct SvdfSpec {
   std::string name;
   OperandType type = F32;
@@ -298,6 +330,7 @@ std::vector<OperationCase> recurrentCases() {
   }
 
   cases.push_back(svdfByHand());
+  cases.push_back(lstmByHand());
   for (OperandType type : {F32, F16}) {
     const std::string sfx = suffix(type);
     const uint32_t seed = type == F16 ? 600 : 0;
