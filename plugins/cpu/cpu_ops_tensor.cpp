@@ -27,12 +27,6 @@ int32_t int32At(const KernelCall& c, size_t i) {
   return c.op.inputs[i].scalar<int32_t>();
 }
 
-// The optional layout flag at `index`: NCHW when present, given and true.
-bool nchwAt(const KernelCall& c, size_t index) {
-  if (index >= c.op.inputs.size()) return false;
-  const Arg& flag = c.op.inputs[index];
-  return !flag.omitted && flag.hasValue() && flag.scalar<uint8_t>() != 0;
-}
 
 // The 2 entries of a block-size tensor.
 std::array<uint32_t, 2> blockAt(const KernelCall& c, size_t index) {
@@ -47,7 +41,7 @@ using DepthSpaceFn = void (*)(const void*, const Shape&, ImageAxes, uint32_t, si
 template <DepthSpaceFn Fn>
 Result<void> depthSpace(const KernelCall& c) {
   const Arg& in = c.op.inputs[0];
-  Fn(in.data, shapeOf(in), imageAxes(nchwAt(c, 2)), static_cast<uint32_t>(int32At(c, 1)), elementSizeOf(in),
+  Fn(in.data, shapeOf(in), imageAxes(flagAt(c, 2)), static_cast<uint32_t>(int32At(c, 1)), elementSizeOf(in),
      c.outputData[0]);
   return {};
 }
@@ -57,7 +51,7 @@ Result<void> depthSpace(const KernelCall& c) {
 Result<void> batchToSpaceBytes(const KernelCall& c) {
   const Arg& in = c.op.inputs[0];
   const auto block = blockAt(c, 1);
-  batchToSpace(in.data, shapeOf(in), imageAxes(nchwAt(c, 2)), block[0], block[1], elementSizeOf(in),
+  batchToSpace(in.data, shapeOf(in), imageAxes(flagAt(c, 2)), block[0], block[1], elementSizeOf(in),
                c.outputData[0], shapeOf(c.op.outputs[0]));
   return {};
 }
@@ -72,7 +66,7 @@ Result<void> spaceToBatchBytes(const KernelCall& c) {
       ops::isType(in.type, driver::OperandType::TENSOR_QUANT8_ASYMM_SIGNED)) {
     padValue[0] = static_cast<unsigned char>(in.zeroPoint & 0xff);
   }
-  spaceToBatch(in.data, shapeOf(in), imageAxes(nchwAt(c, 3)), block[0], block[1],
+  spaceToBatch(in.data, shapeOf(in), imageAxes(flagAt(c, 3)), block[0], block[1],
                static_cast<uint32_t>(pads[0]), static_cast<uint32_t>(pads[2]), padValue.data(),
                elementSizeOf(in), c.outputData[0], shapeOf(c.op.outputs[0]));
   return {};
@@ -80,10 +74,8 @@ Result<void> spaceToBatchBytes(const KernelCall& c) {
 
 // ---- STRIDED_SLICE ---------------------------------------------------------------------------------------
 
-// Resolves begin/end/strides and the masks as Android does: a masked begin or end takes the whole
-// extent in the stride's direction; otherwise a negative index counts from the end and the index is
-// clamped into the dimension; a dimension holds ceil((end - begin) / stride) elements, at least 0. A
-// shrunk dimension keeps the one element at begin (ops::validate checked that it selects one).
+// Each dimension resolved by the SDK's ops::resolveStridedSliceAxis (the rule shape inference uses).
+// A shrunk dimension keeps the one element at begin (ops::validate checked that it selects one).
 Result<void> stridedSliceBytes(const KernelCall& c) {
   const Arg& in = c.op.inputs[0];
   const auto begin = c.op.inputs[1].values<int32_t>();
@@ -98,26 +90,14 @@ Result<void> stridedSliceBytes(const KernelCall& c) {
   }
   std::vector<SliceAxis> axes(rank);
   for (size_t d = 0; d < rank; ++d) {
-    const int64_t dim = in.dims[d];
-    const int64_t stride = strides[d];
-    const bool forward = stride > 0;
-    auto clamped = [&](int64_t index) -> int64_t {
-      if (forward) {
-        if (index >= dim) return dim;
-        index = std::clamp(index, -dim, dim);
-      } else {
-        if (index < -dim) return -1;
-        index = std::clamp(index, -dim, dim - 1);
-      }
-      return ((index % dim) + dim) % dim;
-    };
-    const int64_t first = (beginMask >> d & 1u) ? (forward ? 0 : dim - 1) : clamped(begin[d]);
-    const int64_t last = (endMask >> d & 1u) ? (forward ? dim : -1) : clamped(end[d]);
-    const int64_t span = last - first;
-    int64_t count = forward ? (span > 0 ? (span + stride - 1) / stride : 0)
-                            : (span < 0 ? (-span - stride - 1) / -stride : 0);
-    if (shrinkMask >> d & 1u) count = 1;
-    axes[d] = SliceAxis{first, stride, static_cast<uint32_t>(count)};
+    if (in.dims[d] == 0 || strides[d] == 0) {
+      return driver::generalFailure("cpu driver bug: STRIDED_SLICE with an empty dimension or a zero stride");
+    }
+    const ops::StridedSliceAxis axis = ops::resolveStridedSliceAxis(in.dims[d], begin[d], end[d], strides[d],
+                                                                    (beginMask >> d & 1u) != 0,
+                                                                    (endMask >> d & 1u) != 0);
+    const int64_t count = (shrinkMask >> d & 1u) ? 1 : axis.count;
+    axes[d] = SliceAxis{axis.first, axis.stride, static_cast<uint32_t>(count)};
   }
   stridedSlice(in.data, shapeOf(in), axes, elementSizeOf(in), c.outputData[0]);
   return {};
@@ -152,12 +132,7 @@ Result<void> hashtableLookupBytes(const KernelCall& c) {
 
 // ---- The table -------------------------------------------------------------------------------------------
 
-using T = driver::OperationType;
-constexpr auto F16 = driver::OperandType::TENSOR_FLOAT16;
-constexpr auto F32 = driver::OperandType::TENSOR_FLOAT32;
-constexpr auto I32 = driver::OperandType::TENSOR_INT32;
-constexpr auto Q8 = driver::OperandType::TENSOR_QUANT8_ASYMM;
-constexpr auto Q8S = driver::OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
+using namespace table_names;
 
 // Every row moves bytes, whatever the type. EMBEDDING_LOOKUP and HASHTABLE_LOOKUP are found by their
 // input 0 (the TENSOR_INT32 lookups); the one row serves every values type NNAPI takes.

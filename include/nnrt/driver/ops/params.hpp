@@ -118,4 +118,16 @@ struct MeanParams {
 };
 driver::Result<MeanParams> decodeMean(const OpArgs& op);
 
+// One dimension of STRIDED_SLICE resolved as Android does: a masked begin or end takes the whole
+// extent in the stride's direction; otherwise a negative index counts from the end and the index is
+// clamped into the dimension. `count` = ceil((end - begin) / stride), at least 0. `dim` > 0, `stride`
+// != 0. Shape inference and drivers share it, so the two cannot disagree.
+struct StridedSliceAxis {
+  int64_t first = 0;   // the index of the first element taken
+  int64_t stride = 1;
+  int64_t count = 0;   // elements taken
+};
+StridedSliceAxis resolveStridedSliceAxis(int64_t dim, int32_t begin, int32_t end, int32_t stride, bool beginMasked,
+                                         bool endMasked);
+
 }  // namespace nnrt::ops

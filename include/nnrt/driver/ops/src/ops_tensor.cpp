@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "nnrt/driver/ops/params.hpp"
 #include "ops_common.hpp"
 #include "ops_families.hpp"
 
@@ -332,26 +333,12 @@ Result<std::vector<Shape>> inferStridedSlice(const OpArgs& op) {
     uint32_t size = 0;
     const int64_t dim = in[d];
     if (known && dim != 0 && (*strides)[d] != 0) {
-      const int64_t stride = (*strides)[d];
-      const bool forward = stride > 0;
-      auto clamped = [&](int64_t index) -> int64_t {
-        if (forward) {
-          if (index >= dim) return dim;
-          index = std::clamp(index, -dim, dim);
-        } else {
-          if (index < -dim) return -1;
-          index = std::clamp(index, -dim, dim - 1);
-        }
-        return ((index % dim) + dim) % dim;
-      };
-      const int64_t first = (static_cast<uint32_t>(*beginMask) >> d & 1u) ? (forward ? 0 : dim - 1)
-                                                                           : clamped((*begin)[d]);
-      const int64_t last = (static_cast<uint32_t>(*endMask) >> d & 1u) ? (forward ? dim : -1)
-                                                                       : clamped((*end)[d]);
-      const int64_t span = last - first;
-      const int64_t count = forward ? (span > 0 ? (span + stride - 1) / stride : 0)
-                                    : (span < 0 ? (-span - stride - 1) / -stride : 0);
-      if (shrunk(d) && (!forward || count != 1)) {
+      const StridedSliceAxis axis = resolveStridedSliceAxis(
+          dim, (*begin)[d], (*end)[d], (*strides)[d], (static_cast<uint32_t>(*beginMask) >> d & 1u) != 0,
+          (static_cast<uint32_t>(*endMask) >> d & 1u) != 0);
+      const int64_t stride = axis.stride;
+      const int64_t count = axis.count;
+      if (shrunk(d) && (stride < 0 || count != 1)) {
         return inputError(op, 6, "shrink_axis_mask",
                           "shrinks dimension " + std::to_string(d) +
                               ", which must then select exactly one element with a positive stride, not " +

@@ -305,4 +305,25 @@ driver::Result<MeanParams> decodeMean(const OpArgs& op) {
   return p;
 }
 
+StridedSliceAxis resolveStridedSliceAxis(int64_t dim, int32_t begin, int32_t end, int32_t stride, bool beginMasked,
+                                         bool endMasked) {
+  const bool forward = stride > 0;
+  auto clamped = [&](int64_t index) -> int64_t {
+    if (forward) {
+      if (index >= dim) return dim;
+      index = std::clamp(index, -dim, dim);
+    } else {
+      if (index < -dim) return -1;
+      index = std::clamp(index, -dim, dim - 1);
+    }
+    return ((index % dim) + dim) % dim;
+  };
+  const int64_t first = beginMasked ? (forward ? 0 : dim - 1) : clamped(begin);
+  const int64_t last = endMasked ? (forward ? dim : -1) : clamped(end);
+  const int64_t span = last - first;
+  const int64_t count = forward ? (span > 0 ? (span + stride - 1) / stride : 0)
+                                : (span < 0 ? (-span - stride - 1) / -stride : 0);
+  return {first, stride, count};
+}
+
 }  // namespace nnrt::ops
