@@ -4,7 +4,6 @@
 // 128; the int8 filter and the int32 bias are used as they are).
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <string>
 
@@ -12,36 +11,9 @@
 #include "plugins/cpu/kernel_call.hpp"
 #include "plugins/cpu/kernels/conv.hpp"
 #include "plugins/cpu/kernels/reduce.hpp"
-#include "plugins/cpu/kernels/tensor_shape.hpp"
 
 namespace nnrt::cpu {
 namespace per_channel_detail {
-
-// Calls body(in, inShape, out, outShape) with input 0 and output 0 as NHWC; an NCHW operation goes
-// through transposes in the execution's scratch memory. (A copy of runNhwc in cpu_operations.cpp.)
-template <class Body>
-void runNhwc(const KernelCall& c, bool nchw, size_t elementSize, const Body& body) {
-  const ops::Arg& in = c.op.inputs[0];
-  const ops::Arg& out = c.op.outputs[0];
-  if (!nchw) {
-    body(in.data, shapeOf(in), c.outputData[0], shapeOf(out));
-    return;
-  }
-  static constexpr std::array<uint32_t, 4> kToNhwc{0, 2, 3, 1};
-  static constexpr std::array<uint32_t, 4> kToNchw{0, 3, 1, 2};
-  const Shape inNhwc{{in.dims[0], in.dims[2], in.dims[3], in.dims[1]}};
-  const Shape outNhwc{{out.dims[0], out.dims[2], out.dims[3], out.dims[1]}};
-  void* inData = c.scratch.allocate(inNhwc.elements() * elementSize);
-  void* outData = c.scratch.allocate(outNhwc.elements() * elementSize);
-  transpose(in.data, shapeOf(in), kToNhwc, elementSize, inData);
-  body(inData, inNhwc, outData, outNhwc);
-  transpose(outData, outNhwc, kToNchw, elementSize, c.outputData[0]);
-}
-
-inline Conv2DParams convParams(const ops::Conv2DParams& p) {
-  return Conv2DParams{p.padLeft,   p.padRight,  p.padTop,    p.padBottom, p.strideW,
-                      p.strideH,   p.dilationW, p.dilationH, p.activation};
-}
 
 // The per-channel scales of input 1 (the filter): one per output channel along `channelDim`.
 inline driver::Result<const float*> filterScales(const KernelCall& c, uint32_t channelDim) {

@@ -92,34 +92,8 @@ Result<void> fullyConnectedQuant(const KernelCall& c) {
   return {};
 }
 
-// ---- 2-D image operations (NHWC kernels; NCHW models go through a transpose) ---------------------------
+// ---- 2-D image operations (NHWC kernels; NCHW models go through runNhwc's transposes) ------------------
 
-// Calls body(in, inShape, out, outShape) with input 0 and output 0 as NHWC. For an NCHW operation
-// both are transposed through the execution's scratch memory.
-template <class Body>
-void runNhwc(const KernelCall& c, bool nchw, size_t elementSize, const Body& body) {
-  const Arg& in = c.op.inputs[0];
-  const Arg& out = c.op.outputs[0];
-  if (!nchw) {
-    body(in.data, shapeOf(in), c.outputData[0], shapeOf(out));
-    return;
-  }
-  static constexpr std::array<uint32_t, 4> kToNhwc{0, 2, 3, 1};
-  static constexpr std::array<uint32_t, 4> kToNchw{0, 3, 1, 2};
-  const Shape inNhwc{{in.dims[0], in.dims[2], in.dims[3], in.dims[1]}};
-  const Shape outNhwc{{out.dims[0], out.dims[2], out.dims[3], out.dims[1]}};
-  void* inData = c.scratch.allocate(inNhwc.elements() * elementSize);
-  void* outData = c.scratch.allocate(outNhwc.elements() * elementSize);
-  transpose(in.data, shapeOf(in), kToNhwc, elementSize, inData);
-  body(inData, inNhwc, outData, outNhwc);
-  transpose(outData, outNhwc, kToNchw, elementSize, c.outputData[0]);
-}
-
-Conv2DParams kernelParams(const ops::Conv2DParams& p) {
-  return Conv2DParams{p.padLeft,   p.padRight,  p.padTop,
-                      p.padBottom, p.strideW,   p.strideH,
-                      p.dilationW, p.dilationH, p.activation};
-}
 Pool2DParams kernelParams(const ops::Pool2DParams& p) {
   return Pool2DParams{p.padLeft,   p.padRight, p.padTop,
                       p.padBottom, p.strideW,  p.strideH,
@@ -140,7 +114,7 @@ Result<void> convFloat(const KernelCall& c) {
   runNhwc(c, p->nchw, sizeof(float),
           [&](const void* in, const Shape& inShape, void* out, const Shape& outShape) {
             Fn(static_cast<const float*>(in), inShape, input<float>(c, 1), filterShape, input<float>(c, 2),
-               kernelParams(*p), static_cast<float*>(out), outShape);
+               convParams(*p), static_cast<float*>(out), outShape);
           });
   return {};
 }
@@ -151,7 +125,7 @@ Result<void> convQuant(const KernelCall& c) {
   const Shape filterShape = shapeOf(c.op.inputs[1]);
   runNhwc(c, p->nchw, 1, [&](const void* in, const Shape& inShape, void* out, const Shape& outShape) {
     Fn(static_cast<const uint8_t*>(in), inShape, quantOf(c.op.inputs[0]), input<uint8_t>(c, 1), filterShape,
-       quantOf(c.op.inputs[1]), input<int32_t>(c, 2), kernelParams(*p), static_cast<uint8_t*>(out), outShape,
+       quantOf(c.op.inputs[1]), input<int32_t>(c, 2), convParams(*p), static_cast<uint8_t*>(out), outShape,
        quantOf(c.op.outputs[0]));
   });
   return {};
@@ -293,12 +267,7 @@ std::string noActivationForInt32(const ops::OpArgs& op) {
 
 // ---- The table -------------------------------------------------------------------------------------------
 
-using T = driver::OperationType;
-constexpr auto F16 = driver::OperandType::TENSOR_FLOAT16;
-constexpr auto F32 = driver::OperandType::TENSOR_FLOAT32;
-constexpr auto I32 = driver::OperandType::TENSOR_INT32;
-constexpr auto Q8 = driver::OperandType::TENSOR_QUANT8_ASYMM;
-constexpr auto Q8S = driver::OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
+using namespace table_names;
 
 // Every (operation, type of input 0) of the wave-1 operations the cpu driver runs. TENSOR_FLOAT16
 // rows run the float32 kernel through viaFloat32, TENSOR_QUANT8_ASYMM_SIGNED rows the uint8 kernel

@@ -47,6 +47,18 @@ struct KernelEntry {
   bool outputIsInput0 = false;
 };
 
+// Short names for the rows of the kernel tables (each table file says `using namespace table_names;`).
+namespace table_names {
+using T = driver::OperationType;
+constexpr auto F16 = driver::OperandType::TENSOR_FLOAT16;
+constexpr auto F32 = driver::OperandType::TENSOR_FLOAT32;
+constexpr auto I32 = driver::OperandType::TENSOR_INT32;
+constexpr auto Q8 = driver::OperandType::TENSOR_QUANT8_ASYMM;
+constexpr auto Q8S = driver::OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
+constexpr auto Q8Symm = driver::OperandType::TENSOR_QUANT8_SYMM;
+constexpr auto Q8C = driver::OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL;
+}  // namespace table_names
+
 // The kernel tables, one per family of operations (a new family adds its own cpu_ops_<family>.cpp
 // and joins kernelTables()); selectKernel looks through all of them, and docs/cpu-operations.md is
 // generated from them.

@@ -3,20 +3,16 @@
 // them through feature level 4, and LSH_PROJECTION (float32 and float16 hashes; any input type). Scalar
 // parameters are read at execution from the operation's inputs (every value is known then; FLOAT16
 // scalars arrive widened to FLOAT32 through viaFloat32).
-#include <array>
-#include <cstring>
 #include <cstdint>
 #include <span>
 #include <string>
-#include <vector>
 
+#include "nnrt/driver/half.hpp"
 #include "nnrt/driver/ops/operand_types.hpp"
 #include "plugins/cpu/cpu_operations.hpp"
-#include "nnrt/driver/half.hpp"
 #include "plugins/cpu/kernel_call.hpp"
 #include "plugins/cpu/kernels/lsh_projection.hpp"
 #include "plugins/cpu/kernels/normalization.hpp"
-#include "plugins/cpu/kernels/tensor_shape.hpp"
 #include "plugins/cpu/type_adapters.hpp"
 
 namespace nnrt::cpu {
@@ -28,13 +24,6 @@ namespace {
 using driver::OperandType;
 using driver::Result;
 using ops::Arg;
-
-// An optional BOOL flag at `index`: true when present, given and true.
-bool flagAt(const KernelCall& c, size_t index) {
-  if (index >= c.op.inputs.size()) return false;
-  const Arg& flag = c.op.inputs[index];
-  return !flag.omitted && flag.hasValue() && flag.scalar<uint8_t>() != 0;
-}
 
 // The optional axis at `index` (default -1) made non-negative for input 0's rank.
 uint32_t axisAt(const KernelCall& c, size_t index) {
@@ -65,28 +54,7 @@ Result<void> lrnFloat(const KernelCall& c) {
   return {};
 }
 
-// ---- RESIZE_BILINEAR (NHWC kernels; NCHW models go through a transpose) -----------------------------------
-
-// Calls body(in, inShape, out, outShape) with input 0 and output 0 as NHWC; an NCHW operation goes
-// through transposes in the execution's scratch memory.
-template <class Body>
-void runNhwc(const KernelCall& c, bool nchw, size_t elementSize, const Body& body) {
-  const Arg& in = c.op.inputs[0];
-  const Arg& out = c.op.outputs[0];
-  if (!nchw) {
-    body(in.data, shapeOf(in), c.outputData[0], shapeOf(out));
-    return;
-  }
-  static constexpr std::array<uint32_t, 4> kToNhwc{0, 2, 3, 1};
-  static constexpr std::array<uint32_t, 4> kToNchw{0, 3, 1, 2};
-  const Shape inNhwc{{in.dims[0], in.dims[2], in.dims[3], in.dims[1]}};
-  const Shape outNhwc{{out.dims[0], out.dims[2], out.dims[3], out.dims[1]}};
-  void* inData = c.scratch.allocate(inNhwc.elements() * elementSize);
-  void* outData = c.scratch.allocate(outNhwc.elements() * elementSize);
-  transpose(in.data, shapeOf(in), kToNhwc, elementSize, inData);
-  body(inData, inNhwc, outData, outNhwc);
-  transpose(outData, outNhwc, kToNchw, elementSize, c.outputData[0]);
-}
+// ---- RESIZE_BILINEAR (NHWC kernels; NCHW models go through runNhwc's transposes) --------------------------
 
 // Inputs 3, 4, 5: layout, align corners, half pixel centers (each optional).
 Result<void> resizeFloat(const KernelCall& c) {
@@ -137,16 +105,13 @@ Result<void> dequantizeAny(const KernelCall& c) {
 
 // ---- LSH_PROJECTION ---------------------------------------------------------------------------------------
 
-// Seeds and weights as float32 (float16 ones widened); the input rows are hashed as stored, so the
-// float16 path cannot go through viaFloat32.
-std::vector<float> floatsOf(const Arg& arg) {
+// Seeds and weights as float32: float16 ones widened into the execution's scratch memory. (The input
+// rows are hashed as stored, so the float16 path cannot go through viaFloat32.)
+const float* floatsOf(const KernelCall& c, const Arg& arg) {
+  if (!ops::isType(arg.type, OperandType::TENSOR_FLOAT16)) return static_cast<const float*>(arg.data);
   const size_t n = elementsOf(arg);
-  std::vector<float> values(n);
-  if (ops::isType(arg.type, OperandType::TENSOR_FLOAT16)) {
-    driver::halvesToFloats(arg.data, n, values.data());
-  } else {
-    std::memcpy(values.data(), arg.data, n * sizeof(float));
-  }
+  auto* values = static_cast<float*>(c.scratch.allocate(n * sizeof(float)));
+  driver::halvesToFloats(arg.data, n, values);
   return values;
 }
 
@@ -159,25 +124,14 @@ Result<void> lshProjectionAny(const KernelCall& c) {
   dims.numBits = hash.dims[1];
   dims.rows = in.dims[0];
   dims.rowBytes = dims.rows == 0 ? 0 : elementsOf(in) / dims.rows * ops::elementSize(in.type);
-  const std::vector<float> seeds = floatsOf(hash);
+  // ops::validate checked that a weight holds one value per row of the input.
   const bool weighted = !weight.omitted && weight.data != nullptr;
-  const std::vector<float> weights = weighted ? floatsOf(weight) : std::vector<float>{};
-  if (weighted && weights.size() != dims.rows) {
-    return driver::invalidArgument("LSH_PROJECTION input 2 (weight) must hold one value per row of input 1 (" +
-                                   std::to_string(dims.rows) + "), not " + std::to_string(weights.size()));
-  }
-  lshProjection(seeds.data(), static_cast<const uint8_t*>(in.data), weighted ? weights.data() : nullptr, dims,
-                static_cast<LshType>(c.op.inputs[3].scalar<int32_t>()), output<int32_t>(c));
+  lshProjection(floatsOf(c, hash), static_cast<const uint8_t*>(in.data), weighted ? floatsOf(c, weight) : nullptr,
+                dims, static_cast<LshType>(c.op.inputs[3].scalar<int32_t>()), output<int32_t>(c));
   return {};
 }
 
-using T = driver::OperationType;
-constexpr auto F16 = OperandType::TENSOR_FLOAT16;
-constexpr auto F32 = OperandType::TENSOR_FLOAT32;
-constexpr auto Q8 = OperandType::TENSOR_QUANT8_ASYMM;
-constexpr auto Q8S = OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
-constexpr auto Q8Symm = OperandType::TENSOR_QUANT8_SYMM;
-constexpr auto Q8C = OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL;
+using namespace table_names;
 
 const KernelEntry kImageKernels[] = {
     {T::L2_NORMALIZATION, F32, noParams, l2NormFloat},

@@ -249,9 +249,7 @@ std::string lstmLimit(const ops::OpArgs& op) {
   return activationLimit(op, 20);
 }
 
-using T = driver::OperationType;
-constexpr auto F16 = OperandType::TENSOR_FLOAT16;
-constexpr auto F32 = OperandType::TENSOR_FLOAT32;
+using namespace table_names;
 
 const KernelEntry kRecurrentKernels[] = {
     {T::RNN, F32, noParams, rnnFloat, rnnLimit},

@@ -2,11 +2,15 @@
 // the arguments of a kernel of kernels/.
 #pragma once
 
+#include <array>
 #include <variant>
 #include <vector>
 
 #include "nnrt/driver/ops/operation.hpp"
+#include "nnrt/driver/ops/params.hpp"
 #include "plugins/cpu/cpu_operations.hpp"
+#include "plugins/cpu/kernels/conv.hpp"
+#include "plugins/cpu/kernels/tensor_shape.hpp"
 #include "plugins/cpu/kernels/types.hpp"
 
 namespace nnrt::cpu {
@@ -48,6 +52,41 @@ driver::Result<OpParams> decodeWith(const ops::OpArgs& op) {
 }
 inline driver::Result<OpParams> noParams(const ops::OpArgs&) {
   return OpParams{};
+}
+
+// An optional BOOL input at `index` (a layout flag, align corners, ...): true when present, given
+// and true.
+inline bool flagAt(const KernelCall& c, size_t index) {
+  if (index >= c.op.inputs.size()) return false;
+  const ops::Arg& flag = c.op.inputs[index];
+  return !flag.omitted && flag.hasValue() && flag.scalar<uint8_t>() != 0;
+}
+
+// The kernels' convolution window from the SDK's decoded CONV_2D / DEPTHWISE_CONV_2D parameters.
+inline Conv2DParams convParams(const ops::Conv2DParams& p) {
+  return Conv2DParams{p.padLeft,   p.padRight,  p.padTop,    p.padBottom, p.strideW,
+                      p.strideH,   p.dilationW, p.dilationH, p.activation};
+}
+
+// Calls body(in, inShape, out, outShape) with input 0 and output 0 as NHWC. For an NCHW operation
+// both are transposed through the execution's scratch memory.
+template <class Body>
+void runNhwc(const KernelCall& c, bool nchw, size_t elementSize, const Body& body) {
+  const ops::Arg& in = c.op.inputs[0];
+  const ops::Arg& out = c.op.outputs[0];
+  if (!nchw) {
+    body(in.data, shapeOf(in), c.outputData[0], shapeOf(out));
+    return;
+  }
+  static constexpr std::array<uint32_t, 4> kToNhwc{0, 2, 3, 1};
+  static constexpr std::array<uint32_t, 4> kToNchw{0, 3, 1, 2};
+  const Shape inNhwc{{in.dims[0], in.dims[2], in.dims[3], in.dims[1]}};
+  const Shape outNhwc{{out.dims[0], out.dims[2], out.dims[3], out.dims[1]}};
+  void* inData = c.scratch.allocate(inNhwc.elements() * elementSize);
+  void* outData = c.scratch.allocate(outNhwc.elements() * elementSize);
+  transpose(in.data, shapeOf(in), kToNhwc, elementSize, inData);
+  body(inData, inNhwc, outData, outNhwc);
+  transpose(outData, outNhwc, kToNchw, elementSize, c.outputData[0]);
 }
 
 }  // namespace nnrt::cpu

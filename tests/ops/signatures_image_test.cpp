@@ -734,6 +734,22 @@ TEST(LshProjection, LevelsAndRefusals) {
   EXPECT_THAT(refusal(out), HasSubstr("output 0 must be TENSOR_INT32, not TENSOR_FLOAT32"));
   EXPECT_THAT(errorOf(validate(lsh(kF32, kF32, 4).args())), HasSubstr("input 3 (type) must be 1"));
   EXPECT_THAT(errorOf(validate(lsh(kF32, kF32, 0).args())), HasSubstr("input 3 (type)"));
+  // A DENSE weight holds one value per input row (3 here), checked with the full validation.
+  OpBuilder rows(Op::LSH_PROJECTION);
+  rows.f32({4, 2}).f32({3, 2}).f32({4}).i32(2).out(kI32, {});
+  EXPECT_EQ(signatureLevel(rows), 1);
+  EXPECT_THAT(errorOf(validate(rows.args())),
+              HasSubstr("input 2 (weight) must hold one value per row of input 1 (3), not 4"));
+}
+
+// Output: 4 hash functions of 2 bits each give 8 bits (DENSE) or 4 signatures (SPARSE).
+TEST(LshProjection, OutputShape) {
+  auto dense = inferShapes(lsh(kF32, kF32, 2).args());
+  ASSERT_TRUE(dense.has_value());
+  EXPECT_EQ((*dense)[0], (Shape{8}));
+  auto sparse = inferShapes(lsh(kF32, kI32, 3).args());
+  ASSERT_TRUE(sparse.has_value());
+  EXPECT_EQ((*sparse)[0], (Shape{4}));
 }
 
 OpBuilder multinomial(OT type) {

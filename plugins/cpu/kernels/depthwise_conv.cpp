@@ -69,12 +69,14 @@ void depthwiseConv2d(const float* input, const Shape& inShape, const float* filt
   depthwiseRows<float, float, float>(input, filter, g, params, 0.0f, 0.0f, reset, finish);
 }
 
-void depthwiseConv2d(const uint8_t* input, const Shape& inShape, Quant inQuant, const uint8_t* filter,
-                     const Shape& filterShape, Quant filterQuant, const int32_t* bias,
-                     const Conv2DParams& params, uint8_t* out, const Shape& outShape, Quant outQuant) {
-  const detail::ConvGeometry g(inShape, filterShape, outShape);
-  const auto multiplier =
-      QuantizedMultiplier::fromReal(static_cast<double>(inQuant.scale) * filterQuant.scale / outQuant.scale);
+namespace {
+
+// The quantized depthwise convolution with the requantization multiplier of output channel c given
+// by multiplierOf(c): per tensor (uint8 filter with a zero point) or per channel (int8, symmetric).
+template <class FilterT, class MultiplierOf>
+void depthwiseQuant(const uint8_t* input, Quant inQuant, const FilterT* filter, int32_t filterZeroPoint,
+                    const int32_t* bias, const detail::ConvGeometry& g, const Conv2DParams& params,
+                    const MultiplierOf& multiplierOf, uint8_t* out, Quant outQuant) {
   const auto [lo, hi] = activationRangeQuant8(params.act, outQuant);
   const auto reset = [&](int32_t* acc) {
     if (bias != nullptr) {
@@ -85,11 +87,23 @@ void depthwiseConv2d(const uint8_t* input, const Shape& inShape, Quant inQuant, 
   };
   const auto finish = [&](size_t offset, const int32_t* acc) {
     for (uint32_t c = 0; c < g.outC; ++c) {
-      out[offset + c] = clampToUint8(multiplier.apply(acc[c]) + outQuant.zeroPoint, lo, hi);
+      out[offset + c] = clampToUint8(multiplierOf(c).apply(acc[c]) + outQuant.zeroPoint, lo, hi);
     }
   };
-  depthwiseRows<uint8_t, uint8_t, int32_t>(input, filter, g, params, inQuant.zeroPoint, filterQuant.zeroPoint,
-                                           reset, finish);
+  depthwiseRows<uint8_t, FilterT, int32_t>(input, filter, g, params, inQuant.zeroPoint, filterZeroPoint, reset,
+                                           finish);
+}
+
+}  // namespace
+
+void depthwiseConv2d(const uint8_t* input, const Shape& inShape, Quant inQuant, const uint8_t* filter,
+                     const Shape& filterShape, Quant filterQuant, const int32_t* bias,
+                     const Conv2DParams& params, uint8_t* out, const Shape& outShape, Quant outQuant) {
+  const detail::ConvGeometry g(inShape, filterShape, outShape);
+  const auto multiplier =
+      QuantizedMultiplier::fromReal(static_cast<double>(inQuant.scale) * filterQuant.scale / outQuant.scale);
+  depthwiseQuant(input, inQuant, filter, filterQuant.zeroPoint, bias, g, params,
+                 [&](uint32_t) -> const QuantizedMultiplier& { return multiplier; }, out, outQuant);
 }
 
 void depthwiseConv2dPerChannel(const uint8_t* input, const Shape& inShape, Quant inQuant, const int8_t* filter,
@@ -102,20 +116,8 @@ void depthwiseConv2dPerChannel(const uint8_t* input, const Shape& inShape, Quant
     multipliers[c] = QuantizedMultiplier::fromReal(static_cast<double>(inQuant.scale) * filterScales[c] /
                                                    outQuant.scale);
   }
-  const auto [lo, hi] = activationRangeQuant8(params.act, outQuant);
-  const auto reset = [&](int32_t* acc) {
-    if (bias != nullptr) {
-      std::copy(bias, bias + g.outC, acc);
-    } else {
-      std::fill(acc, acc + g.outC, 0);
-    }
-  };
-  const auto finish = [&](size_t offset, const int32_t* acc) {
-    for (uint32_t c = 0; c < g.outC; ++c) {
-      out[offset + c] = clampToUint8(multipliers[c].apply(acc[c]) + outQuant.zeroPoint, lo, hi);
-    }
-  };
-  depthwiseRows<uint8_t, int8_t, int32_t>(input, filter, g, params, inQuant.zeroPoint, 0, reset, finish);
+  depthwiseQuant(input, inQuant, filter, 0, bias, g, params,
+                 [&](uint32_t c) -> const QuantizedMultiplier& { return multipliers[c]; }, out, outQuant);
 }
 
 }  // namespace nnrt::cpu

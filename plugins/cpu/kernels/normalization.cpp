@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace nnrt::cpu {
 namespace {
@@ -44,11 +45,13 @@ void forEachBilinear(const Shape& inShape, bool alignCorners, bool halfPixelCent
                      const Emit& emit) {
   const uint32_t n = inShape.dims[0], ih = inShape.dims[1], iw = inShape.dims[2], c = inShape.dims[3];
   const uint32_t oh = outShape.dims[1], ow = outShape.dims[2];
+  std::vector<Sample> columns(ow);  // the same for every row
+  for (uint32_t x = 0; x < ow; ++x) columns[x] = sampleAt(x, iw, ow, alignCorners, halfPixelCenters);
   for (uint32_t b = 0; b < n; ++b) {
     for (uint32_t y = 0; y < oh; ++y) {
       const Sample sy = sampleAt(y, ih, oh, alignCorners, halfPixelCenters);
       for (uint32_t x = 0; x < ow; ++x) {
-        const Sample sx = sampleAt(x, iw, ow, alignCorners, halfPixelCenters);
+        const Sample& sx = columns[x];
         const size_t row0 = (static_cast<size_t>(b) * ih + sy.lo) * iw;
         const size_t row1 = (static_cast<size_t>(b) * ih + sy.hi) * iw;
         const size_t outBase = ((static_cast<size_t>(b) * oh + y) * ow + x) * c;
