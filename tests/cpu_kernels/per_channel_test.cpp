@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "cpu_kernels/conv_reference.hpp"
 #include "cpu_kernels/test_support.hpp"
 #include "plugins/cpu/conv_per_channel.hpp"
 #include "plugins/cpu/kernels/conv.hpp"
@@ -84,21 +85,6 @@ TEST(MeanQuant, ByHand) {
 
 // ---- random layers against a direct double loop ----
 
-struct Layer {
-  uint32_t n, h, w, inC, outC, kh, kw;
-  Conv2DParams p;
-
-  uint32_t outH() const {
-    return (h + p.padTop + p.padBottom - ((kh - 1) * p.dilationH + 1)) / p.strideH + 1;
-  }
-  uint32_t outW() const { return (w + p.padLeft + p.padRight - ((kw - 1) * p.dilationW + 1)) / p.strideW + 1; }
-};
-
-Conv2DParams explicitParams(uint32_t l, uint32_t r, uint32_t t, uint32_t b, uint32_t sw, uint32_t sh, uint32_t dw,
-                            uint32_t dh, Activation act) {
-  return {l, r, t, b, sw, sh, dw, dh, act};
-}
-
 struct QuantLayerData {
   Quant in;
   std::vector<uint8_t> input;
@@ -124,39 +110,13 @@ QuantLayerData randomData(const Layer& l, bool depthwise, uint32_t seed) {
 
 // Real (pre-activation) results of the layer, computed from the dequantized values.
 std::vector<double> referenceReal(const Layer& l, bool depthwise, const QuantLayerData& d) {
-  const uint32_t oh = l.outH(), ow = l.outW();
-  const uint32_t multiplier = depthwise ? l.outC / l.inC : 0;
-  std::vector<double> r(size_t{l.n} * oh * ow * l.outC);
-  size_t o = 0;
-  for (uint32_t b = 0; b < l.n; ++b) {
-    for (uint32_t y = 0; y < oh; ++y) {
-      for (uint32_t x = 0; x < ow; ++x) {
-        for (uint32_t oc = 0; oc < l.outC; ++oc, ++o) {
-          const double fs = d.scales[oc];
-          double sum = d.bias[oc] * (static_cast<double>(d.in.scale) * fs);
-          for (uint32_t ky = 0; ky < l.kh; ++ky) {
-            for (uint32_t kx = 0; kx < l.kw; ++kx) {
-              const long iy = long(y * l.p.strideH + ky * l.p.dilationH) - long(l.p.padTop);
-              const long ix = long(x * l.p.strideW + kx * l.p.dilationW) - long(l.p.padLeft);
-              if (iy < 0 || iy >= long(l.h) || ix < 0 || ix >= long(l.w)) continue;
-              const size_t pixel = ((size_t{b} * l.h + iy) * l.w + ix) * l.inC;
-              if (depthwise) {
-                sum += dequantize(d.input[pixel + oc / multiplier], d.in) *
-                       (d.filter[(size_t{ky} * l.kw + kx) * l.outC + oc] * fs);
-              } else {
-                for (uint32_t ic = 0; ic < l.inC; ++ic) {
-                  sum += dequantize(d.input[pixel + ic], d.in) *
-                         (d.filter[((size_t{oc} * l.kh + ky) * l.kw + kx) * l.inC + ic] * fs);
-                }
-              }
-            }
-          }
-          r[o] = sum;
-        }
-      }
-    }
-  }
-  return r;
+  // The output channel of filter element i: [outC, kh, kw, inC] or, depthwise, [1, kh, kw, outC].
+  auto channelOf = [&](size_t i) { return depthwise ? i % l.outC : i / (size_t{l.kh} * l.kw * l.inC); };
+  return referenceConv(
+             l, depthwise, [&](size_t i) { return dequantize(d.input[i], d.in); },
+             [&](size_t i) { return d.filter[i] * static_cast<double>(d.scales[channelOf(i)]); },
+             [&](size_t oc) { return d.bias[oc] * (static_cast<double>(d.in.scale) * d.scales[oc]); })
+      .value;
 }
 
 std::vector<int> expectedQuant(const std::vector<double>& real, Activation act, Quant out) {
