@@ -23,14 +23,21 @@ int usableThreads(int requested) {
 
 }  // namespace
 
-CpuDevice::CpuDevice(int threads) : threads_(std::make_shared<tbb::task_arena>(usableThreads(threads))) {
+CpuDevice::CpuDevice(int threads, bool fast)
+    : threads_(std::make_shared<tbb::task_arena>(usableThreads(threads))) {
   threads_->initialize();
   openblas_set_num_threads(usableThreads(threads));
   // openblas_get_config() reads "OpenBLAS 0.3.21 NO_LAPACKE ...": keep the first two words.
   std::string blas = openblas_get_config();
   blas = blas.substr(0, blas.find(' ', blas.find(' ') + 1));
-  version_ = "0.1.0 (" + blas + ", oneTBB " + TBB_VERSION_STRING + ")";
-  // The reference device: every operand type costs 1.0 in time and power.
+  // The version string says which kernels run (`nnrt devices` shows it), and why not the fast ones.
+  std::string kernels = "reference kernels only: option fast is off";
+  if (fast) {
+    std::string why;
+    fast_ = loadFastLayer({}, usableThreads(threads), why);
+    kernels = fast_ ? "fast layer: " + fast_->description() : "reference kernels only: " + why;
+  }
+  version_ = "0.1.0 (" + blas + ", oneTBB " + TBB_VERSION_STRING + "; " + kernels + ")";
   // The reference device: every operand type its kernels take costs 1.0 in time and power (sorted
   // by type, as the ABI asks).
   using OT = driver::OperandType;
@@ -78,7 +85,7 @@ driver::Result<std::unique_ptr<driver::PreparedModel>> CpuDevice::prepareModel_1
                           "the deadline passed before preparation");
     }
   }
-  NNRT_ASSIGN_OR_RETURN(auto prepared, CpuPreparedModel::create(model, threads_));
+  NNRT_ASSIGN_OR_RETURN(auto prepared, CpuPreparedModel::create(model, threads_, lease_, fast_));
   return std::unique_ptr<driver::PreparedModel>(std::move(prepared));
 }
 

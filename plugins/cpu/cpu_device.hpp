@@ -11,15 +11,19 @@
 #include <tbb/task_arena.h>
 
 #include "nnrt/driver/driver.hpp"
+#include "plugins/cpu/core_lease.hpp"
+#include "plugins/cpu/fast_path.hpp"
 
 namespace nnrt::cpu {
 
 class CpuDevice : public driver::Device {
  public:
-  // `threads` bounds the parallelism of every execution on this device together: kernels run in one
-  // oneTBB task arena of that many threads, and OpenBLAS is capped at that many threads (both at
-  // most the machine's hardware threads).
-  explicit CpuDevice(int threads);
+  // `threads` bounds the parallelism of every execution on this device together: reference kernels
+  // run in one oneTBB task arena of that many threads, fast kernels on an OpenMP team of that many,
+  // never both at once (CoreLease), and OpenBLAS is capped at that many threads (all at most the
+  // machine's hardware threads). `fast` loads the fast layer (fast_path.hpp); without it, or when
+  // it cannot load (logged), every operation runs its reference kernel.
+  CpuDevice(int threads, bool fast);
 
   const std::string& getName() const override { return name_; }
   const std::string& getVersionString() const override { return version_; }
@@ -41,6 +45,8 @@ class CpuDevice : public driver::Device {
   driver::Capabilities capabilities_;
   std::vector<nnrt_operation_support> operationTable_;
   std::shared_ptr<tbb::task_arena> threads_;
+  std::shared_ptr<CoreLease> lease_ = std::make_shared<CoreLease>();
+  std::shared_ptr<FastLayer> fast_;  // null: reference kernels only
 };
 
 }  // namespace nnrt::cpu

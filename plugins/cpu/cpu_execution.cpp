@@ -7,6 +7,8 @@
 // deadline passes before an operation starts; GENERAL_FAILURE when a kernel fails.
 #include <algorithm>
 #include <exception>
+#include <mutex>
+#include <shared_mutex>
 #include <string>
 
 #include "nnrt/driver/clock.hpp"
@@ -67,12 +69,15 @@ class CpuExecution {
  public:
   using Step = CpuPreparedModel::Step;
 
+  ~CpuExecution() { model_.arenas_.give(std::move(arenaOwner_)); }
+
   CpuExecution(const CpuPreparedModel& model, const driver::Request& request,
                const driver::ExecuteOptions& options)
       : model_(model),
         request_(request),
         options_(options),
-        arena_(model.staticTemporaryBytes_),
+        arenaOwner_(model.arenas_.take()),
+        arena_(*arenaOwner_),
         values_(model.operands_.size()) {}
 
   Result<driver::ExecutionResult> run() {
@@ -207,7 +212,9 @@ class CpuExecution {
       outputs[k].dims = values_[step.outputs[k]].dims;
     }
     const ops::OpArgs op{step.type, inputs, outputs, model_.relaxed_};
-    return runKernel(step, KernelCall{op, outputData, *params, arena_});
+    const KernelCall call{op, outputData, *params, arena_};
+    if (step.fast != nullptr && params == &step.params) return runFastKernel(step, call);
+    return runKernel(step, call);
   }
 
   // Whether the step's prepared shapes and parameters hold: it had them, and every input has the
@@ -278,9 +285,12 @@ class CpuExecution {
   Result<void> runKernel(const Step& step, const KernelCall& call) {
     const uint64_t start = options_.measureTiming ? driver::monotonicNs() : 0;
     KernelTask task{*step.kernel, call, {}, {}};
-    handOff(&task, false);
-    model_.threads_->execute(task);  // parallel loops in the kernel stay within the device's threads
-    handOff(&task, true);
+    {
+      std::shared_lock cores(*model_.lease_);
+      handOff(&task, false);
+      model_.threads_->execute(task);  // parallel loops in the kernel stay within the device's threads
+      handOff(&task, true);
+    }
     if (options_.measureTiming) kernelNs_ += driver::monotonicNs() - start;
     const auto label = [&step] { return operationLabel(step.index, step.type); };
     if (!task.thrown.empty()) return driver::generalFailure(label() + " failed: " + task.thrown);
@@ -288,10 +298,33 @@ class CpuExecution {
     return {};
   }
 
+  // The step's fast kernel on this thread's OpenMP team, holding every core of the device.
+  Result<void> runFastKernel(const Step& step, const KernelCall& call) {
+    const uint64_t start = options_.measureTiming ? driver::monotonicNs() : 0;
+    Result<void> status;
+    std::string thrown;
+    {
+      std::unique_lock cores(*model_.lease_);
+      try {
+        status = step.fast->run(call);
+      } catch (const std::exception& e) {
+        thrown = e.what();
+      }
+    }
+    if (options_.measureTiming) kernelNs_ += driver::monotonicNs() - start;
+    if (!thrown.empty()) return driver::generalFailure(operationLabel(step.index, step.type) + " failed: " + thrown);
+    if (!status) {
+      return driver::generalFailure(operationLabel(step.index, step.type) + " failed in " + step.fast->name() +
+                                    ": " + status.error().message);
+    }
+    return {};
+  }
+
   const CpuPreparedModel& model_;
   const driver::Request& request_;
   const driver::ExecuteOptions& options_;
-  ExecutionArena arena_;
+  std::unique_ptr<ExecutionArena> arenaOwner_;  // back to the model's pool when the execution ends
+  ExecutionArena& arena_;
   std::vector<Value> values_;
   bool requestOmitsInput_ = false;  // then every operation is validated again
   uint64_t kernelNs_ = 0;

@@ -7,7 +7,9 @@
 
 namespace {
 
-// Options: threads (parallelism of oneTBB loops and OpenBLAS; default: all hardware threads).
+// Options: threads (parallelism of oneTBB loops, oneDNN's OpenMP team and OpenBLAS; default: all
+// hardware threads); fast (on | off, default on: the oneDNN fast layer for the hot operations; off
+// runs the reference kernels only).
 nnrt::driver::Result<nnrt::driver::DeviceList> openCpuPlugin(const nnrt::driver::Options& options) {
   int threads = static_cast<int>(std::thread::hardware_concurrency());
   if (auto t = options.get("threads")) {
@@ -18,9 +20,14 @@ nnrt::driver::Result<nnrt::driver::DeviceList> openCpuPlugin(const nnrt::driver:
     }
     threads = static_cast<int>(v);
   }
+  bool fast = true;
+  if (auto f = options.get("fast")) {
+    if (*f != "on" && *f != "off") return nnrt::driver::invalidArgument("option fast='" + *f + "' is not on or off");
+    fast = *f == "on";
+  }
   NNRT_RETURN_IF_ERROR(options.checkAllUsed());
   nnrt::driver::DeviceList devices;
-  devices.push_back(std::make_unique<nnrt::cpu::CpuDevice>(threads));
+  devices.push_back(std::make_unique<nnrt::cpu::CpuDevice>(threads, fast));
   return devices;
 }
 

@@ -33,12 +33,17 @@ bool fullyKnown(const std::vector<ops::Shape>& shapes) {
 }  // namespace
 
 Result<std::unique_ptr<CpuPreparedModel>> CpuPreparedModel::create(const driver::Model& model,
-                                                                   std::shared_ptr<tbb::task_arena> threads) {
+                                                                   std::shared_ptr<tbb::task_arena> threads,
+                                                                   std::shared_ptr<CoreLease> lease,
+                                                                   std::shared_ptr<FastLayer> fast) {
   std::unique_ptr<CpuPreparedModel> prepared(new CpuPreparedModel());
   prepared->threads_ = std::move(threads);
+  prepared->lease_ = std::move(lease);
+  prepared->fastLayer_ = std::move(fast);
   prepared->relaxed_ = model.relaxComputationFloat32toFloat16();
   NNRT_RETURN_IF_ERROR(prepared->copyOperands(model));
   NNRT_RETURN_IF_ERROR(prepared->planSteps(model));
+  prepared->arenas_.setFirstBlockBytes(prepared->staticTemporaryBytes_);
   return prepared;
 }
 
@@ -161,6 +166,10 @@ Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
           step.isStatic = true;
           step.outputShapes = std::move(*shapes);
           step.params = std::move(*params);
+          // A refusal only means the reference kernel runs (fast_path.hpp).
+          if (fastLayer_) {
+            if (auto fast = fastLayer_->prepare(args, step.params)) step.fast = std::move(*fast);
+          }
           for (size_t k = 0; k < step.outputs.size(); ++k) {
             if (operands_[step.outputs[k]].modelOutput >= 0) continue;
             staticTemporaryBytes_ +=
@@ -179,6 +188,10 @@ Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
     }
   }
   return {};
+}
+
+size_t CpuPreparedModel::fastStepCount() const {
+  return static_cast<size_t>(std::count_if(steps_.begin(), steps_.end(), [](const Step& s) { return s.fast != nullptr; }));
 }
 
 }  // namespace nnrt::cpu

@@ -16,7 +16,9 @@
 
 #include "nnrt/driver/ops/operation.hpp"
 #include "nnrt/driver/driver.hpp"
+#include "plugins/cpu/core_lease.hpp"
 #include "plugins/cpu/cpu_operations.hpp"
+#include "plugins/cpu/fast_path.hpp"
 
 namespace nnrt::cpu {
 
@@ -24,9 +26,14 @@ class CpuPreparedModel : public driver::PreparedModel {
  public:
   // Prepares `model`, whose every operation selectKernel() accepts (else INVALID_ARGUMENT naming the
   // first that it refuses). Copies CONSTANT_COPY values; references CONSTANT_REFERENCE values, which
-  // stay valid until this object is released (see nnrt_model). Kernels run inside `threads`.
+  // stay valid until this object is released (see nnrt_model). Reference kernels run inside
+  // `threads` holding `lease` shared; the fast kernels `fast` (may be null) prepares hold it whole.
   static driver::Result<std::unique_ptr<CpuPreparedModel>> create(const driver::Model& model,
-                                                                  std::shared_ptr<tbb::task_arena> threads);
+                                                                  std::shared_ptr<tbb::task_arena> threads,
+                                                                  std::shared_ptr<CoreLease> lease,
+                                                                  std::shared_ptr<FastLayer> fast);
+  // How many operations run a fast kernel (the rest run their reference kernel).
+  size_t fastStepCount() const;
 
   // Binds the request, runs every operation in order and writes the model outputs into the request's
   // buffers. Thread-safe. See the .cpp for the status of each failure.
@@ -59,6 +66,8 @@ class CpuPreparedModel : public driver::PreparedModel {
     bool isStatic = false;
     std::vector<ops::Shape> outputShapes;
     OpParams params;
+    // The fast layer's kernel for those shapes and parameters (null: the reference kernel runs).
+    std::unique_ptr<FastKernel> fast;
   };
 
   CpuPreparedModel() = default;
@@ -66,12 +75,15 @@ class CpuPreparedModel : public driver::PreparedModel {
   driver::Result<void> planSteps(const driver::Model& model);
 
   std::vector<OperandInfo> operands_;
+  std::shared_ptr<FastLayer> fastLayer_;  // declared before steps_, so it outlives their fast kernels
   std::vector<Step> steps_;
   std::vector<uint32_t> inputIndexes_, outputIndexes_;
   std::vector<uint8_t> constants_;  // the CONSTANT_COPY values, each at a 16-byte aligned offset
   bool relaxed_ = false;
   size_t staticTemporaryBytes_ = 0;  // first arena block of an execution
+  mutable ArenaPool arenas_;         // kept between executions
   std::shared_ptr<tbb::task_arena> threads_;
+  std::shared_ptr<CoreLease> lease_;
 };
 
 }  // namespace nnrt::cpu

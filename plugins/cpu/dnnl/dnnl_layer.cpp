@@ -1,0 +1,272 @@
+// libnnrt_cpu_dnnl.so: the cpu driver's fast layer on oneDNN (see plugins/cpu/fast_path.hpp).
+//
+// Each FastKernel owns everything its operation needs at execution: the primitive (created once,
+// for the exact shapes), the weights reordered into the layout the primitive chose, a copy of the
+// bias, the fused activation (a post-op), its scratchpad, and the memory objects whose data handles
+// an execution points at the request's tensors. Running one allocates nothing.
+//
+// What is taken (float32; see docs/cpu-performance.md for the measurements behind each choice):
+// CONV_2D, DEPTHWISE_CONV_2D (NHWC or NCHW, any padding, stride and dilation), FULLY_CONNECTED,
+// AVERAGE_POOL_2D and MAX_POOL_2D, SOFTMAX with beta 1. Filters, weights and biases must be
+// constants. Everything else stays on the reference kernels.
+#include <omp.h>
+
+#include <cstring>
+#include <exception>
+#include <oneapi/dnnl/dnnl.hpp>
+#include <vector>
+
+#include "nnrt/driver/activation.hpp"
+#include "nnrt/driver/ops/operand_types.hpp"
+#include "plugins/cpu/fast_path.hpp"
+
+namespace nnrt::cpu::dnnl_layer {
+namespace {
+
+using driver::Result;
+using dims = dnnl::memory::dims;
+using dt = dnnl::memory::data_type;
+
+constexpr int32_t kFloat32 = static_cast<int32_t>(driver::OperandType::TENSOR_FLOAT32);
+
+Result<std::unique_ptr<FastKernel>> refuse(const std::string& why) { return driver::invalidArgument(why); }
+
+// A plain (row-major) description of `shape`.
+dnnl::memory::desc plainDesc(const dims& shape) {
+  dims strides(shape.size(), 1);
+  for (size_t d = shape.size(); d-- > 1;)
+    strides[d - 1] = strides[d] * shape[d];
+  return dnnl::memory::desc(shape, dt::f32, strides);
+}
+
+// An NCHW-logical description of an activation stored NHWC or NCHW.
+dnnl::memory::desc imageDesc(uint32_t n, uint32_t c, uint32_t h, uint32_t w, bool nchw) {
+  return dnnl::memory::desc({n, c, h, w}, dt::f32,
+                            nchw ? dnnl::memory::format_tag::nchw : dnnl::memory::format_tag::nhwc);
+}
+
+// NNAPI's fused activation as a oneDNN post-op.
+dnnl::primitive_attr attrFor(driver::Activation activation) {
+  dnnl::post_ops post;
+  switch (activation) {
+    case driver::Activation::None:
+      break;
+    case driver::Activation::Relu:
+      post.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+      break;
+    case driver::Activation::Relu1:
+      post.append_eltwise(1.0f, dnnl::algorithm::eltwise_clip, -1.0f, 1.0f);
+      break;
+    case driver::Activation::Relu6:
+      post.append_eltwise(1.0f, dnnl::algorithm::eltwise_clip, 0.0f, 6.0f);
+      break;
+  }
+  dnnl::primitive_attr attr;
+  attr.set_post_ops(post);
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  return attr;
+}
+
+class Layer;
+
+// One prepared primitive. `src` and `dst` are re-pointed at every run; the rest is owned.
+class Kernel final : public FastKernel {
+ public:
+  Kernel(Layer& layer, dnnl::primitive primitive, const dnnl::memory::desc& src, const dnnl::memory::desc& dst,
+         const dnnl::memory::desc& scratch, std::string name);
+
+  void addArgument(int role, const dnnl::memory& memory) {
+    owned_.push_back(memory);
+    args_.push_back({role, memory.get()});
+  }
+  const std::string& name() const override { return name_; }
+  Result<void> run(const KernelCall& call) override;
+
+ private:
+  Layer& layer_;
+  dnnl::primitive primitive_;
+  dnnl::memory src_, dst_, scratch_;
+  std::vector<dnnl::memory> owned_;
+  std::vector<dnnl_exec_arg_t> args_;
+  std::string name_;
+};
+
+class Layer final : public FastLayer {
+ public:
+  explicit Layer(int threads) : threads_(threads), engine_(dnnl::engine::kind::cpu, 0), stream_(engine_) {
+    const dnnl_version_t* v = dnnl_version();
+    description_ = "oneDNN " + std::to_string(v->major) + "." + std::to_string(v->minor) + "." +
+                   std::to_string(v->patch) + " on OpenMP, " + std::to_string(threads) + " threads";
+  }
+
+  const std::string& description() const override { return description_; }
+
+  Result<std::unique_ptr<FastKernel>> prepare(const ops::OpArgs& op, const OpParams& params) override {
+    if (op.inputs.empty() || op.outputs.size() != 1) return refuse("not an operation this layer takes");
+    if (op.inputs[0].type != kFloat32 || op.outputs[0].type != kFloat32)
+      return refuse("only float32 tensors take the oneDNN path");
+    try {
+      omp_set_num_threads(threads_);  // the primitive plans its work for this many threads
+      switch (static_cast<driver::OperationType>(op.type)) {
+        case driver::OperationType::CONV_2D:
+          return convolution(op, std::get<ops::Conv2DParams>(params), 1);
+        case driver::OperationType::DEPTHWISE_CONV_2D: {
+          const auto& p = std::get<ops::DepthwiseConv2DParams>(params);
+          return convolution(op, p, p.depthMultiplier);
+        }
+        case driver::OperationType::FULLY_CONNECTED:
+          return fullyConnected(op, std::get<ops::FullyConnectedParams>(params));
+        case driver::OperationType::AVERAGE_POOL_2D:
+          return pool(std::get<ops::Pool2DParams>(params), dnnl::algorithm::pooling_avg_exclude_padding);
+        case driver::OperationType::MAX_POOL_2D:
+          return pool(std::get<ops::Pool2DParams>(params), dnnl::algorithm::pooling_max);
+        case driver::OperationType::SOFTMAX:
+          return softmax(op, std::get<ops::SoftmaxParams>(params));
+        default:
+          return refuse("no oneDNN primitive is used for this operation");
+      }
+    } catch (const dnnl::error& e) {
+      return refuse(std::string("oneDNN has no primitive for it: ") + e.what());
+    } catch (const std::bad_variant_access&) {
+      return refuse("parameters of an unexpected kind");  // a driver bug; the reference kernel runs
+    }
+  }
+
+  int threads() const { return threads_; }
+  dnnl::stream& stream() { return stream_; }
+
+ private:
+  // CONV_2D (groups 1) and DEPTHWISE_CONV_2D (one group per input channel, `multiplier` outputs each).
+  Result<std::unique_ptr<FastKernel>> convolution(const ops::OpArgs& op, const ops::Conv2DParams& p,
+                                                  uint32_t multiplier) {
+    const bool depthwise = op.type == static_cast<int32_t>(driver::OperationType::DEPTHWISE_CONV_2D);
+    const ops::Arg& filter = op.inputs[1];
+    const ops::Arg& bias = op.inputs[2];
+    if (filter.type != kFloat32 || !filter.hasValue() || !bias.hasValue())
+      return refuse("the filter and bias must be float32 constants");
+    const dnnl::memory::dim o = p.outputChannels, i = p.inputChannels, kh = p.filterHeight, kw = p.filterWidth;
+    const auto src = imageDesc(p.batches, p.inputChannels, p.inputHeight, p.inputWidth, p.nchw);
+    const auto dst = imageDesc(p.batches, p.outputChannels, p.outputHeight, p.outputWidth, p.nchw);
+    // NNAPI filters: CONV_2D [o][kh][kw][i]; DEPTHWISE_CONV_2D [1][kh][kw][i * multiplier].
+    const dnnl::memory::desc userWeights =
+        depthwise ? dnnl::memory::desc({i, multiplier, 1, kh, kw}, dt::f32, {multiplier, 1, 1, kw * o, o})
+                  : dnnl::memory::desc({o, i, kh, kw}, dt::f32, {kh * kw * i, 1, kw * i, i});
+    const dnnl::memory::desc anyWeights(userWeights.dims(), dt::f32, dnnl::memory::format_tag::any);
+    const dnnl::memory::desc biasDesc({o}, dt::f32, dnnl::memory::format_tag::a);
+    const dims strides{p.strideH, p.strideW};
+    const dims dilation{p.dilationH - 1, p.dilationW - 1};
+    const dims padL{p.padTop, p.padLeft}, padR{p.padBottom, p.padRight};
+    const dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference,
+                                               dnnl::algorithm::convolution_direct, src, anyWeights, biasDesc,
+                                               dst, strides, dilation, padL, padR);
+    const dnnl::convolution_forward::primitive_desc pd(desc, attrFor(p.activation), engine_);
+    auto kernel = std::make_unique<Kernel>(*this, dnnl::convolution_forward(pd), src, dst,
+                                           pd.scratchpad_desc(), std::string("oneDNN ") + pd.impl_info_str());
+    kernel->addArgument(DNNL_ARG_WEIGHTS, reordered(userWeights, filter.data, pd.weights_desc()));
+    kernel->addArgument(DNNL_ARG_BIAS, copied(biasDesc, bias.data));
+    return std::unique_ptr<FastKernel>(std::move(kernel));
+  }
+
+  Result<std::unique_ptr<FastKernel>> fullyConnected(const ops::OpArgs& op, const ops::FullyConnectedParams& p) {
+    const ops::Arg& weights = op.inputs[1];
+    const ops::Arg& bias = op.inputs[2];
+    if (weights.type != kFloat32 || !weights.hasValue() || !bias.hasValue())
+      return refuse("the weights and bias must be float32 constants");
+    const dnnl::memory::dim m = p.batchSize, k = p.inputSize, n = p.numUnits;
+    const auto src = plainDesc({m, k});
+    const auto dst = plainDesc({m, n});
+    const auto userWeights = plainDesc({n, k});
+    const dnnl::memory::desc anyWeights({n, k}, dt::f32, dnnl::memory::format_tag::any);
+    const dnnl::memory::desc biasDesc({n}, dt::f32, dnnl::memory::format_tag::a);
+    const dnnl::inner_product_forward::desc desc(dnnl::prop_kind::forward_inference, src, anyWeights, biasDesc, dst);
+    const dnnl::inner_product_forward::primitive_desc pd(desc, attrFor(p.activation), engine_);
+    auto kernel = std::make_unique<Kernel>(*this, dnnl::inner_product_forward(pd), src, dst, pd.scratchpad_desc(),
+                                           std::string("oneDNN ") + pd.impl_info_str());
+    kernel->addArgument(DNNL_ARG_WEIGHTS, reordered(userWeights, weights.data, pd.weights_desc()));
+    kernel->addArgument(DNNL_ARG_BIAS, copied(biasDesc, bias.data));
+    return std::unique_ptr<FastKernel>(std::move(kernel));
+  }
+
+  Result<std::unique_ptr<FastKernel>> pool(const ops::Pool2DParams& p, dnnl::algorithm algorithm) {
+    const auto src = imageDesc(p.batches, p.channels, p.inputHeight, p.inputWidth, p.nchw);
+    const auto dst = imageDesc(p.batches, p.channels, p.outputHeight, p.outputWidth, p.nchw);
+    const dnnl::pooling_forward::desc desc(dnnl::prop_kind::forward_inference, algorithm, src, dst,
+                                           {p.strideH, p.strideW}, {p.filterH, p.filterW},
+                                           {p.padTop, p.padLeft}, {p.padBottom, p.padRight});
+    const dnnl::pooling_forward::primitive_desc pd(desc, attrFor(p.activation), engine_);
+    return std::unique_ptr<FastKernel>(std::make_unique<Kernel>(*this, dnnl::pooling_forward(pd), src, dst,
+                                                                pd.scratchpad_desc(),
+                                                                std::string("oneDNN ") + pd.impl_info_str()));
+  }
+
+  Result<std::unique_ptr<FastKernel>> softmax(const ops::OpArgs& op, const ops::SoftmaxParams& p) {
+    if (p.beta != 1.0f) return refuse("oneDNN's softmax has no beta; beta " + std::to_string(p.beta) + " is not 1");
+    dims shape(op.inputs[0].dims.begin(), op.inputs[0].dims.end());
+    const auto data = plainDesc(shape);
+    const dnnl::softmax_forward::desc desc(dnnl::prop_kind::forward_inference, data, static_cast<int>(p.axis));
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    const dnnl::softmax_forward::primitive_desc pd(desc, attr, engine_);
+    return std::unique_ptr<FastKernel>(std::make_unique<Kernel>(
+        *this, dnnl::softmax_forward(pd), data, data, pd.scratchpad_desc(), std::string("oneDNN ") + pd.impl_info_str()));
+  }
+
+  // `values` (described by `from`) reordered into a new memory of layout `to`.
+  dnnl::memory reordered(const dnnl::memory::desc& from, const void* values, const dnnl::memory::desc& to) {
+    dnnl::memory source(from, engine_, const_cast<void*>(values));  // only read
+    dnnl::memory target(to, engine_);
+    dnnl::reorder(source, target).execute(stream_, source, target);
+    stream_.wait();
+    return target;
+  }
+
+  dnnl::memory copied(const dnnl::memory::desc& desc, const void* values) {
+    dnnl::memory target(desc, engine_);
+    std::memcpy(target.get_data_handle(), values, desc.get_size());
+    return target;
+  }
+
+  int threads_;
+  dnnl::engine engine_;
+  dnnl::stream stream_;
+  std::string description_;
+};
+
+Kernel::Kernel(Layer& layer, dnnl::primitive primitive, const dnnl::memory::desc& src,
+               const dnnl::memory::desc& dst, const dnnl::memory::desc& scratch, std::string name)
+    : layer_(layer),
+      primitive_(std::move(primitive)),
+      src_(src, layer.stream().get_engine(), DNNL_MEMORY_NONE),
+      dst_(dst, layer.stream().get_engine(), DNNL_MEMORY_NONE),
+      name_(std::move(name)) {
+  args_.push_back({DNNL_ARG_SRC, src_.get()});
+  args_.push_back({DNNL_ARG_DST, dst_.get()});
+  if (scratch.get_size() > 0) {
+    scratch_ = dnnl::memory(scratch, layer.stream().get_engine());
+    args_.push_back({DNNL_ARG_SCRATCHPAD, scratch_.get()});
+  }
+}
+
+Result<void> Kernel::run(const KernelCall& call) {
+  src_.set_data_handle(const_cast<void*>(call.op.inputs[0].data));
+  dst_.set_data_handle(call.outputData[0]);
+  omp_set_num_threads(layer_.threads());  // this thread's OpenMP team
+  dnnl::stream& stream = layer_.stream();
+  const dnnl_status_t status =
+      dnnl_primitive_execute(primitive_.get(), stream.get(), static_cast<int>(args_.size()), args_.data());
+  if (status != dnnl_success) return driver::generalFailure(name_ + " failed with oneDNN status " + std::to_string(status));
+  stream.wait();
+  return {};
+}
+
+}  // namespace
+}  // namespace nnrt::cpu::dnnl_layer
+
+// The entry point loadFastLayer() looks up. Null when oneDNN cannot start a CPU engine.
+extern "C" __attribute__((visibility("default"))) nnrt::cpu::FastLayer* nnrt_cpu_create_fast_layer(int threads) {
+  try {
+    return new nnrt::cpu::dnnl_layer::Layer(threads);
+  } catch (const std::exception&) {
+    return nullptr;
+  }
+}

@@ -1,0 +1,56 @@
+// The second layer of the cpu driver's kernels: fast implementations of the hot operations, built
+// once at preparation for one operation's exact shapes, parameters and constant weights.
+//
+// Every operation has a reference kernel (the kernel tables of cpu_operations.hpp: readable, the
+// one the tests trust). At preparation the driver offers each operation whose shapes and parameters
+// are static to the fast layer; the layer either returns a FastKernel (primitives created, weights
+// packed, activation fused, scratch memory allocated) or refuses with a reason, and the reference
+// kernel runs. At execution a step whose inputs still have their prepared shapes runs its
+// FastKernel; anything else (a request that changes a shape) runs the reference kernel.
+//
+// The layer lives in its own library (libnnrt_cpu_dnnl.so, oneDNN on OpenMP), which the driver
+// loads at start-up after bounding how long idle OpenMP threads spin (fast_path_loader.cpp). Without
+// that library, or with the option `fast: off`, the driver runs its reference kernels only.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "nnrt/driver/expected.hpp"
+#include "plugins/cpu/cpu_operations.hpp"
+
+namespace nnrt::cpu {
+
+class FastKernel {
+ public:
+  virtual ~FastKernel() = default;
+  // What runs, for logs and docs: e.g. "oneDNN brgconv:avx512_core".
+  virtual const std::string& name() const = 0;
+  // Runs the operation on `call` (the shapes it was prepared for; outputs sized as prepared).
+  // Not reentrant: the driver calls the kernels of one device one at a time (CoreLease), each with
+  // every thread of the device.
+  virtual driver::Result<void> run(const KernelCall& call) = 0;
+};
+
+class FastLayer {
+ public:
+  virtual ~FastLayer() = default;
+  // The library and the instruction set it runs on, e.g. "oneDNN 2.6.3 (avx512_core)".
+  virtual const std::string& description() const = 0;
+  // A kernel for `op` (declared shapes, constant values) with its decoded `params`, or
+  // INVALID_ARGUMENT with why this layer does not take it (the reference kernel then runs).
+  // Thread-safe.
+  virtual driver::Result<std::unique_ptr<FastKernel>> prepare(const ops::OpArgs& op, const OpParams& params) = 0;
+};
+
+// The fast layer library's one entry point: a layer whose kernels use `threads` threads.
+using CreateFastLayerFn = FastLayer* (*)(int threads);
+inline constexpr const char* kFastLayerLibrary = "libnnrt_cpu_dnnl.so";
+inline constexpr const char* kFastLayerEntry = "nnrt_cpu_create_fast_layer";
+
+// Loads the fast layer from `directory` (the driver passes its own; empty: beside the driver's
+// library). Returns null, with the reason in `why`, when it is missing or fails to load.
+std::unique_ptr<FastLayer> loadFastLayer(const std::filesystem::path& directory, int threads, std::string& why);
+
+}  // namespace nnrt::cpu

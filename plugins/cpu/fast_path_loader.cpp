@@ -1,0 +1,52 @@
+// Loading the fast layer (libnnrt_cpu_dnnl.so) beside the driver.
+//
+// oneDNN, as Debian builds it, runs on OpenMP (libgomp). libgomp reads its environment once, when it
+// is loaded, and by default lets an idle team thread spin for a long while (milliseconds) before it
+// sleeps: on a busy machine those spinning threads take cores from other work. Loading the layer
+// here, after the driver has started, lets the driver bound that spin first: unless the user set
+// OMP_WAIT_POLICY or GOMP_SPINCOUNT, a team thread spins for at most kSpinCount polls (tens of
+// microseconds: long enough to bridge the gap between two layers of one execution, which a sleeping
+// team pays ~25 µs per layer for) and then sleeps. An application that loaded libgomp before nnrt
+// keeps its own setting.
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "plugins/cpu/fast_path.hpp"
+
+namespace nnrt::cpu {
+namespace {
+
+constexpr const char* kSpinCount = "3000";
+
+std::filesystem::path ownDirectory() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<const void*>(&loadFastLayer), &info) == 0 || info.dli_fname == nullptr) return {};
+  return std::filesystem::path(info.dli_fname).parent_path();
+}
+
+}  // namespace
+
+std::unique_ptr<FastLayer> loadFastLayer(const std::filesystem::path& directory, int threads, std::string& why) {
+  if (std::getenv("OMP_WAIT_POLICY") == nullptr && std::getenv("GOMP_SPINCOUNT") == nullptr)
+    setenv("GOMP_SPINCOUNT", kSpinCount, 0);
+  const std::filesystem::path path = (directory.empty() ? ownDirectory() : directory) / kFastLayerLibrary;
+  // Never unloaded (RTLD_NODELETE): OpenMP's threads outlive any one device.
+  void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+  if (library == nullptr) {
+    const char* error = dlerror();
+    why = "cannot load " + path.string() + ": " + (error != nullptr ? error : "unknown error");
+    return nullptr;
+  }
+  auto create = reinterpret_cast<CreateFastLayerFn>(dlsym(library, kFastLayerEntry));
+  if (create == nullptr) {
+    why = path.string() + " has no " + kFastLayerEntry;
+    return nullptr;
+  }
+  std::unique_ptr<FastLayer> layer(create(threads));
+  if (layer == nullptr) why = path.string() + " could not start (no usable CPU engine)";
+  return layer;
+}
+
+}  // namespace nnrt::cpu

@@ -1,0 +1,252 @@
+// The cpu driver's fast layer (libnnrt_cpu_dnnl.so) against its reference kernels: each case builds
+// one operation with seeded random shapes (sizes that divide no vector or block width), asserts the
+// fast layer takes it, runs both on the same random input and compares element by element. The
+// reference kernels are the ones the conformance suite checks against hand-computed values.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "nnrt/driver/ops/operand_types.hpp"
+#include "plugins/cpu/fast_path.hpp"
+#include "support/tensor_data.hpp"
+#include "support/test_model.hpp"
+
+namespace nnrt::test {
+namespace {
+
+using T = OperandType;
+using O = OperationType;
+
+std::vector<float> floats(size_t n, uint32_t seed, double lo = -1.0, double hi = 1.0) {
+  const auto v = randomReals(n, lo, hi, seed);
+  return std::vector<float>(v.begin(), v.end());
+}
+
+size_t elements(const std::vector<uint32_t>& dims) {
+  size_t n = 1;
+  for (uint32_t d : dims) n *= d;
+  return n;
+}
+
+class FastPathTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    std::string why;
+    layer_ = cpu::loadFastLayer(NNRT_PLUGIN_DIR, 2, why).release();
+    ASSERT_NE(layer_, nullptr) << why;
+  }
+  static void TearDownTestSuite() {
+    delete layer_;
+    layer_ = nullptr;
+  }
+
+  // Runs the single operation of `m` (input 0 is its only model input, output 0 its only output)
+  // on the fast and the reference kernel and compares them; `fastTaken` says whether the fast layer
+  // must take the operation (else it must refuse it).
+  void crossCheck(TestModel& m, uint32_t seed, bool fastTaken = true) {
+    const driver::Model model(m.view());
+    const driver::Subgraph main = model.main();
+    const nnrt_operation& operation = main.operations()[0];
+    std::vector<ops::Arg> inputs = ops::inputArgs(model, main, operation);
+    std::vector<ops::Arg> outputs = ops::outputArgs(model, main, operation);
+    const ops::OpArgs declared{operation.type, inputs, outputs, false};
+    auto entry = cpu::selectKernel(declared);
+    ASSERT_TRUE(entry.has_value()) << entry.error().message;
+    auto params = (*entry)->decode(declared);
+    ASSERT_TRUE(params.has_value()) << params.error().message;
+    auto fast = layer_->prepare(declared, *params);
+    if (!fastTaken) {
+      EXPECT_FALSE(fast.has_value()) << "the fast layer took an operation it should refuse";
+      return;
+    }
+    ASSERT_TRUE(fast.has_value()) << fast.error().message;
+
+    const std::vector<float> input = floats(elements(m.operandDims(m.inputs()[0])), seed, -2.0, 2.0);
+    inputs[0].data = input.data();
+    const ops::OpArgs op{operation.type, inputs, outputs, false};
+    const size_t outputCount = elements(m.operandDims(m.outputs()[0]));
+    std::vector<float> reference(outputCount, NAN), fastOut(outputCount, NAN);
+    cpu::ExecutionArena arena;
+    void* refData[] = {reference.data()};
+    void* fastData[] = {fastOut.data()};
+    ASSERT_TRUE((*entry)->run(cpu::KernelCall{op, refData, *params, arena}).has_value());
+    auto ran = (*fast)->run(cpu::KernelCall{op, fastData, *params, arena});
+    ASSERT_TRUE(ran.has_value()) << ran.error().message;
+    for (size_t i = 0; i < outputCount; ++i) {
+      ASSERT_NEAR(fastOut[i], reference[i], 1e-4 * (1.0 + std::fabs(reference[i])))
+          << "element " << i << " of " << outputCount << " (" << (*fast)->name() << ")";
+    }
+  }
+
+  static cpu::FastLayer* layer_;
+};
+
+cpu::FastLayer* FastPathTest::layer_ = nullptr;
+
+// A CONV_2D or DEPTHWISE_CONV_2D with explicit padding and every option of the signature.
+struct ConvCase {
+  uint32_t batches, height, width, inChannels, multiplierOrOut, kh, kw;
+  uint32_t padL, padR, padT, padB, strideW, strideH, dilW, dilH;
+  int32_t activation;
+  bool nchw;
+};
+
+uint32_t outSize(uint32_t in, uint32_t k, uint32_t padA, uint32_t padB, uint32_t stride, uint32_t dil) {
+  return (in + padA + padB - ((k - 1) * dil + 1)) / stride + 1;
+}
+
+void addConv(TestModel& m, ConvCase c, bool depthwise, uint32_t seed) {
+  // A dilated filter wider than the padded input has no output: undilate it.
+  if ((c.kh - 1) * c.dilH + 1 > c.height + c.padT + c.padB) c.dilH = 1;
+  if ((c.kw - 1) * c.dilW + 1 > c.width + c.padL + c.padR) c.dilW = 1;
+  const uint32_t outC = depthwise ? c.inChannels * c.multiplierOrOut : c.multiplierOrOut;
+  const uint32_t oh = outSize(c.height, c.kh, c.padT, c.padB, c.strideH, c.dilH);
+  const uint32_t ow = outSize(c.width, c.kw, c.padL, c.padR, c.strideW, c.dilW);
+  auto image = [&](uint32_t h, uint32_t w, uint32_t ch) {
+    return c.nchw ? std::vector<uint32_t>{c.batches, ch, h, w} : std::vector<uint32_t>{c.batches, h, w, ch};
+  };
+  const uint32_t in = m.addInput(T::TENSOR_FLOAT32, image(c.height, c.width, c.inChannels));
+  const std::vector<uint32_t> filterDims =
+      depthwise ? std::vector<uint32_t>{1, c.kh, c.kw, outC} : std::vector<uint32_t>{outC, c.kh, c.kw, c.inChannels};
+  const uint32_t filter = m.addConstant(T::TENSOR_FLOAT32, filterDims, floats(elements(filterDims), seed + 1));
+  const uint32_t bias = m.addConstant(T::TENSOR_FLOAT32, {outC}, floats(outC, seed + 2));
+  std::vector<uint32_t> ins{in, filter, bias, m.addInt32(c.padL), m.addInt32(c.padR), m.addInt32(c.padT),
+                            m.addInt32(c.padB), m.addInt32(c.strideW), m.addInt32(c.strideH)};
+  if (depthwise) ins.push_back(m.addInt32(c.multiplierOrOut));
+  ins.push_back(m.addInt32(c.activation));
+  ins.push_back(m.addBool(c.nchw));
+  ins.push_back(m.addInt32(c.dilW));
+  ins.push_back(m.addInt32(c.dilH));
+  const uint32_t out = m.addOutput(T::TENSOR_FLOAT32, image(oh, ow, outC));
+  m.addOperation(depthwise ? O::DEPTHWISE_CONV_2D : O::CONV_2D, ins, {out});
+  m.setInputsAndOutputs({in}, {out});
+}
+
+TEST_F(FastPathTest, Conv2DOnRandomShapes) {
+  std::mt19937 rng(7);
+  auto pick = [&](uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng); };
+  for (uint32_t seed = 0; seed < 24; ++seed) {
+    ConvCase c{pick(1, 2), pick(5, 23), pick(5, 23), pick(1, 37), pick(1, 45), pick(1, 5), pick(1, 5),
+               pick(0, 2), pick(0, 2), pick(0, 2), pick(0, 2), pick(1, 3), pick(1, 3), pick(1, 2), pick(1, 2),
+               static_cast<int32_t>(pick(0, 3)), seed % 3 == 0};
+    SCOPED_TRACE("case " + std::to_string(seed));
+    TestModel m;
+    addConv(m, c, false, seed * 10);
+    crossCheck(m, seed);
+  }
+}
+
+TEST_F(FastPathTest, DepthwiseConv2DOnRandomShapes) {
+  std::mt19937 rng(11);
+  auto pick = [&](uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng); };
+  for (uint32_t seed = 0; seed < 24; ++seed) {
+    ConvCase c{pick(1, 2), pick(5, 29), pick(5, 29), pick(1, 37), pick(1, 3), pick(1, 5), pick(1, 5),
+               pick(0, 2), pick(0, 2), pick(0, 2), pick(0, 2), pick(1, 3), pick(1, 3), pick(1, 2), pick(1, 2),
+               static_cast<int32_t>(pick(0, 3)), seed % 3 == 1};
+    SCOPED_TRACE("case " + std::to_string(seed));
+    TestModel m;
+    addConv(m, c, true, seed * 10);
+    crossCheck(m, seed);
+  }
+}
+
+TEST_F(FastPathTest, FullyConnectedOnRandomShapes) {
+  std::mt19937 rng(13);
+  auto pick = [&](uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng); };
+  for (uint32_t seed = 0; seed < 24; ++seed) {
+    const uint32_t batches = pick(1, 19), inputSize = pick(1, 300), units = pick(1, 77);
+    SCOPED_TRACE("case " + std::to_string(seed) + ": " + std::to_string(batches) + "x" + std::to_string(inputSize) +
+                 " -> " + std::to_string(units));
+    TestModel m;
+    // Rank 3 input for every third case: FULLY_CONNECTED flattens it to [batches, inputSize].
+    const std::vector<uint32_t> inDims =
+        seed % 3 == 0 ? std::vector<uint32_t>{batches, 1, inputSize} : std::vector<uint32_t>{batches, inputSize};
+    const uint32_t in = m.addInput(T::TENSOR_FLOAT32, inDims);
+    const uint32_t w = m.addConstant(T::TENSOR_FLOAT32, {units, inputSize}, floats(units * inputSize, seed + 1));
+    const uint32_t b = m.addConstant(T::TENSOR_FLOAT32, {units}, floats(units, seed + 2));
+    const uint32_t out = m.addOutput(T::TENSOR_FLOAT32, {batches, units});
+    m.addOperation(O::FULLY_CONNECTED, {in, w, b, m.addInt32(static_cast<int32_t>(seed % 4))}, {out});
+    m.setInputsAndOutputs({in}, {out});
+    crossCheck(m, seed);
+  }
+}
+
+TEST_F(FastPathTest, PoolsOnRandomShapes) {
+  std::mt19937 rng(17);
+  auto pick = [&](uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng); };
+  for (uint32_t seed = 0; seed < 32; ++seed) {
+    const bool average = seed % 2 == 0;
+    const bool nchw = seed % 4 < 2;
+    const uint32_t n = pick(1, 2), h = pick(4, 21), w = pick(4, 21), ch = pick(1, 33);
+    const uint32_t fh = pick(1, 4), fw = pick(1, 4), sh = pick(1, 3), sw = pick(1, 3);
+    const uint32_t pl = pick(0, fw - 1), pr = pick(0, fw - 1), pt = pick(0, fh - 1), pb = pick(0, fh - 1);
+    const uint32_t oh = outSize(h, fh, pt, pb, sh, 1), ow = outSize(w, fw, pl, pr, sw, 1);
+    SCOPED_TRACE("case " + std::to_string(seed));
+    TestModel m;
+    auto image = [&](uint32_t hh, uint32_t ww) {
+      return nchw ? std::vector<uint32_t>{n, ch, hh, ww} : std::vector<uint32_t>{n, hh, ww, ch};
+    };
+    const uint32_t in = m.addInput(T::TENSOR_FLOAT32, image(h, w));
+    const uint32_t out = m.addOutput(T::TENSOR_FLOAT32, image(oh, ow));
+    m.addOperation(average ? O::AVERAGE_POOL_2D : O::MAX_POOL_2D,
+                   {in, m.addInt32(pl), m.addInt32(pr), m.addInt32(pt), m.addInt32(pb), m.addInt32(sw), m.addInt32(sh),
+                    m.addInt32(fw), m.addInt32(fh), m.addInt32(static_cast<int32_t>(seed % 4)), m.addBool(nchw)},
+                   {out});
+    m.setInputsAndOutputs({in}, {out});
+    crossCheck(m, seed);
+  }
+}
+
+TEST_F(FastPathTest, SoftmaxOnEveryAxis) {
+  const std::vector<uint32_t> dims{3, 5, 7, 9};
+  for (int32_t axis = -4; axis < 4; ++axis) {
+    SCOPED_TRACE("axis " + std::to_string(axis));
+    TestModel m;
+    const uint32_t in = m.addInput(T::TENSOR_FLOAT32, dims);
+    const uint32_t out = m.addOutput(T::TENSOR_FLOAT32, dims);
+    m.addOperation(O::SOFTMAX, {in, m.addFloat32(1.0f), m.addInt32(axis)}, {out});
+    m.setInputsAndOutputs({in}, {out});
+    crossCheck(m, static_cast<uint32_t>(axis + 10));
+  }
+}
+
+// What the fast layer must leave to the reference kernels.
+TEST_F(FastPathTest, RefusesWhatItCannotServe) {
+  {
+    SCOPED_TRACE("SOFTMAX with beta 0.5: oneDNN has no beta");
+    TestModel m;
+    const uint32_t in = m.addInput(T::TENSOR_FLOAT32, {2, 9});
+    const uint32_t out = m.addOutput(T::TENSOR_FLOAT32, {2, 9});
+    m.addOperation(O::SOFTMAX, {in, m.addFloat32(0.5f)}, {out});
+    m.setInputsAndOutputs({in}, {out});
+    crossCheck(m, 1, false);
+  }
+  {
+    SCOPED_TRACE("FULLY_CONNECTED whose weights are a model input");
+    TestModel m;
+    const uint32_t in = m.addInput(T::TENSOR_FLOAT32, {2, 3});
+    const uint32_t w = m.addInput(T::TENSOR_FLOAT32, {4, 3});
+    const uint32_t b = m.addConstant(T::TENSOR_FLOAT32, {4}, floats(4, 3));
+    const uint32_t out = m.addOutput(T::TENSOR_FLOAT32, {2, 4});
+    m.addOperation(O::FULLY_CONNECTED, {in, w, b, m.addInt32(0)}, {out});
+    m.setInputsAndOutputs({in, w}, {out});
+    crossCheck(m, 2, false);
+  }
+  {
+    SCOPED_TRACE("ADD: no fast kernel");
+    TestModel m;
+    const uint32_t a = m.addInput(T::TENSOR_FLOAT32, {2, 3});
+    const uint32_t b = m.addConstant(T::TENSOR_FLOAT32, {2, 3}, floats(6, 4));
+    const uint32_t out = m.addOutput(T::TENSOR_FLOAT32, {2, 3});
+    m.addOperation(O::ADD, {a, b, m.addInt32(0)}, {out});
+    m.setInputsAndOutputs({a}, {out});
+    crossCheck(m, 3, false);
+  }
+}
+
+}  // namespace
+}  // namespace nnrt::test
