@@ -1,6 +1,7 @@
 // Models and registries the benchmarks share, built with the runtime's internal API.
 #pragma once
 
+#include <deque>
 #include <filesystem>
 #include <random>
 #include <sstream>
@@ -25,9 +26,10 @@ inline std::unique_ptr<DeviceRegistry> registryFrom(const std::string& devicesYa
   return DeviceRegistry::create(std::move(*config));
 }
 
-inline std::string cpuEntry(int threads) {
+// The cpu driver on `threads` threads; `fast` false runs its reference kernels only.
+inline std::string cpuEntry(int threads, bool fast = true) {
   return "  - name: cpu\n    library: libnnrt_driver_cpu.so\n    options: {threads: \"" + std::to_string(threads) +
-         "\"}\n";
+         "\", fast: " + (fast ? "on" : "off") + "}\n";
 }
 
 inline std::vector<float> randomValues(size_t n, uint32_t seed) {
@@ -43,13 +45,26 @@ class Builder {
  public:
   explicit Builder(const DeviceRegistry& registry) : m_(registry.extensions()) {}
   uint32_t tensor(std::vector<uint32_t> dims) { return add(kTensorFloat, dims); }
-  uint32_t constant(std::vector<uint32_t> dims, const std::vector<float>& values) {
+  // Values over 128 bytes are referenced until finish() (as NNAPI's setOperandValue does): the
+  // builder keeps its own copy alive till then.
+  uint32_t constant(std::vector<uint32_t> dims, std::vector<float> values) {
     uint32_t i = add(kTensorFloat, dims);
-    check(m_.setOperandValue(i, values.data(), values.size() * sizeof(float)));
+    const std::vector<float>& kept = values_.emplace_back(std::move(values));
+    check(m_.setOperandValue(i, kept.data(), kept.size() * sizeof(float)));
     return i;
   }
   uint32_t scalar(int32_t value) {
     uint32_t i = add(kInt32, {});
+    check(m_.setOperandValue(i, &value, sizeof value));
+    return i;
+  }
+  uint32_t constantInt32(const std::vector<int32_t>& values) {
+    uint32_t i = add(static_cast<int32_t>(driver::OperandType::TENSOR_INT32), {static_cast<uint32_t>(values.size())});
+    check(m_.setOperandValue(i, values.data(), values.size() * sizeof(int32_t)));
+    return i;
+  }
+  uint32_t floatScalar(float value) {
+    uint32_t i = add(static_cast<int32_t>(driver::OperandType::FLOAT32), {});
     check(m_.setOperandValue(i, &value, sizeof value));
     return i;
   }
@@ -71,6 +86,7 @@ class Builder {
     if (!r) throw std::runtime_error(r.error().message);
   }
   ModelBuilder m_;
+  std::deque<std::vector<float>> values_;
   uint32_t next_ = 0;
 };
 

@@ -8,6 +8,7 @@ packages=(
   libboost-dev                      # Boost headers: Asio, DLL, Graph
   libtbb-dev                        # oneTBB
   libopenblas-dev                   # OpenBLAS (cblas)
+  libdnnl-dev                       # oneDNN: the cpu driver's fast layer
   libyaml-cpp-dev
   libfarmhash-dev                   # FarmHash Fingerprint64 (LSH_PROJECTION)
   libgtest-dev libgmock-dev

@@ -214,6 +214,8 @@ class CpuExecution {
     const ops::OpArgs op{step.type, inputs, outputs, model_.relaxed_};
     const KernelCall call{op, outputData, *params, arena_};
     if (step.fast != nullptr && params == &step.params) return runFastKernel(step, call);
+    // RESHAPE, SQUEEZE into a temporary that points at input 0: nothing to compute, no cores needed.
+    if (step.kernel->outputIsInput0 && outputData[0] == inputs[0].data) return {};
     return runKernel(step, call);
   }
 
@@ -298,24 +300,34 @@ class CpuExecution {
     return {};
   }
 
-  // The step's fast kernel on this thread's OpenMP team, holding every core of the device.
+  // The step's fast kernel with every core of the device: on this thread's OpenMP team, or on the
+  // team of the thread that is running the device's fast kernels at the moment (CoreLease).
   Result<void> runFastKernel(const Step& step, const KernelCall& call) {
     const uint64_t start = options_.measureTiming ? driver::monotonicNs() : 0;
-    Result<void> status;
-    std::string thrown;
-    {
-      std::unique_lock cores(*model_.lease_);
+    struct Context {
+      FastKernel& kernel;
+      const KernelCall& call;
+      Result<void> status;
+      std::string thrown;
+    } context{*step.fast, call, {}, {}};
+    CoreLease::Job job;
+    job.context = &context;
+    job.run = [](void* p) {
+      auto& c = *static_cast<Context*>(p);
       try {
-        status = step.fast->run(call);
+        c.status = c.kernel.run(c.call);
       } catch (const std::exception& e) {
-        thrown = e.what();
+        c.thrown = e.what();
+      } catch (...) {
+        c.thrown = "unknown exception";
       }
-    }
+    };
+    model_.lease_->runExclusive(job);
     if (options_.measureTiming) kernelNs_ += driver::monotonicNs() - start;
-    if (!thrown.empty()) return driver::generalFailure(operationLabel(step.index, step.type) + " failed: " + thrown);
-    if (!status) {
-      return driver::generalFailure(operationLabel(step.index, step.type) + " failed in " + step.fast->name() +
-                                    ": " + status.error().message);
+    const auto label = [&step] { return operationLabel(step.index, step.type); };
+    if (!context.thrown.empty()) return driver::generalFailure(label() + " failed: " + context.thrown);
+    if (!context.status) {
+      return driver::generalFailure(label() + " failed in " + step.fast->name() + ": " + context.status.error().message);
     }
     return {};
   }

@@ -1,0 +1,219 @@
+// The cpu driver on whole models and on their layers, with its fast layer (oneDNN) and with its
+// reference kernels only, on 2 threads. The three models are the ones the peer harness
+// (../shared/peer/) writes for ONNX Runtime, with the same shapes (weights are random here):
+//   mlp        4 x FULLY_CONNECTED 16x1024x1024 + RELU
+//   cnn        6 x CONV_2D 3x3, 64 -> 64 channels, 56x56, pad 1 + RELU
+//   mobilenet  MobileNet v1 1.0 224 (float32, RELU6, depthwise separable blocks, average pool, FC 1000, softmax)
+//
+// BM_Model/<model>/fast:<0|1>/threads:<n> runs n executions at once (each its own Execution of one
+// compiled model): items_per_second is executions per second of all of them together, so 8 concurrent
+// executions should show at least the throughput of 1. BM_Layer/<i> runs one layer shape as a
+// one-operation model and reports its GFLOP/s and the share of the machine's float32 peak
+// (NNRT_PEAK_GFLOPS, default 440: an AVX-512 FMA loop on the 2-core Zen 5 machine of the notes).
+//
+//   build/bin/models_bench --benchmark_filter=BM_Model --benchmark_min_time=2
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <map>
+#include <mutex>
+
+#include "bench/bench_models.hpp"
+
+namespace nnrt::bench {
+namespace {
+
+using driver::OperationType;
+constexpr int kThreads = 2;
+
+struct BuiltModel {
+  std::unique_ptr<DeviceRegistry> registry;
+  std::shared_ptr<const CompiledModel> compiled;
+  size_t inputSize = 0, outputSize = 0;
+  double flops = 0;
+};
+
+// Appends CONV_2D (or DEPTHWISE_CONV_2D) with explicit padding `pad` on every side; returns the output.
+uint32_t conv(Builder& b, uint32_t in, std::vector<uint32_t> inDims, uint32_t outC, uint32_t k, uint32_t stride,
+              bool depthwise, int32_t activation, double& flops, uint32_t seed) {
+  const uint32_t inC = inDims[3], pad = k / 2;
+  const uint32_t oh = (inDims[1] + 2 * pad - k) / stride + 1, ow = (inDims[2] + 2 * pad - k) / stride + 1;
+  const std::vector<uint32_t> filterDims = depthwise ? std::vector<uint32_t>{1, k, k, outC}
+                                                     : std::vector<uint32_t>{outC, k, k, inC};
+  const uint32_t filter = b.constant(filterDims, randomValues(size_t{outC} * k * k * (depthwise ? 1 : inC), seed));
+  const uint32_t bias = b.constant({outC}, randomValues(outC, seed + 1));
+  const uint32_t out = b.tensor({inDims[0], oh, ow, outC});
+  const uint32_t p = b.scalar(static_cast<int32_t>(pad)), s = b.scalar(static_cast<int32_t>(stride));
+  std::vector<uint32_t> ins{in, filter, bias, p, p, p, p, s, s};
+  if (depthwise) ins.push_back(b.scalar(1));
+  ins.push_back(b.scalar(activation));
+  b.op(depthwise ? OperationType::DEPTHWISE_CONV_2D : OperationType::CONV_2D, ins, {out});
+  flops += 2.0 * inDims[0] * oh * ow * outC * k * k * (depthwise ? 1 : inC);
+  return out;
+}
+
+uint32_t fullyConnected(Builder& b, uint32_t in, uint32_t batches, uint32_t inputs, uint32_t units,
+                        int32_t activation, double& flops, uint32_t seed) {
+  const uint32_t w = b.constant({units, inputs}, randomValues(size_t{units} * inputs, seed));
+  const uint32_t bias = b.constant({units}, randomValues(units, seed + 1));
+  const uint32_t out = b.tensor({batches, units});
+  b.op(OperationType::FULLY_CONNECTED, {in, w, bias, b.scalar(activation)}, {out});
+  flops += 2.0 * batches * inputs * units;
+  return out;
+}
+
+// MobileNet v1's depthwise separable blocks: (depthwise stride, pointwise output channels).
+constexpr std::pair<uint32_t, uint32_t> kMobileNetBlocks[] = {{1, 64},  {2, 128}, {1, 128}, {2, 256}, {1, 256},
+                                                              {2, 512}, {1, 512}, {1, 512}, {1, 512}, {1, 512},
+                                                              {1, 512}, {2, 1024}, {1, 1024}};
+
+BuiltModel build(const std::string& name, bool fast) {
+  BuiltModel m;
+  m.registry = registryFrom(cpuEntry(kThreads, fast));
+  Builder b(*m.registry);
+  constexpr int32_t kRelu = 1, kRelu6 = 3;
+  uint32_t x = 0, y = 0;
+  if (name == "mlp") {
+    x = b.tensor({16, 1024});
+    y = x;
+    for (uint32_t l = 0; l < 4; ++l) y = fullyConnected(b, y, 16, 1024, 1024, kRelu, m.flops, 10 * l + 1);
+    m.inputSize = m.outputSize = 16 * 1024;
+  } else if (name == "cnn") {
+    x = b.tensor({1, 56, 56, 64});
+    y = x;
+    for (uint32_t l = 0; l < 6; ++l) y = conv(b, y, {1, 56, 56, 64}, 64, 3, 1, false, kRelu, m.flops, 10 * l + 1);
+    m.inputSize = m.outputSize = 56 * 56 * 64;
+  } else {  // mobilenet
+    x = b.tensor({1, 224, 224, 3});
+    uint32_t size = 112, channels = 32;
+    y = conv(b, x, {1, 224, 224, 3}, 32, 3, 2, false, kRelu6, m.flops, 1);
+    uint32_t seed = 10;
+    for (auto [stride, out] : kMobileNetBlocks) {
+      y = conv(b, y, {1, size, size, channels}, channels, 3, stride, true, kRelu6, m.flops, seed++);
+      size = (size + 2 - 3) / stride + 1;
+      y = conv(b, y, {1, size, size, channels}, out, 1, 1, false, kRelu6, m.flops, seed++);
+      channels = out;
+    }
+    const uint32_t pooled = b.tensor({1, 1, 1, 1024});
+    const uint32_t seven = b.scalar(7), zero = b.scalar(0), one = b.scalar(1);
+    b.op(OperationType::AVERAGE_POOL_2D, {y, zero, zero, zero, zero, one, one, seven, seven, zero}, {pooled});
+    const uint32_t flat = b.tensor({1, 1024});
+    b.op(OperationType::RESHAPE, {pooled, b.constantInt32({1, 1024})}, {flat});
+    const uint32_t logits = fullyConnected(b, flat, 1, 1024, 1000, 0, m.flops, seed);
+    y = b.tensor({1, 1000});
+    b.op(OperationType::SOFTMAX, {logits, b.floatScalar(1.0f)}, {y});
+    m.inputSize = 224 * 224 * 3;
+    m.outputSize = 1000;
+  }
+  m.compiled = compile(b.finish({x}, {y}), *m.registry);
+  return m;
+}
+
+// One compiled model per (name, fast), shared by the benchmark's threads.
+const BuiltModel& model(const std::string& name, bool fast) {
+  static std::mutex mutex;
+  static std::map<std::pair<std::string, bool>, BuiltModel> models;
+  std::lock_guard guard(mutex);
+  auto it = models.find({name, fast});
+  if (it == models.end()) it = models.emplace(std::pair(name, fast), build(name, fast)).first;
+  return it->second;
+}
+
+const char* const kModels[] = {"mlp", "cnn", "mobilenet"};
+
+void BM_Model(benchmark::State& state) {
+  const BuiltModel& m = model(kModels[state.range(0)], state.range(1) != 0);
+  std::vector<float> in = randomValues(m.inputSize, 7 + state.thread_index()), out(m.outputSize);
+  Execution e(m.compiled);
+  (void)e.setReusable(true);
+  (void)e.setInput(0, nullptr, in.data(), in.size() * sizeof(float));
+  (void)e.setOutput(0, nullptr, out.data(), out.size() * sizeof(float));
+  for (auto _ : state) {
+    if (auto r = e.compute(); !r) {
+      state.SkipWithError(r.error().message.c_str());
+      break;
+    }
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.SetLabel(kModels[state.range(0)]);
+  state.counters["GFLOP/s"] =
+      benchmark::Counter(m.flops * static_cast<double>(state.iterations()) / 1e9, benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_Model)
+    ->ArgsProduct({{0, 1, 2}, {1, 0}})
+    ->ArgNames({"model", "fast"})
+    ->Threads(1)
+    ->Threads(8)
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond);
+
+// The distinct layer shapes of the three models, each alone.
+struct LayerShape {
+  const char* name;
+  uint32_t size, inC, outC, k, stride;
+  bool depthwise;
+};
+const LayerShape kLayers[] = {
+    {"fc 16x1024x1024", 0, 1024, 1024, 0, 0, false},
+    {"conv3x3 64->64 56x56", 56, 64, 64, 3, 1, false},
+    {"conv3x3/2 3->32 224x224", 224, 3, 32, 3, 2, false},
+    {"dw3x3 32 112x112", 112, 32, 32, 3, 1, true},
+    {"pw 32->64 112x112", 112, 32, 64, 1, 1, false},
+    {"dw3x3/2 64 112x112", 112, 64, 64, 3, 2, true},
+    {"pw 64->128 56x56", 56, 64, 128, 1, 1, false},
+    {"dw3x3 128 56x56", 56, 128, 128, 3, 1, true},
+    {"pw 128->128 56x56", 56, 128, 128, 1, 1, false},
+    {"pw 256->256 28x28", 28, 256, 256, 1, 1, false},
+    {"dw3x3 512 14x14", 14, 512, 512, 3, 1, true},
+    {"pw 512->512 14x14", 14, 512, 512, 1, 1, false},
+    {"pw 1024->1024 7x7", 7, 1024, 1024, 1, 1, false},
+};
+
+void BM_Layer(benchmark::State& state) {
+  const LayerShape& l = kLayers[state.range(0)];
+  auto registry = registryFrom(cpuEntry(kThreads, state.range(1) != 0));
+  Builder b(*registry);
+  double flops = 0;
+  uint32_t x = 0, y = 0;
+  size_t inSize = 0, outSize = 0;
+  if (l.size == 0) {
+    x = b.tensor({16, l.inC});
+    y = fullyConnected(b, x, 16, l.inC, l.outC, 1, flops, 1);
+    inSize = 16 * l.inC;
+    outSize = 16 * l.outC;
+  } else {
+    x = b.tensor({1, l.size, l.size, l.inC});
+    y = conv(b, x, {1, l.size, l.size, l.inC}, l.outC, l.k, l.stride, l.depthwise, 3, flops, 1);
+    const uint32_t o = (l.size + 2 * (l.k / 2) - l.k) / l.stride + 1;
+    inSize = size_t{l.size} * l.size * l.inC;
+    outSize = size_t{o} * o * l.outC;
+  }
+  auto compiled = compile(b.finish({x}, {y}), *registry);
+  std::vector<float> in = randomValues(inSize, 3), out(outSize);
+  Execution e(compiled);
+  (void)e.setReusable(true);
+  (void)e.setInput(0, nullptr, in.data(), in.size() * sizeof(float));
+  (void)e.setOutput(0, nullptr, out.data(), out.size() * sizeof(float));
+  for (auto _ : state) {
+    if (auto r = e.compute(); !r) {
+      state.SkipWithError(r.error().message.c_str());
+      break;
+    }
+  }
+  const char* peakEnv = std::getenv("NNRT_PEAK_GFLOPS");
+  const double peak = peakEnv != nullptr ? std::atof(peakEnv) : 440.0;
+  const double gflops = flops * static_cast<double>(state.iterations()) / 1e9;
+  state.SetLabel(l.name);
+  state.counters["GFLOP/s"] = benchmark::Counter(gflops, benchmark::Counter::kIsRate);
+  state.counters["peak%"] = benchmark::Counter(100.0 * gflops / peak, benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_Layer)
+    ->ArgsProduct({benchmark::CreateDenseRange(0, std::size(kLayers) - 1, 1), {1, 0}})
+    ->ArgNames({"layer", "fast"})
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+}  // namespace nnrt::bench
+
+BENCHMARK_MAIN();
