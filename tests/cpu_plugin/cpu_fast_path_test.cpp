@@ -44,10 +44,13 @@ class FastPathTest : public ::testing::Test {
     layer_ = nullptr;
   }
 
+  // Whether the fast layer must take an operation, must refuse it, or may do either (cases where
+  // oneDNN has only its own reference implementation, which the layer leaves to the driver's).
+  enum class Fast { Taken, Refused, Either };
+
   // Runs the single operation of `m` (input 0 is its only model input, output 0 its only output)
-  // on the fast and the reference kernel and compares them; `fastTaken` says whether the fast layer
-  // must take the operation (else it must refuse it).
-  void crossCheck(TestModel& m, uint32_t seed, bool fastTaken = true) {
+  // on the fast and the reference kernel and compares them.
+  void crossCheck(TestModel& m, uint32_t seed, Fast expect = Fast::Taken) {
     const driver::Model model(m.view());
     const driver::Subgraph main = model.main();
     const nnrt_operation& operation = main.operations()[0];
@@ -59,25 +62,48 @@ class FastPathTest : public ::testing::Test {
     auto params = (*entry)->decode(declared);
     ASSERT_TRUE(params.has_value()) << params.error().message;
     auto fast = layer_->prepare(declared, *params);
-    if (!fastTaken) {
+    if (expect == Fast::Refused) {
       EXPECT_FALSE(fast.has_value()) << "the fast layer took an operation it should refuse";
       return;
     }
+    if (expect == Fast::Either && !fast.has_value()) return;
     ASSERT_TRUE(fast.has_value()) << fast.error().message;
 
-    const std::vector<float> input = floats(elements(m.operandDims(m.inputs()[0])), seed, -2.0, 2.0);
-    inputs[0].data = input.data();
-    const ops::OpArgs op{operation.type, inputs, outputs, false};
+    const size_t inputCount = elements(m.operandDims(m.inputs()[0]));
     const size_t outputCount = elements(m.operandDims(m.outputs()[0]));
-    std::vector<float> reference(outputCount, NAN), fastOut(outputCount, NAN);
+    const bool quantized = inputs[0].type != static_cast<int32_t>(T::TENSOR_FLOAT32);
+    // Float inputs in [-2, 2]; quantized ones any byte.
+    const std::vector<float> input = floats(quantized ? (inputCount + 3) / 4 : inputCount, seed, -2.0, 2.0);
+    std::vector<uint8_t> bytes(inputCount);
+    for (size_t i = 0; i < inputCount; ++i) bytes[i] = static_cast<uint8_t>(std::mt19937(seed + i)() >> 7);
+    inputs[0].data = quantized ? static_cast<const void*>(bytes.data()) : input.data();
+    inputs[0].length = inputCount * (quantized ? 1 : sizeof(float));
+    const ops::OpArgs op{operation.type, inputs, outputs, false};
+    const size_t outBytes = outputCount * (quantized ? 1 : sizeof(float));
+    std::vector<uint8_t> reference(outBytes, 0xAB), fastOut(outBytes, 0xCD);
     cpu::ExecutionArena arena;
     void* refData[] = {reference.data()};
     void* fastData[] = {fastOut.data()};
     ASSERT_TRUE((*entry)->run(cpu::KernelCall{op, refData, *params, arena}).has_value());
     auto ran = (*fast)->run(cpu::KernelCall{op, fastData, *params, arena});
     ASSERT_TRUE(ran.has_value()) << ran.error().message;
+    if (quantized) {
+      // oneDNN rounds to nearest even, the reference half away from zero: one step apart at most.
+      const bool isSigned = inputs[0].type == static_cast<int32_t>(T::TENSOR_QUANT8_ASYMM_SIGNED);
+      size_t exact = 0;
+      for (size_t i = 0; i < outputCount; ++i) {
+        const int f = isSigned ? static_cast<int8_t>(fastOut[i]) : fastOut[i];
+        const int r = isSigned ? static_cast<int8_t>(reference[i]) : reference[i];
+        ASSERT_LE(std::abs(f - r), 1) << "element " << i << " of " << outputCount << " (" << (*fast)->name() << ")";
+        exact += f == r;
+      }
+      EXPECT_GE(exact, outputCount * 9 / 10) << "most elements agree exactly";
+      return;
+    }
+    const auto* ref = reinterpret_cast<const float*>(reference.data());
+    const auto* got = reinterpret_cast<const float*>(fastOut.data());
     for (size_t i = 0; i < outputCount; ++i) {
-      ASSERT_NEAR(fastOut[i], reference[i], 1e-4 * (1.0 + std::fabs(reference[i])))
+      ASSERT_NEAR(got[i], ref[i], 1e-4 * (1.0 + std::fabs(ref[i])))
           << "element " << i << " of " << outputCount << " (" << (*fast)->name() << ")";
     }
   }
@@ -210,7 +236,109 @@ TEST_F(FastPathTest, SoftmaxOnEveryAxis) {
     const uint32_t out = m.addOutput(T::TENSOR_FLOAT32, dims);
     m.addOperation(O::SOFTMAX, {in, m.addFloat32(1.0f), m.addInt32(axis)}, {out});
     m.setInputsAndOutputs({in}, {out});
-    crossCheck(m, static_cast<uint32_t>(axis + 10));
+    crossCheck(m, static_cast<uint32_t>(axis + 10), axis == 3 || axis == -1 ? Fast::Taken : Fast::Either);
+  }
+}
+
+// Quantized CONV_2D / DEPTHWISE_CONV_2D / FULLY_CONNECTED: `dataType` for input and output, filters
+// per-channel symmetric (perChannel) or signed per-tensor with zero point 0; int32 bias at NNAPI's
+// scale (input scale x filter scale).
+struct QuantCase {
+  T dataType;
+  bool perChannel;
+  float inScale, outScale;
+  int32_t inZero, outZero;
+};
+
+std::vector<uint8_t> randomBytes(size_t n, uint32_t seed, int lo, int hi) {
+  const auto v = randomIntegers(n, lo, hi, seed);
+  std::vector<uint8_t> bytes(n);
+  for (size_t i = 0; i < n; ++i) bytes[i] = static_cast<uint8_t>(static_cast<int>(v[i]));
+  return bytes;
+}
+
+std::vector<int32_t> randomBias(size_t n, uint32_t seed) {
+  const auto v = randomIntegers(n, -3000, 3000, seed);
+  return std::vector<int32_t>(v.begin(), v.end());
+}
+
+// A filter operand of `dims` whose output channels lie along `channelDim`; returns its scales.
+uint32_t addQuantFilter(TestModel& m, const QuantCase& q, std::vector<uint32_t> dims, uint32_t channelDim,
+                        uint32_t seed, std::vector<float>& scales) {
+  const size_t channels = dims[channelDim];
+  const std::vector<uint8_t> values = randomBytes(elements(dims), seed, -127, 127);
+  if (!q.perChannel) {
+    scales.assign(channels, 0.011f);
+    return m.addConstant(T::TENSOR_QUANT8_ASYMM_SIGNED, dims, values, 0.011f, 0);
+  }
+  const auto s = randomReals(channels, 0.004, 0.02, seed + 1);
+  scales.assign(s.begin(), s.end());
+  const uint32_t f = m.addConstant(T::TENSOR_QUANT8_SYMM_PER_CHANNEL, dims, values);
+  m.setChannelQuant(f, channelDim, scales);
+  return f;
+}
+
+TEST_F(FastPathTest, QuantizedConvolutionsAndFullyConnected) {
+  const QuantCase cases[] = {
+      {T::TENSOR_QUANT8_ASYMM_SIGNED, true, 0.05f, 0.2f, -3, 5},
+      {T::TENSOR_QUANT8_ASYMM_SIGNED, false, 0.04f, 0.15f, 7, -9},
+      {T::TENSOR_QUANT8_ASYMM, true, 0.03f, 0.1f, 128, 120},
+  };
+  uint32_t seed = 100;
+  for (const QuantCase& q : cases) {
+    for (int32_t activation : {0, 1, 3}) {
+      for (bool nchw : {false, true}) {
+        SCOPED_TRACE("type " + std::to_string(static_cast<int>(q.dataType)) + (q.perChannel ? " per-channel" : "") +
+                     " activation " + std::to_string(activation) + (nchw ? " NCHW" : " NHWC"));
+        const uint32_t h = 13, w = 11, inC = 19, outC = 21;
+        auto image = [&](uint32_t hh, uint32_t ww, uint32_t c) {
+          return nchw ? std::vector<uint32_t>{1, c, hh, ww} : std::vector<uint32_t>{1, hh, ww, c};
+        };
+        {
+          SCOPED_TRACE("CONV_2D 3x3 stride 2, explicit padding");
+          TestModel m;
+          std::vector<float> scales;
+          const uint32_t in = m.addInput(q.dataType, image(h, w, inC), q.inScale, q.inZero);
+          const uint32_t f = addQuantFilter(m, q, {outC, 3, 3, inC}, 0, ++seed, scales);
+          const uint32_t b = m.addConstant(T::TENSOR_INT32, {outC}, randomBias(outC, ++seed),
+                                           q.perChannel ? 0.0f : q.inScale * scales[0], 0);
+          const uint32_t out = m.addOutput(q.dataType, image(7, 6, outC), q.outScale, q.outZero);
+          m.addOperation(O::CONV_2D,
+                         {in, f, b, m.addInt32(1), m.addInt32(1), m.addInt32(1), m.addInt32(1), m.addInt32(2),
+                          m.addInt32(2), m.addInt32(activation), m.addBool(nchw)},
+                         {out});
+          m.setInputsAndOutputs({in}, {out});
+          crossCheck(m, ++seed, nchw ? Fast::Either : Fast::Taken);
+        }
+        {
+          SCOPED_TRACE("DEPTHWISE_CONV_2D 3x3, multiplier 2");
+          TestModel m;
+          std::vector<float> scales;
+          const uint32_t in = m.addInput(q.dataType, image(h, w, inC), q.inScale, q.inZero);
+          const uint32_t f = addQuantFilter(m, q, {1, 3, 3, inC * 2}, 3, ++seed, scales);
+          const uint32_t b = m.addConstant(T::TENSOR_INT32, {inC * 2}, randomBias(inC * 2, ++seed),
+                                           q.perChannel ? 0.0f : q.inScale * scales[0], 0);
+          const uint32_t out = m.addOutput(q.dataType, image(h, w, inC * 2), q.outScale, q.outZero);
+          m.addOperation(O::DEPTHWISE_CONV_2D,
+                         {in, f, b, m.addInt32(1), m.addInt32(1), m.addInt32(1), m.addInt32(1), m.addInt32(1),
+                          m.addInt32(1), m.addInt32(2), m.addInt32(activation), m.addBool(nchw)},
+                         {out});
+          m.setInputsAndOutputs({in}, {out});
+          crossCheck(m, ++seed, nchw ? Fast::Either : Fast::Taken);
+        }
+      }
+      if (q.perChannel) continue;  // NNAPI's FULLY_CONNECTED has no per-channel weights
+      SCOPED_TRACE("FULLY_CONNECTED 5x77 -> 23");
+      TestModel m;
+      std::vector<float> scales;
+      const uint32_t in = m.addInput(q.dataType, {5, 77}, q.inScale, q.inZero);
+      const uint32_t wgt = addQuantFilter(m, q, {23, 77}, 0, ++seed, scales);
+      const uint32_t b = m.addConstant(T::TENSOR_INT32, {23}, randomBias(23, ++seed), q.inScale * scales[0], 0);
+      const uint32_t out = m.addOutput(q.dataType, {5, 23}, q.outScale, q.outZero);
+      m.addOperation(O::FULLY_CONNECTED, {in, wgt, b, m.addInt32(activation)}, {out});
+      m.setInputsAndOutputs({in}, {out});
+      crossCheck(m, ++seed);
+    }
   }
 }
 
@@ -223,7 +351,7 @@ TEST_F(FastPathTest, RefusesWhatItCannotServe) {
     const uint32_t out = m.addOutput(T::TENSOR_FLOAT32, {2, 9});
     m.addOperation(O::SOFTMAX, {in, m.addFloat32(0.5f)}, {out});
     m.setInputsAndOutputs({in}, {out});
-    crossCheck(m, 1, false);
+    crossCheck(m, 1, Fast::Refused);
   }
   {
     SCOPED_TRACE("FULLY_CONNECTED whose weights are a model input");
@@ -234,7 +362,21 @@ TEST_F(FastPathTest, RefusesWhatItCannotServe) {
     const uint32_t out = m.addOutput(T::TENSOR_FLOAT32, {2, 4});
     m.addOperation(O::FULLY_CONNECTED, {in, w, b, m.addInt32(0)}, {out});
     m.setInputsAndOutputs({in, w}, {out});
-    crossCheck(m, 2, false);
+    crossCheck(m, 2, Fast::Refused);
+  }
+  {
+    SCOPED_TRACE("QUANT8_ASYMM CONV_2D with an unsigned filter (zero point 128): oneDNN takes signed filters only");
+    TestModel m;
+    const uint32_t in = m.addInput(T::TENSOR_QUANT8_ASYMM, {1, 5, 5, 3}, 0.05f, 128);
+    const uint32_t f = m.addConstant(T::TENSOR_QUANT8_ASYMM, {4, 3, 3, 3}, randomBytes(108, 5, 0, 255), 0.01f, 128);
+    const uint32_t b = m.addConstant(T::TENSOR_INT32, {4}, randomBias(4, 6), 0.0005f, 0);
+    const uint32_t out = m.addOutput(T::TENSOR_QUANT8_ASYMM, {1, 3, 3, 4}, 0.1f, 128);
+    m.addOperation(O::CONV_2D,
+                   {in, f, b, m.addInt32(0), m.addInt32(0), m.addInt32(0), m.addInt32(0), m.addInt32(1), m.addInt32(1),
+                    m.addInt32(0)},
+                   {out});
+    m.setInputsAndOutputs({in}, {out});
+    crossCheck(m, 4, Fast::Refused);
   }
   {
     SCOPED_TRACE("ADD: no fast kernel");
@@ -244,7 +386,7 @@ TEST_F(FastPathTest, RefusesWhatItCannotServe) {
     const uint32_t out = m.addOutput(T::TENSOR_FLOAT32, {2, 3});
     m.addOperation(O::ADD, {a, b, m.addInt32(0)}, {out});
     m.setInputsAndOutputs({a}, {out});
-    crossCheck(m, 3, false);
+    crossCheck(m, 3, Fast::Refused);
   }
 }
 

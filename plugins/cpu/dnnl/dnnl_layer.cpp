@@ -5,10 +5,12 @@
 // bias, the fused activation (a post-op), its scratchpad, and the memory objects whose data handles
 // an execution points at the request's tensors. Running one allocates nothing.
 //
-// What is taken (float32; see docs/cpu-performance.md for the measurements behind each choice):
-// CONV_2D, DEPTHWISE_CONV_2D (NHWC or NCHW, any padding, stride and dilation), FULLY_CONNECTED,
-// AVERAGE_POOL_2D and MAX_POOL_2D, SOFTMAX with beta 1. Filters, weights and biases must be
-// constants. Everything else stays on the reference kernels.
+// What is taken (see docs/cpu-performance.md for the measurements behind each choice):
+// - float32: CONV_2D, DEPTHWISE_CONV_2D (NHWC or NCHW, any padding, stride and dilation),
+//   FULLY_CONNECTED, AVERAGE_POOL_2D and MAX_POOL_2D, SOFTMAX with beta 1;
+// - 8-bit quantized (QUANT8_ASYMM and QUANT8_ASYMM_SIGNED data): CONV_2D, DEPTHWISE_CONV_2D and
+//   FULLY_CONNECTED whose filters are signed with zero point 0 (per-tensor or per-channel).
+// Filters, weights and biases must be constants. Everything else stays on the reference kernels.
 #include <omp.h>
 
 #include <cstring>
@@ -28,6 +30,10 @@ using dims = dnnl::memory::dims;
 using dt = dnnl::memory::data_type;
 
 constexpr int32_t kFloat32 = static_cast<int32_t>(driver::OperandType::TENSOR_FLOAT32);
+constexpr int32_t kInt32 = static_cast<int32_t>(driver::OperandType::TENSOR_INT32);
+constexpr int32_t kQuant8 = static_cast<int32_t>(driver::OperandType::TENSOR_QUANT8_ASYMM);
+constexpr int32_t kQuant8Signed = static_cast<int32_t>(driver::OperandType::TENSOR_QUANT8_ASYMM_SIGNED);
+constexpr int32_t kQuant8PerChannel = static_cast<int32_t>(driver::OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL);
 
 Result<std::unique_ptr<FastKernel>> refuse(const std::string& why) { return driver::invalidArgument(why); }
 
@@ -43,6 +49,30 @@ dnnl::memory::desc plainDesc(const dims& shape) {
 dnnl::memory::desc imageDesc(uint32_t n, uint32_t c, uint32_t h, uint32_t w, bool nchw) {
   return dnnl::memory::desc({n, c, h, w}, dt::f32,
                             nchw ? dnnl::memory::format_tag::nchw : dnnl::memory::format_tag::nhwc);
+}
+
+// oneDNN's own reference implementations ("ref:any", "ref_int8:any") are slower than the driver's
+// reference kernels: a case only they serve stays on the driver's.
+bool isReference(const char* impl) { return std::string(impl).rfind("ref", 0) == 0; }
+constexpr const char* onlyReference = "oneDNN has only its reference implementation for this case";
+
+// The oneDNN type of an 8-bit quantized NNAPI type.
+dt int8Type(int32_t type) { return type == kQuant8 ? dt::u8 : dt::s8; }
+
+// A quantized filter oneDNN can take: signed 8-bit with zero point 0, one scale or one per output
+// channel (`channelDim` of the filter). Its scales (one, or one per output channel) or a reason.
+Result<std::vector<float>> filterScales(const ops::Arg& filter, uint32_t channelDim, size_t channels) {
+  if (!filter.hasValue()) return driver::invalidArgument("the filter must be a constant");
+  if (filter.type == kQuant8PerChannel) {
+    const nnrt_operand* o = filter.operand;
+    if (o == nullptr || o->channel_scales == nullptr || o->channel_dim != channelDim || o->channel_scale_count != channels)
+      return driver::invalidArgument("per-channel scales not along the output channels");
+    return std::vector<float>(o->channel_scales, o->channel_scales + channels);
+  }
+  if (filter.type == kQuant8Signed && filter.zeroPoint == 0) return std::vector<float>{filter.scale};
+  return driver::invalidArgument(
+      "oneDNN takes signed 8-bit filters with zero point 0 only (this one is " + ops::typeName(filter.type) +
+      " with zero point " + std::to_string(filter.zeroPoint) + ")");
 }
 
 // NNAPI's fused activation as a oneDNN post-op.
@@ -103,10 +133,12 @@ class Layer final : public FastLayer {
 
   Result<std::unique_ptr<FastKernel>> prepare(const ops::OpArgs& op, const OpParams& params) override {
     if (op.inputs.empty() || op.outputs.size() != 1) return refuse("not an operation this layer takes");
-    if (op.inputs[0].type != kFloat32 || op.outputs[0].type != kFloat32)
-      return refuse("only float32 tensors take the oneDNN path");
+    const int32_t type = op.inputs[0].type;
+    if (type != kFloat32 && type != kQuant8 && type != kQuant8Signed)
+      return refuse("only float32 and 8-bit quantized tensors take the oneDNN path");
     try {
       omp_set_num_threads(threads_);  // the primitive plans its work for this many threads
+      if (type != kFloat32) return quantized(op, params);
       switch (static_cast<driver::OperationType>(op.type)) {
         case driver::OperationType::CONV_2D:
           return convolution(op, std::get<ops::Conv2DParams>(params), 1);
@@ -130,6 +162,107 @@ class Layer final : public FastLayer {
     } catch (const std::bad_variant_access&) {
       return refuse("parameters of an unexpected kind");  // a driver bug; the reference kernel runs
     }
+  }
+
+  // 8-bit quantized CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED: int8 primitives whose output
+  // scales (input scale x filter scale / output scale, per channel) and zero points are attributes,
+  // the int32 bias added to the accumulator as NNAPI defines it. oneDNN rounds to nearest even where
+  // the reference kernels round half away from zero: results may differ by one step.
+  Result<std::unique_ptr<FastKernel>> quantized(const ops::OpArgs& op, const OpParams& params) {
+    const ops::Arg& input = op.inputs[0];
+    const ops::Arg& output = op.outputs[0];
+    const auto kind = static_cast<driver::OperationType>(op.type);
+    if (kind != driver::OperationType::CONV_2D && kind != driver::OperationType::DEPTHWISE_CONV_2D &&
+        kind != driver::OperationType::FULLY_CONNECTED)
+      return refuse("no quantized oneDNN primitive is used for this operation");
+    if (output.type != input.type) return refuse("the output type differs from the input type");
+    const ops::Arg& bias = op.inputs[2];
+    if (bias.type != kInt32 || !bias.hasValue()) return refuse("the bias must be an int32 constant");
+    const dt data = int8Type(input.type);
+    const bool depthwise = kind == driver::OperationType::DEPTHWISE_CONV_2D;
+
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    // oneDNN 2.6 takes zero points at execution only (DNNL_RUNTIME_S32_VAL): each kernel owns them.
+    attr.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
+    attr.set_zero_points(DNNL_ARG_DST, 0, {DNNL_RUNTIME_S32_VAL});
+    auto addZeroPoints = [&](Kernel& kernel) {
+      const dnnl::memory::desc one({1}, dt::s32, dnnl::memory::format_tag::a);
+      kernel.addArgument(DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC, copied(one, &input.zeroPoint));
+      kernel.addArgument(DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_DST, copied(one, &output.zeroPoint));
+    };
+    auto scalesFor = [&](const std::vector<float>& filter) {
+      std::vector<float> scales(filter.size());
+      for (size_t c = 0; c < filter.size(); ++c) scales[c] = input.scale * filter[c] / output.scale;
+      return scales;
+    };
+    // The activation in the scaled domain, before the output zero point is added.
+    auto addActivation = [&](driver::Activation activation) {
+      const driver::FloatRange range = driver::activationRange(activation);
+      if (activation == driver::Activation::None) return;
+      dnnl::post_ops post;
+      if (activation == driver::Activation::Relu) {
+        post.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+      } else {
+        post.append_eltwise(1.0f, dnnl::algorithm::eltwise_clip, range.min / output.scale, range.max / output.scale);
+      }
+      attr.set_post_ops(post);
+    };
+
+    if (kind == driver::OperationType::FULLY_CONNECTED) {
+      const auto& p = std::get<ops::FullyConnectedParams>(params);
+      NNRT_ASSIGN_OR_RETURN(auto filter, filterScales(op.inputs[1], 0, p.numUnits));
+      const dnnl::memory::dim m = p.batchSize, k = p.inputSize, n = p.numUnits;
+      const std::vector<float> scales = scalesFor(filter);
+      attr.set_output_scales(scales.size() > 1 ? 1 << 1 : 0, scales);
+      addActivation(p.activation);
+      const dnnl::memory::desc src({m, k}, data, dnnl::memory::format_tag::ab);
+      const dnnl::memory::desc dst({m, n}, data, dnnl::memory::format_tag::ab);
+      const dnnl::memory::desc userWeights({k, n}, dt::s8, dnnl::memory::format_tag::ba);  // NNAPI [n][k]
+      const dnnl::memory::desc anyWeights({k, n}, dt::s8, dnnl::memory::format_tag::any);
+      const dnnl::memory::desc biasDesc({1, n}, dt::s32, dnnl::memory::format_tag::ab);
+      const dnnl::matmul::desc desc(src, anyWeights, biasDesc, dst);
+      const dnnl::matmul::primitive_desc pd(desc, attr, engine_);
+      if (isReference(pd.impl_info_str())) return refuse(onlyReference);
+      auto kernel = std::make_unique<Kernel>(*this, dnnl::matmul(pd), src, dst, pd.scratchpad_desc(),
+                                             std::string("oneDNN ") + pd.impl_info_str());
+      kernel->addArgument(DNNL_ARG_WEIGHTS, reordered(userWeights, op.inputs[1].data, pd.weights_desc()));
+      kernel->addArgument(DNNL_ARG_BIAS, copied(biasDesc, bias.data));
+      addZeroPoints(*kernel);
+      return std::unique_ptr<FastKernel>(std::move(kernel));
+    }
+
+    const ops::Conv2DParams& p = depthwise ? std::get<ops::DepthwiseConv2DParams>(params)
+                                           : std::get<ops::Conv2DParams>(params);
+    const uint32_t multiplier = depthwise ? std::get<ops::DepthwiseConv2DParams>(params).depthMultiplier : 1;
+    NNRT_ASSIGN_OR_RETURN(auto filter, filterScales(op.inputs[1], depthwise ? 3 : 0, p.outputChannels));
+    const std::vector<float> scales = scalesFor(filter);
+    attr.set_output_scales(scales.size() > 1 ? 1 << 1 : 0, scales);
+    addActivation(p.activation);
+    const dnnl::memory::dim o = p.outputChannels, i = p.inputChannels, kh = p.filterHeight, kw = p.filterWidth;
+    auto image = [&](uint32_t c, uint32_t h, uint32_t w) {
+      return dnnl::memory::desc({p.batches, c, h, w}, data,
+                                p.nchw ? dnnl::memory::format_tag::nchw : dnnl::memory::format_tag::nhwc);
+    };
+    const auto src = image(p.inputChannels, p.inputHeight, p.inputWidth);
+    const auto dst = image(p.outputChannels, p.outputHeight, p.outputWidth);
+    const dnnl::memory::desc userWeights =
+        depthwise ? dnnl::memory::desc({i, multiplier, 1, kh, kw}, dt::s8, {multiplier, 1, 1, kw * o, o})
+                  : dnnl::memory::desc({o, i, kh, kw}, dt::s8, {kh * kw * i, 1, kw * i, i});
+    const dnnl::memory::desc anyWeights(userWeights.dims(), dt::s8, dnnl::memory::format_tag::any);
+    const dnnl::memory::desc biasDesc({o}, dt::s32, dnnl::memory::format_tag::a);
+    const dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                                               src, anyWeights, biasDesc, dst, {p.strideH, p.strideW},
+                                               {p.dilationH - 1, p.dilationW - 1}, {p.padTop, p.padLeft},
+                                               {p.padBottom, p.padRight});
+    const dnnl::convolution_forward::primitive_desc pd(desc, attr, engine_);
+    if (isReference(pd.impl_info_str())) return refuse(onlyReference);
+    auto kernel = std::make_unique<Kernel>(*this, dnnl::convolution_forward(pd), src, dst, pd.scratchpad_desc(),
+                                           std::string("oneDNN ") + pd.impl_info_str());
+    kernel->addArgument(DNNL_ARG_WEIGHTS, reordered(userWeights, op.inputs[1].data, pd.weights_desc()));
+    kernel->addArgument(DNNL_ARG_BIAS, copied(biasDesc, bias.data));
+    addZeroPoints(*kernel);
+    return std::unique_ptr<FastKernel>(std::move(kernel));
   }
 
   int threads() const { return threads_; }
@@ -160,6 +293,7 @@ class Layer final : public FastLayer {
                                                dnnl::algorithm::convolution_direct, src, anyWeights, biasDesc,
                                                dst, strides, dilation, padL, padR);
     const dnnl::convolution_forward::primitive_desc pd(desc, attrFor(p.activation), engine_);
+    if (isReference(pd.impl_info_str())) return refuse(onlyReference);
     auto kernel = std::make_unique<Kernel>(*this, dnnl::convolution_forward(pd), src, dst,
                                            pd.scratchpad_desc(), std::string("oneDNN ") + pd.impl_info_str());
     kernel->addArgument(DNNL_ARG_WEIGHTS, reordered(userWeights, filter.data, pd.weights_desc()));
@@ -180,6 +314,7 @@ class Layer final : public FastLayer {
     const dnnl::memory::desc biasDesc({n}, dt::f32, dnnl::memory::format_tag::a);
     const dnnl::inner_product_forward::desc desc(dnnl::prop_kind::forward_inference, src, anyWeights, biasDesc, dst);
     const dnnl::inner_product_forward::primitive_desc pd(desc, attrFor(p.activation), engine_);
+    if (isReference(pd.impl_info_str())) return refuse(onlyReference);
     auto kernel = std::make_unique<Kernel>(*this, dnnl::inner_product_forward(pd), src, dst, pd.scratchpad_desc(),
                                            std::string("oneDNN ") + pd.impl_info_str());
     kernel->addArgument(DNNL_ARG_WEIGHTS, reordered(userWeights, weights.data, pd.weights_desc()));
@@ -194,6 +329,7 @@ class Layer final : public FastLayer {
                                            {p.strideH, p.strideW}, {p.filterH, p.filterW},
                                            {p.padTop, p.padLeft}, {p.padBottom, p.padRight});
     const dnnl::pooling_forward::primitive_desc pd(desc, attrFor(p.activation), engine_);
+    if (isReference(pd.impl_info_str())) return refuse(onlyReference);
     return std::unique_ptr<FastKernel>(std::make_unique<Kernel>(*this, dnnl::pooling_forward(pd), src, dst,
                                                                 pd.scratchpad_desc(),
                                                                 std::string("oneDNN ") + pd.impl_info_str()));
@@ -207,6 +343,7 @@ class Layer final : public FastLayer {
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
     const dnnl::softmax_forward::primitive_desc pd(desc, attr, engine_);
+    if (isReference(pd.impl_info_str())) return refuse(onlyReference);
     return std::unique_ptr<FastKernel>(std::make_unique<Kernel>(
         *this, dnnl::softmax_forward(pd), data, data, pd.scratchpad_desc(), std::string("oneDNN ") + pd.impl_info_str()));
   }
