@@ -1,6 +1,8 @@
 // Models and registries the benchmarks share, built with the runtime's internal API.
 #pragma once
 
+#include <benchmark/benchmark.h>
+
 #include <deque>
 #include <filesystem>
 #include <random>
@@ -95,6 +97,22 @@ inline std::shared_ptr<const CompiledModel> compile(std::shared_ptr<const Finish
   Compilation c(std::move(model), registry, {});
   if (auto r = c.finish(); !r) throw std::runtime_error(r.error().message);
   return c.compiled();
+}
+
+// Computes `compiled` (one float32 input and output) once per benchmark iteration, reusing one
+// execution; stops the benchmark with the error if a compute fails.
+inline void computeLoop(benchmark::State& state, const std::shared_ptr<const CompiledModel>& compiled,
+                        std::vector<float>& in, std::vector<float>& out) {
+  Execution e(compiled);
+  (void)e.setReusable(true);
+  (void)e.setInput(0, nullptr, in.data(), in.size() * sizeof(float));
+  (void)e.setOutput(0, nullptr, out.data(), out.size() * sizeof(float));
+  for (auto _ : state) {
+    if (auto r = e.compute(); !r) {
+      state.SkipWithError(r.error().message.c_str());
+      break;
+    }
+  }
 }
 
 }  // namespace nnrt::bench

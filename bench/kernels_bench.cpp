@@ -21,17 +21,7 @@ void report(benchmark::State& state, double flops) {
 
 void runModel(benchmark::State& state, const std::shared_ptr<const FinishedModel>& model, const DeviceRegistry& registry,
               std::vector<float>& in, std::vector<float>& out, double flops) {
-  auto compiled = compile(model, registry);
-  Execution e(compiled);
-  (void)e.setReusable(true);
-  (void)e.setInput(0, nullptr, in.data(), in.size() * sizeof(float));
-  (void)e.setOutput(0, nullptr, out.data(), out.size() * sizeof(float));
-  for (auto _ : state) {
-    if (auto r = e.compute(); !r) {
-      state.SkipWithError(r.error().message.c_str());
-      break;
-    }
-  }
+  computeLoop(state, compile(model, registry), in, out);
   report(state, flops);
 }
 

@@ -124,16 +124,7 @@ const char* const kModels[] = {"mlp", "cnn", "mobilenet"};
 void BM_Model(benchmark::State& state) {
   const BuiltModel& m = model(kModels[state.range(0)], state.range(1) != 0);
   std::vector<float> in = randomValues(m.inputSize, 7 + state.thread_index()), out(m.outputSize);
-  Execution e(m.compiled);
-  (void)e.setReusable(true);
-  (void)e.setInput(0, nullptr, in.data(), in.size() * sizeof(float));
-  (void)e.setOutput(0, nullptr, out.data(), out.size() * sizeof(float));
-  for (auto _ : state) {
-    if (auto r = e.compute(); !r) {
-      state.SkipWithError(r.error().message.c_str());
-      break;
-    }
-  }
+  computeLoop(state, m.compiled, in, out);
   state.SetItemsProcessed(state.iterations());
   state.SetLabel(kModels[state.range(0)]);
   state.counters["GFLOP/s"] =
@@ -190,16 +181,7 @@ void BM_Layer(benchmark::State& state) {
   }
   auto compiled = compile(b.finish({x}, {y}), *registry);
   std::vector<float> in = randomValues(inSize, 3), out(outSize);
-  Execution e(compiled);
-  (void)e.setReusable(true);
-  (void)e.setInput(0, nullptr, in.data(), in.size() * sizeof(float));
-  (void)e.setOutput(0, nullptr, out.data(), out.size() * sizeof(float));
-  for (auto _ : state) {
-    if (auto r = e.compute(); !r) {
-      state.SkipWithError(r.error().message.c_str());
-      break;
-    }
-  }
+  computeLoop(state, compiled, in, out);
   const char* peakEnv = std::getenv("NNRT_PEAK_GFLOPS");
   const double peak = peakEnv != nullptr ? std::atof(peakEnv) : 440.0;
   const double gflops = flops * static_cast<double>(state.iterations()) / 1e9;

@@ -1,5 +1,6 @@
-// The reference CPU device: every operation it claims runs on the kernels in kernels/ (OpenBLAS
-// for GEMM-shaped work, oneTBB for parallel loops). By definition its performance is 1.0.
+// The reference CPU device: every operation it claims has a reference kernel in kernels/ (OpenBLAS
+// for GEMM-shaped work, oneTBB for parallel loops); the hot ones also run on the fast layer
+// (fast_path.hpp, oneDNN) when it takes their shapes. By definition its performance is 1.0.
 //
 // What it claims is the table in cpu_operations.cpp; cpu_prepared_model.hpp says how models run.
 // Thread-safe: every method may be called from several threads at once.

@@ -1,0 +1,21 @@
+#!/bin/bash
+# nnrt's cpu plugin against ONNX Runtime, 3 alternating rounds (ONNX Runtime, then nnrt, model by
+# model), 2 threads, medians; prints one line per model and round. Expects the models in /tmp/peer
+# (../shared/peer/gen_pair.py and inputs.py, bench/peer/quant_pair.py with and without --unsigned)
+# and onnxruntime-node in /tmp/ortnode with ort_run.js and ort_run_q8.js (../shared/peer/README.md).
+# Run from the repository root after building: bash bench/peer/compare.sh
+set -euo pipefail
+for r in 1 2 3; do
+  for m in "mlp 16,1024 f32" "cnn 1,64,56,56 f32" "mobilenet 1,3,224,224 f32" "qmobilenet_u8 1,3,224,224 q8" "qmobilenet 1,3,224,224 q8"; do
+    set -- $m
+    if [ $3 = f32 ]; then
+      o=$(node /tmp/ortnode/ort_run.js /tmp/peer/$1.onnx /tmp/peer/$1.onnx.f32 $2 100 2 | sed 's/.*median \([0-9.]*\) us.*/\1/')
+      n=$(build/bin/nnrt run /tmp/peer/$1.yaml --device cpu --input x=/tmp/peer/$1.nnrt.f32 --repeat 100 2>&1 | grep timing | sed 's/.*wall \([0-9.]*\) \([mu]s\).*/\1 \2/')
+    else
+      reps=100; [ $1 = qmobilenet ] && reps=20
+      o=$(node /tmp/ortnode/ort_run_q8.js /tmp/peer/$1.onnx /tmp/peer/$1.nchw.q8 $2 $reps 2 | sed 's/.*median \([0-9.]*\) us.*/\1/')
+      n=$(build/bin/nnrt run /tmp/peer/$1.yaml --device cpu --input x=/tmp/peer/$1.nhwc.q8 --repeat 100 2>&1 | grep timing | sed 's/.*wall \([0-9.]*\) \([mu]s\).*/\1 \2/')
+    fi
+    echo "round $r $1 ort_us $o nnrt $n"
+  done
+done
