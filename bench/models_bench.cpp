@@ -4,6 +4,7 @@
 //   mlp        4 x FULLY_CONNECTED 16x1024x1024 + RELU
 //   cnn        6 x CONV_2D 3x3, 64 -> 64 channels, 56x56, pad 1 + RELU
 //   mobilenet  MobileNet v1 1.0 224 (float32, RELU6, depthwise separable blocks, average pool, FC 1000, softmax)
+//   resnet     4 residual blocks of 2 CONV_2D 3x3 64 channels 56x56 and an ADD (+RELU) of the block input
 //
 // BM_Model/<model>/fast:<0|1>/threads:<n> runs n executions at once (each its own Execution of one
 // compiled model): items_per_second is executions per second of all of them together, so 8 concurrent
@@ -83,6 +84,17 @@ BuiltModel build(const std::string& name, bool fast) {
     y = x;
     for (uint32_t l = 0; l < 6; ++l) y = conv(b, y, {1, 56, 56, 64}, 64, 3, 1, false, kRelu, m.flops, 10 * l + 1);
     m.inputSize = m.outputSize = 56 * 56 * 64;
+  } else if (name == "resnet") {  // 4 residual blocks: conv3x3+RELU, conv3x3, ADD with the block input + RELU
+    x = b.tensor({1, 56, 56, 64});
+    y = x;
+    for (uint32_t l = 0; l < 4; ++l) {
+      const uint32_t c1 = conv(b, y, {1, 56, 56, 64}, 64, 3, 1, false, kRelu, m.flops, 20 * l + 1);
+      const uint32_t c2 = conv(b, c1, {1, 56, 56, 64}, 64, 3, 1, false, 0, m.flops, 20 * l + 2);
+      const uint32_t sum = b.tensor({1, 56, 56, 64});
+      b.op(OperationType::ADD, {c2, y, b.scalar(kRelu)}, {sum});
+      y = sum;
+    }
+    m.inputSize = m.outputSize = 56 * 56 * 64;
   } else {  // mobilenet
     x = b.tensor({1, 224, 224, 3});
     uint32_t size = 112, channels = 32;
@@ -119,7 +131,7 @@ const BuiltModel& model(const std::string& name, bool fast) {
   return it->second;
 }
 
-const char* const kModels[] = {"mlp", "cnn", "mobilenet"};
+const char* const kModels[] = {"mlp", "cnn", "mobilenet", "resnet"};
 
 void BM_Model(benchmark::State& state) {
   const BuiltModel& m = model(kModels[state.range(0)], state.range(1) != 0);
@@ -131,7 +143,7 @@ void BM_Model(benchmark::State& state) {
       benchmark::Counter(m.flops * static_cast<double>(state.iterations()) / 1e9, benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_Model)
-    ->ArgsProduct({{0, 1, 2}, {1, 0}})
+    ->ArgsProduct({{0, 1, 2, 3}, {1, 0}})
     ->ArgNames({"model", "fast"})
     ->Threads(1)
     ->Threads(8)

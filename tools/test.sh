@@ -11,7 +11,7 @@ cmake --build build -j"$jobs"
 ctest --test-dir build --output-on-failure
 
 # Sanitizer builds: only what the concurrency-heavy suites need.
-targets=(scheduler_test capi_test model_builder_fuzz_test nnrt_driver_sim nnrt_driver_cpu nnrt_driver_sample_ext)
+targets=(scheduler_test capi_test model_builder_fuzz_test cpu_core_lease_test nnrt_driver_sim nnrt_driver_cpu nnrt_driver_sample_ext)
 # Timing assertions mean nothing under a sanitizer's slowdown; everything else runs.
 filter='-*IndependentStepsOnTwoDevicesOverlap*'
 export NNRT_APP_ID=com.example.fibonacci_demo NNRT_LOG=error
@@ -22,7 +22,7 @@ for sanitizer in thread address; do
   cmake --build "$dir" -j"$jobs" --target "${targets[@]}"
   export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$PWD/tools/tsan.supp"
   export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-  for t in scheduler_test capi_test; do
+  for t in scheduler_test capi_test cpu_core_lease_test; do
     echo "== $t ($sanitizer sanitizer)"
     "$dir/bin/$t" --gtest_brief=1 --gtest_filter="$filter"
   done

@@ -1,16 +1,17 @@
 // The cpu device's cores as one lease, so that its kernels never keep more busy threads than cores.
 //
-// Reference kernels run in the device's oneTBB arena (at most `threads` workers among all of them)
-// and share the lease. Fast kernels run oneDNN on an OpenMP team of `threads` threads and need the
-// lease whole. So at any moment either oneTBB or one OpenMP team computes, never both.
+// Executions without fast kernels share the lease: their reference kernels run in the device's
+// oneTBB arena, at most `threads` workers among all of them. An execution with fast kernels runs
+// oneDNN on an OpenMP team of `threads` threads and holds the lease whole, from its first operation
+// to its last. So at any moment either oneTBB or one OpenMP team computes, never both.
 //
-// Fast kernels are combined: an execution that wants to run one queues it; the first thread to find
-// the cores free becomes the runner and runs every queued kernel, its own and those other executions
-// queued meanwhile, back to back, on its own OpenMP team, then releases the cores. Under concurrent
-// executions one team stays busy and warm instead of a different thread's team being woken for every
-// kernel (which halved the throughput of 8 concurrent executions); a lone execution runs its kernels
-// on its own thread with no hand-off. Queued kernels keep new shared holders out, so a stream of
-// small reference kernels cannot starve them. Waiting threads sleep on condition variables.
+// Exclusive holders are combined: an execution queues itself; the first thread to find the cores
+// free becomes the runner and runs every queued execution, its own and those queued meanwhile, back
+// to back on its own (warm) OpenMP team, then releases the cores; the others sleep until theirs has
+// run. A lone execution runs on its own thread with no hand-off. Taking the lease per kernel
+// instead woke a different thread's team for every kernel and let the waiting executions' own
+// work preempt the team: 8 concurrent executions gave 45-80% of the throughput of one. Queued
+// executions keep new shared holders out, so a stream of small ones cannot starve them.
 #pragma once
 
 #include <condition_variable>
@@ -21,7 +22,7 @@ namespace nnrt::cpu {
 
 class CoreLease {
  public:
-  // One fast kernel: `run` is called once, on some thread holding the whole lease.
+  // Work that needs every core: `run` is called once, on some thread holding the whole lease.
   struct Job {
     void (*run)(void* context) = nullptr;
     void* context = nullptr;
@@ -29,7 +30,7 @@ class CoreLease {
     std::condition_variable wake;  // done, or this job may start running the queue
   };
 
-  // Runs `job` with every core; returns once it has run (here or on the current runner's thread).
+  // Runs `job` with every core; returns once it has run (on this thread or on the runner's).
   void runExclusive(Job& job) {
     std::unique_lock guard(mutex_);
     queue_.push_back(&job);
@@ -50,7 +51,7 @@ class CoreLease {
     sharedMayEnter_.notify_all();
   }
 
-  // Shared (std::shared_lock): reference kernels, which oneTBB's arena already bounds.
+  // Shared (std::shared_lock): one reference kernel, which oneTBB's arena already bounds.
   void lock_shared() {
     std::unique_lock guard(mutex_);
     sharedMayEnter_.wait(guard, [this] { return !running_ && queue_.empty(); });
@@ -64,7 +65,7 @@ class CoreLease {
  private:
   std::mutex mutex_;
   std::condition_variable sharedMayEnter_;
-  std::deque<Job*> queue_;  // fast kernels waiting to run
+  std::deque<Job*> queue_;  // exclusive work waiting to run
   int shared_ = 0;
   bool running_ = false;
 };

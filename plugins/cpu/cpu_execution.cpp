@@ -83,14 +83,7 @@ class CpuExecution {
   Result<driver::ExecutionResult> run() {
     const uint64_t start = driver::monotonicNs();
     NNRT_RETURN_IF_ERROR(bindRequest());
-    for (const Step& step : model_.steps_) {
-      if (driver::deadlinePassed(options_.deadlineNs)) {
-        return driver::fail(
-            driver::ErrorStatus::MISSED_DEADLINE_TRANSIENT,
-            "the deadline passed before " + operationLabel(step.index, step.type) + " started");
-      }
-      NNRT_RETURN_IF_ERROR(runStep(step));
-    }
+    NNRT_RETURN_IF_ERROR(model_.fastSteps_ > 0 ? runStepsWithEveryCore() : runSteps());
     driver::ExecutionResult result;
     for (uint32_t index : model_.outputIndexes_) {
       const Value& v = values_[index];
@@ -105,6 +98,46 @@ class CpuExecution {
   }
 
  private:
+  Result<void> runSteps() {
+    for (const Step& step : model_.steps_) {
+      if (driver::deadlinePassed(options_.deadlineNs)) {
+        return driver::fail(
+            driver::ErrorStatus::MISSED_DEADLINE_TRANSIENT,
+            "the deadline passed before " + operationLabel(step.index, step.type) + " started");
+      }
+      NNRT_RETURN_IF_ERROR(runStep(step));
+    }
+    return {};
+  }
+
+  // An execution with fast kernels holds every core of the device from its first operation to its
+  // last (CoreLease): on this thread, or on the thread that is running the device's executions at the
+  // moment, back to back on one warm OpenMP team. The deadline keeps being checked before each step.
+  Result<void> runStepsWithEveryCore() {
+    struct Context {
+      CpuExecution& execution;
+      Result<void> status;
+      std::string thrown;
+    } context{*this, {}, {}};
+    CoreLease::Job job;
+    job.context = &context;
+    job.run = [](void* p) {
+      auto& c = *static_cast<Context*>(p);
+      c.execution.holdsCores_ = true;
+      try {
+        c.status = c.execution.runSteps();
+      } catch (const std::exception& e) {
+        c.thrown = e.what();
+      } catch (...) {
+        c.thrown = "unknown exception";
+      }
+      c.execution.holdsCores_ = false;
+    };
+    model_.lease_->runExclusive(job);
+    if (!context.thrown.empty()) return driver::generalFailure("execution failed: " + context.thrown);
+    return context.status;
+  }
+
   // The runtime state of one operand.
   struct Value {
     std::vector<uint32_t> dims;
@@ -288,7 +321,9 @@ class CpuExecution {
     const uint64_t start = options_.measureTiming ? driver::monotonicNs() : 0;
     KernelTask task{*step.kernel, call, {}, {}};
     {
-      std::shared_lock cores(*model_.lease_);
+      // An execution without fast kernels shares the cores with others like it (the arena bounds them).
+      std::shared_lock<CoreLease> cores;
+      if (!holdsCores_) cores = std::shared_lock(*model_.lease_);
       handOff(&task, false);
       model_.threads_->execute(task);  // parallel loops in the kernel stay within the device's threads
       handOff(&task, true);
@@ -300,35 +335,18 @@ class CpuExecution {
     return {};
   }
 
-  // The step's fast kernel with every core of the device: on this thread's OpenMP team, or on the
-  // team of the thread that is running the device's fast kernels at the moment (CoreLease).
+  // The step's fast kernel, on this thread's OpenMP team (the execution holds every core).
   Result<void> runFastKernel(const Step& step, const KernelCall& call) {
     const uint64_t start = options_.measureTiming ? driver::monotonicNs() : 0;
-    struct Context {
-      FastKernel& kernel;
-      const KernelCall& call;
-      Result<void> status;
-      std::string thrown;
-    } context{*step.fast, call, {}, {}};
-    CoreLease::Job job;
-    job.context = &context;
-    job.run = [](void* p) {
-      auto& c = *static_cast<Context*>(p);
-      try {
-        c.status = c.kernel.run(c.call);
-      } catch (const std::exception& e) {
-        c.thrown = e.what();
-      } catch (...) {
-        c.thrown = "unknown exception";
-      }
-    };
-    model_.lease_->runExclusive(job);
-    if (options_.measureTiming) kernelNs_ += driver::monotonicNs() - start;
     const auto label = [&step] { return operationLabel(step.index, step.type); };
-    if (!context.thrown.empty()) return driver::generalFailure(label() + " failed: " + context.thrown);
-    if (!context.status) {
-      return driver::generalFailure(label() + " failed in " + step.fast->name() + ": " + context.status.error().message);
+    Result<void> status;
+    try {
+      status = step.fast->run(call);
+    } catch (const std::exception& e) {
+      return driver::generalFailure(label() + " failed: " + e.what());
     }
+    if (options_.measureTiming) kernelNs_ += driver::monotonicNs() - start;
+    if (!status) return driver::generalFailure(label() + " failed in " + step.fast->name() + ": " + status.error().message);
     return {};
   }
 
@@ -339,6 +357,7 @@ class CpuExecution {
   ExecutionArena& arena_;
   std::vector<Value> values_;
   bool requestOmitsInput_ = false;  // then every operation is validated again
+  bool holdsCores_ = false;         // inside runStepsWithEveryCore
   uint64_t kernelNs_ = 0;
 };
 

@@ -44,6 +44,7 @@ Result<std::unique_ptr<CpuPreparedModel>> CpuPreparedModel::create(const driver:
   NNRT_RETURN_IF_ERROR(prepared->copyOperands(model));
   NNRT_RETURN_IF_ERROR(prepared->planSteps(model));
   prepared->arenas_.setFirstBlockBytes(prepared->staticTemporaryBytes_);
+  prepared->fastSteps_ = prepared->fastStepCount();
   return prepared;
 }
 

@@ -82,6 +82,7 @@ class CpuPreparedModel : public driver::PreparedModel {
   bool relaxed_ = false;
   size_t staticTemporaryBytes_ = 0;  // first arena block of an execution
   mutable ArenaPool arenas_;         // kept between executions
+  size_t fastSteps_ = 0;             // steps with a fast kernel
   std::shared_ptr<tbb::task_arena> threads_;
   std::shared_ptr<CoreLease> lease_;
 };

@@ -3,10 +3,11 @@
 // operands shared by several operations, dead branches, model outputs that later operations read)
 // is compiled twice — once for the cpu alone, once over the cpu and one to three simulated devices
 // that each support a random subset of the operation types at a random cost. The simulated devices
-// compute with the same cpu kernels, so however the graph is split into steps, the outputs must be
-// equal bit for bit. Android does the same with its TestPartitioningRandom.
+// compute with the cpu's reference kernels and the cpu with its fast ones where exact (oneDNN's
+// ADD, SUB, MUL, RELU*), so however the graph is split into steps, the outputs must be equal. Android does the same with its TestPartitioningRandom.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <random>
 #include <sstream>
@@ -143,7 +144,7 @@ std::vector<std::vector<float>> run(const std::shared_ptr<const CompiledModel>& 
   return outputs;
 }
 
-TEST(PartitionDifferentialTest, PartitionedResultsEqualSingleDeviceResultsBitForBit) {
+TEST(PartitionDifferentialTest, PartitionedResultsEqualSingleDeviceResults) {
   int multiStep = 0;
   for (int seed = 0; seed < kSeeds; ++seed) {
     std::mt19937 gen(seed);
@@ -162,9 +163,15 @@ TEST(PartitionDifferentialTest, PartitionedResultsEqualSingleDeviceResultsBitFor
 
     auto expected = run(single.compiled(), g);
     auto actual = run(partitioned.compiled(), g);
+    // Equal values (NaN matching NaN): the cpu's fast kernels and the reference kernels the simulated
+    // devices run may give zeros different signs (relu(-0) is +0 in oneDNN), nothing else.
     for (size_t o = 0; o < expected.size(); ++o) {
-      ASSERT_EQ(std::memcmp(expected[o].data(), actual[o].data(), kElements * sizeof(float)), 0)
-          << "output " << o << " differs; plan: " << partitioned.compiled()->plan().plan.summary;
+      for (size_t i = 0; i < kElements; ++i) {
+        const float e = expected[o][i], a = actual[o][i];
+        ASSERT_TRUE(e == a || (std::isnan(e) && std::isnan(a)))
+            << "output " << o << " element " << i << ": " << e << " alone, " << a << " partitioned; plan: "
+            << partitioned.compiled()->plan().plan.summary;
+      }
     }
   }
   // The test means something only if many graphs really were split.

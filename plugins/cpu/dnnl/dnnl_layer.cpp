@@ -7,7 +7,8 @@
 //
 // What is taken (see docs/cpu-performance.md for the measurements behind each choice):
 // - float32: CONV_2D, DEPTHWISE_CONV_2D (NHWC or NCHW, any padding, stride and dilation),
-//   FULLY_CONNECTED, AVERAGE_POOL_2D and MAX_POOL_2D, SOFTMAX with beta 1;
+//   FULLY_CONNECTED, AVERAGE_POOL_2D and MAX_POOL_2D, SOFTMAX with beta 1, ADD, SUB, MUL, DIV
+//   (broadcasting), RELU, RELU1, RELU6, CONCATENATION;
 // - 8-bit quantized (QUANT8_ASYMM and QUANT8_ASYMM_SIGNED data): CONV_2D, DEPTHWISE_CONV_2D and
 //   FULLY_CONNECTED whose filters are signed with zero point 0 (per-tensor or per-channel).
 // Filters, weights and biases must be constants. Everything else stays on the reference kernels.
@@ -99,10 +100,22 @@ dnnl::primitive_attr attrFor(driver::Activation activation) {
 
 class Layer;
 
-// One prepared primitive. `src` and `dst` are re-pointed at every run; the rest is owned.
+// A tensor of the operation that an execution supplies: op input `index` (or the output) as the
+// primitive's argument `role`, re-pointed at every run.
+struct Bound {
+  int role;
+  size_t index;
+  dnnl::memory::desc desc;
+};
+
+// Input 0 as the primitive's source.
+std::vector<Bound> source(const dnnl::memory::desc& desc) { return {{DNNL_ARG_SRC, 0, desc}}; }
+
+// One prepared primitive. The bound inputs and the output are re-pointed at every run; the rest
+// (weights, bias, zero points, scratchpad) is owned.
 class Kernel final : public FastKernel {
  public:
-  Kernel(Layer& layer, dnnl::primitive primitive, const dnnl::memory::desc& src, const dnnl::memory::desc& dst,
+  Kernel(Layer& layer, dnnl::primitive primitive, const std::vector<Bound>& inputs, const dnnl::memory::desc& dst,
          const dnnl::memory::desc& scratch, std::string name);
 
   void addArgument(int role, const dnnl::memory& memory) {
@@ -115,7 +128,8 @@ class Kernel final : public FastKernel {
  private:
   Layer& layer_;
   dnnl::primitive primitive_;
-  dnnl::memory src_, dst_, scratch_;
+  std::vector<std::pair<size_t, dnnl::memory>> inputs_;  // op input index, its memory
+  dnnl::memory dst_, scratch_;
   std::vector<dnnl::memory> owned_;
   std::vector<dnnl_exec_arg_t> args_;
   std::string name_;
@@ -154,6 +168,22 @@ class Layer final : public FastLayer {
           return pool(std::get<ops::Pool2DParams>(params), dnnl::algorithm::pooling_max);
         case driver::OperationType::SOFTMAX:
           return softmax(op, std::get<ops::SoftmaxParams>(params));
+        case driver::OperationType::ADD:
+          return binary(op, dnnl::algorithm::binary_add, true, std::get<ops::BinaryParams>(params).activation);
+        case driver::OperationType::MUL:
+          return binary(op, dnnl::algorithm::binary_mul, true, std::get<ops::BinaryParams>(params).activation);
+        case driver::OperationType::SUB:
+          return binary(op, dnnl::algorithm::binary_sub, false, std::get<ops::BinaryParams>(params).activation);
+        case driver::OperationType::DIV:
+          return binary(op, dnnl::algorithm::binary_div, false, std::get<ops::BinaryParams>(params).activation);
+        case driver::OperationType::RELU:
+          return eltwise(op, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+        case driver::OperationType::RELU1:
+          return eltwise(op, dnnl::algorithm::eltwise_clip, -1.0f, 1.0f);
+        case driver::OperationType::RELU6:
+          return eltwise(op, dnnl::algorithm::eltwise_clip, 0.0f, 6.0f);
+        case driver::OperationType::CONCATENATION:
+          return concatenation(op, std::get<ops::ConcatenationParams>(params));
         default:
           return refuse("no oneDNN primitive is used for this operation");
       }
@@ -224,7 +254,7 @@ class Layer final : public FastLayer {
       const dnnl::matmul::desc desc(src, anyWeights, biasDesc, dst);
       const dnnl::matmul::primitive_desc pd(desc, attr, engine_);
       if (isReference(pd.impl_info_str())) return refuse(onlyReference);
-      auto kernel = std::make_unique<Kernel>(*this, dnnl::matmul(pd), src, dst, pd.scratchpad_desc(),
+      auto kernel = std::make_unique<Kernel>(*this, dnnl::matmul(pd), source(src), dst, pd.scratchpad_desc(),
                                              std::string("oneDNN ") + pd.impl_info_str());
       kernel->addArgument(DNNL_ARG_WEIGHTS, reordered(userWeights, op.inputs[1].data, pd.weights_desc()));
       kernel->addArgument(DNNL_ARG_BIAS, copied(biasDesc, bias.data));
@@ -257,7 +287,7 @@ class Layer final : public FastLayer {
                                                {p.padBottom, p.padRight});
     const dnnl::convolution_forward::primitive_desc pd(desc, attr, engine_);
     if (isReference(pd.impl_info_str())) return refuse(onlyReference);
-    auto kernel = std::make_unique<Kernel>(*this, dnnl::convolution_forward(pd), src, dst, pd.scratchpad_desc(),
+    auto kernel = std::make_unique<Kernel>(*this, dnnl::convolution_forward(pd), source(src), dst, pd.scratchpad_desc(),
                                            std::string("oneDNN ") + pd.impl_info_str());
     kernel->addArgument(DNNL_ARG_WEIGHTS, reordered(userWeights, op.inputs[1].data, pd.weights_desc()));
     kernel->addArgument(DNNL_ARG_BIAS, copied(biasDesc, bias.data));
@@ -294,7 +324,7 @@ class Layer final : public FastLayer {
                                                dst, strides, dilation, padL, padR);
     const dnnl::convolution_forward::primitive_desc pd(desc, attrFor(p.activation), engine_);
     if (isReference(pd.impl_info_str())) return refuse(onlyReference);
-    auto kernel = std::make_unique<Kernel>(*this, dnnl::convolution_forward(pd), src, dst,
+    auto kernel = std::make_unique<Kernel>(*this, dnnl::convolution_forward(pd), source(src), dst,
                                            pd.scratchpad_desc(), std::string("oneDNN ") + pd.impl_info_str());
     kernel->addArgument(DNNL_ARG_WEIGHTS, reordered(userWeights, filter.data, pd.weights_desc()));
     kernel->addArgument(DNNL_ARG_BIAS, copied(biasDesc, bias.data));
@@ -315,7 +345,7 @@ class Layer final : public FastLayer {
     const dnnl::inner_product_forward::desc desc(dnnl::prop_kind::forward_inference, src, anyWeights, biasDesc, dst);
     const dnnl::inner_product_forward::primitive_desc pd(desc, attrFor(p.activation), engine_);
     if (isReference(pd.impl_info_str())) return refuse(onlyReference);
-    auto kernel = std::make_unique<Kernel>(*this, dnnl::inner_product_forward(pd), src, dst, pd.scratchpad_desc(),
+    auto kernel = std::make_unique<Kernel>(*this, dnnl::inner_product_forward(pd), source(src), dst, pd.scratchpad_desc(),
                                            std::string("oneDNN ") + pd.impl_info_str());
     kernel->addArgument(DNNL_ARG_WEIGHTS, reordered(userWeights, weights.data, pd.weights_desc()));
     kernel->addArgument(DNNL_ARG_BIAS, copied(biasDesc, bias.data));
@@ -330,7 +360,7 @@ class Layer final : public FastLayer {
                                            {p.padTop, p.padLeft}, {p.padBottom, p.padRight});
     const dnnl::pooling_forward::primitive_desc pd(desc, attrFor(p.activation), engine_);
     if (isReference(pd.impl_info_str())) return refuse(onlyReference);
-    return std::unique_ptr<FastKernel>(std::make_unique<Kernel>(*this, dnnl::pooling_forward(pd), src, dst,
+    return std::unique_ptr<FastKernel>(std::make_unique<Kernel>(*this, dnnl::pooling_forward(pd), source(src), dst,
                                                                 pd.scratchpad_desc(),
                                                                 std::string("oneDNN ") + pd.impl_info_str()));
   }
@@ -345,7 +375,67 @@ class Layer final : public FastLayer {
     const dnnl::softmax_forward::primitive_desc pd(desc, attr, engine_);
     if (isReference(pd.impl_info_str())) return refuse(onlyReference);
     return std::unique_ptr<FastKernel>(std::make_unique<Kernel>(
-        *this, dnnl::softmax_forward(pd), data, data, pd.scratchpad_desc(), std::string("oneDNN ") + pd.impl_info_str()));
+        *this, dnnl::softmax_forward(pd), source(data), data, pd.scratchpad_desc(), std::string("oneDNN ") + pd.impl_info_str()));
+  }
+
+  // ADD, MUL, SUB, DIV with NNAPI's broadcasting (shapes aligned at their last dimension). oneDNN
+  // broadcasts its second source only: a broadcast first operand of ADD or MUL is swapped, of SUB or
+  // DIV refused.
+  Result<std::unique_ptr<FastKernel>> binary(const ops::OpArgs& op, dnnl::algorithm algorithm, bool commutative,
+                                             driver::Activation activation) {
+    if (op.inputs[1].type != kFloat32) return refuse("the second operand is not float32");
+    const dims out(op.outputs[0].dims.begin(), op.outputs[0].dims.end());
+    auto aligned = [&](const ops::Arg& a) {
+      dims d(out.size() - a.dims.size(), 1);
+      d.insert(d.end(), a.dims.begin(), a.dims.end());
+      return d;
+    };
+    size_t first = 0, second = 1;
+    if (aligned(op.inputs[0]) != out) {
+      if (!commutative || aligned(op.inputs[1]) != out) return refuse("oneDNN broadcasts the second operand only");
+      std::swap(first, second);
+    }
+    const auto dst = plainDesc(out);
+    const auto other = plainDesc(aligned(op.inputs[second]));
+    const dnnl::binary::desc desc(algorithm, dst, other, dst);
+    const dnnl::binary::primitive_desc pd(desc, attrFor(activation), engine_);
+    if (isReference(pd.impl_info_str())) return refuse(onlyReference);
+    return std::unique_ptr<FastKernel>(std::make_unique<Kernel>(
+        *this, dnnl::binary(pd), std::vector<Bound>{{DNNL_ARG_SRC_0, first, dst}, {DNNL_ARG_SRC_1, second, other}}, dst,
+        pd.scratchpad_desc(), std::string("oneDNN ") + pd.impl_info_str()));
+  }
+
+  // RELU, RELU1, RELU6. (LOGISTIC and TANH stay on the reference kernels: oneDNN's approximations
+  // differ from them in the last bits, and no measured model needs them faster.)
+  Result<std::unique_ptr<FastKernel>> eltwise(const ops::OpArgs& op, dnnl::algorithm algorithm, float alpha, float beta) {
+    const auto data = plainDesc(dims(op.inputs[0].dims.begin(), op.inputs[0].dims.end()));
+    const dnnl::eltwise_forward::desc desc(dnnl::prop_kind::forward_inference, algorithm, data, alpha, beta);
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    const dnnl::eltwise_forward::primitive_desc pd(desc, attr, engine_);
+    if (isReference(pd.impl_info_str())) return refuse(onlyReference);
+    return std::unique_ptr<FastKernel>(std::make_unique<Kernel>(*this, dnnl::eltwise_forward(pd), source(data), data,
+                                                                pd.scratchpad_desc(),
+                                                                std::string("oneDNN ") + pd.impl_info_str()));
+  }
+
+  Result<std::unique_ptr<FastKernel>> concatenation(const ops::OpArgs& op, const ops::ConcatenationParams& p) {
+    const size_t count = op.inputs.size() - 1;  // the last input is the axis
+    std::vector<dnnl::memory::desc> sources;
+    std::vector<Bound> bound;
+    for (size_t i = 0; i < count; ++i) {
+      if (op.inputs[i].type != kFloat32) return refuse("an input is not float32");
+      sources.push_back(plainDesc(dims(op.inputs[i].dims.begin(), op.inputs[i].dims.end())));
+      bound.push_back({DNNL_ARG_MULTIPLE_SRC + static_cast<int>(i), i, sources.back()});
+    }
+    const auto dst = plainDesc(dims(op.outputs[0].dims.begin(), op.outputs[0].dims.end()));
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    const dnnl::concat::primitive_desc pd(dst, static_cast<int>(p.axis), sources, engine_, attr);
+    if (isReference(pd.impl_info_str())) return refuse(onlyReference);
+    return std::unique_ptr<FastKernel>(std::make_unique<Kernel>(*this, dnnl::concat(pd), bound, dst,
+                                                                pd.scratchpad_desc(),
+                                                                std::string("oneDNN ") + pd.impl_info_str()));
   }
 
   // `values` (described by `from`) reordered into a new memory of layout `to`.
@@ -369,14 +459,16 @@ class Layer final : public FastLayer {
   std::string description_;
 };
 
-Kernel::Kernel(Layer& layer, dnnl::primitive primitive, const dnnl::memory::desc& src,
+Kernel::Kernel(Layer& layer, dnnl::primitive primitive, const std::vector<Bound>& inputs,
                const dnnl::memory::desc& dst, const dnnl::memory::desc& scratch, std::string name)
     : layer_(layer),
       primitive_(std::move(primitive)),
-      src_(src, layer.stream().get_engine(), DNNL_MEMORY_NONE),
       dst_(dst, layer.stream().get_engine(), DNNL_MEMORY_NONE),
       name_(std::move(name)) {
-  args_.push_back({DNNL_ARG_SRC, src_.get()});
+  for (const Bound& b : inputs) {
+    inputs_.emplace_back(b.index, dnnl::memory(b.desc, layer.stream().get_engine(), DNNL_MEMORY_NONE));
+    args_.push_back({b.role, inputs_.back().second.get()});
+  }
   args_.push_back({DNNL_ARG_DST, dst_.get()});
   if (scratch.get_size() > 0) {
     scratch_ = dnnl::memory(scratch, layer.stream().get_engine());
@@ -385,7 +477,7 @@ Kernel::Kernel(Layer& layer, dnnl::primitive primitive, const dnnl::memory::desc
 }
 
 Result<void> Kernel::run(const KernelCall& call) {
-  src_.set_data_handle(const_cast<void*>(call.op.inputs[0].data));
+  for (auto& [index, memory] : inputs_) memory.set_data_handle(const_cast<void*>(call.op.inputs[index].data));
   dst_.set_data_handle(call.outputData[0]);
   omp_set_num_threads(layer_.threads());  // this thread's OpenMP team
   dnnl::stream& stream = layer_.stream();

@@ -1,0 +1,88 @@
+// CoreLease: exclusive work never overlaps shared holders or other exclusive work, every job runs
+// exactly once, and waiting exclusive work keeps new shared holders out (no starvation).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <shared_mutex>
+#include <thread>
+#include <vector>
+
+#include "plugins/cpu/core_lease.hpp"
+
+namespace nnrt::cpu {
+namespace {
+
+struct Counters {
+  std::atomic<int> exclusive{0}, shared{0}, overlaps{0}, runs{0};
+};
+
+void exclusiveWork(Counters& c) {
+  if (c.exclusive.fetch_add(1) != 0 || c.shared.load() != 0) c.overlaps.fetch_add(1);
+  std::this_thread::sleep_for(std::chrono::microseconds(50));
+  if (c.shared.load() != 0) c.overlaps.fetch_add(1);
+  c.exclusive.fetch_sub(1);
+  c.runs.fetch_add(1);
+}
+
+TEST(CoreLeaseTest, ExclusiveWorkRunsOnceAndAlone) {
+  CoreLease lease;
+  Counters c;
+  constexpr int kThreads = 8, kJobs = 50;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int j = 0; j < kJobs; ++j) {
+        if ((t + j) % 3 == 0) {
+          std::shared_lock guard(lease);
+          c.shared.fetch_add(1);
+          if (c.exclusive.load() != 0) c.overlaps.fetch_add(1);
+          std::this_thread::sleep_for(std::chrono::microseconds(20));
+          c.shared.fetch_sub(1);
+          continue;
+        }
+        CoreLease::Job job;
+        job.context = &c;
+        job.run = [](void* p) { exclusiveWork(*static_cast<Counters*>(p)); };
+        lease.runExclusive(job);
+        EXPECT_TRUE(job.done);
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(c.overlaps.load(), 0);
+  int expected = 0;
+  for (int t = 0; t < kThreads; ++t)
+    for (int j = 0; j < kJobs; ++j) expected += (t + j) % 3 != 0;
+  EXPECT_EQ(c.runs.load(), expected);
+}
+
+TEST(CoreLeaseTest, QueuedExclusiveWorkKeepsNewSharedHoldersOut) {
+  CoreLease lease;
+  std::shared_lock first(lease);  // a reference kernel running
+  std::atomic<bool> exclusiveRan{false}, lateSharedEntered{false};
+  std::thread exclusive([&] {
+    CoreLease::Job job;
+    job.context = &exclusiveRan;
+    job.run = [](void* p) { static_cast<std::atomic<bool>*>(p)->store(true); };
+    lease.runExclusive(job);
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));  // the exclusive job is queued
+  std::thread late([&] {
+    std::shared_lock guard(lease);
+    lateSharedEntered = true;
+    EXPECT_TRUE(exclusiveRan.load()) << "a shared holder overtook queued exclusive work";
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_FALSE(exclusiveRan.load());
+  EXPECT_FALSE(lateSharedEntered.load());
+  first.unlock();  // the last shared holder leaves: the queued work runs, then the late one enters
+  exclusive.join();
+  late.join();
+  EXPECT_TRUE(exclusiveRan.load());
+  EXPECT_TRUE(lateSharedEntered.load());
+}
+
+}  // namespace
+}  // namespace nnrt::cpu
