@@ -42,8 +42,8 @@ CpuDevice::CpuDevice(int threads, bool fast)
   // by type, as the ABI asks).
   using OT = driver::OperandType;
   for (auto type : {OT::FLOAT32, OT::INT32, OT::UINT32, OT::TENSOR_FLOAT32, OT::TENSOR_INT32, OT::TENSOR_QUANT8_ASYMM,
-                    OT::BOOL, OT::TENSOR_QUANT8_SYMM, OT::FLOAT16, OT::TENSOR_FLOAT16,
-                    OT::TENSOR_QUANT8_SYMM_PER_CHANNEL, OT::TENSOR_QUANT8_ASYMM_SIGNED}) {
+                    OT::BOOL, OT::TENSOR_FLOAT16, OT::TENSOR_BOOL8, OT::FLOAT16,
+                    OT::TENSOR_QUANT8_SYMM_PER_CHANNEL, OT::TENSOR_QUANT8_SYMM, OT::TENSOR_QUANT8_ASYMM_SIGNED}) {
     capabilities_.operandPerformance.push_back({static_cast<int32_t>(type), {1.0f, 1.0f}});
   }
   // The listing of ABI 1.1, from the kernel tables selectKernel() answers from.

@@ -66,6 +66,7 @@ std::span<const KernelEntry> basicKernels();   // cpu_operations.cpp: element-wi
 std::span<const KernelEntry> tensorKernels();  // cpu_ops_tensor.cpp: space/depth/batch moves, slices, lookups
 std::span<const KernelEntry> imageKernels();   // cpu_ops_image.cpp: normalization, resizing, dequantization
 std::span<const KernelEntry> recurrentKernels();  // cpu_ops_recurrent.cpp: RNN, SVDF, LSTM
+std::span<const KernelEntry> mathKernels();  // cpu_ops_math.cpp: unary math, comparisons, min/max, logic, SELECT
 std::vector<std::span<const KernelEntry>> kernelTables();
 
 // The kernel entry that runs `op` (declared shapes, constant values) or, as INVALID_ARGUMENT, one

@@ -30,6 +30,7 @@ uint32_t CaseBuilder::output(OperandType type, std::vector<uint32_t> dims, std::
       out.absTolerance = out.relTolerance = 1e-2;
       break;
     case I32:
+    case OperandType::TENSOR_BOOL8:  // exact: 0 or 1
       break;
     default:  // quantized: one step
       out.absTolerance = 1.0;
@@ -74,7 +75,7 @@ const std::vector<OperationCase>& allOperationCases() {
                                    Family{"conv", convolutionCases}, Family{"pool", poolCases},
                                    Family{"shape", shapeCases}, Family{"tensor", tensorCases},
                                    Family{"quant", quantCases}, Family{"image", imageCases},
-                                   Family{"recurrent", recurrentCases},
+                                   Family{"recurrent", recurrentCases}, Family{"math", mathCases},
                                    Family{"float16", float16Cases}}) {
       for (OperationCase& c : casesOf()) {
         c.family = family;

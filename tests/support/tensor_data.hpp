@@ -72,6 +72,7 @@ inline size_t elementSize(driver::OperandType type) {
     case T::TENSOR_QUANT8_ASYMM_SIGNED:
     case T::TENSOR_QUANT8_SYMM_PER_CHANNEL:
     case T::TENSOR_QUANT8_SYMM:
+    case T::TENSOR_BOOL8:
     case T::BOOL:
       return 1;
     default:
@@ -104,6 +105,9 @@ inline std::vector<uint8_t> encode(driver::OperandType type, const std::vector<d
       }
       case T::TENSOR_QUANT8_ASYMM:
         *at = static_cast<uint8_t>(v);
+        break;
+      case T::TENSOR_BOOL8:
+        *at = v != 0.0 ? 1 : 0;
         break;
       case T::TENSOR_QUANT8_ASYMM_SIGNED:
       case T::TENSOR_QUANT8_SYMM_PER_CHANNEL:
@@ -143,6 +147,7 @@ inline std::vector<double> decode(driver::OperandType type, std::span<const uint
         break;
       }
       case T::TENSOR_QUANT8_ASYMM:
+      case T::TENSOR_BOOL8:
         values[i] = *at;
         break;
       default:

@@ -1,0 +1,180 @@
+#include "plugins/cpu/kernels/math.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "plugins/cpu/kernels/broadcast.hpp"
+#include "plugins/cpu/kernels/parallel.hpp"
+#include "plugins/cpu/kernels/quantization.hpp"
+
+namespace nnrt::cpu {
+namespace {
+
+// out = op(a, b) over the broadcast runs of a and b.
+template <typename A, typename B, typename Out, typename Op>
+void broadcast(const A* a, const Shape& aShape, const B* b, const Shape& bShape, Out* out, const Shape& outShape,
+               const Op& op) {
+  const detail::BroadcastLoop loop = detail::planBroadcast(aShape, bShape, outShape);
+  detail::forEachBroadcastRun(loop, [&](size_t o, size_t ia, size_t ib, size_t count, size_t aStep, size_t bStep) {
+    for (size_t i = 0; i < count; ++i) out[o + i] = op(a[ia + i * aStep], b[ib + i * bStep]);
+  });
+}
+
+template <typename T>
+bool holds(Comparison c, T x, T y) {
+  switch (c) {
+    case Comparison::Equal:
+      return x == y;
+    case Comparison::NotEqual:
+      return x != y;
+    case Comparison::Greater:
+      return x > y;
+    case Comparison::GreaterEqual:
+      return x >= y;
+    case Comparison::Less:
+      return x < y;
+    case Comparison::LessEqual:
+      return x <= y;
+  }
+  return false;
+}
+
+template <typename T>
+void compareValues(const T* a, const Shape& aShape, const T* b, const Shape& bShape, Comparison c, uint8_t* out,
+                   const Shape& outShape) {
+  broadcast(a, aShape, b, bShape, out, outShape, [c](T x, T y) { return static_cast<uint8_t>(holds(c, x, y)); });
+}
+
+double real(uint8_t q, Quant p) { return static_cast<double>(static_cast<int32_t>(q) - p.zeroPoint) * p.scale; }
+
+// MAXIMUM (larger) or MINIMUM of quantized operands: the chosen operand's byte through its
+// requantization table into the output's parameters.
+void extremumQuant8(const uint8_t* a, const Shape& aShape, Quant aQuant, const uint8_t* b, const Shape& bShape,
+                    Quant bQuant, bool larger, uint8_t* out, const Shape& outShape, Quant outQuant) {
+  const auto fromA = requantizeTable(aQuant, outQuant);
+  const auto fromB = requantizeTable(bQuant, outQuant);
+  broadcast(a, aShape, b, bShape, out, outShape, [&](uint8_t x, uint8_t y) {
+    const double rx = real(x, aQuant), ry = real(y, bQuant);
+    const bool takeA = larger ? rx >= ry : rx <= ry;
+    return takeA ? fromA[x] : fromB[y];
+  });
+}
+
+}  // namespace
+
+void unaryMath(const float* in, size_t count, UnaryMath f, float* out) {
+  detail::parallelFor(count, 8, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      const float x = in[i];
+      switch (f) {
+        case UnaryMath::Abs:
+          out[i] = std::fabs(x);
+          break;
+        case UnaryMath::Exp:
+          out[i] = std::exp(x);
+          break;
+        case UnaryMath::Log:
+          out[i] = std::log(x);
+          break;
+        case UnaryMath::Neg:
+          out[i] = -x;
+          break;
+        case UnaryMath::Rsqrt:
+          out[i] = 1.0f / std::sqrt(x);
+          break;
+        case UnaryMath::Sin:
+          out[i] = std::sin(x);
+          break;
+        case UnaryMath::Sqrt:
+          out[i] = std::sqrt(x);
+          break;
+      }
+    }
+  });
+}
+
+void unaryMath(const int32_t* in, size_t count, UnaryMath f, int32_t* out) {
+  detail::parallelFor(count, 1, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      // Through uint32_t: negating INT32_MIN wraps instead of overflowing.
+      const auto u = static_cast<uint32_t>(in[i]);
+      const bool negate = f == UnaryMath::Neg || (f == UnaryMath::Abs && in[i] < 0);
+      out[i] = static_cast<int32_t>(negate ? 0u - u : u);
+    }
+  });
+}
+
+void compare(const float* a, const Shape& aShape, const float* b, const Shape& bShape, Comparison c, uint8_t* out,
+             const Shape& outShape) {
+  compareValues(a, aShape, b, bShape, c, out, outShape);
+}
+void compare(const int32_t* a, const Shape& aShape, const int32_t* b, const Shape& bShape, Comparison c,
+             uint8_t* out, const Shape& outShape) {
+  compareValues(a, aShape, b, bShape, c, out, outShape);
+}
+void compareBool(const uint8_t* a, const Shape& aShape, const uint8_t* b, const Shape& bShape, Comparison c,
+                 uint8_t* out, const Shape& outShape) {
+  broadcast(a, aShape, b, bShape, out, outShape,
+            [c](uint8_t x, uint8_t y) { return static_cast<uint8_t>(holds(c, x != 0, y != 0)); });
+}
+void compare(const uint8_t* a, const Shape& aShape, Quant aQuant, const uint8_t* b, const Shape& bShape,
+             Quant bQuant, Comparison c, uint8_t* out, const Shape& outShape) {
+  broadcast(a, aShape, b, bShape, out, outShape,
+            [&](uint8_t x, uint8_t y) { return static_cast<uint8_t>(holds(c, real(x, aQuant), real(y, bQuant))); });
+}
+
+void maximum(const float* a, const Shape& aShape, const float* b, const Shape& bShape, float* out,
+             const Shape& outShape) {
+  broadcast(a, aShape, b, bShape, out, outShape, [](float x, float y) { return std::max(x, y); });
+}
+void minimum(const float* a, const Shape& aShape, const float* b, const Shape& bShape, float* out,
+             const Shape& outShape) {
+  broadcast(a, aShape, b, bShape, out, outShape, [](float x, float y) { return std::min(x, y); });
+}
+void maximum(const int32_t* a, const Shape& aShape, const int32_t* b, const Shape& bShape, int32_t* out,
+             const Shape& outShape) {
+  broadcast(a, aShape, b, bShape, out, outShape, [](int32_t x, int32_t y) { return std::max(x, y); });
+}
+void minimum(const int32_t* a, const Shape& aShape, const int32_t* b, const Shape& bShape, int32_t* out,
+             const Shape& outShape) {
+  broadcast(a, aShape, b, bShape, out, outShape, [](int32_t x, int32_t y) { return std::min(x, y); });
+}
+void maximum(const uint8_t* a, const Shape& aShape, Quant aQuant, const uint8_t* b, const Shape& bShape,
+             Quant bQuant, uint8_t* out, const Shape& outShape, Quant outQuant) {
+  extremumQuant8(a, aShape, aQuant, b, bShape, bQuant, true, out, outShape, outQuant);
+}
+void minimum(const uint8_t* a, const Shape& aShape, Quant aQuant, const uint8_t* b, const Shape& bShape,
+             Quant bQuant, uint8_t* out, const Shape& outShape, Quant outQuant) {
+  extremumQuant8(a, aShape, aQuant, b, bShape, bQuant, false, out, outShape, outQuant);
+}
+
+void logical(const uint8_t* a, const Shape& aShape, const uint8_t* b, const Shape& bShape, Logical op, uint8_t* out,
+             const Shape& outShape) {
+  broadcast(a, aShape, b, bShape, out, outShape, [op](uint8_t x, uint8_t y) {
+    return static_cast<uint8_t>(op == Logical::And ? (x != 0 && y != 0) : (x != 0 || y != 0));
+  });
+}
+
+void logicalNot(const uint8_t* in, size_t count, uint8_t* out) {
+  for (size_t i = 0; i < count; ++i) out[i] = in[i] == 0 ? 1 : 0;
+}
+
+void select(const uint8_t* condition, const void* a, const void* b, size_t count, size_t elementSize, void* out) {
+  const auto* pa = static_cast<const uint8_t*>(a);
+  const auto* pb = static_cast<const uint8_t*>(b);
+  auto* po = static_cast<uint8_t*>(out);
+  detail::parallelFor(count, elementSize, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i)
+      std::memcpy(po + i * elementSize, (condition[i] != 0 ? pa : pb) + i * elementSize, elementSize);
+  });
+}
+
+void select(const uint8_t* condition, const uint8_t* a, Quant aQuant, const uint8_t* b, Quant bQuant, size_t count,
+            uint8_t* out, Quant outQuant) {
+  const auto fromA = requantizeTable(aQuant, outQuant);
+  const auto fromB = requantizeTable(bQuant, outQuant);
+  for (size_t i = 0; i < count; ++i) out[i] = condition[i] != 0 ? fromA[a[i]] : fromB[b[i]];
+}
+
+}  // namespace nnrt::cpu
