@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "plugins/cpu/kernels/parallel.hpp"
@@ -10,13 +11,13 @@ namespace nnrt::cpu {
 
 namespace {
 
-// Sums of `in` over `axes`, one per output element (row-major over the kept dimensions), accumulated in
-// Acc; *reducedCount is the number of input elements in each sum.
-template <typename T, typename Acc>
-std::vector<Acc> sumOver(const T* in, const Shape& inShape, std::span<const uint32_t> axes,
-                         size_t* reducedCount) {
-  // Input as 4-D (leading 1s); a reduced dimension has output stride 0, so each input element adds
-  // into the output element it belongs to.
+// combine(acc, x) of `in` over `axes`, one accumulator per output element (row-major over the kept
+// dimensions), each starting at `init`; *reducedCount is the number of input elements in each.
+template <typename T, typename Acc, typename Combine>
+std::vector<Acc> reduceOver(const T* in, const Shape& inShape, std::span<const uint32_t> axes, Acc init,
+                            const Combine& combine, size_t* reducedCount) {
+  // Input as 4-D (leading 1s); a reduced dimension has output stride 0, so each input element
+  // combines into the output element it belongs to.
   const size_t lead = 4 - inShape.rank();
   std::array<size_t, 4> dims{1, 1, 1, 1};
   std::array<bool, 4> reduced{false, false, false, false};
@@ -32,8 +33,8 @@ std::vector<Acc> sumOver(const T* in, const Shape& inShape, std::span<const uint
     outStride[i] = reduced[i] ? 0 : outCount;
     (reduced[i] ? *reducedCount : outCount) *= dims[i];
   }
-  std::vector<Acc> sums(outCount, Acc{0});
-  if (outCount == 0) return sums;
+  std::vector<Acc> accs(outCount, init);
+  if (outCount == 0) return accs;
 
   // Slices along dimension 0 write disjoint outputs unless dimension 0 is reduced.
   const size_t slices = reduced[0] ? 1 : dims[0];
@@ -46,15 +47,15 @@ std::vector<Acc> sumOver(const T* in, const Shape& inShape, std::span<const uint
         const T* x = in + i0 * sliceSize;
         for (size_t i1 = 0; i1 < dims[1]; ++i1) {
           for (size_t i2 = 0; i2 < dims[2]; ++i2) {
-            Acc* row = sums.data() + i0 * outStride[0] + i1 * outStride[1] + i2 * outStride[2];
+            Acc* row = accs.data() + i0 * outStride[0] + i1 * outStride[1] + i2 * outStride[2];
             if (reduced[3]) {
-              Acc acc{0};
+              Acc acc = *row;
               for (size_t i3 = 0; i3 < dims[3]; ++i3)
-                acc += x[i3];
-              *row += acc;
+                acc = combine(acc, x[i3]);
+              *row = acc;
             } else {
               for (size_t i3 = 0; i3 < dims[3]; ++i3)
-                row[i3] += x[i3];
+                row[i3] = combine(row[i3], x[i3]);
             }
             x += dims[3];
           }
@@ -62,7 +63,40 @@ std::vector<Acc> sumOver(const T* in, const Shape& inShape, std::span<const uint
       }
     }
   });
-  return sums;
+  return accs;
+}
+
+template <typename T, typename Acc>
+std::vector<Acc> sumOver(const T* in, const Shape& inShape, std::span<const uint32_t> axes, size_t* reducedCount) {
+  return reduceOver<T, Acc>(in, inShape, axes, Acc{0}, [](Acc a, T x) { return a + static_cast<Acc>(x); },
+                            reducedCount);
+}
+
+template <typename T, typename Acc, typename Combine>
+void reduceInto(const T* in, const Shape& inShape, std::span<const uint32_t> axes, Acc init, const Combine& combine,
+                T* out) {
+  size_t reducedCount = 0;
+  const std::vector<Acc> accs = reduceOver<T, Acc>(in, inShape, axes, init, combine, &reducedCount);
+  for (size_t i = 0; i < accs.size(); ++i) out[i] = static_cast<T>(accs[i]);
+}
+
+template <typename T>
+void argExtremum(const T* in, const Shape& inShape, uint32_t axis, bool largest, int32_t* out) {
+  size_t outer = 1, inner = 1;
+  for (uint32_t d = 0; d < axis; ++d) outer *= inShape.dims[d];
+  for (uint32_t d = axis + 1; d < inShape.rank(); ++d) inner *= inShape.dims[d];
+  const size_t n = inShape.dims[axis];
+  for (size_t o = 0; o < outer; ++o) {
+    for (size_t i = 0; i < inner; ++i) {
+      const T* x = in + o * n * inner + i;
+      size_t best = 0;
+      for (size_t k = 1; k < n; ++k) {
+        const T v = x[k * inner], b = x[best * inner];
+        if (largest ? v > b : v < b) best = k;  // ties keep the first index
+      }
+      out[o * inner + i] = static_cast<int32_t>(best);
+    }
+  }
 }
 
 }  // namespace
@@ -91,5 +125,41 @@ void mean(const uint8_t* in, const Shape& inShape, Quant inQuant, std::span<cons
     out[i] = static_cast<uint8_t>(std::fmin(255.0, std::fmax(0.0, q)));
   }
 }
+
+void reduceSum(const float* in, const Shape& inShape, std::span<const uint32_t> axes, float* out) {
+  reduceInto<float, double>(in, inShape, axes, 0.0, [](double a, float x) { return a + x; }, out);
+}
+void reduceProd(const float* in, const Shape& inShape, std::span<const uint32_t> axes, float* out) {
+  reduceInto<float, double>(in, inShape, axes, 1.0, [](double a, float x) { return a * x; }, out);
+}
+void reduceMax(const float* in, const Shape& inShape, std::span<const uint32_t> axes, float* out) {
+  reduceInto<float, float>(in, inShape, axes, -std::numeric_limits<float>::infinity(),
+                           [](float a, float x) { return std::max(a, x); }, out);
+}
+void reduceMin(const float* in, const Shape& inShape, std::span<const uint32_t> axes, float* out) {
+  reduceInto<float, float>(in, inShape, axes, std::numeric_limits<float>::infinity(),
+                           [](float a, float x) { return std::min(a, x); }, out);
+}
+void reduceMax(const uint8_t* in, const Shape& inShape, std::span<const uint32_t> axes, uint8_t* out) {
+  reduceInto<uint8_t, uint8_t>(in, inShape, axes, 0, [](uint8_t a, uint8_t x) { return std::max(a, x); }, out);
+}
+void reduceMin(const uint8_t* in, const Shape& inShape, std::span<const uint32_t> axes, uint8_t* out) {
+  reduceInto<uint8_t, uint8_t>(in, inShape, axes, 255, [](uint8_t a, uint8_t x) { return std::min(a, x); }, out);
+}
+void reduceAll(const uint8_t* in, const Shape& inShape, std::span<const uint32_t> axes, uint8_t* out) {
+  reduceInto<uint8_t, uint8_t>(in, inShape, axes, 1, [](uint8_t a, uint8_t x) -> uint8_t { return a != 0 && x != 0; },
+                               out);
+}
+void reduceAny(const uint8_t* in, const Shape& inShape, std::span<const uint32_t> axes, uint8_t* out) {
+  reduceInto<uint8_t, uint8_t>(in, inShape, axes, 0, [](uint8_t a, uint8_t x) -> uint8_t { return a != 0 || x != 0; },
+                               out);
+}
+
+void argMax(const float* in, const Shape& inShape, uint32_t axis, int32_t* out) { argExtremum(in, inShape, axis, true, out); }
+void argMin(const float* in, const Shape& inShape, uint32_t axis, int32_t* out) { argExtremum(in, inShape, axis, false, out); }
+void argMax(const int32_t* in, const Shape& inShape, uint32_t axis, int32_t* out) { argExtremum(in, inShape, axis, true, out); }
+void argMin(const int32_t* in, const Shape& inShape, uint32_t axis, int32_t* out) { argExtremum(in, inShape, axis, false, out); }
+void argMax(const uint8_t* in, const Shape& inShape, uint32_t axis, int32_t* out) { argExtremum(in, inShape, axis, true, out); }
+void argMin(const uint8_t* in, const Shape& inShape, uint32_t axis, int32_t* out) { argExtremum(in, inShape, axis, false, out); }
 
 }  // namespace nnrt::cpu
