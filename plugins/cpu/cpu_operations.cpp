@@ -383,7 +383,8 @@ std::span<const KernelEntry> basicKernels() {
 }
 
 std::vector<std::span<const KernelEntry>> kernelTables() {
-  return {basicKernels(), tensorKernels(), imageKernels(), recurrentKernels(), mathKernels(), reduceKernels()};
+  return {basicKernels(), tensorKernels(), imageKernels(), recurrentKernels(), mathKernels(), reduceKernels(),
+          nonlinearKernels()};
 }
 
 namespace {

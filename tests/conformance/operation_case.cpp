@@ -76,7 +76,7 @@ const std::vector<OperationCase>& allOperationCases() {
                                    Family{"shape", shapeCases}, Family{"tensor", tensorCases},
                                    Family{"quant", quantCases}, Family{"image", imageCases},
                                    Family{"recurrent", recurrentCases}, Family{"math", mathCases},
-                                   Family{"reduce", reduceCases},
+                                   Family{"reduce", reduceCases}, Family{"nonlinear", nonlinearCases},
                                    Family{"float16", float16Cases}}) {
       for (OperationCase& c : casesOf()) {
         c.family = family;

@@ -1,0 +1,143 @@
+#include "plugins/cpu/kernels/nonlinear.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "nnrt/driver/half.hpp"
+#include "nnrt/driver/types.hpp"
+#include "plugins/cpu/kernels/broadcast.hpp"
+#include "plugins/cpu/kernels/parallel.hpp"
+#include "plugins/cpu/kernels/quantization.hpp"
+
+namespace nnrt::cpu {
+namespace {
+
+template <typename A, typename B, typename Out, typename Op>
+void broadcast(const A* a, const Shape& aShape, const B* b, const Shape& bShape, Out* out, const Shape& outShape,
+               const Op& op) {
+  const detail::BroadcastLoop loop = detail::planBroadcast(aShape, bShape, outShape);
+  detail::forEachBroadcastRun(loop, [&](size_t o, size_t ia, size_t ib, size_t count, size_t aStep, size_t bStep) {
+    for (size_t i = 0; i < count; ++i) out[o + i] = op(a[ia + i * aStep], b[ib + i * bStep]);
+  });
+}
+
+double real(uint8_t q, Quant p) { return static_cast<double>(static_cast<int32_t>(q) - p.zeroPoint) * p.scale; }
+
+uint8_t requantize(double real, Quant p) {
+  const double q = std::round(real / p.scale) + p.zeroPoint;
+  return static_cast<uint8_t>(std::fmin(255.0, std::fmax(0.0, q)));
+}
+
+double hardSwishOf(double x) { return x * std::min(std::max(x + 3.0, 0.0), 6.0) / 6.0; }
+
+// One stored value of `type` as a double.
+double load(const void* in, int32_t type, size_t i) {
+  using OT = driver::OperandType;
+  switch (static_cast<OT>(type)) {
+    case OT::TENSOR_FLOAT16: {
+      uint16_t h;
+      std::memcpy(&h, static_cast<const uint8_t*>(in) + 2 * i, 2);
+      return driver::halfToFloat(h);
+    }
+    case OT::TENSOR_FLOAT32:
+      return static_cast<const float*>(in)[i];
+    case OT::TENSOR_INT32:
+      return static_cast<const int32_t*>(in)[i];
+    default:  // TENSOR_QUANT8_ASYMM
+      return static_cast<const uint8_t*>(in)[i];
+  }
+}
+
+void store(double v, void* out, int32_t type, size_t i) {
+  using OT = driver::OperandType;
+  switch (static_cast<OT>(type)) {
+    case OT::TENSOR_FLOAT16: {
+      const uint16_t h = driver::floatToHalf(static_cast<float>(v));
+      std::memcpy(static_cast<uint8_t*>(out) + 2 * i, &h, 2);
+      break;
+    }
+    case OT::TENSOR_FLOAT32:
+      static_cast<float*>(out)[i] = static_cast<float>(v);
+      break;
+    case OT::TENSOR_INT32: {
+      constexpr double lo = std::numeric_limits<int32_t>::min(), hi = std::numeric_limits<int32_t>::max();
+      static_cast<int32_t*>(out)[i] = std::isnan(v) ? 0 : static_cast<int32_t>(std::trunc(std::clamp(v, lo, hi)));
+      break;
+    }
+    default:  // TENSOR_QUANT8_ASYMM
+      static_cast<uint8_t*>(out)[i] = std::isnan(v) ? 0 : static_cast<uint8_t>(std::trunc(std::clamp(v, 0.0, 255.0)));
+      break;
+  }
+}
+
+}  // namespace
+
+void prelu(const float* x, const Shape& xShape, const float* alpha, const Shape& alphaShape, float* out,
+           const Shape& outShape) {
+  broadcast(x, xShape, alpha, alphaShape, out, outShape, [](float v, float a) { return v < 0 ? a * v : v; });
+}
+
+void prelu(const uint8_t* x, const Shape& xShape, Quant xQuant, const uint8_t* alpha, const Shape& alphaShape,
+           Quant alphaQuant, uint8_t* out, const Shape& outShape, Quant outQuant) {
+  broadcast(x, xShape, alpha, alphaShape, out, outShape, [&](uint8_t v, uint8_t a) {
+    const double rv = real(v, xQuant);
+    return requantize(rv < 0 ? real(a, alphaQuant) * rv : rv, outQuant);
+  });
+}
+
+void elu(const float* x, size_t count, float alpha, float* out) {
+  detail::parallelFor(count, 8, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) out[i] = x[i] < 0 ? alpha * std::expm1(x[i]) : x[i];
+  });
+}
+
+void hardSwish(const float* x, size_t count, float* out) {
+  detail::parallelFor(count, 2, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) out[i] = x[i] * std::min(std::max(x[i] + 3.0f, 0.0f), 6.0f) / 6.0f;
+  });
+}
+
+void hardSwish(const uint8_t* x, size_t count, Quant xQuant, uint8_t* out, Quant outQuant) {
+  const auto table = unaryTable(xQuant, outQuant, hardSwishOf);
+  for (size_t i = 0; i < count; ++i) out[i] = table[x[i]];
+}
+
+void pow(const float* base, const Shape& baseShape, const float* exponent, const Shape& exponentShape, float* out,
+         const Shape& outShape) {
+  broadcast(base, baseShape, exponent, exponentShape, out, outShape, [](float b, float e) { return std::pow(b, e); });
+}
+
+void logSoftmax(const float* x, const Shape& shape, float beta, uint32_t axis, float* out) {
+  size_t outer = 1, inner = 1;
+  for (uint32_t d = 0; d < axis; ++d) outer *= shape.dims[d];
+  for (uint32_t d = axis + 1; d < shape.rank(); ++d) inner *= shape.dims[d];
+  const size_t n = shape.dims[axis];
+  detail::parallelFor(outer * inner, n * 4, [&](size_t begin, size_t end) {
+    for (size_t t = begin; t < end; ++t) {
+      const size_t base = (t / inner) * n * inner + t % inner;
+      double maximum = -std::numeric_limits<double>::infinity();
+      for (size_t k = 0; k < n; ++k) maximum = std::max(maximum, static_cast<double>(beta) * x[base + k * inner]);
+      double sum = 0;
+      for (size_t k = 0; k < n; ++k) sum += std::exp(static_cast<double>(beta) * x[base + k * inner] - maximum);
+      const double logSum = maximum + std::log(sum);
+      for (size_t k = 0; k < n; ++k)
+        out[base + k * inner] = static_cast<float>(static_cast<double>(beta) * x[base + k * inner] - logSum);
+    }
+  });
+}
+
+void cast(const void* in, int32_t from, size_t count, void* out, int32_t to) {
+  for (size_t i = 0; i < count; ++i) store(load(in, from, i), out, to, i);
+}
+
+void quantize(const float* x, size_t count, Quant q, int32_t lo, int32_t hi, uint8_t* out) {
+  for (size_t i = 0; i < count; ++i) {
+    const double v = std::round(static_cast<double>(x[i]) / q.scale) + q.zeroPoint;
+    const auto clamped = static_cast<int32_t>(std::fmin(hi, std::fmax(lo, v)));
+    out[i] = static_cast<uint8_t>(clamped);  // int8 values as their two's complement byte
+  }
+}
+
+}  // namespace nnrt::cpu
