@@ -383,7 +383,7 @@ std::span<const KernelEntry> basicKernels() {
 }
 
 std::vector<std::span<const KernelEntry>> kernelTables() {
-  return {basicKernels(), tensorKernels(), imageKernels(), recurrentKernels(), mathKernels()};
+  return {basicKernels(), tensorKernels(), imageKernels(), recurrentKernels(), mathKernels(), tensor2Kernels()};
 }
 
 namespace {

@@ -57,6 +57,7 @@ constexpr auto Q8 = driver::OperandType::TENSOR_QUANT8_ASYMM;
 constexpr auto Q8S = driver::OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
 constexpr auto Q8Symm = driver::OperandType::TENSOR_QUANT8_SYMM;
 constexpr auto Q8C = driver::OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL;
+constexpr auto I32Scalar = driver::OperandType::INT32;  // PACK's input 0, its axis
 }  // namespace table_names
 
 // The kernel tables, one per family of operations (a new family adds its own cpu_ops_<family>.cpp
@@ -67,6 +68,7 @@ std::span<const KernelEntry> tensorKernels();  // cpu_ops_tensor.cpp: space/dept
 std::span<const KernelEntry> imageKernels();   // cpu_ops_image.cpp: normalization, resizing, dequantization
 std::span<const KernelEntry> recurrentKernels();  // cpu_ops_recurrent.cpp: RNN, SVDF, LSTM
 std::span<const KernelEntry> mathKernels();  // cpu_ops_math.cpp: unary math, comparisons, min/max, logic, SELECT
+std::span<const KernelEntry> tensor2Kernels();  // cpu_ops_tensor2.cpp: slice, split, tile, gather, pads, pack, ...
 std::vector<std::span<const KernelEntry>> kernelTables();
 
 // The kernel entry that runs `op` (declared shapes, constant values) or, as INVALID_ARGUMENT, one
