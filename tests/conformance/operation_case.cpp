@@ -76,6 +76,7 @@ const std::vector<OperationCase>& allOperationCases() {
                                    Family{"shape", shapeCases}, Family{"tensor", tensorCases},
                                    Family{"quant", quantCases}, Family{"image", imageCases},
                                    Family{"recurrent", recurrentCases}, Family{"math", mathCases},
+                                   Family{"tensor2", tensor2Cases},
                                    Family{"float16", float16Cases}}) {
       for (OperationCase& c : casesOf()) {
         c.family = family;

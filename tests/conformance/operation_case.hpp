@@ -112,6 +112,7 @@ std::vector<OperationCase> tensorCases();     // space/depth/batch moves, slices
 std::vector<OperationCase> imageCases();      // normalization, resizing, dequantization
 std::vector<OperationCase> recurrentCases();  // RNN, SVDF, LSTM
 std::vector<OperationCase> mathCases();       // feature level 3 element-wise math, comparisons, logic, SELECT
+std::vector<OperationCase> tensor2Cases();    // slice, split, tile, gather, expand, pads, reverse, pack, shuffle
 std::vector<OperationCase> quantCases();      // per-channel filters, signed quant8 and int32 forms
 std::vector<OperationCase> float16Cases();    // TENSOR_FLOAT16 forms of the wave-1 operations
 // Every case, built once; names are unique.
