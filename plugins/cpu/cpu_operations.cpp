@@ -383,8 +383,8 @@ std::span<const KernelEntry> basicKernels() {
 }
 
 std::vector<std::span<const KernelEntry>> kernelTables() {
-  return {basicKernels(), tensorKernels(), imageKernels(), recurrentKernels(), mathKernels(), reduceKernels(),
-          nonlinearKernels()};
+  return {basicKernels(),     tensorKernels(), imageKernels(),     recurrentKernels(),
+          mathKernels(),      reduceKernels(), nonlinearKernels(), tensor2Kernels()};
 }
 
 namespace {

@@ -57,6 +57,7 @@ constexpr auto Q8 = driver::OperandType::TENSOR_QUANT8_ASYMM;
 constexpr auto Q8S = driver::OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
 constexpr auto Q8Symm = driver::OperandType::TENSOR_QUANT8_SYMM;
 constexpr auto Q8C = driver::OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL;
+constexpr auto I32Scalar = driver::OperandType::INT32;  // PACK's input 0, its axis
 }  // namespace table_names
 
 // The kernel tables, one per family of operations (a new family adds its own cpu_ops_<family>.cpp
@@ -69,6 +70,7 @@ std::span<const KernelEntry> recurrentKernels();  // cpu_ops_recurrent.cpp: RNN,
 std::span<const KernelEntry> mathKernels();  // cpu_ops_math.cpp: unary math, comparisons, min/max, logic, SELECT
 std::span<const KernelEntry> reduceKernels();  // cpu_ops_reduce.cpp: REDUCE_*, ARGMAX, ARGMIN
 std::span<const KernelEntry> nonlinearKernels();  // cpu_ops_nonlinear.cpp: PRELU, ELU, HARD_SWISH, POW, LOG_SOFTMAX, CAST, QUANTIZE, FILL
+std::span<const KernelEntry> tensor2Kernels();  // cpu_ops_tensor2.cpp: slice, split, tile, gather, pads, pack, ...
 std::vector<std::span<const KernelEntry>> kernelTables();
 
 // The kernel entry that runs `op` (declared shapes, constant values) or, as INVALID_ARGUMENT, one

@@ -77,6 +77,7 @@ const std::vector<OperationCase>& allOperationCases() {
                                    Family{"quant", quantCases}, Family{"image", imageCases},
                                    Family{"recurrent", recurrentCases}, Family{"math", mathCases},
                                    Family{"reduce", reduceCases}, Family{"nonlinear", nonlinearCases},
+                                   Family{"tensor2", tensor2Cases},
                                    Family{"float16", float16Cases}}) {
       for (OperationCase& c : casesOf()) {
         c.family = family;

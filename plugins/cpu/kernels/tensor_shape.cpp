@@ -157,5 +157,6 @@ void pad(const T* in, const Shape& inShape, std::span<const uint32_t> paddings, 
 template void pad<float>(const float*, const Shape&, std::span<const uint32_t>, float, float*);
 template void pad<uint8_t>(const uint8_t*, const Shape&, std::span<const uint32_t>, uint8_t, uint8_t*);
 template void pad<int32_t>(const int32_t*, const Shape&, std::span<const uint32_t>, int32_t, int32_t*);
+template void pad<uint16_t>(const uint16_t*, const Shape&, std::span<const uint32_t>, uint16_t, uint16_t*);
 
 }  // namespace nnrt::cpu

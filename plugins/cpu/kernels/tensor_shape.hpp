@@ -32,12 +32,14 @@ void transpose(const void* in, const Shape& inShape, std::span<const uint32_t> p
 
 // PAD: paddings holds rank pairs {before, after} (NNAPI's [rank, 2] tensor, row-major, non-negative);
 // output dimension i is paddings[2i] + inShape.dims[i] + paddings[2i + 1], and every padded element is
-// padValue (0.0f for float, the zero point for quant8). Instantiated for float, uint8_t and int32_t.
+// padValue (0.0f for float, the zero point for quant8). Instantiated for float, uint8_t, int32_t and
+// uint16_t (float16 as its bits).
 template <typename T>
 void pad(const T* in, const Shape& inShape, std::span<const uint32_t> paddings, T padValue, T* out);
 
 extern template void pad<float>(const float*, const Shape&, std::span<const uint32_t>, float, float*);
 extern template void pad<uint8_t>(const uint8_t*, const Shape&, std::span<const uint32_t>, uint8_t, uint8_t*);
 extern template void pad<int32_t>(const int32_t*, const Shape&, std::span<const uint32_t>, int32_t, int32_t*);
+extern template void pad<uint16_t>(const uint16_t*, const Shape&, std::span<const uint32_t>, uint16_t, uint16_t*);
 
 }  // namespace nnrt::cpu

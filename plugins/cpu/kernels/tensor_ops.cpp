@@ -1,0 +1,188 @@
+#include "plugins/cpu/kernels/tensor_ops.hpp"
+
+#include <cstring>
+#include <vector>
+
+#include "plugins/cpu/kernels/parallel.hpp"
+
+namespace nnrt::cpu {
+namespace {
+
+// The tensor seen as [outer, axis, inner] around one dimension.
+struct AxisView {
+  size_t outer = 1, axis = 1, inner = 1;
+};
+AxisView around(const Shape& shape, uint32_t axis) {
+  AxisView v;
+  for (size_t d = 0; d < shape.rank(); ++d) {
+    if (d < axis) {
+      v.outer *= shape.dims[d];
+    } else if (d == axis) {
+      v.axis = shape.dims[d];
+    } else {
+      v.inner *= shape.dims[d];
+    }
+  }
+  return v;
+}
+
+// Copies one element of `size` bytes; a fixed size per case lets the copy become a single move.
+inline void copyElement(unsigned char* dst, const unsigned char* src, size_t size) {
+  switch (size) {
+    case 1:
+      *dst = *src;
+      return;
+    case 2:
+      std::memcpy(dst, src, 2);
+      return;
+    case 4:
+      std::memcpy(dst, src, 4);
+      return;
+    default:
+      std::memcpy(dst, src, size);
+  }
+}
+
+// Per output dimension d, the input coordinate each output coordinate reads: maps[d][o]. The output's
+// dimensions are the maps' sizes.
+using IndexMaps = std::vector<std::vector<uint32_t>>;
+
+// The identity maps of a shape (every dimension read in place).
+IndexMaps identityMaps(const Shape& shape) {
+  IndexMaps maps(shape.rank());
+  for (size_t d = 0; d < shape.rank(); ++d) {
+    maps[d].resize(shape.dims[d]);
+    for (uint32_t i = 0; i < shape.dims[d]; ++i)
+      maps[d][i] = i;
+  }
+  return maps;
+}
+
+// Fills the output in row-major order: output element (o[0], ..., o[r-1]) is input element
+// (maps[0][o[0]], ..., maps[r-1][o[r-1]]). In parallel over output rows (all but the last dimension).
+void gatherByMaps(const void* in, const Shape& inShape, const IndexMaps& maps, size_t elementSize,
+                  void* out) {
+  const size_t rank = inShape.rank();
+  if (rank == 0) return;
+  // The maps as element offsets into the input.
+  std::vector<size_t> inStrides(rank, 1);
+  for (size_t d = rank; d-- > 1;)
+    inStrides[d - 1] = inStrides[d] * inShape.dims[d];
+  std::vector<std::vector<size_t>> offsets(rank);
+  size_t rows = 1;
+  for (size_t d = 0; d < rank; ++d) {
+    offsets[d].resize(maps[d].size());
+    for (size_t o = 0; o < maps[d].size(); ++o)
+      offsets[d][o] = maps[d][o] * inStrides[d];
+    if (d + 1 < rank) rows *= maps[d].size();
+  }
+  const size_t rowLength = maps[rank - 1].size();
+  if (rows == 0 || rowLength == 0) return;
+  const auto* src = static_cast<const unsigned char*>(in);
+  auto* dst = static_cast<unsigned char*>(out);
+  const std::vector<size_t>& last = offsets[rank - 1];
+  detail::parallelFor(rows, rowLength, [&](size_t begin, size_t end) {
+    for (size_t row = begin; row < end; ++row) {
+      size_t base = 0;
+      size_t rest = row;
+      for (size_t d = rank - 1; d-- > 0;) {
+        const size_t extent = offsets[d].size();
+        base += offsets[d][rest % extent];
+        rest /= extent;
+      }
+      unsigned char* to = dst + row * rowLength * elementSize;
+      for (size_t j = 0; j < rowLength; ++j) {
+        copyElement(to + j * elementSize, src + (base + last[j]) * elementSize, elementSize);
+      }
+    }
+  });
+}
+
+}  // namespace
+
+void split(const void* in, const Shape& inShape, uint32_t axis, size_t elementSize,
+           std::span<void* const> outputs) {
+  if (outputs.empty()) return;
+  const AxisView v = around(inShape, axis);
+  const size_t part = v.axis / outputs.size();
+  const size_t partBytes = part * v.inner * elementSize;
+  const auto* src = static_cast<const unsigned char*>(in);
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    auto* dst = static_cast<unsigned char*>(outputs[k]);
+    for (size_t o = 0; o < v.outer; ++o) {
+      if (partBytes == 0) break;
+      std::memcpy(dst + o * partBytes, src + ((o * v.axis + k * part) * v.inner) * elementSize, partBytes);
+    }
+  }
+}
+
+void tile(const void* in, const Shape& inShape, std::span<const uint32_t> multiples, size_t elementSize,
+          void* out) {
+  IndexMaps maps(inShape.rank());
+  for (size_t d = 0; d < inShape.rank(); ++d) {
+    const uint32_t extent = inShape.dims[d];
+    maps[d].resize(size_t{extent} * multiples[d]);
+    for (size_t o = 0; o < maps[d].size(); ++o)
+      maps[d][o] = static_cast<uint32_t>(o % extent);
+  }
+  gatherByMaps(in, inShape, maps, elementSize, out);
+}
+
+bool gather(const void* in, const Shape& inShape, uint32_t axis, const int32_t* indices, size_t indexCount,
+            size_t elementSize, void* out) {
+  const AxisView v = around(inShape, axis);
+  for (size_t i = 0; i < indexCount; ++i) {
+    if (indices[i] < 0 || static_cast<size_t>(indices[i]) >= v.axis) return false;
+  }
+  const size_t sliceBytes = v.inner * elementSize;
+  if (sliceBytes == 0) return true;
+  const auto* src = static_cast<const unsigned char*>(in);
+  auto* dst = static_cast<unsigned char*>(out);
+  for (size_t o = 0; o < v.outer; ++o) {
+    for (size_t i = 0; i < indexCount; ++i) {
+      std::memcpy(dst + (o * indexCount + i) * sliceBytes,
+                  src + (o * v.axis + static_cast<size_t>(indices[i])) * sliceBytes, sliceBytes);
+    }
+  }
+  return true;
+}
+
+void channelShuffle(const void* in, const Shape& shape, uint32_t axis, uint32_t groups, size_t elementSize,
+                    void* out) {
+  IndexMaps maps = identityMaps(shape);
+  const uint32_t perGroup = shape.dims[axis] / groups;
+  for (uint32_t o = 0; o < shape.dims[axis]; ++o)
+    maps[axis][o] = (o % groups) * perGroup + o / groups;
+  gatherByMaps(in, shape, maps, elementSize, out);
+}
+
+void mirrorPad(const void* in, const Shape& inShape, std::span<const uint32_t> paddings, MirrorMode mode,
+               size_t elementSize, void* out) {
+  IndexMaps maps(inShape.rank());
+  const int64_t edge = mode == MirrorMode::Reflect ? 1 : 0;  // REFLECT skips the edge element
+  for (size_t d = 0; d < inShape.rank(); ++d) {
+    const int64_t extent = inShape.dims[d];
+    const int64_t before = paddings[2 * d];
+    maps[d].resize(static_cast<size_t>(before + extent + paddings[2 * d + 1]));
+    for (size_t o = 0; o < maps[d].size(); ++o) {
+      int64_t p = static_cast<int64_t>(o) - before;
+      if (p < 0) {
+        p = -p - 1 + edge;
+      } else if (p >= extent) {
+        p = 2 * extent - 1 - p - edge;
+      }
+      maps[d][o] = static_cast<uint32_t>(p);
+    }
+  }
+  gatherByMaps(in, inShape, maps, elementSize, out);
+}
+
+void reverse(const void* in, const Shape& shape, uint32_t axis, size_t elementSize, void* out) {
+  IndexMaps maps = identityMaps(shape);
+  const uint32_t extent = shape.dims[axis];
+  for (uint32_t o = 0; o < extent; ++o)
+    maps[axis][o] = extent - 1 - o;
+  gatherByMaps(in, shape, maps, elementSize, out);
+}
+
+}  // namespace nnrt::cpu
