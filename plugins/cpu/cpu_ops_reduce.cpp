@@ -1,5 +1,5 @@
 // The cpu driver's table for the reductions of feature level 3: REDUCE_SUM, REDUCE_PROD, REDUCE_MAX,
-// REDUCE_MIN, REDUCE_ALL, REDUCE_ANY (over a set of axes) and ARGMAX, ARGMIN (along one), in every
+// REDUCE_MIN, REDUCE_ALL, REDUCE_ANY (over a set of axes), ARGMAX, ARGMIN (along one) and TOPK_V2, in every
 // operand type NNAPI lists for them through feature level 4. Float16 runs through viaFloat32 and
 // signed quant8 through viaUnsigned (both exact, and order-preserving for the extrema).
 #include <cstdint>
@@ -72,6 +72,16 @@ Result<void> argExtremum(const KernelCall& c) {
   return {};
 }
 
+// TOPK_V2(input, k) -> (values, indices) along the last dimension.
+template <typename T>
+Result<void> topKRun(const KernelCall& c) {
+  const ops::Arg& in = c.op.inputs[0];
+  const size_t rowLength = in.dims.back();
+  const auto k = static_cast<uint32_t>(c.op.inputs[1].scalar<int32_t>());
+  topK(input<T>(c, 0), elementsOf(in) / rowLength, rowLength, k, output<T>(c, 0), output<int32_t>(c, 1));
+  return {};
+}
+
 using namespace table_names;
 constexpr auto B8 = driver::OperandType::TENSOR_BOOL8;
 
@@ -100,6 +110,11 @@ const KernelEntry kReduce[] = {
     {T::ARGMIN, I32, noParams, argExtremum<int32_t, false>},
     {T::ARGMIN, Q8, noParams, argExtremum<uint8_t, false>},
     {T::ARGMIN, Q8S, noParams, viaUnsigned<argExtremum<uint8_t, false>>},
+    {T::TOPK_V2, F32, noParams, topKRun<float>},
+    {T::TOPK_V2, F16, noParams, viaFloat32<topKRun<float>>},
+    {T::TOPK_V2, I32, noParams, topKRun<int32_t>},
+    {T::TOPK_V2, Q8, noParams, topKRun<uint8_t>},
+    {T::TOPK_V2, Q8S, noParams, viaUnsigned<topKRun<uint8_t>>},
 };
 
 }  // namespace

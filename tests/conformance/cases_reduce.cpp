@@ -119,6 +119,36 @@ OperationCase argCase(O op, bool largest, OperandType type, const std::vector<ui
   return c.build({x, c.int32(axis)});
 }
 
+// TOPK_V2 along the last dimension: few distinct values so that ties occur (the lower index first).
+OperationCase topKCase(OperandType type, const std::vector<uint32_t>& dims, int32_t k, uint32_t seed) {
+  CaseBuilder c("topk_v2_k" + std::to_string(k) + "_rank" + std::to_string(dims.size()) + "_" + suffix(type),
+                O::TOPK_V2);
+  const bool quant = type == Q8 || type == Q8S;
+  std::vector<double> in = randomQuant(ref::count(dims), seed, -4, 4);
+  if (type == Q8) for (double& v : in) v += 100;
+  if (type == F32 || type == F16) for (double& v : in) v /= 4;
+  const size_t row = dims.back(), rows = in.size() / row;
+  std::vector<double> values, indices;
+  for (size_t r = 0; r < rows; ++r) {
+    std::vector<size_t> order(row);
+    for (size_t i = 0; i < row; ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return in[r * row + a] > in[r * row + b]; });
+    for (int32_t j = 0; j < k; ++j) {
+      values.push_back(in[r * row + order[static_cast<size_t>(j)]]);
+      indices.push_back(static_cast<double>(order[static_cast<size_t>(j)]));
+    }
+  }
+  std::vector<uint32_t> outDims = dims;
+  outDims.back() = static_cast<uint32_t>(k);
+  const float scale = quant ? 0.5f : 0.0f;
+  const int32_t zero = type == Q8 ? 120 : 0;
+  const uint32_t x = c.input(type, dims, in, scale, zero);
+  c.output(type, outDims, values, scale, zero);
+  c.tolerance(0, 0);  // values picked, not computed
+  c.output(I32, outDims, indices);
+  return c.build({x, c.int32(k)});
+}
+
 }  // namespace
 
 std::vector<OperationCase> reduceCases() {
@@ -163,6 +193,11 @@ std::vector<OperationCase> reduceCases() {
     }
   }
   cases.push_back(argCase(O::ARGMAX, true, F32, {7}, 0, ++seed));  // rank 1: output [1]
+  for (OperandType t : {F32, F16, I32, Q8, Q8S}) {
+    cases.push_back(topKCase(t, {3, 9}, 4, ++seed));
+    cases.push_back(topKCase(t, {2, 2, 5}, 5, ++seed));  // k = the whole row: a stable sort
+  }
+  cases.push_back(topKCase(F32, {6}, 1, ++seed));
   return cases;
 }
 

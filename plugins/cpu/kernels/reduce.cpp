@@ -1,5 +1,6 @@
 #include "plugins/cpu/kernels/reduce.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
@@ -78,6 +79,25 @@ void reduceInto(const T* in, const Shape& inShape, std::span<const uint32_t> axe
   size_t reducedCount = 0;
   const std::vector<Acc> accs = reduceOver<T, Acc>(in, inShape, axes, init, combine, &reducedCount);
   for (size_t i = 0; i < accs.size(); ++i) out[i] = static_cast<T>(accs[i]);
+}
+
+template <typename T>
+void topKRows(const T* in, size_t rows, size_t rowLength, uint32_t k, T* values, int32_t* indices) {
+  detail::parallelFor(rows, rowLength * 4, [&](size_t begin, size_t end) {
+    std::vector<int32_t> order(rowLength);
+    for (size_t r = begin; r < end; ++r) {
+      const T* row = in + r * rowLength;
+      for (size_t i = 0; i < rowLength; ++i) order[i] = static_cast<int32_t>(i);
+      // Stable: equal values keep the lower index first.
+      std::partial_sort(order.begin(), order.begin() + k, order.end(), [row](int32_t a, int32_t b) {
+        return row[a] > row[b] || (row[a] == row[b] && a < b);
+      });
+      for (uint32_t j = 0; j < k; ++j) {
+        values[r * k + j] = row[order[j]];
+        indices[r * k + j] = order[j];
+      }
+    }
+  });
 }
 
 template <typename T>
@@ -161,5 +181,15 @@ void argMax(const int32_t* in, const Shape& inShape, uint32_t axis, int32_t* out
 void argMin(const int32_t* in, const Shape& inShape, uint32_t axis, int32_t* out) { argExtremum(in, inShape, axis, false, out); }
 void argMax(const uint8_t* in, const Shape& inShape, uint32_t axis, int32_t* out) { argExtremum(in, inShape, axis, true, out); }
 void argMin(const uint8_t* in, const Shape& inShape, uint32_t axis, int32_t* out) { argExtremum(in, inShape, axis, false, out); }
+
+void topK(const float* in, size_t rows, size_t rowLength, uint32_t k, float* values, int32_t* indices) {
+  topKRows(in, rows, rowLength, k, values, indices);
+}
+void topK(const int32_t* in, size_t rows, size_t rowLength, uint32_t k, int32_t* values, int32_t* indices) {
+  topKRows(in, rows, rowLength, k, values, indices);
+}
+void topK(const uint8_t* in, size_t rows, size_t rowLength, uint32_t k, uint8_t* values, int32_t* indices) {
+  topKRows(in, rows, rowLength, k, values, indices);
+}
 
 }  // namespace nnrt::cpu

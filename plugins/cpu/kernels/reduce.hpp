@@ -43,4 +43,11 @@ void argMin(const int32_t* in, const Shape& inShape, uint32_t axis, int32_t* out
 void argMax(const uint8_t* in, const Shape& inShape, uint32_t axis, int32_t* out);  // TENSOR_QUANT8_ASYMM
 void argMin(const uint8_t* in, const Shape& inShape, uint32_t axis, int32_t* out);
 
+// TOPK_V2: the k largest values of every row (the last dimension, `rowLength` elements) in
+// descending order, with their indices; equal values keep their order (the lower index first).
+// For TENSOR_QUANT8_ASYMM the stored values are compared (the output is quantized like the input).
+void topK(const float* in, size_t rows, size_t rowLength, uint32_t k, float* values, int32_t* indices);
+void topK(const int32_t* in, size_t rows, size_t rowLength, uint32_t k, int32_t* values, int32_t* indices);
+void topK(const uint8_t* in, size_t rows, size_t rowLength, uint32_t k, uint8_t* values, int32_t* indices);
+
 }  // namespace nnrt::cpu
