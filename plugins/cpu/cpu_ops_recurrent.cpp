@@ -5,6 +5,8 @@
 //
 // LSTM's optional tensors count as absent when omitted (NO_VALUE) or when they have no elements:
 // NNAPI models use both forms.
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -13,6 +15,7 @@
 #include "plugins/cpu/cpu_operations.hpp"
 #include "plugins/cpu/kernel_call.hpp"
 #include "plugins/cpu/kernels/recurrent.hpp"
+#include "plugins/cpu/kernels/tensor_shape.hpp"
 #include "plugins/cpu/type_adapters.hpp"
 
 namespace nnrt::cpu {
@@ -103,6 +106,50 @@ Result<void> rnnFloat(const KernelCall& c) {
   NNRT_RETURN_IF_ERROR(expectOutput(c, 1, size_t{batch} * units));
   rnn(input<float>(c, 0), input<float>(c, 1), input<float>(c, 2), input<float>(c, 3), input<float>(c, 4),
       batch, inputSize, units, act, output<float>(c, 0), output<float>(c, 1));
+  return {};
+}
+
+// ---- UNIDIRECTIONAL_SEQUENCE_RNN ---------------------------------------------------------------------
+
+// input [maxTime, batch, inputSize] (time_major != 0) or [batch, maxTime, inputSize]; output likewise
+// with numUnits; output 1 (feature level 4, optional) the final hidden state [batch, numUnits]. Runs
+// the RNN step once per time step, time-major (batch-major operands go through the scratch).
+Result<void> sequenceRnnFloat(const KernelCall& c) {
+  const Arg& in = c.op.inputs[0];
+  if (in.rank() != 3) return driver::invalidArgument(label(c, 0) + " must be 3-D");
+  NNRT_ASSIGN_OR_RETURN(const int32_t timeMajor, int32At(c, 6));
+  const uint32_t maxTime = timeMajor != 0 ? in.dims[0] : in.dims[1];
+  const uint32_t batch = timeMajor != 0 ? in.dims[1] : in.dims[0];
+  const uint32_t inputSize = in.dims[2];
+  NNRT_ASSIGN_OR_RETURN(const uint32_t units, dim2(c, 1, 0));
+  NNRT_RETURN_IF_ERROR(expectCount(c, 1, size_t{units} * inputSize));
+  NNRT_RETURN_IF_ERROR(expectCount(c, 2, size_t{units} * units));
+  NNRT_RETURN_IF_ERROR(expectCount(c, 3, units));
+  NNRT_RETURN_IF_ERROR(expectCount(c, 4, size_t{batch} * units));
+  NNRT_ASSIGN_OR_RETURN(const RecurrentActivation act, activationAt(c, 5));
+  NNRT_RETURN_IF_ERROR(expectOutput(c, 0, size_t{maxTime} * batch * units));
+  if (c.op.outputs.size() > 1) NNRT_RETURN_IF_ERROR(expectOutput(c, 1, size_t{batch} * units));
+
+  static constexpr std::array<uint32_t, 3> kSwapFirstTwo{1, 0, 2};
+  const float* x = input<float>(c, 0);
+  float* y = output<float>(c, 0);
+  if (timeMajor == 0) {
+    auto* timeMajorInput = static_cast<float*>(c.scratch.allocate(elementsOf(in) * sizeof(float)));
+    transpose(x, shapeOf(in), kSwapFirstTwo, sizeof(float), timeMajorInput);
+    x = timeMajorInput;
+    y = static_cast<float*>(c.scratch.allocate(size_t{maxTime} * batch * units * sizeof(float)));
+  }
+  const size_t stateSize = size_t{batch} * units;
+  auto* state = static_cast<float*>(c.scratch.allocate(2 * stateSize * sizeof(float)));
+  const float* previous = input<float>(c, 4);
+  for (uint32_t t = 0; t < maxTime; ++t) {
+    float* next = state + (t % 2) * stateSize;
+    rnn(x + size_t{t} * batch * inputSize, input<float>(c, 1), input<float>(c, 2), input<float>(c, 3), previous, batch,
+        inputSize, units, act, next, y + size_t{t} * stateSize);
+    previous = next;
+  }
+  if (timeMajor == 0) transpose(y, Shape{{maxTime, batch, units}}, kSwapFirstTwo, sizeof(float), output<float>(c, 0));
+  if (c.op.outputs.size() > 1) std::copy(previous, previous + stateSize, output<float>(c, 1));
   return {};
 }
 
@@ -254,6 +301,8 @@ using namespace table_names;
 const KernelEntry kRecurrentKernels[] = {
     {T::RNN, F32, noParams, rnnFloat, rnnLimit},
     {T::RNN, F16, noParams, viaFloat32<rnnFloat>, rnnLimit},
+    {T::UNIDIRECTIONAL_SEQUENCE_RNN, F32, noParams, sequenceRnnFloat, rnnLimit},
+    {T::UNIDIRECTIONAL_SEQUENCE_RNN, F16, noParams, viaFloat32<sequenceRnnFloat>, rnnLimit},
     {T::SVDF, F32, noParams, svdfFloat, svdfLimit},
     {T::SVDF, F16, noParams, viaFloat32<svdfFloat>, svdfLimit},
     {T::LSTM, F32, noParams, lstmFloat, lstmLimit},

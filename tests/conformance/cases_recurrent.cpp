@@ -70,6 +70,42 @@ OperationCase rnnRandom(std::string name, OperandType type, int32_t fuse, uint32
   return c.build({xi, wi, ri, bi, hi, c.int32(fuse)});
 }
 
+// UNIDIRECTIONAL_SEQUENCE_RNN: the RNN step of ref::rnn applied maxTime times, the hidden state
+// carried; time-major or batch-major; with or without the final-state output of feature level 4.
+OperationCase sequenceRnnRandom(std::string name, OperandType type, int32_t fuse, bool timeMajor, bool finalState,
+                                uint32_t seed) {
+  const size_t maxTime = 4, batch = 2, inputSize = 3, units = 5;
+  CaseBuilder c(std::move(name), O::UNIDIRECTIONAL_SEQUENCE_RNN);
+  const auto x = randomValues(type, maxTime * batch * inputSize, seed);  // as laid out in the operand
+  const auto w = randomValues(type, units * inputSize, seed + 1, -0.8, 0.8);
+  const auto r = randomValues(type, units * units, seed + 2, -0.5, 0.5);
+  const auto b = randomValues(type, units, seed + 3);
+  const auto h0 = randomValues(type, batch * units, seed + 4);
+  // Element (t, n, i) of a time-major or batch-major [.., .., size] operand.
+  auto at = [&](size_t t, size_t n, size_t size) { return timeMajor ? (t * batch + n) * size : (n * maxTime + t) * size; };
+  std::vector<double> out(maxTime * batch * units), h = h0;
+  for (size_t t = 0; t < maxTime; ++t) {
+    std::vector<double> xt(batch * inputSize);
+    for (size_t n = 0; n < batch; ++n)
+      for (size_t i = 0; i < inputSize; ++i) xt[n * inputSize + i] = x[at(t, n, inputSize) + i];
+    h = ref::rnn(xt, w, r, b, h, batch, inputSize, units, fuse);
+    for (size_t n = 0; n < batch; ++n)
+      for (size_t u = 0; u < units; ++u) out[at(t, n, units) + u] = h[n * units + u];
+  }
+  const std::vector<uint32_t> inDims = timeMajor ? std::vector<uint32_t>{maxTime, batch, inputSize}
+                                                 : std::vector<uint32_t>{batch, maxTime, inputSize};
+  const std::vector<uint32_t> outDims = timeMajor ? std::vector<uint32_t>{maxTime, batch, units}
+                                                  : std::vector<uint32_t>{batch, maxTime, units};
+  const uint32_t xi = c.input(type, inDims, x);
+  const uint32_t wi = c.constant(type, {units, inputSize}, w);
+  const uint32_t ri = c.constant(type, {units, units}, r);
+  const uint32_t bi = c.constant(type, {units}, b);
+  const uint32_t hi = c.input(type, {batch, units}, h0);
+  c.output(type, outDims, out);
+  if (finalState) c.output(type, {batch, units}, h);
+  return c.build({xi, wi, ri, bi, hi, c.int32(fuse), c.int32(timeMajor ? 1 : 0)});
+}
+
 // ---- SVDF --------------------------------------------------------------------------------------------
 
 // One unit, rank 1, memory 3. The state keeps 3 entries, oldest first, the last one the free slot:
@@ -327,6 +363,11 @@ std::vector<OperationCase> recurrentCases() {
     cases.push_back(rnnRandom("rnn_relu" + sfx, type, 1, seed + 11));
     cases.push_back(rnnRandom("rnn_relu1" + sfx, type, 2, seed + 21));
     cases.push_back(rnnRandom("rnn_relu6" + sfx, type, 3, seed + 31));
+    cases.push_back(sequenceRnnRandom("sequence_rnn_time_major_relu" + sfx, type, 1, true, false, seed + 41));
+    cases.push_back(sequenceRnnRandom("sequence_rnn_batch_major_none" + sfx, type, 0, false, false, seed + 51));
+    cases.push_back(sequenceRnnRandom("sequence_rnn_final_state_relu1" + sfx, type, 2, true, true, seed + 61));
+    cases.push_back(sequenceRnnRandom("sequence_rnn_batch_major_final_state_relu6" + sfx, type, 3, false, true,
+                                      seed + 71));
   }
 
   cases.push_back(svdfByHand());
