@@ -228,8 +228,11 @@ class CpuExecution {
       if (auto valid = ops::validate(declared); !valid)
         return driver::invalidArgument(label() + ": " + valid.error().message);
       NNRT_ASSIGN_OR_RETURN(inferred, ops::inferShapes(declared));
-      for (const ops::Shape& s : inferred) {
-        if (s.empty() || std::find(s.begin(), s.end(), 0u) != s.end()) {
+      for (size_t k = 0; k < inferred.size(); ++k) {
+        const ops::Shape& s = inferred[k];
+        // A scalar output (RANK's INT32) has the empty shape; a tensor's must be known in full.
+        const bool tensor = k < outputs.size() && ops::isTensorType(outputs[k].type);
+        if ((tensor && s.empty()) || std::find(s.begin(), s.end(), 0u) != s.end()) {
           return driver::invalidArgument(label() + ": cannot determine its output shape " +
                                          ops::shapeToString(s));
         }

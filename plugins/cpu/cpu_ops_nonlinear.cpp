@@ -1,5 +1,5 @@
 // The cpu driver's table for the activations and conversions of feature levels 3 and 4: PRELU, ELU,
-// HARD_SWISH, POW, LOG_SOFTMAX, CAST, QUANTIZE and FILL, in every operand type NNAPI lists for them
+// HARD_SWISH, POW, LOG_SOFTMAX, CAST, QUANTIZE, FILL and RANK, in every operand type NNAPI lists for them
 // through feature level 4. Float16 runs through viaFloat32 (FLOAT16 scalars widened too) and signed
 // quant8 through viaUnsigned (both exact, type_adapters.hpp).
 #include <cstdint>
@@ -94,6 +94,12 @@ Result<void> fillAny(const KernelCall& c) {
   return {};
 }
 
+// RANK: the rank of input 0 (any type) as an INT32 scalar.
+Result<void> rankAny(const KernelCall& c) {
+  *output<int32_t>(c) = static_cast<int32_t>(c.op.inputs[0].rank());
+  return {};
+}
+
 using namespace table_names;
 constexpr auto B8 = OperandType::TENSOR_BOOL8;
 constexpr auto Q16A = OperandType::TENSOR_QUANT16_ASYMM;
@@ -126,6 +132,16 @@ const KernelEntry kNonlinear[] = {
     {T::QUANTIZE, F32, noParams, quantizeFloat},
     {T::QUANTIZE, F16, noParams, viaFloat32<quantizeFloat>},
     {T::FILL, I32, noParams, fillAny},
+    {T::RANK, F32, noParams, rankAny},
+    {T::RANK, F16, noParams, rankAny},
+    {T::RANK, I32, noParams, rankAny},
+    {T::RANK, Q8, noParams, rankAny},
+    {T::RANK, Q8S, noParams, rankAny},
+    {T::RANK, Q8Symm, noParams, rankAny},
+    {T::RANK, Q8C, noParams, rankAny},
+    {T::RANK, B8, noParams, rankAny},
+    {T::RANK, Q16A, noParams, rankAny},
+    {T::RANK, Q16S, noParams, rankAny},
 };
 
 }  // namespace

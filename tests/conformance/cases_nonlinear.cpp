@@ -182,6 +182,16 @@ OperationCase fillCase(OperandType type) {
   return c.build({dims, v});
 }
 
+// RANK: an INT32 scalar output.
+OperationCase rankCase(OperandType type, std::vector<uint32_t> dims) {
+  CaseBuilder c("rank_" + std::to_string(dims.size()) + "_" + suffix(type), O::RANK);
+  const bool quant = type == Q8 || type == Q8S;
+  const uint32_t x = c.input(type, dims, std::vector<double>(ref::count(dims), type == Q8 ? 3 : 1), quant ? 0.5f : 0.0f,
+                             0);
+  c.output(OperandType::INT32, {}, {static_cast<double>(dims.size())});
+  return c.build({x});
+}
+
 }  // namespace
 
 std::vector<OperationCase> nonlinearCases() {
@@ -207,6 +217,10 @@ std::vector<OperationCase> nonlinearCases() {
     cases.push_back(castIdentityCase(t, ++seed));
   }
   for (OperandType t : {F32, F16, I32}) cases.push_back(fillCase(t));
+  cases.push_back(rankCase(F32, {2, 3, 4}));
+  cases.push_back(rankCase(Q8, {5}));
+  cases.push_back(rankCase(I32, {1, 2, 1, 2}));
+  cases.push_back(rankCase(OperandType::TENSOR_BOOL8, {3, 3}));
   return cases;
 }
 

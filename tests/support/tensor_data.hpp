@@ -98,7 +98,8 @@ inline std::vector<uint8_t> encode(driver::OperandType type, const std::vector<d
         std::memcpy(at, &h, 2);
         break;
       }
-      case T::TENSOR_INT32: {
+      case T::TENSOR_INT32:
+      case T::INT32: {
         const int32_t x = static_cast<int32_t>(v);
         std::memcpy(at, &x, 4);
         break;
@@ -140,7 +141,8 @@ inline std::vector<double> decode(driver::OperandType type, std::span<const uint
         values[i] = halfToFloat(h);
         break;
       }
-      case T::TENSOR_INT32: {
+      case T::TENSOR_INT32:
+      case T::INT32: {
         int32_t x;
         std::memcpy(&x, at, 4);
         values[i] = x;
