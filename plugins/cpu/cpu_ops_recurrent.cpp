@@ -187,10 +187,21 @@ Result<void> svdfFloat(const KernelCall& c) {
 
 // ---- LSTM --------------------------------------------------------------------------------------------
 
-Result<void> lstmFloat(const KernelCall& c) {
+// The weights, sizes and scalars of an LSTM step (LSTM, UNIDIRECTIONAL_SEQUENCE_LSTM), with NNAPI's
+// rules on which optional tensors come together checked. Inputs 1..22 are laid out alike in both
+// operations; the layer normalization weights start at `layerNormAt` (23 or 24) when present.
+struct LstmSetup {
+  LstmWeights w;
   LstmDims d;
-  NNRT_ASSIGN_OR_RETURN(const uint32_t batch, dim2(c, 0, 0));
-  NNRT_ASSIGN_OR_RETURN(const uint32_t inputSize, dim2(c, 0, 1));
+  bool cifg = false;
+  RecurrentActivation act{};
+  float cellClip = 0, projClip = 0;
+};
+
+Result<LstmSetup> lstmSetup(const KernelCall& c, uint32_t batch, uint32_t inputSize, size_t layerNormAt) {
+  LstmSetup setup;
+  LstmDims& d = setup.d;
+  LstmWeights& w = setup.w;
   NNRT_ASSIGN_OR_RETURN(const uint32_t units, dim2(c, 4, 0));
   NNRT_ASSIGN_OR_RETURN(const uint32_t outputSize, dim2(c, 8, 1));
   d.batch = batch;
@@ -199,7 +210,6 @@ Result<void> lstmFloat(const KernelCall& c) {
   d.outputSize = outputSize;
   const size_t n = units;
 
-  LstmWeights w;
   const float** weights[] = {
       &w.inputToInput,      &w.inputToForget,   &w.inputToCell,       &w.inputToOutput, &w.recurrentToInput,
       &w.recurrentToForget, &w.recurrentToCell, &w.recurrentToOutput, &w.cellToInput,   &w.cellToForget,
@@ -207,19 +217,21 @@ Result<void> lstmFloat(const KernelCall& c) {
       &w.projectionWeights, &w.projectionBias};
   for (size_t i = 0; i < 17; ++i)
     *weights[i] = optionalInput(c, i + 1);
-  if (c.op.inputs.size() >= 27) {
-    w.inputLayerNorm = optionalInput(c, 23);
-    w.forgetLayerNorm = optionalInput(c, 24);
-    w.cellLayerNorm = optionalInput(c, 25);
-    w.outputLayerNorm = optionalInput(c, 26);
+  if (c.op.inputs.size() >= layerNormAt + 4) {
+    w.inputLayerNorm = optionalInput(c, layerNormAt);
+    w.forgetLayerNorm = optionalInput(c, layerNormAt + 1);
+    w.cellLayerNorm = optionalInput(c, layerNormAt + 2);
+    w.outputLayerNorm = optionalInput(c, layerNormAt + 3);
   }
   const bool cifg = w.inputToInput == nullptr;
   const bool peephole = w.cellToOutput != nullptr;
   const bool layerNorm = w.outputLayerNorm != nullptr;
   const bool projection = w.projectionWeights != nullptr;
+  setup.cifg = cifg;
 
   // Which optional tensors must come together (NNAPI's rules), and their sizes.
-  auto fail = [&](const std::string& why) { return driver::invalidArgument("LSTM: " + why); };
+  const std::string name = ops::operationName(c.op.type);
+  auto fail = [&](const std::string& why) { return driver::invalidArgument(name + ": " + why); };
   if (cifg != (w.recurrentToInput == nullptr))
     return fail("inputs 1 and 5 must both be given or both be absent");
   if (cifg && w.inputGateBias != nullptr) return fail("input 12 must be absent with CIFG (input 1 absent)");
@@ -230,7 +242,8 @@ Result<void> lstmFloat(const KernelCall& c) {
   if (!projection && outputSize != units) return fail("without projection, output_size must equal num_units");
   if (layerNorm != (w.forgetLayerNorm != nullptr) || layerNorm != (w.cellLayerNorm != nullptr) ||
       (!cifg && layerNorm != (w.inputLayerNorm != nullptr))) {
-    return fail("the layer normalization weights (inputs 23..26) must be given together");
+    return fail("the layer normalization weights (inputs " + std::to_string(layerNormAt) + ".." +
+                std::to_string(layerNormAt + 3) + ") must be given together");
   }
   for (size_t i : {2, 3, 4})
     NNRT_RETURN_IF_ERROR(expectCount(c, i, n * inputSize));
@@ -254,22 +267,83 @@ Result<void> lstmFloat(const KernelCall& c) {
     if (w.projectionBias != nullptr) NNRT_RETURN_IF_ERROR(expectCount(c, 17, outputSize));
   }
   if (layerNorm) {
-    for (size_t i : {23, 24, 25, 26}) {
-      if (i == 23 && w.inputLayerNorm == nullptr) continue;
+    for (size_t i = layerNormAt; i < layerNormAt + 4; ++i) {
+      if (i == layerNormAt && w.inputLayerNorm == nullptr) continue;
       NNRT_RETURN_IF_ERROR(expectCount(c, i, n));
     }
   }
   NNRT_RETURN_IF_ERROR(expectCount(c, 18, size_t{batch} * outputSize));
   NNRT_RETURN_IF_ERROR(expectCount(c, 19, size_t{batch} * n));
-  NNRT_ASSIGN_OR_RETURN(const RecurrentActivation act, activationAt(c, 20));
-  NNRT_ASSIGN_OR_RETURN(const float cellClip, floatAt(c, 21));
-  NNRT_ASSIGN_OR_RETURN(const float projClip, floatAt(c, 22));
-  NNRT_RETURN_IF_ERROR(expectOutput(c, 0, size_t{batch} * n * (cifg ? 3 : 4)));
+  NNRT_ASSIGN_OR_RETURN(setup.act, activationAt(c, 20));
+  NNRT_ASSIGN_OR_RETURN(setup.cellClip, floatAt(c, 21));
+  NNRT_ASSIGN_OR_RETURN(setup.projClip, floatAt(c, 22));
+  return setup;
+}
+
+Result<void> lstmFloat(const KernelCall& c) {
+  NNRT_ASSIGN_OR_RETURN(const uint32_t batch, dim2(c, 0, 0));
+  NNRT_ASSIGN_OR_RETURN(const uint32_t inputSize, dim2(c, 0, 1));
+  NNRT_ASSIGN_OR_RETURN(const LstmSetup s, lstmSetup(c, batch, inputSize, 23));
+  const size_t n = s.d.numUnits, outputSize = s.d.outputSize;
+  NNRT_RETURN_IF_ERROR(expectOutput(c, 0, size_t{batch} * n * (s.cifg ? 3 : 4)));
   NNRT_RETURN_IF_ERROR(expectOutput(c, 1, size_t{batch} * outputSize));
   NNRT_RETURN_IF_ERROR(expectOutput(c, 2, size_t{batch} * n));
   NNRT_RETURN_IF_ERROR(expectOutput(c, 3, size_t{batch} * outputSize));
-  lstm(input<float>(c, 0), w, d, input<float>(c, 18), input<float>(c, 19), act, cellClip, projClip,
+  lstm(input<float>(c, 0), s.w, s.d, input<float>(c, 18), input<float>(c, 19), s.act, s.cellClip, s.projClip,
        output<float>(c, 0), output<float>(c, 1), output<float>(c, 2), output<float>(c, 3));
+  return {};
+}
+
+// UNIDIRECTIONAL_SEQUENCE_LSTM: input [maxTime, batch, inputSize] (time_major, input 23) or
+// [batch, maxTime, inputSize]; output 0 likewise with outputSize; outputs 1 and 2 (feature level 4,
+// optional) the final output and cell states. The LSTM step once per time step, time-major.
+Result<void> sequenceLstmFloat(const KernelCall& c) {
+  const Arg& in = c.op.inputs[0];
+  if (in.rank() != 3) return driver::invalidArgument(label(c, 0) + " must be 3-D");
+  const Arg& major = c.op.inputs[23];
+  if (!ops::isType(major.type, OperandType::BOOL) || major.data == nullptr)
+    return driver::invalidArgument(label(c, 23) + " (time_major) must be a BOOL value");
+  const bool timeMajor = major.scalar<uint8_t>() != 0;
+  const uint32_t maxTime = timeMajor ? in.dims[0] : in.dims[1];
+  const uint32_t batch = timeMajor ? in.dims[1] : in.dims[0];
+  const uint32_t inputSize = in.dims[2];
+  NNRT_ASSIGN_OR_RETURN(const LstmSetup s, lstmSetup(c, batch, inputSize, 24));
+  const size_t n = s.d.numUnits, outputSize = s.d.outputSize;
+  NNRT_RETURN_IF_ERROR(expectOutput(c, 0, size_t{maxTime} * batch * outputSize));
+  if (c.op.outputs.size() >= 3) {
+    NNRT_RETURN_IF_ERROR(expectOutput(c, 1, size_t{batch} * outputSize));
+    NNRT_RETURN_IF_ERROR(expectOutput(c, 2, size_t{batch} * n));
+  }
+
+  static constexpr std::array<uint32_t, 3> kSwapFirstTwo{1, 0, 2};
+  const float* x = input<float>(c, 0);
+  float* y = output<float>(c, 0);
+  if (!timeMajor) {
+    auto* timeMajorInput = static_cast<float*>(c.scratch.allocate(elementsOf(in) * sizeof(float)));
+    transpose(x, shapeOf(in), kSwapFirstTwo, sizeof(float), timeMajorInput);
+    x = timeMajorInput;
+    y = static_cast<float*>(c.scratch.allocate(size_t{maxTime} * batch * outputSize * sizeof(float)));
+  }
+  const size_t hSize = size_t{batch} * outputSize, cSize = size_t{batch} * n;
+  auto* gates = static_cast<float*>(c.scratch.allocate(cSize * (s.cifg ? 3 : 4) * sizeof(float)));
+  auto* states = static_cast<float*>(c.scratch.allocate(2 * (hSize + cSize) * sizeof(float)));
+  const float* hPrev = input<float>(c, 18);
+  const float* cPrev = input<float>(c, 19);
+  for (uint32_t t = 0; t < maxTime; ++t) {
+    float* hNext = states + (t % 2) * (hSize + cSize);
+    float* cNext = hNext + hSize;
+    lstm(x + size_t{t} * batch * inputSize, s.w, s.d, hPrev, cPrev, s.act, s.cellClip, s.projClip, gates, hNext,
+         cNext, y + size_t{t} * hSize);
+    hPrev = hNext;
+    cPrev = cNext;
+  }
+  if (!timeMajor)
+    transpose(y, Shape{{maxTime, batch, static_cast<uint32_t>(outputSize)}}, kSwapFirstTwo, sizeof(float),
+              output<float>(c, 0));
+  if (c.op.outputs.size() >= 3) {
+    std::copy(hPrev, hPrev + hSize, output<float>(c, 1));
+    std::copy(cPrev, cPrev + cSize, output<float>(c, 2));
+  }
   return {};
 }
 
@@ -293,7 +367,7 @@ std::string svdfLimit(const ops::OpArgs& op) {
   return activationLimit(op, 6);
 }
 std::string lstmLimit(const ops::OpArgs& op) {
-  return activationLimit(op, 20);
+  return activationLimit(op, 20);  // LSTM and UNIDIRECTIONAL_SEQUENCE_LSTM alike
 }
 
 using namespace table_names;
@@ -307,6 +381,8 @@ const KernelEntry kRecurrentKernels[] = {
     {T::SVDF, F16, noParams, viaFloat32<svdfFloat>, svdfLimit},
     {T::LSTM, F32, noParams, lstmFloat, lstmLimit},
     {T::LSTM, F16, noParams, viaFloat32<lstmFloat>, lstmLimit},
+    {T::UNIDIRECTIONAL_SEQUENCE_LSTM, F32, noParams, sequenceLstmFloat, lstmLimit},
+    {T::UNIDIRECTIONAL_SEQUENCE_LSTM, F16, noParams, viaFloat32<sequenceLstmFloat>, lstmLimit},
 };
 
 }  // namespace

@@ -284,6 +284,101 @@ OperationCase lstmRandom(const LstmSpec& s) {
   return c.build(ops);
 }
 
+// UNIDIRECTIONAL_SEQUENCE_LSTM: ref::lstm once per time step, the states carried; time-major or
+// batch-major; the final states as outputs 1 and 2 (feature level 4) or not. Uses the LstmSpec fields
+// of one step (layerNormForm is implied: the operation always has 28 inputs).
+OperationCase sequenceLstmRandom(const LstmSpec& s, bool timeMajor, bool states, size_t maxTime) {
+  CaseBuilder c(s.name, O::UNIDIRECTIONAL_SEQUENCE_LSTM);
+  const OperandType t = s.type;
+  ref::LstmParams p;
+  p.batch = s.batch;
+  p.inputSize = s.inputSize;
+  p.units = s.units;
+  p.outputSize = s.projection ? s.outputSize : s.units;
+  p.activation = s.activation;
+  p.cellClip = s.cellClip;
+  p.projClip = s.projClip;
+  const uint32_t batch = uint32_t(s.batch), in = uint32_t(s.inputSize), n = uint32_t(s.units),
+                 out = uint32_t(p.outputSize), time = uint32_t(maxTime);
+  uint32_t seed = s.seed;
+  auto weights = [&](size_t count) { return randomValues(t, count, seed++, -s.weightRange, s.weightRange); };
+  const auto x = randomValues(t, maxTime * s.batch * s.inputSize, seed++);  // as laid out in the operand
+  const auto hIn = randomValues(t, s.batch * p.outputSize, seed++);
+  const auto cIn = randomValues(t, s.batch * s.units, seed++, -2.0, 2.0);
+  if (!s.cifg) p.inputToInput = weights(n * in);
+  p.inputToForget = weights(n * in);
+  p.inputToCell = weights(n * in);
+  p.inputToOutput = weights(n * in);
+  if (!s.cifg) p.recurrentToInput = weights(n * out);
+  p.recurrentToForget = weights(n * out);
+  p.recurrentToCell = weights(n * out);
+  p.recurrentToOutput = weights(n * out);
+  if (s.peephole) {
+    if (!s.cifg) p.cellToInput = weights(n);
+    p.cellToForget = weights(n);
+    p.cellToOutput = weights(n);
+  }
+  if (!s.cifg) p.inputBias = randomValues(t, n, seed++);
+  p.forgetBias = randomValues(t, n, seed++, 0.0, 1.0);
+  p.cellBias = randomValues(t, n, seed++);
+  p.outputBias = randomValues(t, n, seed++);
+  if (s.projection) {
+    p.projection = weights(out * n);
+    if (s.projectionBias) p.projectionBias = randomValues(t, out, seed++);
+  }
+  if (s.layerNorm) {
+    if (!s.cifg) p.inputNorm = randomValues(t, n, seed++, 0.5, 1.5);
+    p.forgetNorm = randomValues(t, n, seed++, 0.5, 1.5);
+    p.cellNorm = randomValues(t, n, seed++, 0.5, 1.5);
+    p.outputNorm = randomValues(t, n, seed++, 0.5, 1.5);
+  }
+  // Element (step, b, i) of a time-major or batch-major [.., .., size] operand.
+  auto at = [&](size_t step, size_t b, size_t size) {
+    return timeMajor ? (step * s.batch + b) * size : (b * maxTime + step) * size;
+  };
+  std::vector<double> y(maxTime * s.batch * p.outputSize), h = hIn, cell = cIn;
+  for (size_t step = 0; step < maxTime; ++step) {
+    std::vector<double> xt(s.batch * s.inputSize);
+    for (size_t b = 0; b < s.batch; ++b)
+      for (size_t i = 0; i < s.inputSize; ++i) xt[b * s.inputSize + i] = x[at(step, b, s.inputSize) + i];
+    const ref::LstmResult r = ref::lstm(p, xt, h, cell);
+    h = r.outputState;
+    cell = r.cellState;
+    for (size_t b = 0; b < s.batch; ++b)
+      for (size_t o = 0; o < p.outputSize; ++o) y[at(step, b, p.outputSize) + o] = h[b * p.outputSize + o];
+  }
+
+  auto tensor = [&](const std::vector<double>& v, std::vector<uint32_t> dims) {
+    return v.empty() ? c.omitted(t) : c.constant(t, std::move(dims), v);
+  };
+  const std::vector<uint32_t> inDims = timeMajor ? std::vector<uint32_t>{time, batch, in}
+                                                 : std::vector<uint32_t>{batch, time, in};
+  std::vector<uint32_t> ops{c.input(t, inDims, x)};
+  for (const auto* v : {&p.inputToInput, &p.inputToForget, &p.inputToCell, &p.inputToOutput})
+    ops.push_back(tensor(*v, {n, in}));
+  for (const auto* v : {&p.recurrentToInput, &p.recurrentToForget, &p.recurrentToCell, &p.recurrentToOutput})
+    ops.push_back(tensor(*v, {n, out}));
+  for (const auto* v : {&p.cellToInput, &p.cellToForget, &p.cellToOutput, &p.inputBias, &p.forgetBias,
+                        &p.cellBias, &p.outputBias})
+    ops.push_back(tensor(*v, {n}));
+  ops.push_back(tensor(p.projection, {out, n}));
+  ops.push_back(tensor(p.projectionBias, {out}));
+  ops.push_back(c.input(t, {batch, out}, hIn));
+  ops.push_back(c.input(t, {batch, n}, cIn));
+  ops.push_back(c.int32(s.activation));
+  ops.push_back(floatScalar(c, t, s.cellClip));
+  ops.push_back(floatScalar(c, t, s.projClip));
+  ops.push_back(c.boolean(timeMajor));
+  for (const auto* v : {&p.inputNorm, &p.forgetNorm, &p.cellNorm, &p.outputNorm})
+    ops.push_back(tensor(*v, {n}));
+  c.output(t, timeMajor ? std::vector<uint32_t>{time, batch, out} : std::vector<uint32_t>{batch, time, out}, y);
+  if (states) {
+    c.output(t, {batch, out}, h);
+    c.output(t, {batch, n}, cell);
+  }
+  return c.build(ops);
+}
+
 std::vector<LstmSpec> lstmSpecs() {
   std::vector<LstmSpec> specs;
   auto add = [&](LstmSpec s) { specs.push_back(std::move(s)); };
@@ -398,6 +493,25 @@ std::vector<OperationCase> recurrentCases() {
 
   for (const LstmSpec& s : lstmSpecs())
     cases.push_back(lstmRandom(s));
+  for (OperandType type : {F32, F16}) {
+    const std::string sfx = suffix(type);
+    cases.push_back(sequenceLstmRandom({.name = "sequence_lstm_time_major" + sfx, .type = type, .seed = 900}, true,
+                                       false, 3));
+    cases.push_back(sequenceLstmRandom(
+        {.name = "sequence_lstm_batch_major_states_cifg_peephole" + sfx, .type = type, .cifg = true, .peephole = true,
+         .seed = 910},
+        false, true, 4));
+    cases.push_back(sequenceLstmRandom({.name = "sequence_lstm_projection_layer_norm_clips" + sfx,
+                                        .type = type,
+                                        .outputSize = 3,
+                                        .projection = true,
+                                        .projectionBias = true,
+                                        .layerNorm = true,
+                                        .cellClip = 1.5f,
+                                        .projClip = 0.8f,
+                                        .seed = 920},
+                                       true, true, 3));
+  }
   return cases;
 }
 
