@@ -153,6 +153,153 @@ Result<void> sequenceRnnFloat(const KernelCall& c) {
   return {};
 }
 
+// ---- BIDIRECTIONAL_SEQUENCE_RNN ----------------------------------------------------------------------
+
+// Rows of `a` ([rows, aCols]) and `b` ([rows, bCols]) side by side: [rows, aCols + bCols].
+void sideBySide(const float* a, size_t aCols, const float* b, size_t bCols, size_t rows, float* out) {
+  for (size_t r = 0; r < rows; ++r) {
+    std::copy(a + r * aCols, a + (r + 1) * aCols, out + r * (aCols + bCols));
+    std::copy(b + r * bCols, b + (r + 1) * bCols, out + r * (aCols + bCols) + aCols);
+  }
+}
+
+// One direction over a time-major sequence x [maxTime, batch, width]: h = act(W x_t + R h + b), from
+// the last step to the first when `reverse`; y [maxTime, batch, units]; returns the final state.
+const float* rnnDirection(const KernelCall& c, const float* x, size_t width, const float* w, const float* r,
+                          const float* b, const float* h0, uint32_t maxTime, uint32_t batch, uint32_t units,
+                          RecurrentActivation act, bool reverse, float* y) {
+  const size_t stateSize = size_t{batch} * units;
+  auto* state = static_cast<float*>(c.scratch.allocate(2 * stateSize * sizeof(float)));
+  const float* previous = h0;
+  for (uint32_t i = 0; i < maxTime; ++i) {
+    const uint32_t t = reverse ? maxTime - 1 - i : i;
+    float* next = state + (i % 2) * stateSize;
+    rnn(x + size_t{t} * batch * width, w, r, b, previous, batch, width, units, act, next, y + size_t{t} * stateSize);
+    previous = next;
+  }
+  return previous;
+}
+
+// Inputs: 0 input, 1-4 forward weights, recurrent weights, bias, hidden state, 5-8 the backward ones,
+// 9 aux input, 10-11 forward and backward aux weights, 12 activation, 13 time_major, 14 merge_outputs.
+// Linking as NNAPI defines it: no aux tensors; aux input alone (it is the backward network's input);
+// aux input and both aux weights (each network adds its aux weights x aux input, computed here as
+// one product over the input and aux input side by side). Outputs: the forward output, with the
+// backward one after it on the last dimension when merged or as output 1; then (feature level 4)
+// the final forward and backward hidden states.
+Result<void> bidirectionalSequenceRnnFloat(const KernelCall& c) {
+  const Arg& in = c.op.inputs[0];
+  if (in.rank() != 3) return driver::invalidArgument(label(c, 0) + " must be 3-D");
+  for (size_t i : {13, 14}) {
+    if (!ops::isType(c.op.inputs[i].type, OperandType::BOOL) || c.op.inputs[i].data == nullptr)
+      return driver::invalidArgument(label(c, i) + " must be a BOOL value");
+  }
+  const bool timeMajor = c.op.inputs[13].scalar<uint8_t>() != 0;
+  const bool merge = c.op.inputs[14].scalar<uint8_t>() != 0;
+  const uint32_t maxTime = timeMajor ? in.dims[0] : in.dims[1];
+  const uint32_t batch = timeMajor ? in.dims[1] : in.dims[0];
+  const uint32_t inputSize = in.dims[2];
+  NNRT_ASSIGN_OR_RETURN(const uint32_t fwUnits, dim2(c, 1, 0));
+  NNRT_ASSIGN_OR_RETURN(const uint32_t bwUnits, dim2(c, 5, 0));
+  NNRT_ASSIGN_OR_RETURN(const RecurrentActivation act, activationAt(c, 12));
+  const float* aux = optionalInput(c, 9);
+  const float* fwAuxWeights = optionalInput(c, 10);
+  const float* bwAuxWeights = optionalInput(c, 11);
+  const bool cross = aux != nullptr && fwAuxWeights != nullptr && bwAuxWeights != nullptr;
+  const bool parallel = aux != nullptr && fwAuxWeights == nullptr && bwAuxWeights == nullptr;
+  if (!cross && !parallel && (aux != nullptr || fwAuxWeights != nullptr || bwAuxWeights != nullptr)) {
+    return driver::invalidArgument(
+        "BIDIRECTIONAL_SEQUENCE_RNN: give the aux input alone, or with both aux weights, or no aux tensor");
+  }
+  const Arg& auxArg = c.op.inputs[9];
+  const uint32_t auxSize = aux != nullptr ? auxArg.dims[2] : 0;
+  if (aux != nullptr && (auxArg.rank() != 3 || elementsOf(auxArg) != size_t{maxTime} * batch * auxSize))
+    return driver::invalidArgument(label(c, 9) + " must be [maxTime, batch, auxSize] like the input");
+  if (parallel && auxSize != inputSize) return driver::invalidArgument(label(c, 9) + " must have input 0's size");
+  NNRT_RETURN_IF_ERROR(expectCount(c, 1, size_t{fwUnits} * inputSize));
+  NNRT_RETURN_IF_ERROR(expectCount(c, 2, size_t{fwUnits} * fwUnits));
+  NNRT_RETURN_IF_ERROR(expectCount(c, 3, fwUnits));
+  NNRT_RETURN_IF_ERROR(expectCount(c, 4, size_t{batch} * fwUnits));
+  NNRT_RETURN_IF_ERROR(expectCount(c, 5, size_t{bwUnits} * inputSize));
+  NNRT_RETURN_IF_ERROR(expectCount(c, 6, size_t{bwUnits} * bwUnits));
+  NNRT_RETURN_IF_ERROR(expectCount(c, 7, bwUnits));
+  NNRT_RETURN_IF_ERROR(expectCount(c, 8, size_t{batch} * bwUnits));
+  if (cross) {
+    NNRT_RETURN_IF_ERROR(expectCount(c, 10, size_t{fwUnits} * auxSize));
+    NNRT_RETURN_IF_ERROR(expectCount(c, 11, size_t{bwUnits} * auxSize));
+  }
+  const size_t steps = size_t{maxTime} * batch;
+  const size_t mergedUnits = size_t{fwUnits} + bwUnits;
+  NNRT_RETURN_IF_ERROR(expectOutput(c, 0, steps * (merge ? mergedUnits : fwUnits)));
+  if (!merge) NNRT_RETURN_IF_ERROR(expectOutput(c, 1, steps * bwUnits));
+  const size_t stateAt = merge ? 1 : 2;
+  const bool states = c.op.outputs.size() >= stateAt + 2;
+  if (states) {
+    NNRT_RETURN_IF_ERROR(expectOutput(c, stateAt, size_t{batch} * fwUnits));
+    NNRT_RETURN_IF_ERROR(expectOutput(c, stateAt + 1, size_t{batch} * bwUnits));
+  }
+
+  auto floats = [&](size_t n) { return static_cast<float*>(c.scratch.allocate(n * sizeof(float))); };
+  static constexpr std::array<uint32_t, 3> kSwapFirstTwo{1, 0, 2};
+  const float* x = input<float>(c, 0);
+  if (!timeMajor) {
+    float* t = floats(elementsOf(in));
+    transpose(x, shapeOf(in), kSwapFirstTwo, sizeof(float), t);
+    x = t;
+    if (aux != nullptr) {
+      float* ta = floats(elementsOf(auxArg));
+      transpose(aux, shapeOf(auxArg), kSwapFirstTwo, sizeof(float), ta);
+      aux = ta;
+    }
+  }
+  // Each network's input sequence and input weights.
+  const float* fwX = x;
+  const float* bwX = parallel ? aux : x;
+  const float* fwW = input<float>(c, 1);
+  const float* bwW = input<float>(c, 5);
+  size_t width = inputSize;
+  if (cross) {
+    width = size_t{inputSize} + auxSize;
+    float* joined = floats(steps * width);
+    sideBySide(x, inputSize, aux, auxSize, steps, joined);
+    fwX = bwX = joined;
+    float* fw = floats(fwUnits * width);
+    sideBySide(fwW, inputSize, fwAuxWeights, auxSize, fwUnits, fw);
+    float* bw = floats(bwUnits * width);
+    sideBySide(bwW, inputSize, bwAuxWeights, auxSize, bwUnits, bw);
+    fwW = fw;
+    bwW = bw;
+  }
+  float* fwY = floats(steps * fwUnits);
+  float* bwY = floats(steps * bwUnits);
+  const float* fwState = rnnDirection(c, fwX, width, fwW, input<float>(c, 2), input<float>(c, 3), input<float>(c, 4),
+                                      maxTime, batch, fwUnits, act, false, fwY);
+  const float* bwState = rnnDirection(c, bwX, width, bwW, input<float>(c, 6), input<float>(c, 7), input<float>(c, 8),
+                                      maxTime, batch, bwUnits, act, true, bwY);
+
+  // Outputs in time-major order, then batch-major when asked.
+  auto place = [&](const float* timeMajorData, uint32_t units, float* out) {
+    if (timeMajor) {
+      std::copy(timeMajorData, timeMajorData + steps * units, out);
+    } else {
+      transpose(timeMajorData, Shape{{maxTime, batch, units}}, kSwapFirstTwo, sizeof(float), out);
+    }
+  };
+  if (merge) {
+    float* merged = floats(steps * mergedUnits);
+    sideBySide(fwY, fwUnits, bwY, bwUnits, steps, merged);
+    place(merged, static_cast<uint32_t>(mergedUnits), output<float>(c, 0));
+  } else {
+    place(fwY, fwUnits, output<float>(c, 0));
+    place(bwY, bwUnits, output<float>(c, 1));
+  }
+  if (states) {
+    std::copy(fwState, fwState + size_t{batch} * fwUnits, output<float>(c, stateAt));
+    std::copy(bwState, bwState + size_t{batch} * bwUnits, output<float>(c, stateAt + 1));
+  }
+  return {};
+}
+
 // ---- SVDF --------------------------------------------------------------------------------------------
 
 Result<void> svdfFloat(const KernelCall& c) {
@@ -363,6 +510,9 @@ std::string activationLimit(const ops::OpArgs& op, size_t index) {
 std::string rnnLimit(const ops::OpArgs& op) {
   return activationLimit(op, 5);
 }
+std::string bidirectionalRnnLimit(const ops::OpArgs& op) {
+  return activationLimit(op, 12);
+}
 std::string svdfLimit(const ops::OpArgs& op) {
   return activationLimit(op, 6);
 }
@@ -377,6 +527,8 @@ const KernelEntry kRecurrentKernels[] = {
     {T::RNN, F16, noParams, viaFloat32<rnnFloat>, rnnLimit},
     {T::UNIDIRECTIONAL_SEQUENCE_RNN, F32, noParams, sequenceRnnFloat, rnnLimit},
     {T::UNIDIRECTIONAL_SEQUENCE_RNN, F16, noParams, viaFloat32<sequenceRnnFloat>, rnnLimit},
+    {T::BIDIRECTIONAL_SEQUENCE_RNN, F32, noParams, bidirectionalSequenceRnnFloat, bidirectionalRnnLimit},
+    {T::BIDIRECTIONAL_SEQUENCE_RNN, F16, noParams, viaFloat32<bidirectionalSequenceRnnFloat>, bidirectionalRnnLimit},
     {T::SVDF, F32, noParams, svdfFloat, svdfLimit},
     {T::SVDF, F16, noParams, viaFloat32<svdfFloat>, svdfLimit},
     {T::LSTM, F32, noParams, lstmFloat, lstmLimit},

@@ -106,6 +106,110 @@ OperationCase sequenceRnnRandom(std::string name, OperandType type, int32_t fuse
   return c.build({xi, wi, ri, bi, hi, c.int32(fuse), c.int32(timeMajor ? 1 : 0)});
 }
 
+// BIDIRECTIONAL_SEQUENCE_RNN: a forward and a backward ref::rnn over the sequence. `linking`: 0 no
+// aux tensors, 1 the aux input alone (the backward network's input), 2 aux input and aux weights (each
+// network adds its aux weights x aux input). Merged outputs put the backward units after the forward
+// ones; `states` adds the final hidden states.
+OperationCase bidirectionalRnnRandom(std::string name, OperandType type, int32_t fuse, int linking, bool timeMajor,
+                                     bool merge, bool states, uint32_t seed) {
+  const size_t maxTime = 3, batch = 2, inputSize = 3, auxSize = linking == 1 ? inputSize : 2, fwUnits = 4,
+               bwUnits = 3;
+  CaseBuilder c(std::move(name), O::BIDIRECTIONAL_SEQUENCE_RNN);
+  const auto x = randomValues(type, maxTime * batch * inputSize, seed);
+  const auto aux = randomValues(type, maxTime * batch * auxSize, seed + 1);
+  auto w = [&](size_t n, uint32_t s) { return randomValues(type, n, seed + s, -0.6, 0.6); };
+  const auto fwW = w(fwUnits * inputSize, 2), fwR = w(fwUnits * fwUnits, 3), fwB = w(fwUnits, 4),
+             fwH = w(batch * fwUnits, 5), bwW = w(bwUnits * inputSize, 6), bwR = w(bwUnits * bwUnits, 7),
+             bwB = w(bwUnits, 8), bwH = w(batch * bwUnits, 9), fwAux = w(fwUnits * auxSize, 10),
+             bwAux = w(bwUnits * auxSize, 11);
+  auto at = [&](size_t t, size_t b, size_t size) { return timeMajor ? (t * batch + b) * size : (b * maxTime + t) * size; };
+  auto stepOf = [&](const std::vector<double>& seq, size_t t, size_t size) {
+    std::vector<double> v(batch * size);
+    for (size_t b = 0; b < batch; ++b)
+      for (size_t i = 0; i < size; ++i) v[b * size + i] = seq[at(t, b, size) + i];
+    return v;
+  };
+  // One direction: h = act(W x_t (+ Waux aux_t) + R h + b), through ref::rnn with a zero aux part
+  // folded into the bias: the aux product is added to each batch row's pre-activation by giving
+  // ref::rnn an input and weights extended by the aux input and weights.
+  auto direction = [&](const std::vector<double>& W, const std::vector<double>& R, const std::vector<double>& B,
+                       const std::vector<double>& H, const std::vector<double>& Waux, size_t units, bool backward,
+                       bool auxAsInput, std::vector<double>& ys) {
+    std::vector<double> h = H;
+    ys.assign(maxTime * batch * units, 0.0);
+    for (size_t i = 0; i < maxTime; ++i) {
+      const size_t t = backward ? maxTime - 1 - i : i;
+      std::vector<double> xt = auxAsInput ? stepOf(aux, t, auxSize) : stepOf(x, t, inputSize);
+      std::vector<double> weights = W;
+      size_t width = inputSize;
+      if (linking == 2) {
+        const auto at2 = stepOf(aux, t, auxSize);
+        std::vector<double> joined, joinedW;
+        for (size_t b = 0; b < batch; ++b) {
+          joined.insert(joined.end(), xt.begin() + b * inputSize, xt.begin() + (b + 1) * inputSize);
+          joined.insert(joined.end(), at2.begin() + b * auxSize, at2.begin() + (b + 1) * auxSize);
+        }
+        for (size_t u = 0; u < units; ++u) {
+          joinedW.insert(joinedW.end(), W.begin() + u * inputSize, W.begin() + (u + 1) * inputSize);
+          joinedW.insert(joinedW.end(), Waux.begin() + u * auxSize, Waux.begin() + (u + 1) * auxSize);
+        }
+        xt = joined;
+        weights = joinedW;
+        width = inputSize + auxSize;
+      }
+      h = ref::rnn(xt, weights, R, B, h, batch, width, units, fuse);
+      for (size_t b = 0; b < batch; ++b)
+        for (size_t u = 0; u < units; ++u) ys[(t * batch + b) * units + u] = h[b * units + u];
+    }
+    return h;
+  };
+  std::vector<double> fwY, bwY;
+  const auto fwState = direction(fwW, fwR, fwB, fwH, fwAux, fwUnits, false, false, fwY);
+  const auto bwState = direction(bwW, bwR, bwB, bwH, bwAux, bwUnits, true, linking == 1, bwY);
+  // Time-major ys to the operand layout, `offset` units into rows of `width`.
+  auto layout = [&](const std::vector<double>& ys, size_t units, size_t width, size_t offset, std::vector<double>& out) {
+    for (size_t t = 0; t < maxTime; ++t)
+      for (size_t b = 0; b < batch; ++b)
+        for (size_t u = 0; u < units; ++u) out[at(t, b, width) + offset + u] = ys[(t * batch + b) * units + u];
+  };
+  auto dims3 = [&](size_t last) {
+    return timeMajor ? std::vector<uint32_t>{uint32_t(maxTime), uint32_t(batch), uint32_t(last)}
+                     : std::vector<uint32_t>{uint32_t(batch), uint32_t(maxTime), uint32_t(last)};
+  };
+  std::vector<uint32_t> ops{c.input(type, dims3(inputSize), x)};
+  ops.push_back(c.constant(type, {uint32_t(fwUnits), uint32_t(inputSize)}, fwW));
+  ops.push_back(c.constant(type, {uint32_t(fwUnits), uint32_t(fwUnits)}, fwR));
+  ops.push_back(c.constant(type, {uint32_t(fwUnits)}, fwB));
+  ops.push_back(c.input(type, {uint32_t(batch), uint32_t(fwUnits)}, fwH));
+  ops.push_back(c.constant(type, {uint32_t(bwUnits), uint32_t(inputSize)}, bwW));
+  ops.push_back(c.constant(type, {uint32_t(bwUnits), uint32_t(bwUnits)}, bwR));
+  ops.push_back(c.constant(type, {uint32_t(bwUnits)}, bwB));
+  ops.push_back(c.input(type, {uint32_t(batch), uint32_t(bwUnits)}, bwH));
+  ops.push_back(linking == 0 ? c.omitted(type) : c.input(type, dims3(auxSize), aux));
+  ops.push_back(linking == 2 ? c.constant(type, {uint32_t(fwUnits), uint32_t(auxSize)}, fwAux) : c.omitted(type));
+  ops.push_back(linking == 2 ? c.constant(type, {uint32_t(bwUnits), uint32_t(auxSize)}, bwAux) : c.omitted(type));
+  ops.push_back(c.int32(fuse));
+  ops.push_back(c.boolean(timeMajor));
+  ops.push_back(c.boolean(merge));
+  if (merge) {
+    std::vector<double> out(maxTime * batch * (fwUnits + bwUnits));
+    layout(fwY, fwUnits, fwUnits + bwUnits, 0, out);
+    layout(bwY, bwUnits, fwUnits + bwUnits, fwUnits, out);
+    c.output(type, dims3(fwUnits + bwUnits), out);
+  } else {
+    std::vector<double> fwOut(maxTime * batch * fwUnits), bwOut(maxTime * batch * bwUnits);
+    layout(fwY, fwUnits, fwUnits, 0, fwOut);
+    layout(bwY, bwUnits, bwUnits, 0, bwOut);
+    c.output(type, dims3(fwUnits), fwOut);
+    c.output(type, dims3(bwUnits), bwOut);
+  }
+  if (states) {
+    c.output(type, {uint32_t(batch), uint32_t(fwUnits)}, fwState);
+    c.output(type, {uint32_t(batch), uint32_t(bwUnits)}, bwState);
+  }
+  return c.build(ops);
+}
+
 // ---- SVDF --------------------------------------------------------------------------------------------
 
 // One unit, rank 1, memory 3. The state keeps 3 entries, oldest first, the last one the free slot:
@@ -463,6 +567,12 @@ std::vector<OperationCase> recurrentCases() {
     cases.push_back(sequenceRnnRandom("sequence_rnn_final_state_relu1" + sfx, type, 2, true, true, seed + 61));
     cases.push_back(sequenceRnnRandom("sequence_rnn_batch_major_final_state_relu6" + sfx, type, 3, false, true,
                                       seed + 71));
+    cases.push_back(bidirectionalRnnRandom("bidirectional_rnn_merged_time_major" + sfx, type, 4, 0, true, true, false,
+                                           seed + 81));
+    cases.push_back(bidirectionalRnnRandom("bidirectional_rnn_parallel_aux_batch_major_states" + sfx, type, 1, 1,
+                                           false, false, true, seed + 91));
+    cases.push_back(bidirectionalRnnRandom("bidirectional_rnn_cross_aux_merged_states" + sfx, type, 6, 2, true, true,
+                                           true, seed + 101));
   }
 
   cases.push_back(svdfByHand());
