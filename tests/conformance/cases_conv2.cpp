@@ -169,7 +169,6 @@ OperationCase convCase(ConvSpec s) {
     }
     out = groupedReference(inTensor, filterTensor, biasReal, w, s.groups, s.fuse);
   }
-  const std::vector<uint32_t> outNhwcDims = out.dims;
 
   ref::Tensor inStored{s.input, in};
   if (s.nchw) {
@@ -214,7 +213,6 @@ OperationCase convCase(ConvSpec s) {
   if (!s.transpose) inputs.push_back(c.int32(static_cast<int32_t>(s.groups)));
   inputs.push_back(c.int32(s.fuse));
   inputs.push_back(c.boolean(s.nchw));
-  (void)outNhwcDims;
   return c.build(inputs);
 }
 

@@ -227,8 +227,8 @@ void instanceNormalization(const float* input, const Shape& shape, float gamma, 
 
 namespace {
 
-// Calls cell(lhsOffset(row, k), rhsOffset(k, col)...) through dot(lhsBase, lhsRowStride, lhsKStride, rhsBase,
-// rhsKStride, rhsColStride, K) for every output element, the batch dimensions broadcast.
+// out[batch, i, j] = dot(lhs offset of (i, 0), lhs stride along K, rhs offset of (0, j), rhs stride along
+// K, K) for every output element, the batch dimensions of size 1 broadcast.
 template <typename T, typename Dot>
 void forEachProduct(const Shape& lhsShape, const Shape& rhsShape, bool adjLhs, bool adjRhs, T* out,
                     const Shape& outShape, const Dot& dot) {
