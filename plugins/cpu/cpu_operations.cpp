@@ -384,7 +384,8 @@ std::span<const KernelEntry> basicKernels() {
 
 std::vector<std::span<const KernelEntry>> kernelTables() {
   return {basicKernels(),     tensorKernels(), imageKernels(),     recurrentKernels(),
-          mathKernels(),      reduceKernels(), nonlinearKernels(), tensor2Kernels()};
+          mathKernels(),      reduceKernels(), nonlinearKernels(), tensor2Kernels(),
+          conv2Kernels()};
 }
 
 namespace {

@@ -71,6 +71,7 @@ std::span<const KernelEntry> mathKernels();  // cpu_ops_math.cpp: unary math, co
 std::span<const KernelEntry> reduceKernels();  // cpu_ops_reduce.cpp: REDUCE_*, ARGMAX, ARGMIN, TOPK_V2
 std::span<const KernelEntry> nonlinearKernels();  // cpu_ops_nonlinear.cpp: PRELU, ELU, HARD_SWISH, POW, LOG_SOFTMAX, CAST, QUANTIZE, FILL
 std::span<const KernelEntry> tensor2Kernels();  // cpu_ops_tensor2.cpp: slice, split, tile, gather, pads, pack, ...
+std::span<const KernelEntry> conv2Kernels();  // cpu_ops_conv2.cpp: grouped/transpose conv, nearest resize, instance norm, batch matmul
 std::vector<std::span<const KernelEntry>> kernelTables();
 
 // The kernel entry that runs `op` (declared shapes, constant values) or, as INVALID_ARGUMENT, one

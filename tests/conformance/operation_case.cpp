@@ -78,6 +78,7 @@ const std::vector<OperationCase>& allOperationCases() {
                                    Family{"recurrent", recurrentCases}, Family{"math", mathCases},
                                    Family{"reduce", reduceCases}, Family{"nonlinear", nonlinearCases},
                                    Family{"tensor2", tensor2Cases},
+                                   Family{"conv2", conv2Cases},
                                    Family{"float16", float16Cases}}) {
       for (OperationCase& c : casesOf()) {
         c.family = family;

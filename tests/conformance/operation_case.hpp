@@ -115,6 +115,7 @@ std::vector<OperationCase> mathCases();       // feature level 3 element-wise ma
 std::vector<OperationCase> reduceCases();     // REDUCE_*, ARGMAX, ARGMIN
 std::vector<OperationCase> nonlinearCases();  // PRELU, ELU, HARD_SWISH, POW, LOG_SOFTMAX, CAST, QUANTIZE, FILL
 std::vector<OperationCase> tensor2Cases();    // slice, split, tile, gather, expand, pads, reverse, pack, shuffle
+std::vector<OperationCase> conv2Cases();      // grouped/transpose conv, nearest resize, instance norm, batch matmul
 std::vector<OperationCase> quantCases();      // per-channel filters, signed quant8 and int32 forms
 std::vector<OperationCase> float16Cases();    // TENSOR_FLOAT16 forms of the wave-1 operations
 // Every case, built once; names are unique.

@@ -30,9 +30,9 @@ TEST(CpuPluginSupport, ReportsEachOperationWithAReason) {
                   m.addInt32(1), m.addInt32(1), m.addInt32(0)},
                  {m.addOutput(T::TENSOR_FLOAT16, {1, 3, 3, 1})});
   // 2: an operation without a kernel
-  const uint32_t e = m.addInput(T::TENSOR_FLOAT32, {1, 2, 2, 1});
-  m.addOperation(O::RESIZE_NEAREST_NEIGHBOR, {e, m.addInt32(4), m.addInt32(4)},
-                 {m.addOutput(T::TENSOR_FLOAT32, {1, 4, 4, 1})});
+  const uint32_t e = m.addInput(T::TENSOR_FLOAT32, {1, 3});
+  m.addOperation(O::RANDOM_MULTINOMIAL, {e, m.addInt32(4), m.addConstant(T::TENSOR_INT32, {2}, std::vector<int32_t>{1, 2})},
+                 {m.addOutput(T::TENSOR_INT32, {1, 4})});
   // 3: int32 element-wise
   const uint32_t i = m.addInput(T::TENSOR_INT32, {3});
   m.addOperation(O::MUL, {i, i, m.addInt32(0)}, {m.addOutput(T::TENSOR_INT32, {3})});
@@ -54,7 +54,7 @@ TEST(CpuPluginSupport, ReportsEachOperationWithAReason) {
   EXPECT_EQ(support->supported, (std::vector<bool>{true, true, false, true, true, false}));
   EXPECT_EQ(support->reasons[0], "");
   EXPECT_EQ(support->reasons[1], "");
-  EXPECT_EQ(support->reasons[2], "RESIZE_NEAREST_NEIGHBOR is not implemented by the cpu driver");
+  EXPECT_EQ(support->reasons[2], "RANDOM_MULTINOMIAL is not implemented by the cpu driver");
   EXPECT_EQ(support->reasons[3], "");
   EXPECT_EQ(support->reasons[4], "");
   EXPECT_EQ(support->reasons[5],
@@ -63,7 +63,7 @@ TEST(CpuPluginSupport, ReportsEachOperationWithAReason) {
   auto prepared = device->prepareModel(m.view(), NNRT_PREFER_FAST_SINGLE_ANSWER, NNRT_PRIORITY_MEDIUM, 0, {});
   ASSERT_FALSE(prepared.has_value());
   EXPECT_EQ(prepared.error().code, ResultCode::BAD_DATA);
-  EXPECT_NE(prepared.error().message.find("operation 2 (RESIZE_NEAREST_NEIGHBOR) is not supported by the cpu driver"),
+  EXPECT_NE(prepared.error().message.find("operation 2 (RANDOM_MULTINOMIAL) is not supported by the cpu driver"),
             std::string::npos)
       << prepared.error().message;
 }
