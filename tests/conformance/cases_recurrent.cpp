@@ -307,8 +307,9 @@ struct LstmSpec {
   uint32_t seed = 0;
 };
 
-OperationCase lstmRandom(const LstmSpec& s) {
-  CaseBuilder c(s.name, O::LSTM);
+// The random weights of an LSTM step as `s` describes them (empty vectors for absent tensors), drawn
+// from `seed` onwards.
+ref::LstmParams lstmParams(const LstmSpec& s, uint32_t& seed) {
   const OperandType t = s.type;
   ref::LstmParams p;
   p.batch = s.batch;
@@ -318,14 +319,8 @@ OperationCase lstmRandom(const LstmSpec& s) {
   p.activation = s.activation;
   p.cellClip = s.cellClip;
   p.projClip = s.projClip;
-  const uint32_t batch = uint32_t(s.batch), in = uint32_t(s.inputSize), n = uint32_t(s.units),
-                 out = uint32_t(p.outputSize);
-  uint32_t seed = s.seed;
+  const size_t n = s.units, in = s.inputSize, out = p.outputSize;
   auto weights = [&](size_t count) { return randomValues(t, count, seed++, -s.weightRange, s.weightRange); };
-
-  const auto x = randomValues(t, s.batch * s.inputSize, seed++);
-  const auto hIn = randomValues(t, s.batch * p.outputSize, seed++);
-  const auto cIn = randomValues(t, s.batch * s.units, seed++, -2.0, 2.0);
   if (!s.cifg) p.inputToInput = weights(n * in);
   p.inputToForget = weights(n * in);
   p.inputToCell = weights(n * in);
@@ -353,13 +348,19 @@ OperationCase lstmRandom(const LstmSpec& s) {
     p.cellNorm = randomValues(t, n, seed++, 0.5, 1.5);
     p.outputNorm = randomValues(t, n, seed++, 0.5, 1.5);
   }
-  const ref::LstmResult want = ref::lstm(p, x, hIn, cIn);
+  return p;
+}
 
-  // A constant, or an omitted operand for an empty vector.
+// Inputs 1..22 of LSTM and UNIDIRECTIONAL_SEQUENCE_LSTM (weights as constants, absent ones omitted),
+// appended to `ops`.
+void lstmOperands(CaseBuilder& c, const LstmSpec& s, const ref::LstmParams& p, const std::vector<double>& hIn,
+                  const std::vector<double>& cIn, std::vector<uint32_t>& ops) {
+  const OperandType t = s.type;
+  const uint32_t batch = uint32_t(s.batch), in = uint32_t(s.inputSize), n = uint32_t(s.units),
+                 out = uint32_t(p.outputSize);
   auto tensor = [&](const std::vector<double>& v, std::vector<uint32_t> dims) {
     return v.empty() ? c.omitted(t) : c.constant(t, std::move(dims), v);
   };
-  std::vector<uint32_t> ops{c.input(t, {batch, in}, x)};
   for (const auto* v : {&p.inputToInput, &p.inputToForget, &p.inputToCell, &p.inputToOutput})
     ops.push_back(tensor(*v, {n, in}));
   for (const auto* v : {&p.recurrentToInput, &p.recurrentToForget, &p.recurrentToCell, &p.recurrentToOutput})
@@ -374,10 +375,29 @@ OperationCase lstmRandom(const LstmSpec& s) {
   ops.push_back(c.int32(s.activation));
   ops.push_back(floatScalar(c, t, s.cellClip));
   ops.push_back(floatScalar(c, t, s.projClip));
-  if (s.layerNormForm) {
-    for (const auto* v : {&p.inputNorm, &p.forgetNorm, &p.cellNorm, &p.outputNorm})
-      ops.push_back(tensor(*v, {n}));
-  }
+}
+
+// The layer normalization weights (inputs 23..26 of LSTM, 24..27 of the sequence form).
+void layerNormOperands(CaseBuilder& c, const LstmSpec& s, const ref::LstmParams& p, std::vector<uint32_t>& ops) {
+  for (const auto* v : {&p.inputNorm, &p.forgetNorm, &p.cellNorm, &p.outputNorm})
+    ops.push_back(v->empty() ? c.omitted(s.type) : c.constant(s.type, {uint32_t(s.units)}, *v));
+}
+
+OperationCase lstmRandom(const LstmSpec& s) {
+  CaseBuilder c(s.name, O::LSTM);
+  const OperandType t = s.type;
+  uint32_t seed = s.seed;
+  const auto x = randomValues(t, s.batch * s.inputSize, seed++);
+  const size_t outputSize = s.projection ? s.outputSize : s.units;
+  const auto hIn = randomValues(t, s.batch * outputSize, seed++);
+  const auto cIn = randomValues(t, s.batch * s.units, seed++, -2.0, 2.0);
+  const ref::LstmParams p = lstmParams(s, seed);
+  const ref::LstmResult want = ref::lstm(p, x, hIn, cIn);
+  const uint32_t batch = uint32_t(s.batch), n = uint32_t(s.units), out = uint32_t(p.outputSize);
+
+  std::vector<uint32_t> ops{c.input(t, {batch, uint32_t(s.inputSize)}, x)};
+  lstmOperands(c, s, p, hIn, cIn, ops);
+  if (s.layerNormForm) layerNormOperands(c, s, p, ops);
 
   const uint32_t gates = s.cifg ? 3 : 4;
   c.output(t, {batch, n * gates}, std::vector<double>(size_t{batch} * n * gates, 0.0));
@@ -394,48 +414,14 @@ OperationCase lstmRandom(const LstmSpec& s) {
 OperationCase sequenceLstmRandom(const LstmSpec& s, bool timeMajor, bool states, size_t maxTime) {
   CaseBuilder c(s.name, O::UNIDIRECTIONAL_SEQUENCE_LSTM);
   const OperandType t = s.type;
-  ref::LstmParams p;
-  p.batch = s.batch;
-  p.inputSize = s.inputSize;
-  p.units = s.units;
-  p.outputSize = s.projection ? s.outputSize : s.units;
-  p.activation = s.activation;
-  p.cellClip = s.cellClip;
-  p.projClip = s.projClip;
+  uint32_t seed = s.seed;
+  const auto x = randomValues(t, maxTime * s.batch * s.inputSize, seed++);  // as laid out in the operand
+  const size_t outputSize = s.projection ? s.outputSize : s.units;
+  const auto hIn = randomValues(t, s.batch * outputSize, seed++);
+  const auto cIn = randomValues(t, s.batch * s.units, seed++, -2.0, 2.0);
+  const ref::LstmParams p = lstmParams(s, seed);
   const uint32_t batch = uint32_t(s.batch), in = uint32_t(s.inputSize), n = uint32_t(s.units),
                  out = uint32_t(p.outputSize), time = uint32_t(maxTime);
-  uint32_t seed = s.seed;
-  auto weights = [&](size_t count) { return randomValues(t, count, seed++, -s.weightRange, s.weightRange); };
-  const auto x = randomValues(t, maxTime * s.batch * s.inputSize, seed++);  // as laid out in the operand
-  const auto hIn = randomValues(t, s.batch * p.outputSize, seed++);
-  const auto cIn = randomValues(t, s.batch * s.units, seed++, -2.0, 2.0);
-  if (!s.cifg) p.inputToInput = weights(n * in);
-  p.inputToForget = weights(n * in);
-  p.inputToCell = weights(n * in);
-  p.inputToOutput = weights(n * in);
-  if (!s.cifg) p.recurrentToInput = weights(n * out);
-  p.recurrentToForget = weights(n * out);
-  p.recurrentToCell = weights(n * out);
-  p.recurrentToOutput = weights(n * out);
-  if (s.peephole) {
-    if (!s.cifg) p.cellToInput = weights(n);
-    p.cellToForget = weights(n);
-    p.cellToOutput = weights(n);
-  }
-  if (!s.cifg) p.inputBias = randomValues(t, n, seed++);
-  p.forgetBias = randomValues(t, n, seed++, 0.0, 1.0);
-  p.cellBias = randomValues(t, n, seed++);
-  p.outputBias = randomValues(t, n, seed++);
-  if (s.projection) {
-    p.projection = weights(out * n);
-    if (s.projectionBias) p.projectionBias = randomValues(t, out, seed++);
-  }
-  if (s.layerNorm) {
-    if (!s.cifg) p.inputNorm = randomValues(t, n, seed++, 0.5, 1.5);
-    p.forgetNorm = randomValues(t, n, seed++, 0.5, 1.5);
-    p.cellNorm = randomValues(t, n, seed++, 0.5, 1.5);
-    p.outputNorm = randomValues(t, n, seed++, 0.5, 1.5);
-  }
   // Element (step, b, i) of a time-major or batch-major [.., .., size] operand.
   auto at = [&](size_t step, size_t b, size_t size) {
     return timeMajor ? (step * s.batch + b) * size : (b * maxTime + step) * size;
@@ -452,29 +438,12 @@ OperationCase sequenceLstmRandom(const LstmSpec& s, bool timeMajor, bool states,
       for (size_t o = 0; o < p.outputSize; ++o) y[at(step, b, p.outputSize) + o] = h[b * p.outputSize + o];
   }
 
-  auto tensor = [&](const std::vector<double>& v, std::vector<uint32_t> dims) {
-    return v.empty() ? c.omitted(t) : c.constant(t, std::move(dims), v);
-  };
   const std::vector<uint32_t> inDims = timeMajor ? std::vector<uint32_t>{time, batch, in}
                                                  : std::vector<uint32_t>{batch, time, in};
   std::vector<uint32_t> ops{c.input(t, inDims, x)};
-  for (const auto* v : {&p.inputToInput, &p.inputToForget, &p.inputToCell, &p.inputToOutput})
-    ops.push_back(tensor(*v, {n, in}));
-  for (const auto* v : {&p.recurrentToInput, &p.recurrentToForget, &p.recurrentToCell, &p.recurrentToOutput})
-    ops.push_back(tensor(*v, {n, out}));
-  for (const auto* v : {&p.cellToInput, &p.cellToForget, &p.cellToOutput, &p.inputBias, &p.forgetBias,
-                        &p.cellBias, &p.outputBias})
-    ops.push_back(tensor(*v, {n}));
-  ops.push_back(tensor(p.projection, {out, n}));
-  ops.push_back(tensor(p.projectionBias, {out}));
-  ops.push_back(c.input(t, {batch, out}, hIn));
-  ops.push_back(c.input(t, {batch, n}, cIn));
-  ops.push_back(c.int32(s.activation));
-  ops.push_back(floatScalar(c, t, s.cellClip));
-  ops.push_back(floatScalar(c, t, s.projClip));
+  lstmOperands(c, s, p, hIn, cIn, ops);
   ops.push_back(c.boolean(timeMajor));
-  for (const auto* v : {&p.inputNorm, &p.forgetNorm, &p.cellNorm, &p.outputNorm})
-    ops.push_back(tensor(*v, {n}));
+  layerNormOperands(c, s, p, ops);
   c.output(t, timeMajor ? std::vector<uint32_t>{time, batch, out} : std::vector<uint32_t>{batch, time, out}, y);
   if (states) {
     c.output(t, {batch, out}, h);
