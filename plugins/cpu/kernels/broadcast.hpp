@@ -49,4 +49,33 @@ void forEachBroadcastRun(const BroadcastLoop& loop, const Run& run) {
   });
 }
 
+// out = op(a, b) over the broadcast runs of a and b, for every element kernel with two operands. The
+// three loop shapes let the compiler vectorize the common cases (equal shapes, one operand repeated
+// along the run).
+template <typename A, typename B, typename Out, typename Op>
+void broadcastBinary(const A* a, const Shape& aShape, const B* b, const Shape& bShape, Out* out,
+                     const Shape& outShape, const Op& op) {
+  const BroadcastLoop loop = planBroadcast(aShape, bShape, outShape);
+  forEachBroadcastRun(loop, [&](size_t o, size_t ia, size_t ib, size_t count, size_t aStep, size_t bStep) {
+    Out* dst = out + o;
+    const A* pa = a + ia;
+    const B* pb = b + ib;
+    if (aStep == 1 && bStep == 1) {
+      for (size_t i = 0; i < count; ++i)
+        dst[i] = op(pa[i], pb[i]);
+    } else if (aStep == 1) {
+      const B vb = *pb;
+      for (size_t i = 0; i < count; ++i)
+        dst[i] = op(pa[i], vb);
+    } else if (bStep == 1) {
+      const A va = *pa;
+      for (size_t i = 0; i < count; ++i)
+        dst[i] = op(va, pb[i]);
+    } else {
+      const Out v = op(*pa, *pb);
+      std::fill(dst, dst + count, v);
+    }
+  });
+}
+
 }  // namespace nnrt::cpu::detail

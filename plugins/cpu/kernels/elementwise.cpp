@@ -10,34 +10,7 @@
 namespace nnrt::cpu {
 namespace {
 
-// out = op(a, b) over broadcast runs. The three loop shapes let the compiler vectorize the common
-// cases (equal shapes, one operand repeated along the run).
-template <typename In, typename Out, typename Op>
-void broadcastBinary(const In* a, const Shape& aShape, const In* b, const Shape& bShape, Out* out,
-                     const Shape& outShape, const Op& op) {
-  const detail::BroadcastLoop loop = detail::planBroadcast(aShape, bShape, outShape);
-  detail::forEachBroadcastRun(loop,
-                              [&](size_t o, size_t ia, size_t ib, size_t count, size_t aStep, size_t bStep) {
-                                Out* dst = out + o;
-                                const In* pa = a + ia;
-                                const In* pb = b + ib;
-                                if (aStep == 1 && bStep == 1) {
-                                  for (size_t i = 0; i < count; ++i)
-                                    dst[i] = op(pa[i], pb[i]);
-                                } else if (aStep == 1) {
-                                  const In vb = *pb;
-                                  for (size_t i = 0; i < count; ++i)
-                                    dst[i] = op(pa[i], vb);
-                                } else if (bStep == 1) {
-                                  const In va = *pa;
-                                  for (size_t i = 0; i < count; ++i)
-                                    dst[i] = op(va, pb[i]);
-                                } else {
-                                  const Out v = op(*pa, *pb);
-                                  std::fill(dst, dst + count, v);
-                                }
-                              });
-}
+using detail::broadcastBinary;
 
 template <typename Op>
 void floatBinary(const float* a, const Shape& aShape, const float* b, const Shape& bShape, Activation act,

@@ -9,17 +9,10 @@
 #include "plugins/cpu/kernels/quantization.hpp"
 
 namespace nnrt::cpu {
-namespace {
 
-// out = op(a, b) over the broadcast runs of a and b.
-template <typename A, typename B, typename Out, typename Op>
-void broadcast(const A* a, const Shape& aShape, const B* b, const Shape& bShape, Out* out, const Shape& outShape,
-               const Op& op) {
-  const detail::BroadcastLoop loop = detail::planBroadcast(aShape, bShape, outShape);
-  detail::forEachBroadcastRun(loop, [&](size_t o, size_t ia, size_t ib, size_t count, size_t aStep, size_t bStep) {
-    for (size_t i = 0; i < count; ++i) out[o + i] = op(a[ia + i * aStep], b[ib + i * bStep]);
-  });
-}
+using detail::broadcastBinary;
+
+namespace {
 
 template <typename T>
 bool holds(Comparison c, T x, T y) {
@@ -43,10 +36,8 @@ bool holds(Comparison c, T x, T y) {
 template <typename T>
 void compareValues(const T* a, const Shape& aShape, const T* b, const Shape& bShape, Comparison c, uint8_t* out,
                    const Shape& outShape) {
-  broadcast(a, aShape, b, bShape, out, outShape, [c](T x, T y) { return static_cast<uint8_t>(holds(c, x, y)); });
+  broadcastBinary(a, aShape, b, bShape, out, outShape, [c](T x, T y) { return static_cast<uint8_t>(holds(c, x, y)); });
 }
-
-double real(uint8_t q, Quant p) { return static_cast<double>(static_cast<int32_t>(q) - p.zeroPoint) * p.scale; }
 
 // MAXIMUM (larger) or MINIMUM of quantized operands: the chosen operand's byte through its
 // requantization table into the output's parameters.
@@ -54,8 +45,8 @@ void extremumQuant8(const uint8_t* a, const Shape& aShape, Quant aQuant, const u
                     Quant bQuant, bool larger, uint8_t* out, const Shape& outShape, Quant outQuant) {
   const auto fromA = requantizeTable(aQuant, outQuant);
   const auto fromB = requantizeTable(bQuant, outQuant);
-  broadcast(a, aShape, b, bShape, out, outShape, [&](uint8_t x, uint8_t y) {
-    const double rx = real(x, aQuant), ry = real(y, bQuant);
+  broadcastBinary(a, aShape, b, bShape, out, outShape, [&](uint8_t x, uint8_t y) {
+    const double rx = realValue(x, aQuant), ry = realValue(y, bQuant);
     const bool takeA = larger ? rx >= ry : rx <= ry;
     return takeA ? fromA[x] : fromB[y];
   });
@@ -115,30 +106,30 @@ void compare(const int32_t* a, const Shape& aShape, const int32_t* b, const Shap
 }
 void compareBool(const uint8_t* a, const Shape& aShape, const uint8_t* b, const Shape& bShape, Comparison c,
                  uint8_t* out, const Shape& outShape) {
-  broadcast(a, aShape, b, bShape, out, outShape,
+  broadcastBinary(a, aShape, b, bShape, out, outShape,
             [c](uint8_t x, uint8_t y) { return static_cast<uint8_t>(holds(c, x != 0, y != 0)); });
 }
 void compare(const uint8_t* a, const Shape& aShape, Quant aQuant, const uint8_t* b, const Shape& bShape,
              Quant bQuant, Comparison c, uint8_t* out, const Shape& outShape) {
-  broadcast(a, aShape, b, bShape, out, outShape,
-            [&](uint8_t x, uint8_t y) { return static_cast<uint8_t>(holds(c, real(x, aQuant), real(y, bQuant))); });
+  broadcastBinary(a, aShape, b, bShape, out, outShape,
+            [&](uint8_t x, uint8_t y) { return static_cast<uint8_t>(holds(c, realValue(x, aQuant), realValue(y, bQuant))); });
 }
 
 void maximum(const float* a, const Shape& aShape, const float* b, const Shape& bShape, float* out,
              const Shape& outShape) {
-  broadcast(a, aShape, b, bShape, out, outShape, [](float x, float y) { return std::max(x, y); });
+  broadcastBinary(a, aShape, b, bShape, out, outShape, [](float x, float y) { return std::max(x, y); });
 }
 void minimum(const float* a, const Shape& aShape, const float* b, const Shape& bShape, float* out,
              const Shape& outShape) {
-  broadcast(a, aShape, b, bShape, out, outShape, [](float x, float y) { return std::min(x, y); });
+  broadcastBinary(a, aShape, b, bShape, out, outShape, [](float x, float y) { return std::min(x, y); });
 }
 void maximum(const int32_t* a, const Shape& aShape, const int32_t* b, const Shape& bShape, int32_t* out,
              const Shape& outShape) {
-  broadcast(a, aShape, b, bShape, out, outShape, [](int32_t x, int32_t y) { return std::max(x, y); });
+  broadcastBinary(a, aShape, b, bShape, out, outShape, [](int32_t x, int32_t y) { return std::max(x, y); });
 }
 void minimum(const int32_t* a, const Shape& aShape, const int32_t* b, const Shape& bShape, int32_t* out,
              const Shape& outShape) {
-  broadcast(a, aShape, b, bShape, out, outShape, [](int32_t x, int32_t y) { return std::min(x, y); });
+  broadcastBinary(a, aShape, b, bShape, out, outShape, [](int32_t x, int32_t y) { return std::min(x, y); });
 }
 void maximum(const uint8_t* a, const Shape& aShape, Quant aQuant, const uint8_t* b, const Shape& bShape,
              Quant bQuant, uint8_t* out, const Shape& outShape, Quant outQuant) {
@@ -151,7 +142,7 @@ void minimum(const uint8_t* a, const Shape& aShape, Quant aQuant, const uint8_t*
 
 void logical(const uint8_t* a, const Shape& aShape, const uint8_t* b, const Shape& bShape, Logical op, uint8_t* out,
              const Shape& outShape) {
-  broadcast(a, aShape, b, bShape, out, outShape, [op](uint8_t x, uint8_t y) {
+  broadcastBinary(a, aShape, b, bShape, out, outShape, [op](uint8_t x, uint8_t y) {
     return static_cast<uint8_t>(op == Logical::And ? (x != 0 && y != 0) : (x != 0 || y != 0));
   });
 }

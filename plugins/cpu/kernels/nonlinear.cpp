@@ -12,23 +12,10 @@
 #include "plugins/cpu/kernels/quantization.hpp"
 
 namespace nnrt::cpu {
+
+using detail::broadcastBinary;
+
 namespace {
-
-template <typename A, typename B, typename Out, typename Op>
-void broadcast(const A* a, const Shape& aShape, const B* b, const Shape& bShape, Out* out, const Shape& outShape,
-               const Op& op) {
-  const detail::BroadcastLoop loop = detail::planBroadcast(aShape, bShape, outShape);
-  detail::forEachBroadcastRun(loop, [&](size_t o, size_t ia, size_t ib, size_t count, size_t aStep, size_t bStep) {
-    for (size_t i = 0; i < count; ++i) out[o + i] = op(a[ia + i * aStep], b[ib + i * bStep]);
-  });
-}
-
-double real(uint8_t q, Quant p) { return static_cast<double>(static_cast<int32_t>(q) - p.zeroPoint) * p.scale; }
-
-uint8_t requantize(double real, Quant p) {
-  const double q = std::round(real / p.scale) + p.zeroPoint;
-  return static_cast<uint8_t>(std::fmin(255.0, std::fmax(0.0, q)));
-}
 
 double hardSwishOf(double x) { return x * std::min(std::max(x + 3.0, 0.0), 6.0) / 6.0; }
 
@@ -76,14 +63,14 @@ void store(double v, void* out, int32_t type, size_t i) {
 
 void prelu(const float* x, const Shape& xShape, const float* alpha, const Shape& alphaShape, float* out,
            const Shape& outShape) {
-  broadcast(x, xShape, alpha, alphaShape, out, outShape, [](float v, float a) { return v < 0 ? a * v : v; });
+  broadcastBinary(x, xShape, alpha, alphaShape, out, outShape, [](float v, float a) { return v < 0 ? a * v : v; });
 }
 
 void prelu(const uint8_t* x, const Shape& xShape, Quant xQuant, const uint8_t* alpha, const Shape& alphaShape,
            Quant alphaQuant, uint8_t* out, const Shape& outShape, Quant outQuant) {
-  broadcast(x, xShape, alpha, alphaShape, out, outShape, [&](uint8_t v, uint8_t a) {
-    const double rv = real(v, xQuant);
-    return requantize(rv < 0 ? real(a, alphaQuant) * rv : rv, outQuant);
+  broadcastBinary(x, xShape, alpha, alphaShape, out, outShape, [&](uint8_t v, uint8_t a) {
+    const double rv = realValue(v, xQuant);
+    return quantizeReal(rv < 0 ? realValue(a, alphaQuant) * rv : rv, outQuant);
   });
 }
 
@@ -106,7 +93,7 @@ void hardSwish(const uint8_t* x, size_t count, Quant xQuant, uint8_t* out, Quant
 
 void pow(const float* base, const Shape& baseShape, const float* exponent, const Shape& exponentShape, float* out,
          const Shape& outShape) {
-  broadcast(base, baseShape, exponent, exponentShape, out, outShape, [](float b, float e) { return std::pow(b, e); });
+  broadcastBinary(base, baseShape, exponent, exponentShape, out, outShape, [](float b, float e) { return std::pow(b, e); });
 }
 
 void logSoftmax(const float* x, const Shape& shape, float beta, uint32_t axis, float* out) {

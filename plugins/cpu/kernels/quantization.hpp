@@ -38,6 +38,17 @@ inline uint8_t clampToUint8(int64_t v, int32_t lo, int32_t hi) {
   return static_cast<uint8_t>(v < lo ? lo : (v > hi ? hi : v));
 }
 
+// The real value (q - zeroPoint) * scale of a TENSOR_QUANT8_ASYMM byte.
+inline double realValue(uint8_t q, Quant p) {
+  return static_cast<double>(static_cast<int32_t>(q) - p.zeroPoint) * p.scale;
+}
+
+// round(real / scale) + zeroPoint (halves away from zero), saturated to 0..255.
+inline uint8_t quantizeReal(double real, Quant p) {
+  const double q = std::round(real / p.scale) + p.zeroPoint;
+  return static_cast<uint8_t>(std::fmin(255.0, std::fmax(0.0, q)));
+}
+
 // q (real value (q - from.zeroPoint) * from.scale) expressed in `to`'s parameters, rounded and clamped
 // to 0..255, for every q. Used where each input byte maps to one output byte (CONCATENATION).
 std::array<uint8_t, 256> requantizeTable(Quant from, Quant to);

@@ -4,28 +4,13 @@
 #include <cstring>
 #include <vector>
 
-namespace nnrt::cpu {
-namespace {
+#include "plugins/cpu/kernels/element_copy.hpp"
 
-// Copies one element of `size` bytes; a fixed size per case lets the copy become a single move.
-inline void copyElement(unsigned char* dst, const unsigned char* src, size_t size) {
-  switch (size) {
-    case 1:
-      *dst = *src;
-      return;
-    case 2:
-      std::memcpy(dst, src, 2);
-      return;
-    case 4:
-      std::memcpy(dst, src, 4);
-      return;
-    case 8:
-      std::memcpy(dst, src, 8);
-      return;
-    default:
-      std::memcpy(dst, src, size);
-  }
-}
+namespace nnrt::cpu {
+
+using detail::copyElement;
+
+namespace {
 
 std::array<size_t, 4> strides4(const Shape& s) {
   return {size_t{s.dims[1]} * s.dims[2] * s.dims[3], size_t{s.dims[2]} * s.dims[3], s.dims[3], 1};

@@ -3,9 +3,13 @@
 #include <cstring>
 #include <vector>
 
+#include "plugins/cpu/kernels/element_copy.hpp"
 #include "plugins/cpu/kernels/parallel.hpp"
 
 namespace nnrt::cpu {
+
+using detail::copyElement;
+
 namespace {
 
 // The tensor seen as [outer, axis, inner] around one dimension.
@@ -24,23 +28,6 @@ AxisView around(const Shape& shape, uint32_t axis) {
     }
   }
   return v;
-}
-
-// Copies one element of `size` bytes; a fixed size per case lets the copy become a single move.
-inline void copyElement(unsigned char* dst, const unsigned char* src, size_t size) {
-  switch (size) {
-    case 1:
-      *dst = *src;
-      return;
-    case 2:
-      std::memcpy(dst, src, 2);
-      return;
-    case 4:
-      std::memcpy(dst, src, 4);
-      return;
-    default:
-      std::memcpy(dst, src, size);
-  }
 }
 
 // Per output dimension d, the input coordinate each output coordinate reads: maps[d][o]. The output's
