@@ -2,15 +2,16 @@
 // INSTANCE_NORMALIZATION and BATCH_MATMUL, in every operand type the SDK's validation accepts for them
 // (through feature level 4; BATCH_MATMUL as Android 13 defines it). Scalar parameters are read at
 // execution from the operation's inputs (every value is known then; FLOAT16 scalars arrive widened to
-// FLOAT32 through viaFloat32). Implicit padding is resolved here as Android does: CONV_2D's SAME rule
-// for GROUPED_CONV_2D; for TRANSPOSE_CONV_2D the same rule applied to the output size (only the
-// leading pads matter, the output shape fixes the rest).
+// FLOAT32 through viaFloat32). Implicit padding is the SDK's ops::implicitPadding (CONV_2D's rule):
+// on the input for GROUPED_CONV_2D, on the output size for TRANSPOSE_CONV_2D (only the leading pads
+// matter there, the output shape fixes the rest).
 #include <cstdint>
 #include <span>
 #include <string>
 #include <utility>
 
 #include "nnrt/driver/ops/operand_types.hpp"
+#include "nnrt/driver/ops/params.hpp"
 #include "plugins/cpu/conv_per_channel.hpp"
 #include "plugins/cpu/cpu_operations.hpp"
 #include "plugins/cpu/kernel_call.hpp"
@@ -32,14 +33,19 @@ int32_t intAt(const KernelCall& c, size_t index) {
   return c.op.inputs[index].scalar<int32_t>();
 }
 
-// Android's SAME padding {head, tail} for `in` positions read by a `filter` window every `stride`
-// (VALID: none).
-std::pair<uint32_t, uint32_t> implicitPads(int32_t code, uint32_t in, uint32_t filter, uint32_t stride) {
-  if (code != 1) return {0, 0};  // 2: VALID
-  const int64_t out = (int64_t{in} + stride - 1) / stride;
-  const int64_t needed = (out - 1) * stride + filter - in;
-  if (needed <= 0) return {0, 0};
-  return {static_cast<uint32_t>(needed / 2), static_cast<uint32_t>(needed - needed / 2)};
+// Explicit pads at inputs first..first+3 (left, right, top, bottom) into `p`.
+void explicitPads(const KernelCall& c, size_t first, Conv2DParams& p) {
+  p.padLeft = static_cast<uint32_t>(intAt(c, first));
+  p.padRight = static_cast<uint32_t>(intAt(c, first + 1));
+  p.padTop = static_cast<uint32_t>(intAt(c, first + 2));
+  p.padBottom = static_cast<uint32_t>(intAt(c, first + 3));
+}
+
+// Implicit pads for padding scheme `code` over `image` ([N, H, W, C] or [N, C, H, W]) into `p`.
+void implicitPads(int32_t code, const Arg& image, bool nchw, const Arg& filter, Conv2DParams& p) {
+  const uint32_t h = nchw ? image.dims[2] : image.dims[1], w = nchw ? image.dims[3] : image.dims[2];
+  std::tie(p.padLeft, p.padRight) = ops::implicitPadding(code, w, filter.dims[2], p.strideW);
+  std::tie(p.padTop, p.padBottom) = ops::implicitPadding(code, h, filter.dims[1], p.strideH);
 }
 
 bool isPerChannel(const KernelCall& c) {
@@ -58,25 +64,18 @@ struct GroupedWindow {
 
 GroupedWindow groupedWindow(const KernelCall& c) {
   GroupedWindow g;
-  const bool explicitPads = c.op.inputs.size() == 12;
-  const size_t s = explicitPads ? 7 : 4;  // stride width
+  const bool explicitForm = c.op.inputs.size() == 12;
+  const size_t s = explicitForm ? 7 : 4;  // stride width
   Conv2DParams& p = g.window;
   p.strideW = static_cast<uint32_t>(intAt(c, s));
   p.strideH = static_cast<uint32_t>(intAt(c, s + 1));
   g.groups = static_cast<uint32_t>(intAt(c, s + 2));
   p.act = static_cast<Activation>(intAt(c, s + 3));
   g.nchw = flagAt(c, s + 4);
-  if (explicitPads) {
-    p.padLeft = static_cast<uint32_t>(intAt(c, 3));
-    p.padRight = static_cast<uint32_t>(intAt(c, 4));
-    p.padTop = static_cast<uint32_t>(intAt(c, 5));
-    p.padBottom = static_cast<uint32_t>(intAt(c, 6));
+  if (explicitForm) {
+    explicitPads(c, 3, p);
   } else {
-    const Arg& in = c.op.inputs[0];
-    const Arg& filter = c.op.inputs[1];
-    const uint32_t h = g.nchw ? in.dims[2] : in.dims[1], w = g.nchw ? in.dims[3] : in.dims[2];
-    std::tie(p.padLeft, p.padRight) = implicitPads(intAt(c, 3), w, filter.dims[2], p.strideW);
-    std::tie(p.padTop, p.padBottom) = implicitPads(intAt(c, 3), h, filter.dims[1], p.strideH);
+    implicitPads(intAt(c, 3), c.op.inputs[0], g.nchw, c.op.inputs[1], p);
   }
   return g;
 }
@@ -123,24 +122,17 @@ struct TransposeWindow {
 
 TransposeWindow transposeWindow(const KernelCall& c) {
   TransposeWindow t;
-  const bool explicitPads = c.op.inputs.size() == 11;
-  const size_t s = explicitPads ? 7 : 5;
+  const bool explicitForm = c.op.inputs.size() == 11;
+  const size_t s = explicitForm ? 7 : 5;
   Conv2DParams& p = t.window;
   p.strideW = static_cast<uint32_t>(intAt(c, s));
   p.strideH = static_cast<uint32_t>(intAt(c, s + 1));
   p.act = static_cast<Activation>(intAt(c, s + 2));
   t.nchw = flagAt(c, s + 3);
-  if (explicitPads) {
-    p.padLeft = static_cast<uint32_t>(intAt(c, 3));
-    p.padRight = static_cast<uint32_t>(intAt(c, 4));
-    p.padTop = static_cast<uint32_t>(intAt(c, 5));
-    p.padBottom = static_cast<uint32_t>(intAt(c, 6));
+  if (explicitForm) {
+    explicitPads(c, 3, p);
   } else {
-    const Arg& out = c.op.outputs[0];
-    const Arg& filter = c.op.inputs[1];
-    const uint32_t h = t.nchw ? out.dims[2] : out.dims[1], w = t.nchw ? out.dims[3] : out.dims[2];
-    std::tie(p.padLeft, p.padRight) = implicitPads(intAt(c, 4), w, filter.dims[2], p.strideW);
-    std::tie(p.padTop, p.padBottom) = implicitPads(intAt(c, 4), h, filter.dims[1], p.strideH);
+    implicitPads(intAt(c, 4), c.op.outputs[0], t.nchw, c.op.inputs[1], p);  // the rule on the output size
   }
   return t;
 }

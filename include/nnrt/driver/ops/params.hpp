@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "nnrt/driver/activation.hpp"
@@ -54,6 +55,13 @@ struct Conv2DParams {
   bool nchw = false;
 };
 driver::Result<Conv2DParams> decodeConv2D(const OpArgs& op);
+
+// NNAPI's implicit padding for one spatial dimension: {before, after} for `in` positions read by a
+// `filter` window (dilated by `dilation`) every `stride`. PADDING_SAME (1) centres the window, the
+// odd pad going after; PADDING_VALID (2) pads nothing. Every windowed operation resolves its implicit
+// form with it (CONV_2D and the pools here, GROUPED_CONV_2D and TRANSPOSE_CONV_2D in the drivers).
+std::pair<uint32_t, uint32_t> implicitPadding(int32_t code, uint32_t in, uint32_t filter, uint32_t stride,
+                                              uint32_t dilation = 1);
 
 // DEPTHWISE_CONV_2D (filter [1, filterHeight, filterWidth, outputChannels]); output channel c reads
 // input channel c / depthMultiplier.

@@ -495,13 +495,4 @@ Result<uint32_t> windowOutputSize(const OpArgs& op, const WindowParams& w, bool 
   return static_cast<uint32_t>((padded - effective) / s + 1);
 }
 
-std::pair<uint32_t, uint32_t> implicitPadding(int32_t code, uint32_t in, uint32_t filter, uint32_t stride,
-                                              uint32_t dilation) {
-  if (code != kPaddingSame || stride == 0) return {0, 0};
-  const int64_t out = (static_cast<int64_t>(in) + stride - 1) / stride;
-  const int64_t effective = (static_cast<int64_t>(filter) - 1) * dilation + 1;
-  const int64_t total = std::max<int64_t>((out - 1) * stride + effective - in, 0);
-  return {static_cast<uint32_t>(total / 2), static_cast<uint32_t>(total - total / 2)};
-}
-
 }  // namespace nnrt::ops::detail

@@ -144,9 +144,6 @@ Result<WindowParams> readWindowParams(const OpArgs& op, WindowKind kind);
 // than the dilated filter.
 Result<uint32_t> windowOutputSize(const OpArgs& op, const WindowParams& w, bool height, uint32_t in,
                                   uint32_t filter);
-// SAME padding: {before, after} for one dimension. VALID: {0, 0}.
-std::pair<uint32_t, uint32_t> implicitPadding(int32_t code, uint32_t in, uint32_t filter, uint32_t stride,
-                                              uint32_t dilation);
 
 // Positions of height, width and channels in a 4-D image tensor.
 struct ImageLayout {
