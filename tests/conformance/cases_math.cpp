@@ -25,18 +25,6 @@ struct Q {
   float scale = 0.0f;
   int32_t zeroPoint = 0;
 };
-bool quantized(OperandType t) { return t == Q8 || t == Q8S; }
-double lowest(OperandType t) { return t == Q8 ? 0 : -128; }
-double highest(OperandType t) { return t == Q8 ? 255 : 127; }
-std::string suffix(OperandType t) {
-  if (t == F16) return "float16";
-  if (t == I32) return "int32";
-  if (t == Q8) return "quant8";
-  if (t == Q8S) return "quant8_signed";
-  if (t == B8) return "bool8";
-  return "float";
-}
-
 // Stored values of `type` (small integers for INT32 and BOOL8 so that equal values occur) and their
 // real values.
 struct Data {
@@ -51,8 +39,8 @@ Data data(OperandType type, size_t n, uint32_t seed, Q q) {
     auto v = randomQuant(n, seed, -3, 3);
     return {v, v};
   }
-  if (quantized(type)) {
-    auto stored = randomQuant(n, seed, static_cast<int>(lowest(type)), static_cast<int>(highest(type)));
+  if (isQuant8(type)) {
+    auto stored = randomQuant(n, seed, static_cast<int>(quant8Lowest(type)), static_cast<int>(quant8Highest(type)));
     return {stored, ref::dequantize(stored, q.scale, q.zeroPoint)};
   }
   // Halves and wholes in [-2, 2]: exactly representable, so equal values occur in both operands.
@@ -65,7 +53,7 @@ Data data(OperandType type, size_t n, uint32_t seed, Q q) {
 
 OperationCase unaryCase(O op, const char* name, double (*fn)(double), OperandType type, double lo, double hi,
                         uint32_t seed) {
-  CaseBuilder c(std::string(name) + "_" + suffix(type), op);
+  CaseBuilder c(std::string(name) + "_" + typeSuffix(type), op);
   const std::vector<uint32_t> dims{2, 3, 5};
   const auto in = randomValues(type, ref::count(dims), seed, lo, hi);
   std::vector<double> out(in.size());
@@ -102,18 +90,18 @@ using Compare = std::function<bool(double, double)>;
 
 // a [2, 3, 4] against b [3, 1] (broadcast along the last dimension), BOOL8 out.
 OperationCase comparisonCase(O op, const char* name, const Compare& holds, OperandType type, uint32_t seed) {
-  CaseBuilder c(std::string(name) + "_" + suffix(type), op);
+  CaseBuilder c(std::string(name) + "_" + typeSuffix(type), op);
   const Q qa = type == Q8 ? Q{0.5f, 128} : type == Q8S ? Q{0.5f, 0} : Q{};
   const Q qb = type == Q8 ? Q{0.25f, 120} : type == Q8S ? Q{0.25f, -8} : Q{};
   const std::vector<uint32_t> da{2, 3, 4}, db{3, 1};
   Data a = data(type, ref::count(da), seed, qa);
   Data b = data(type, ref::count(db), seed + 1, qb);
-  if (quantized(type)) {
+  if (isQuant8(type)) {
     // Some elements of a equal in real value to the b they meet: b's stored value for a's real one.
     for (size_t i = 0; i < a.stored.size(); i += 3) {
       const size_t j = (i / 4) % 3;
       const double bq = a.real[i] / qb.scale + qb.zeroPoint;
-      if (bq >= lowest(type) && bq <= highest(type)) {
+      if (bq >= quant8Lowest(type) && bq <= quant8Highest(type)) {
         b.stored[j] = bq;
         b.real[j] = a.real[i];
       }
@@ -130,7 +118,7 @@ OperationCase comparisonCase(O op, const char* name, const Compare& holds, Opera
 // ---- MAXIMUM, MINIMUM --------------------------------------------------------------------------------
 
 OperationCase extremumCase(O op, bool larger, OperandType type, uint32_t seed) {
-  CaseBuilder c(std::string(larger ? "maximum_" : "minimum_") + suffix(type), op);
+  CaseBuilder c(std::string(larger ? "maximum_" : "minimum_") + typeSuffix(type), op);
   const Q qa = type == Q8 ? Q{0.5f, 128} : type == Q8S ? Q{0.5f, 0} : Q{};
   const Q qb = type == Q8 ? Q{0.25f, 120} : type == Q8S ? Q{0.25f, -8} : Q{};
   const Q qo = type == Q8 ? Q{0.4f, 100} : type == Q8S ? Q{0.4f, -20} : Q{};
@@ -139,7 +127,7 @@ OperationCase extremumCase(O op, bool larger, OperandType type, uint32_t seed) {
   const Data b = data(type, ref::count(db), seed + 1, qb);
   ref::Tensor out = ref::broadcast({da, a.real}, {db, b.real},
                                    [&](double x, double y) { return larger ? std::max(x, y) : std::min(x, y); });
-  if (quantized(type)) out.values = ref::quantize(out.values, qo.scale, qo.zeroPoint, lowest(type), highest(type));
+  if (isQuant8(type)) out.values = ref::quantize(out.values, qo.scale, qo.zeroPoint, quant8Lowest(type), quant8Highest(type));
   const uint32_t ia = c.input(type, da, a.stored, qa.scale, qa.zeroPoint);
   const uint32_t ib = c.constant(type, db, b.stored, qb.scale, qb.zeroPoint);
   c.output(type, out.dims, out.values, qo.scale, qo.zeroPoint);
@@ -171,7 +159,7 @@ OperationCase logicalNotCase() {
 
 // SELECT(condition, a, b); quantized operands in parameters of their own (`requantize`) or all alike.
 OperationCase selectCase(OperandType type, bool requantize, uint32_t seed) {
-  CaseBuilder c("select_" + suffix(type) + (quantized(type) && requantize ? "_requantized" : ""), O::SELECT);
+  CaseBuilder c("select_" + typeSuffix(type) + (isQuant8(type) && requantize ? "_requantized" : ""), O::SELECT);
   const std::vector<uint32_t> dims{3, 5};
   const Q same = type == Q8 ? Q{0.5f, 128} : type == Q8S ? Q{0.5f, 0} : Q{};
   const Q qa = same;
@@ -181,10 +169,10 @@ OperationCase selectCase(OperandType type, bool requantize, uint32_t seed) {
   const Data a = data(type, 15, seed + 1, qa), b = data(type, 15, seed + 2, qb);
   std::vector<double> out(15);
   for (size_t i = 0; i < 15; ++i) {
-    if (!quantized(type)) {
+    if (!isQuant8(type)) {
       out[i] = cond[i] != 0 ? a.stored[i] : b.stored[i];
     } else {
-      out[i] = ref::quantize(cond[i] != 0 ? a.real[i] : b.real[i], qo.scale, qo.zeroPoint, lowest(type), highest(type));
+      out[i] = ref::quantize(cond[i] != 0 ? a.real[i] : b.real[i], qo.scale, qo.zeroPoint, quant8Lowest(type), quant8Highest(type));
     }
   }
   const uint32_t ic = c.input(B8, dims, cond);

@@ -22,35 +22,24 @@ struct Q {
   float scale = 0.0f;
   int32_t zeroPoint = 0;
 };
-bool quantized(OperandType t) { return t == Q8 || t == Q8S; }
-double lowest(OperandType t) { return t == Q8 ? 0 : -128; }
-double highest(OperandType t) { return t == Q8 ? 255 : 127; }
-std::string suffix(OperandType t) {
-  if (t == F16) return "float16";
-  if (t == I32) return "int32";
-  if (t == Q8) return "quant8";
-  if (t == Q8S) return "quant8_signed";
-  return "float";
-}
-
 struct Data {
   std::vector<double> stored, real;
 };
 Data data(OperandType type, size_t n, uint32_t seed, Q q, double lo, double hi) {
-  if (!quantized(type)) {
+  if (!isQuant8(type)) {
     auto v = randomValues(type, n, seed, lo, hi);
     return {v, v};
   }
-  auto stored = randomQuant(n, seed, static_cast<int>(lowest(type)), static_cast<int>(highest(type)));
+  auto stored = randomQuant(n, seed, static_cast<int>(quant8Lowest(type)), static_cast<int>(quant8Highest(type)));
   return {stored, ref::dequantize(stored, q.scale, q.zeroPoint)};
 }
 
 std::vector<double> outputOf(OperandType type, const std::vector<double>& real, Q q) {
-  return quantized(type) ? ref::quantize(real, q.scale, q.zeroPoint, lowest(type), highest(type)) : real;
+  return isQuant8(type) ? ref::quantize(real, q.scale, q.zeroPoint, quant8Lowest(type), quant8Highest(type)) : real;
 }
 
 OperationCase preluCase(OperandType type, uint32_t seed) {
-  CaseBuilder c("prelu_" + suffix(type), O::PRELU);
+  CaseBuilder c("prelu_" + typeSuffix(type), O::PRELU);
   const Q qx = type == Q8 ? Q{0.05f, 128} : type == Q8S ? Q{0.05f, 0} : Q{};
   const Q qa = type == Q8 ? Q{0.01f, 50} : type == Q8S ? Q{0.01f, -78} : Q{};
   const Q qo = type == Q8 ? Q{0.04f, 120} : type == Q8S ? Q{0.04f, -8} : Q{};
@@ -66,7 +55,7 @@ OperationCase preluCase(OperandType type, uint32_t seed) {
 }
 
 OperationCase eluCase(OperandType type, uint32_t seed) {
-  CaseBuilder c("elu_" + suffix(type), O::ELU);
+  CaseBuilder c("elu_" + typeSuffix(type), O::ELU);
   const std::vector<uint32_t> dims{3, 7};
   const auto x = randomValues(type, ref::count(dims), seed, -4, 3);
   const double alpha = 1.5;
@@ -78,7 +67,7 @@ OperationCase eluCase(OperandType type, uint32_t seed) {
 }
 
 OperationCase hardSwishCase(OperandType type, uint32_t seed) {
-  CaseBuilder c("hard_swish_" + suffix(type), O::HARD_SWISH);
+  CaseBuilder c("hard_swish_" + typeSuffix(type), O::HARD_SWISH);
   const Q qx = type == Q8 ? Q{0.04f, 128} : type == Q8S ? Q{0.04f, 0} : Q{};
   const Q qo = type == Q8 ? Q{0.03f, 30} : type == Q8S ? Q{0.03f, -98} : Q{};
   const std::vector<uint32_t> dims{2, 5, 6};
@@ -91,7 +80,7 @@ OperationCase hardSwishCase(OperandType type, uint32_t seed) {
 }
 
 OperationCase powCase(OperandType type, uint32_t seed) {
-  CaseBuilder c("pow_" + suffix(type), O::POW);
+  CaseBuilder c("pow_" + typeSuffix(type), O::POW);
   const std::vector<uint32_t> db{2, 3, 4}, de{4};
   const auto b = randomValues(type, ref::count(db), seed, 0.1, 3);
   const auto e = randomValues(type, ref::count(de), seed + 1, -2, 2);
@@ -104,7 +93,7 @@ OperationCase powCase(OperandType type, uint32_t seed) {
 
 OperationCase logSoftmaxCase(OperandType type, int32_t axis, uint32_t seed) {
   CaseBuilder c("log_softmax_axis" + (axis < 0 ? "_neg" + std::to_string(-axis) : std::to_string(axis)) + "_" +
-                    suffix(type),
+                    typeSuffix(type),
                 O::LOG_SOFTMAX);
   const std::vector<uint32_t> dims{2, 3, 5};
   const auto x = randomValues(type, ref::count(dims), seed, -3, 3);
@@ -132,7 +121,7 @@ double castValue(double v, OperandType to) {
 }
 
 OperationCase castCase(OperandType from, OperandType to, uint32_t seed) {
-  CaseBuilder c("cast_" + suffix(from) + "_to_" + suffix(to), O::CAST);
+  CaseBuilder c("cast_" + typeSuffix(from) + "_to_" + typeSuffix(to), O::CAST);
   const std::vector<uint32_t> dims{2, 9};
   std::vector<double> in;
   if (from == I32) {
@@ -164,17 +153,17 @@ OperationCase castIdentityCase(OperandType type, uint32_t seed) {
 }
 
 OperationCase quantizeCase(OperandType from, OperandType to, uint32_t seed) {
-  CaseBuilder c("quantize_" + suffix(from) + "_to_" + suffix(to), O::QUANTIZE);
+  CaseBuilder c("quantize_" + typeSuffix(from) + "_to_" + typeSuffix(to), O::QUANTIZE);
   const Q q = to == Q8 ? Q{0.05f, 100} : Q{0.05f, -20};
   const std::vector<uint32_t> dims{4, 8};
   auto x = randomValues(from, ref::count(dims), seed, -12, 12);  // beyond the range: saturation
   const uint32_t ix = c.input(from, dims, x);
-  c.output(to, dims, ref::quantize(x, q.scale, q.zeroPoint, lowest(to), highest(to)), q.scale, q.zeroPoint);
+  c.output(to, dims, ref::quantize(x, q.scale, q.zeroPoint, quant8Lowest(to), quant8Highest(to)), q.scale, q.zeroPoint);
   return c.build({ix});
 }
 
 OperationCase fillCase(OperandType type) {
-  CaseBuilder c("fill_" + suffix(type), O::FILL);
+  CaseBuilder c("fill_" + typeSuffix(type), O::FILL);
   const double value = type == I32 ? -7 : 2.5;
   const uint32_t dims = c.int32Tensor({2, 3, 1});
   const uint32_t v = type == I32 ? c.int32(-7) : type == F16 ? c.float16(2.5f) : c.float32(2.5f);
@@ -184,7 +173,7 @@ OperationCase fillCase(OperandType type) {
 
 // RANK: an INT32 scalar output.
 OperationCase rankCase(OperandType type, std::vector<uint32_t> dims) {
-  CaseBuilder c("rank_" + std::to_string(dims.size()) + "_" + suffix(type), O::RANK);
+  CaseBuilder c("rank_" + std::to_string(dims.size()) + "_" + typeSuffix(type), O::RANK);
   const bool quant = type == Q8 || type == Q8S;
   const uint32_t x = c.input(type, dims, std::vector<double>(ref::count(dims), type == Q8 ? 3 : 1), quant ? 0.5f : 0.0f,
                              0);

@@ -21,15 +21,6 @@ namespace {
 using O = OperationType;
 constexpr auto B8 = OperandType::TENSOR_BOOL8;
 
-std::string suffix(OperandType t) {
-  if (t == F16) return "float16";
-  if (t == I32) return "int32";
-  if (t == Q8) return "quant8";
-  if (t == Q8S) return "quant8_signed";
-  if (t == B8) return "bool8";
-  return "float";
-}
-
 // Row-major index of every element of `dims` in the output that drops (or keeps as 1) `axes`.
 std::vector<size_t> outputIndex(const std::vector<uint32_t>& dims, const std::set<uint32_t>& axes) {
   std::vector<size_t> index(ref::count(dims));
@@ -63,7 +54,7 @@ using Combine = std::function<double(double, double)>;
 OperationCase reduceCase(O op, const std::string& name, OperandType type, const std::vector<uint32_t>& dims,
                          const std::vector<int32_t>& axes, bool keep, double init, const Combine& combine,
                          uint32_t seed) {
-  CaseBuilder c(name + "_" + suffix(type), op);
+  CaseBuilder c(name + "_" + typeSuffix(type), op);
   const bool quant = type == Q8 || type == Q8S;
   std::vector<double> in;
   if (type == B8) {
@@ -91,7 +82,7 @@ OperationCase reduceCase(O op, const std::string& name, OperandType type, const 
 OperationCase argCase(O op, bool largest, OperandType type, const std::vector<uint32_t>& dims, int32_t axis,
                       uint32_t seed) {
   CaseBuilder c(std::string(largest ? "argmax" : "argmin") + "_rank" + std::to_string(dims.size()) + "_axis" +
-                    (axis < 0 ? "_neg" + std::to_string(-axis) : std::to_string(axis)) + "_" + suffix(type),
+                    (axis < 0 ? "_neg" + std::to_string(-axis) : std::to_string(axis)) + "_" + typeSuffix(type),
                 op);
   const bool quant = type == Q8 || type == Q8S;
   // Few distinct values, so that ties occur; the first index must win.
@@ -121,7 +112,7 @@ OperationCase argCase(O op, bool largest, OperandType type, const std::vector<ui
 
 // TOPK_V2 along the last dimension: few distinct values so that ties occur (the lower index first).
 OperationCase topKCase(OperandType type, const std::vector<uint32_t>& dims, int32_t k, uint32_t seed) {
-  CaseBuilder c("topk_v2_k" + std::to_string(k) + "_rank" + std::to_string(dims.size()) + "_" + suffix(type),
+  CaseBuilder c("topk_v2_k" + std::to_string(k) + "_rank" + std::to_string(dims.size()) + "_" + typeSuffix(type),
                 O::TOPK_V2);
   const bool quant = type == Q8 || type == Q8S;
   std::vector<double> in = randomQuant(ref::count(dims), seed, -4, 4);

@@ -28,14 +28,6 @@ using Coords = std::vector<uint32_t>;
 const OperandType kData[] = {F32, F16, Q8, Q8S};
 const OperandType kDataOrInt[] = {F32, F16, I32, Q8, Q8S};
 
-std::string suffix(OperandType t) {
-  if (t == F16) return "float16";
-  if (t == I32) return "int32";
-  if (t == Q8) return "quant8";
-  if (t == Q8S) return "quant8_signed";
-  return "float";
-}
-
 // Quantization parameters per type (none for float and int32 types); outputs share their input's.
 struct Q {
   float scale = 0.0f;
@@ -367,7 +359,7 @@ std::vector<OperationCase> tensor2Cases() {
   std::vector<OperationCase> cases;
   uint32_t seed = 1300;
   for (OperandType t : kDataOrInt) {
-    const std::string s = suffix(t);
+    const std::string s = typeSuffix(t);
     cases.push_back(sliceCase(s, t, {2, 3, 4}, {1, 0, 1}, {1, -1, 2}, false, ++seed));
     cases.push_back(splitCase(s, t, {2, 6, 2}, 1, 3, ++seed));
     cases.push_back(tileCase(s, t, {2, 3}, {2, 3}, ++seed));
@@ -391,7 +383,7 @@ std::vector<OperationCase> tensor2Cases() {
   cases.push_back(padV2Case("float16_rank4", F16, {2, 1, 2, 2}, {1, 0, 0, 1, 1, 1, 0, 0}, -0.25, ++seed));
   // CHANNEL_SHUFFLE: negative axes, groups 1 (identity) and groups = channels (identity again).
   for (OperandType t : kData)
-    cases.push_back(channelShuffleCase(suffix(t), t, {2, 3, 6}, 3, -1, ++seed));
+    cases.push_back(channelShuffleCase(typeSuffix(t), t, {2, 3, 6}, 3, -1, ++seed));
   cases.push_back(channelShuffleByHand());
   cases.push_back(channelShuffleCase("float_rank4_nhwc", F32, {1, 2, 2, 8}, 2, 3, ++seed));
   cases.push_back(channelShuffleCase("float_axis1", F32, {2, 6, 3}, 2, 1, ++seed));

@@ -60,6 +60,25 @@ std::vector<double> randomQuant(size_t n, uint32_t seed, int lo, int hi) {
   return randomIntegers(n, lo, hi, seed);
 }
 
+std::string typeSuffix(OperandType type) {
+  if (type == F16) return "float16";
+  if (type == I32) return "int32";
+  if (type == Q8) return "quant8";
+  if (type == Q8S) return "quant8_signed";
+  if (type == OperandType::TENSOR_BOOL8) return "bool8";
+  return "float";
+}
+
+bool isQuant8(OperandType type) {
+  return type == Q8 || type == Q8S;
+}
+double quant8Lowest(OperandType type) {
+  return type == Q8 ? 0 : -128;
+}
+double quant8Highest(OperandType type) {
+  return type == Q8 ? 255 : 127;
+}
+
 std::vector<double> iota(size_t n, double start, double step) {
   std::vector<double> v(n);
   for (size_t i = 0; i < n; ++i)

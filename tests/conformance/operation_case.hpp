@@ -99,6 +99,12 @@ std::vector<double> randomValues(OperandType type, size_t n, uint32_t seed, doub
                                  double hi = 1.0);
 // n seeded stored integers of a quantized type, uniform over [lo, hi].
 std::vector<double> randomQuant(size_t n, uint32_t seed, int lo = 0, int hi = 255);
+// The type as case names spell it: float, float16, int32, quant8, quant8_signed, bool8.
+std::string typeSuffix(OperandType type);
+// TENSOR_QUANT8_ASYMM or TENSOR_QUANT8_ASYMM_SIGNED, and their stored range (0..255, -128..127).
+bool isQuant8(OperandType type);
+double quant8Lowest(OperandType type);
+double quant8Highest(OperandType type);
 // 0, 1, ..., n-1 scaled: hand-checkable data.
 std::vector<double> iota(size_t n, double start = 1.0, double step = 1.0);
 
