@@ -166,30 +166,37 @@ void addConv(TestModel& m, ConvCase c, bool depthwise, uint32_t seed) {
   m.setInputsAndOutputs({in}, {out});
 }
 
-TEST_F(FastPathTest, Conv2DOnRandomShapes) {
-  std::mt19937 rng(7);
+// 24 seeded random convolutions (CONV_2D: up to 45 output channels; DEPTHWISE_CONV_2D: multiplier up
+// to 3, larger images), a third of them NCHW.
+std::vector<ConvCase> randomConvCases(bool depthwise) {
+  std::mt19937 rng(depthwise ? 11 : 7);
   auto pick = [&](uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng); };
+  const uint32_t maxSize = depthwise ? 29 : 23, maxOut = depthwise ? 3 : 45;
+  std::vector<ConvCase> cases;
   for (uint32_t seed = 0; seed < 24; ++seed) {
-    ConvCase c{pick(1, 2), pick(5, 23), pick(5, 23), pick(1, 37), pick(1, 45), pick(1, 5), pick(1, 5),
-               pick(0, 2), pick(0, 2), pick(0, 2), pick(0, 2), pick(1, 3), pick(1, 3), pick(1, 2), pick(1, 2),
-               static_cast<int32_t>(pick(0, 3)), seed % 3 == 0};
+    cases.push_back({pick(1, 2), pick(5, maxSize), pick(5, maxSize), pick(1, 37), pick(1, maxOut), pick(1, 5),
+                     pick(1, 5), pick(0, 2), pick(0, 2), pick(0, 2), pick(0, 2), pick(1, 3), pick(1, 3), pick(1, 2),
+                     pick(1, 2), static_cast<int32_t>(pick(0, 3)), seed % 3 == (depthwise ? 1u : 0u)});
+  }
+  return cases;
+}
+
+TEST_F(FastPathTest, Conv2DOnRandomShapes) {
+  const auto cases = randomConvCases(false);
+  for (uint32_t seed = 0; seed < cases.size(); ++seed) {
     SCOPED_TRACE("case " + std::to_string(seed));
     TestModel m;
-    addConv(m, c, false, seed * 10);
+    addConv(m, cases[seed], false, seed * 10);
     crossCheck(m, seed);
   }
 }
 
 TEST_F(FastPathTest, DepthwiseConv2DOnRandomShapes) {
-  std::mt19937 rng(11);
-  auto pick = [&](uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng); };
-  for (uint32_t seed = 0; seed < 24; ++seed) {
-    ConvCase c{pick(1, 2), pick(5, 29), pick(5, 29), pick(1, 37), pick(1, 3), pick(1, 5), pick(1, 5),
-               pick(0, 2), pick(0, 2), pick(0, 2), pick(0, 2), pick(1, 3), pick(1, 3), pick(1, 2), pick(1, 2),
-               static_cast<int32_t>(pick(0, 3)), seed % 3 == 1};
+  const auto cases = randomConvCases(true);
+  for (uint32_t seed = 0; seed < cases.size(); ++seed) {
     SCOPED_TRACE("case " + std::to_string(seed));
     TestModel m;
-    addConv(m, c, true, seed * 10);
+    addConv(m, cases[seed], true, seed * 10);
     crossCheck(m, seed);
   }
 }
