@@ -83,7 +83,7 @@ class CpuExecution {
   Result<driver::ExecutionResult> run() {
     const uint64_t start = driver::monotonicNs();
     NNRT_RETURN_IF_ERROR(bindRequest());
-    NNRT_RETURN_IF_ERROR(model_.fastSteps_ > 0 ? runStepsWithEveryCore() : runSteps());
+    NNRT_RETURN_IF_ERROR(model_.hasFastSteps_ ? runStepsWithEveryCore() : runSteps());
     driver::ExecutionResult result;
     for (uint32_t index : model_.outputIndexes_) {
       const Value& v = values_[index];

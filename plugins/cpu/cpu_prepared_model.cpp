@@ -44,7 +44,6 @@ Result<std::unique_ptr<CpuPreparedModel>> CpuPreparedModel::create(const driver:
   NNRT_RETURN_IF_ERROR(prepared->copyOperands(model));
   NNRT_RETURN_IF_ERROR(prepared->planSteps(model));
   prepared->arenas_.setFirstBlockBytes(prepared->staticTemporaryBytes_);
-  prepared->fastSteps_ = prepared->fastStepCount();
   return prepared;
 }
 
@@ -169,7 +168,10 @@ Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
           step.params = std::move(*params);
           // A refusal only means the reference kernel runs (fast_path.hpp).
           if (fastLayer_) {
-            if (auto fast = fastLayer_->prepare(args, step.params)) step.fast = std::move(*fast);
+            if (auto fast = fastLayer_->prepare(args, step.params)) {
+              step.fast = std::move(*fast);
+              hasFastSteps_ = true;
+            }
           }
           for (size_t k = 0; k < step.outputs.size(); ++k) {
             if (operands_[step.outputs[k]].modelOutput >= 0) continue;
@@ -189,10 +191,6 @@ Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
     }
   }
   return {};
-}
-
-size_t CpuPreparedModel::fastStepCount() const {
-  return static_cast<size_t>(std::count_if(steps_.begin(), steps_.end(), [](const Step& s) { return s.fast != nullptr; }));
 }
 
 }  // namespace nnrt::cpu

@@ -32,8 +32,6 @@ class CpuPreparedModel : public driver::PreparedModel {
                                                                   std::shared_ptr<tbb::task_arena> threads,
                                                                   std::shared_ptr<CoreLease> lease,
                                                                   std::shared_ptr<FastLayer> fast);
-  // How many operations run a fast kernel (the rest run their reference kernel).
-  size_t fastStepCount() const;
 
   // Binds the request, runs every operation in order and writes the model outputs into the request's
   // buffers. Thread-safe. See the .cpp for the status of each failure.
@@ -82,7 +80,7 @@ class CpuPreparedModel : public driver::PreparedModel {
   bool relaxed_ = false;
   size_t staticTemporaryBytes_ = 0;  // first arena block of an execution
   mutable ArenaPool arenas_;         // kept between executions
-  size_t fastSteps_ = 0;             // steps with a fast kernel
+  bool hasFastSteps_ = false;        // executions then hold every core (CoreLease)
   std::shared_ptr<tbb::task_arena> threads_;
   std::shared_ptr<CoreLease> lease_;
 };
