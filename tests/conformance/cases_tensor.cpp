@@ -21,36 +21,19 @@ using O = OperationType;
 const std::pair<OperandType, const char*> kDataTypes[] = {
     {F32, "float"}, {F16, "float16"}, {Q8, "quant8"}, {Q8S, "quant8_signed"}};
 
-// Quantization parameters per type (none for float and int32 types).
-struct Q {
-  float scale = 0.0f;
-  int32_t zeroPoint = 0;
-};
-Q quantFor(OperandType type) {
-  if (type == Q8) return {0.25f, 100};
-  if (type == Q8S) return {0.5f, -7};
-  return {};
-}
-
-// n random values as `type` stores them: reals for float types, stored integers otherwise.
-std::vector<double> randomData(OperandType type, size_t n, uint32_t seed) {
-  if (type == Q8) return randomQuant(n, seed, 0, 255);
-  if (type == Q8S) return randomQuant(n, seed, -128, 127);
-  if (type == I32) return randomIntegers(n, -100000, 100000, seed);
-  return randomValues(type, n, seed, -10.0, 10.0);
-}
+using Q = MoveQuant;
 
 // How a case gives the optional layout flag.
 enum class Layout { Omitted, Nhwc, Nchw };
 
 // The model input of an image operation (data given NHWC; NCHW cases store it transposed).
 uint32_t imageInput(CaseBuilder& c, OperandType type, const ref::Tensor& nhwc, Layout layout) {
-  const Q q = quantFor(type);
+  const Q q = moveQuantFor(type);
   const ref::Tensor stored = layout == Layout::Nchw ? ref::nhwcToNchw(nhwc) : nhwc;
   return c.input(type, stored.dims, stored.values, q.scale, q.zeroPoint);
 }
 void imageOutput(CaseBuilder& c, OperandType type, const ref::Tensor& nhwc, Layout layout) {
-  const Q q = quantFor(type);
+  const Q q = moveQuantFor(type);
   const ref::Tensor stored = layout == Layout::Nchw ? ref::nhwcToNchw(nhwc) : nhwc;
   c.output(type, stored.dims, stored.values, q.scale, q.zeroPoint);
   c.tolerance(0.0, 0.0);  // pure data movement
@@ -74,7 +57,7 @@ OperationCase depthSpaceCase(const std::string& name, O op, OperandType type, co
 
 OperationCase depthSpaceRandom(const std::string& name, O op, OperandType type, std::vector<uint32_t> dims,
                                uint32_t block, Layout layout, uint32_t seed) {
-  const ref::Tensor nhwc{dims, randomData(type, ref::count(dims), seed)};
+  const ref::Tensor nhwc{dims, randomMoveData(type, ref::count(dims), seed)};
   return depthSpaceCase(name, op, type, nhwc, block, layout);
 }
 
@@ -102,7 +85,7 @@ OperationCase spaceToBatchCase(const std::string& name, OperandType type, const 
   std::vector<uint32_t> inputs{in, c.int32Tensor({static_cast<int32_t>(bh), static_cast<int32_t>(bw)}),
                                c.int32Tensor(padding, {2, 2})};
   addLayout(c, inputs, layout);
-  imageOutput(c, type, ref::spaceToBatch(nhwc, bh, bw, pads, quantFor(type).zeroPoint), layout);
+  imageOutput(c, type, ref::spaceToBatch(nhwc, bh, bw, pads, moveQuantFor(type).zeroPoint), layout);
   return c.build(inputs);
 }
 
@@ -116,7 +99,7 @@ struct Slice {
 OperationCase stridedSliceCase(const std::string& name, OperandType type, const ref::Tensor& in,
                                const Slice& s, bool runtimeBegin = false) {
   CaseBuilder c(name, O::STRIDED_SLICE);
-  const Q q = quantFor(type);
+  const Q q = moveQuantFor(type);
   const uint32_t a = c.input(type, in.dims, in.values, q.scale, q.zeroPoint);
   uint32_t begin;
   if (runtimeBegin) {
@@ -135,7 +118,7 @@ OperationCase stridedSliceCase(const std::string& name, OperandType type, const 
 
 OperationCase stridedSliceRandom(const std::string& name, OperandType type, const std::vector<uint32_t>& dims,
                                  const Slice& s, uint32_t seed, bool runtimeBegin = false) {
-  return stridedSliceCase(name, type, {dims, randomData(type, ref::count(dims), seed)}, s, runtimeBegin);
+  return stridedSliceCase(name, type, {dims, randomMoveData(type, ref::count(dims), seed)}, s, runtimeBegin);
 }
 
 // ---- EMBEDDING_LOOKUP, HASHTABLE_LOOKUP -----------------------------------------------------------------
@@ -144,7 +127,7 @@ OperationCase embeddingLookupCase(const std::string& name, OperandType type,
                                   const std::vector<int32_t>& lookups, const ref::Tensor& values,
                                   bool constantValues = false) {
   CaseBuilder c(name, O::EMBEDDING_LOOKUP);
-  const Q q = quantFor(type);
+  const Q q = moveQuantFor(type);
   const uint32_t l = c.input(I32, {static_cast<uint32_t>(lookups.size())},
                              std::vector<double>(lookups.begin(), lookups.end()));
   const uint32_t v = constantValues ? c.constant(type, values.dims, values.values, q.scale, q.zeroPoint)
@@ -160,7 +143,7 @@ OperationCase hashtableLookupCase(const std::string& name, OperandType type,
                                   const std::vector<int32_t>& lookups, const std::vector<int32_t>& keys,
                                   const ref::Tensor& values, bool constantTable = false) {
   CaseBuilder c(name, O::HASHTABLE_LOOKUP);
-  const Q q = quantFor(type);
+  const Q q = moveQuantFor(type);
   const uint32_t l = c.input(I32, {static_cast<uint32_t>(lookups.size())},
                              std::vector<double>(lookups.begin(), lookups.end()));
   const std::vector<double> keyValues(keys.begin(), keys.end());
@@ -188,7 +171,7 @@ std::vector<OperationCase> tensorCases() {
     // 5 6 7 8; each spreads over a 2x2 block (channel = row * 2 + column): rows 1 2 5 6 / 3 4 7 8.
     {
       CaseBuilder c(d2s + t + "_hand", O::DEPTH_TO_SPACE);
-      const Q q = quantFor(type);
+      const Q q = moveQuantFor(type);
       const uint32_t in = c.input(type, {1, 1, 2, 4}, iota(8), q.scale, q.zeroPoint);
       c.output(type, {1, 2, 4, 1}, {1, 2, 5, 6, 3, 4, 7, 8}, q.scale, q.zeroPoint);
       c.tolerance(0.0, 0.0);
@@ -201,7 +184,7 @@ std::vector<OperationCase> tensorCases() {
     // SPACE_TO_DEPTH by hand, the inverse: rows 1 2 5 6 / 3 4 7 8 of [1, 2, 4, 1] -> [1, 1, 2, 4] 1..8.
     {
       CaseBuilder c(s2d + t + "_hand", O::SPACE_TO_DEPTH);
-      const Q q = quantFor(type);
+      const Q q = moveQuantFor(type);
       const uint32_t in = c.input(type, {1, 2, 4, 1}, {1, 2, 5, 6, 3, 4, 7, 8}, q.scale, q.zeroPoint);
       c.output(type, {1, 1, 2, 4}, iota(8), q.scale, q.zeroPoint);
       c.tolerance(0.0, 0.0);
@@ -218,25 +201,25 @@ std::vector<OperationCase> tensorCases() {
     cases.push_back(batchToSpaceCase(b2s + "_hand", type, {{4, 1, 2, 1}, iota(8)}, 2, 2, Layout::Omitted));
     cases.back().outputs[0].expected.values = {1, 3, 2, 4, 5, 7, 6, 8};
     cases.push_back(batchToSpaceCase(b2s + "_block3x2", type,
-                                     {{12, 2, 3, 3}, randomData(type, 216, seed + 5)}, 3, 2, Layout::Nhwc));
-    cases.push_back(batchToSpaceCase(b2s + "_nchw", type, {{8, 3, 2, 2}, randomData(type, 96, seed + 6)}, 2,
+                                     {{12, 2, 3, 3}, randomMoveData(type, 216, seed + 5)}, 3, 2, Layout::Nhwc));
+    cases.push_back(batchToSpaceCase(b2s + "_nchw", type, {{8, 3, 2, 2}, randomMoveData(type, 96, seed + 6)}, 2,
                                      4, Layout::Nchw));
     // SPACE_TO_BATCH_ND by hand: [1, 2, 2, 1] 1 2 / 3 4 padded by 1 on every side into 4x4 (z the real
     // 0: 0.0 or the zero point), block 2x2. Batch (oy * 2 + ox) takes padded pixels (2y + oy, 2x + ox):
     // batch 0 = z z z 4, batch 1 = z z 3 z, batch 2 = z 2 z z, batch 3 = 1 z z z.
     {
-      const double z = quantFor(type).zeroPoint;
+      const double z = moveQuantFor(type).zeroPoint;
       cases.push_back(spaceToBatchCase(s2b + "_hand_padded", type, {{1, 2, 2, 1}, iota(4)}, 2, 2,
                                        {1, 1, 1, 1}, Layout::Omitted));
       cases.back().outputs[0].expected.values = {z, z, z, 4, z, z, 3, z, z, 2, z, z, 1, z, z, z};
     }
     cases.push_back(spaceToBatchCase(s2b + "_block3_padded", type,
-                                     {{2, 4, 5, 2}, randomData(type, 80, seed + 7)}, 3, 3, {2, 0, 1, 0},
+                                     {{2, 4, 5, 2}, randomMoveData(type, 80, seed + 7)}, 3, 3, {2, 0, 1, 0},
                                      Layout::Nhwc));
-    cases.push_back(spaceToBatchCase(s2b + "_nchw", type, {{2, 3, 4, 3}, randomData(type, 72, seed + 8)}, 2,
+    cases.push_back(spaceToBatchCase(s2b + "_nchw", type, {{2, 3, 4, 3}, randomMoveData(type, 72, seed + 8)}, 2,
                                      3, {1, 0, 0, 2}, Layout::Nchw));
     cases.push_back(spaceToBatchCase(s2b + "_no_padding", type,
-                                     {{1, 4, 6, 2}, randomData(type, 48, seed + 9)}, 2, 2, {0, 0, 0, 0},
+                                     {{1, 4, 6, 2}, randomMoveData(type, 48, seed + 9)}, 2, 2, {0, 0, 0, 0},
                                      Layout::Omitted));
 
     // STRIDED_SLICE by hand: [2, 3] 1..6 (rows 1 2 3 / 4 5 6), begin {0, 2}, end {2, 0}, strides {1, -1}:
@@ -282,9 +265,9 @@ std::vector<OperationCase> tensorCases() {
     // By hand: rows {1, 2} {3, 4} {5, 6}, lookups 2 0 2 -> 5 6 1 2 5 6.
     cases.push_back(embeddingLookupCase(e + "_hand", type, {2, 0, 2}, {{3, 2}, iota(6)}));
     cases.push_back(
-        embeddingLookupCase(e + "_rank3", type, {4, 1, 1, 0, 3}, {{5, 3, 2}, randomData(type, 30, seed)}));
+        embeddingLookupCase(e + "_rank3", type, {4, 1, 1, 0, 3}, {{5, 3, 2}, randomMoveData(type, 30, seed)}));
     cases.push_back(embeddingLookupCase(e + "_constant_rank4", type, {0, 2},
-                                        {{3, 2, 2, 3}, randomData(type, 36, seed + 1)}, true));
+                                        {{3, 2, 2, 3}, randomMoveData(type, 36, seed + 1)}, true));
   }
 
   // HASHTABLE_LOOKUP: F32, I32, Q8 values; a miss gives a row of stored zeros and hit 0.
@@ -297,11 +280,11 @@ std::vector<OperationCase> tensorCases() {
     cases.push_back(hashtableLookupCase(h + "_hand", type, {10, 4, -3}, {-3, 5, 10}, {{3, 2}, iota(6)}));
     cases.push_back(hashtableLookupCase(h + "_hits_and_misses", type, {7, -20, 123, 8, 1000, 42, -21},
                                         {-20, 1, 7, 8, 42, 99, 123, 500},
-                                        {{8, 3}, randomData(type, 24, seed)}));
+                                        {{8, 3}, randomMoveData(type, 24, seed)}));
     cases.push_back(hashtableLookupCase(h + "_all_miss_constant", type, {2, 4}, {1, 3, 5},
-                                        {{3, 2, 2}, randomData(type, 12, seed + 1)}, true));
+                                        {{3, 2, 2}, randomMoveData(type, 12, seed + 1)}, true));
     cases.push_back(hashtableLookupCase(h + "_rank1_values", type, {6, 2, 6}, {2, 6},
-                                        {{2}, randomData(type, 2, seed + 2)}));
+                                        {{2}, randomMoveData(type, 2, seed + 2)}));
   }
   return cases;
 }

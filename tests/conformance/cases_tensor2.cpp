@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "conformance/operation_case.hpp"
+#include "support/reference_ops.hpp"
 
 namespace nnrt::test::conformance {
 
@@ -28,33 +29,12 @@ using Coords = std::vector<uint32_t>;
 const OperandType kData[] = {F32, F16, Q8, Q8S};
 const OperandType kDataOrInt[] = {F32, F16, I32, Q8, Q8S};
 
-// Quantization parameters per type (none for float and int32 types); outputs share their input's.
-struct Q {
-  float scale = 0.0f;
-  int32_t zeroPoint = 0;
-};
-Q quantFor(OperandType type) {
-  if (type == Q8) return {0.25f, 100};
-  if (type == Q8S) return {0.5f, -7};
-  return {};
-}
-
-// n random values as `type` stores them: reals for float types, stored integers otherwise.
-std::vector<double> randomData(OperandType type, size_t n, uint32_t seed) {
-  if (type == Q8) return randomQuant(n, seed, 0, 255);
-  if (type == Q8S) return randomQuant(n, seed, -128, 127);
-  if (type == I32) return randomIntegers(n, -100000, 100000, seed);
-  return randomValues(type, n, seed, -10.0, 10.0);
-}
+using Q = MoveQuant;
 
 // ---- Row-major index arithmetic ----------------------------------------------------------------------
 
-size_t count(const Dims& dims) {
-  size_t n = 1;
-  for (uint32_t d : dims)
-    n *= d;
-  return n;
-}
+using ref::count;
+
 Coords coordsOf(size_t flat, const Dims& dims) {
   Coords c(dims.size());
   for (size_t d = dims.size(); d-- > 0;) {
@@ -79,11 +59,11 @@ std::vector<double> generate(const Dims& dims, const std::function<double(const 
 }
 
 uint32_t dataInput(CaseBuilder& c, OperandType type, const Dims& dims, const std::vector<double>& values) {
-  const Q q = quantFor(type);
+  const Q q = moveQuantFor(type);
   return c.input(type, dims, values, q.scale, q.zeroPoint);
 }
 void exactOutput(CaseBuilder& c, OperandType type, const Dims& dims, std::vector<double> values) {
-  const Q q = quantFor(type);
+  const Q q = moveQuantFor(type);
   c.output(type, dims, std::move(values), q.scale, q.zeroPoint);
   c.tolerance(0.0, 0.0);  // pure data movement
 }
@@ -98,7 +78,7 @@ uint32_t normalized(int32_t axis, size_t rank) {
 OperationCase sliceCase(const std::string& name, OperandType type, const Dims& dims,
                         std::vector<int32_t> begin, std::vector<int32_t> size, bool runtime, uint32_t seed) {
   CaseBuilder c("slice_" + name, O::SLICE);
-  const auto in = randomData(type, count(dims), seed);
+  const auto in = randomMoveData(type, count(dims), seed);
   Dims out(dims.size());
   for (size_t d = 0; d < dims.size(); ++d)
     out[d] = size[d] == -1 ? dims[d] - static_cast<uint32_t>(begin[d]) : static_cast<uint32_t>(size[d]);
@@ -127,7 +107,7 @@ OperationCase sliceCase(const std::string& name, OperandType type, const Dims& d
 OperationCase splitCase(const std::string& name, OperandType type, const Dims& dims, int32_t axis,
                         uint32_t parts, uint32_t seed) {
   CaseBuilder c("split_" + name, O::SPLIT);
-  const auto in = randomData(type, count(dims), seed);
+  const auto in = randomMoveData(type, count(dims), seed);
   const uint32_t a = normalized(axis, dims.size());
   Dims out = dims;
   out[a] /= parts;
@@ -147,7 +127,7 @@ OperationCase splitCase(const std::string& name, OperandType type, const Dims& d
 OperationCase tileCase(const std::string& name, OperandType type, const Dims& dims,
                        std::vector<int32_t> multiples, uint32_t seed) {
   CaseBuilder c("tile_" + name, O::TILE);
-  const auto in = randomData(type, count(dims), seed);
+  const auto in = randomMoveData(type, count(dims), seed);
   Dims out = dims;
   for (size_t d = 0; d < dims.size(); ++d)
     out[d] *= static_cast<uint32_t>(multiples[d]);
@@ -170,7 +150,7 @@ OperationCase gatherCase(const std::string& name, OperandType type, const Dims& 
                          const Dims& indexDims, const std::vector<int32_t>& indices, bool runtime,
                          uint32_t seed) {
   CaseBuilder c("gather_" + name, O::GATHER);
-  const auto in = randomData(type, count(dims), seed);
+  const auto in = randomMoveData(type, count(dims), seed);
   const uint32_t a = normalized(axis, dims.size());
   Dims out(dims.begin(), dims.begin() + a);
   out.insert(out.end(), indexDims.begin(), indexDims.end());
@@ -204,7 +184,7 @@ OperationCase gatherByHand() {
 OperationCase expandDimsCase(const std::string& name, OperandType type, const Dims& dims, int32_t axis,
                              uint32_t seed) {
   CaseBuilder c("expand_dims_" + name, O::EXPAND_DIMS);
-  const auto in = randomData(type, count(dims), seed);
+  const auto in = randomMoveData(type, count(dims), seed);
   Dims out = dims;
   out.insert(out.begin() + normalized(axis, dims.size() + 1), 1);
   const uint32_t x = dataInput(c, type, dims, in);
@@ -218,7 +198,7 @@ OperationCase expandDimsCase(const std::string& name, OperandType type, const Di
 OperationCase padV2Case(const std::string& name, OperandType type, const Dims& dims,
                         const std::vector<int32_t>& paddings, double value, uint32_t seed) {
   CaseBuilder c("pad_v2_" + name, O::PAD_V2);
-  const auto in = randomData(type, count(dims), seed);
+  const auto in = randomMoveData(type, count(dims), seed);
   Dims out = dims;
   for (size_t d = 0; d < dims.size(); ++d)
     out[d] += static_cast<uint32_t>(paddings[2 * d] + paddings[2 * d + 1]);
@@ -253,7 +233,7 @@ uint32_t mirrored(int64_t p, int64_t n, bool symmetric) {
 OperationCase mirrorPadCase(const std::string& name, OperandType type, const Dims& dims,
                             const std::vector<int32_t>& paddings, bool symmetric, uint32_t seed) {
   CaseBuilder c(std::string("mirror_pad_") + (symmetric ? "symmetric_" : "reflect_") + name, O::MIRROR_PAD);
-  const auto in = randomData(type, count(dims), seed);
+  const auto in = randomMoveData(type, count(dims), seed);
   Dims out = dims;
   for (size_t d = 0; d < dims.size(); ++d)
     out[d] += static_cast<uint32_t>(paddings[2 * d] + paddings[2 * d + 1]);
@@ -286,7 +266,7 @@ OperationCase mirrorPadByHand(bool symmetric) {
 OperationCase reverseCase(const std::string& name, OperandType type, const Dims& dims, int32_t axis,
                           uint32_t seed) {
   CaseBuilder c("reverse_" + name, O::REVERSE);
-  const auto in = randomData(type, count(dims), seed);
+  const auto in = randomMoveData(type, count(dims), seed);
   const auto a = static_cast<uint32_t>(axis);
   const auto want = generate(dims, [&](const Coords& o) {
     Coords i = o;
@@ -304,7 +284,7 @@ OperationCase reverseCase(const std::string& name, OperandType type, const Dims&
 OperationCase channelShuffleCase(const std::string& name, OperandType type, const Dims& dims, int32_t groups,
                                  int32_t axis, uint32_t seed) {
   CaseBuilder c("channel_shuffle_" + name, O::CHANNEL_SHUFFLE);
-  const auto in = randomData(type, count(dims), seed);
+  const auto in = randomMoveData(type, count(dims), seed);
   const uint32_t a = normalized(axis, dims.size());
   const uint32_t g = static_cast<uint32_t>(groups), k = dims[a] / g;
   std::vector<double> want(in.size());
@@ -335,9 +315,9 @@ OperationCase packCase(const std::string& name, OperandType type, const Dims& di
   CaseBuilder c("pack_" + name, O::PACK);
   std::vector<std::vector<double>> data(inputs);
   std::vector<uint32_t> operands{c.int32(axis)};
-  const Q q = quantFor(type);
+  const Q q = moveQuantFor(type);
   for (uint32_t k = 0; k < inputs; ++k) {
-    data[k] = randomData(type, count(dims), seed + k);
+    data[k] = randomMoveData(type, count(dims), seed + k);
     operands.push_back(k == 1 ? c.constant(type, dims, data[k], q.scale, q.zeroPoint)
                               : dataInput(c, type, dims, data[k]));
   }

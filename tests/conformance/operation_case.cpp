@@ -79,6 +79,19 @@ double quant8Highest(OperandType type) {
   return type == Q8 ? 255 : 127;
 }
 
+MoveQuant moveQuantFor(OperandType type) {
+  if (type == Q8) return {0.25f, 100};
+  if (type == Q8S) return {0.5f, -7};
+  return {};
+}
+
+std::vector<double> randomMoveData(OperandType type, size_t n, uint32_t seed) {
+  if (type == Q8) return randomQuant(n, seed, 0, 255);
+  if (type == Q8S) return randomQuant(n, seed, -128, 127);
+  if (type == I32) return randomIntegers(n, -100000, 100000, seed);
+  return randomValues(type, n, seed, -10.0, 10.0);
+}
+
 std::vector<double> iota(size_t n, double start, double step) {
   std::vector<double> v(n);
   for (size_t i = 0; i < n; ++i)

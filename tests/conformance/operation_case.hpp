@@ -105,6 +105,15 @@ std::string typeSuffix(OperandType type);
 bool isQuant8(OperandType type);
 double quant8Lowest(OperandType type);
 double quant8Highest(OperandType type);
+// The data-movement families (tensor, tensor2): one quantization per type (none for float and int32
+// types), which their outputs share, and random data as each type stores it (reals for float types,
+// stored integers otherwise).
+struct MoveQuant {
+  float scale = 0.0f;
+  int32_t zeroPoint = 0;
+};
+MoveQuant moveQuantFor(OperandType type);
+std::vector<double> randomMoveData(OperandType type, size_t n, uint32_t seed);
 // 0, 1, ..., n-1 scaled: hand-checkable data.
 std::vector<double> iota(size_t n, double start = 1.0, double step = 1.0);
 
