@@ -126,6 +126,53 @@ struct MeanParams {
 };
 driver::Result<MeanParams> decodeMean(const OpArgs& op);
 
+// ROI_ALIGN and ROI_POOLING: the output's height and width, the ratios of the image to the feature
+// map (a box coordinate divided by its ratio is a feature-map coordinate), ROI_ALIGN's sampling
+// points per output bin in each direction (0: ceil of the bin size; ROI_POOLING has none), and
+// whether input 0 and output 0 are NCHW.
+struct RoiParams {
+  uint32_t outputHeight = 1, outputWidth = 1;
+  float heightRatio = 1.0f, widthRatio = 1.0f;
+  uint32_t heightSamplingRatio = 0, widthSamplingRatio = 0;
+  bool nchw = false;
+};
+driver::Result<RoiParams> decodeRoi(const OpArgs& op);
+
+// BOX_WITH_NMS_LIMIT: boxes scoring above `scoreThreshold` go through NMS per class with `kernel`
+// (hard, linear or gaussian score decay); at most `maxDetections` per class and per batch (negative:
+// no limit); scores that decay below `nmsScoreThreshold` drop out.
+enum class NmsKernel : int32_t { Hard = 0, Linear = 1, Gaussian = 2 };
+struct BoxWithNmsLimitParams {
+  float scoreThreshold = 0.0f;
+  int32_t maxDetections = -1;
+  NmsKernel kernel = NmsKernel::Hard;
+  float iouThreshold = 0.0f, sigma = 1.0f, nmsScoreThreshold = 0.0f;
+};
+driver::Result<BoxWithNmsLimitParams> decodeBoxWithNmsLimit(const OpArgs& op);
+
+// GENERATE_PROPOSALS: the image pixels per feature-map step, the boxes kept before NMS (by score)
+// and after it (non-positive: all), the hard NMS IoU threshold, the smallest box side kept, and
+// whether scores and deltas are NCHW.
+struct GenerateProposalsParams {
+  float heightStride = 1.0f, widthStride = 1.0f;
+  int32_t preNmsMax = 0, postNmsMax = 0;
+  float iouThreshold = 0.0f, minSize = 0.0f;
+  bool nchw = false;
+};
+driver::Result<GenerateProposalsParams> decodeGenerateProposals(const OpArgs& op);
+
+// DETECTION_POSTPROCESSING: the box decoding scales (y, x, height, width), the NMS form (regular:
+// per class; fast: once over each anchor's best class), the detection limits, the thresholds and
+// whether class 0 (the background) counts in the output labels. Every limit is at least 1.
+struct DetectionPostprocessingParams {
+  float scaleY = 1.0f, scaleX = 1.0f, scaleH = 1.0f, scaleW = 1.0f;
+  bool regularNms = false;
+  uint32_t maxDetections = 1, maxClassesPerDetection = 1, maxDetectionsPerClass = 1;
+  float scoreThreshold = 0.0f, iouThreshold = 0.0f;
+  bool backgroundInLabel = false;
+};
+driver::Result<DetectionPostprocessingParams> decodeDetectionPostprocessing(const OpArgs& op);
+
 // One dimension of STRIDED_SLICE resolved as Android does: a masked begin or end takes the whole
 // extent in the stride's direction; otherwise a negative index counts from the end and the index is
 // clamped into the dimension. `count` = ceil((end - begin) / stride), at least 0. `dim` > 0, `stride`

@@ -372,6 +372,20 @@ Result<void> validateInstanceNormalization(const OpArgs& op) {
   return fullRank(op, 0, "input", 4, 4);
 }
 
+// Dimension `axis` of input `index` is `expected` where both are known (0 is unknown).
+Result<void> checkDim(const OpArgs& op, size_t index, std::string_view name, uint32_t axis, uint32_t expected) {
+  const auto dims = op.inputs[index].dims;
+  if (axis >= dims.size() || dims[axis] == 0 || expected == 0 || dims[axis] == expected) return {};
+  return inputError(op, index, name,
+                    "must have " + std::to_string(expected) + " in dimension " + std::to_string(axis) + ", not " +
+                        shapeToString(dims));
+}
+
+// Dimension `axis` of `arg` when its rank is known, else 0 (unknown).
+uint32_t dimOf(const Arg& arg, uint32_t axis) {
+  return axis < arg.rank() ? arg.dims[axis] : 0;
+}
+
 // ---- ROI_ALIGN, ROI_POOLING, HEATMAP_MAX_KEYPOINT --------------------------------------------------
 
 // The type of box coordinates that goes with a data type: the data type itself for floats,
@@ -416,7 +430,21 @@ Result<void> validateRoiOp(const OpArgs& op) {
     NNRT_RETURN_IF_ERROR(checkMinimum(op, 7, "height sampling ratio", 0));
     NNRT_RETURN_IF_ERROR(checkMinimum(op, 8, "width sampling ratio", 0));
   }
-  return {};
+  NNRT_RETURN_IF_ERROR(checkDim(op, 1, "rois", 1, 4));
+  return checkDim(op, 2, "batch split", 0, dimOf(op.inputs[1], 0));
+}
+
+// [rois, output height, output width, depth] (NHWC) or [rois, depth, output height, output width].
+Result<std::vector<Shape>> inferRoiOp(const OpArgs& op) {
+  if (op.inputs.size() < 8) return std::vector<Shape>{Shape{}};
+  const bool align = op.inputs.size() == 10;
+  const auto nchw = knownBool(op.inputs[align ? 9 : 7]);
+  const auto h = knownInt32(op.inputs[3]), w = knownInt32(op.inputs[4]);
+  const uint32_t rois = dimOf(op.inputs[1], 0);
+  const uint32_t oh = h && *h > 0 ? static_cast<uint32_t>(*h) : 0, ow = w && *w > 0 ? static_cast<uint32_t>(*w) : 0;
+  if (!nchw) return std::vector<Shape>{Shape{rois, 0, 0, 0}};
+  const uint32_t depth = dimOf(op.inputs[0], *nchw ? 1 : 3);
+  return std::vector<Shape>{*nchw ? Shape{rois, depth, oh, ow} : Shape{rois, oh, ow, depth}};
 }
 
 // Heatmap, boxes, layout; outputs: scores and keypoints.
@@ -430,7 +458,18 @@ Result<void> validateHeatmapMaxKeypoint(const OpArgs& op) {
   if (!op.full()) return {};
   NNRT_RETURN_IF_ERROR(checkRank(op, 0, "heatmap", 4, 4));
   NNRT_RETURN_IF_ERROR(checkRank(op, 1, "boxes", 2, 2));
+  NNRT_RETURN_IF_ERROR(checkDim(op, 1, "boxes", 0, dimOf(op.inputs[0], 0)));
+  NNRT_RETURN_IF_ERROR(checkDim(op, 1, "boxes", 1, 4));
   return checkBoxQuantization(op, 1, "boxes");
+}
+
+// Scores [boxes, keypoints] and keypoints [boxes, keypoints, 2].
+Result<std::vector<Shape>> inferHeatmapMaxKeypoint(const OpArgs& op) {
+  if (op.inputs.size() < 3) return std::vector<Shape>{Shape{}, Shape{}};
+  const auto nchw = knownBool(op.inputs[2]);
+  const uint32_t boxes = dimOf(op.inputs[0], 0);
+  const uint32_t keypoints = nchw ? dimOf(op.inputs[0], *nchw ? 1 : 3) : 0;
+  return std::vector<Shape>{Shape{boxes, keypoints}, Shape{boxes, keypoints, 2}};
 }
 
 // ---- Box post-processing -----------------------------------------------------------------------
@@ -456,7 +495,20 @@ Result<void> validateAxisAlignedBboxTransform(const OpArgs& op) {
   NNRT_RETURN_IF_ERROR(checkRank(op, 2, "batch split", 1, 1));
   NNRT_RETURN_IF_ERROR(checkRank(op, 3, "image info", 2, 2));
   NNRT_RETURN_IF_ERROR(checkBoxQuantization(op, 0, "rois"));
+  NNRT_RETURN_IF_ERROR(checkDim(op, 0, "rois", 1, 4));
+  NNRT_RETURN_IF_ERROR(checkDim(op, 1, "deltas", 0, dimOf(op.inputs[0], 0)));
+  NNRT_RETURN_IF_ERROR(checkDim(op, 2, "batch split", 0, dimOf(op.inputs[0], 0)));
+  NNRT_RETURN_IF_ERROR(checkDim(op, 3, "image info", 1, 2));
+  if (const uint32_t d = dimOf(op.inputs[1], 1); d % 4 != 0) {
+    return inputError(op, 1, "deltas", "must hold 4 values per class, not " + std::to_string(d));
+  }
   return checkBoxQuantization(op, 3, "image info");
+}
+
+// [rois, 4 * classes], like the deltas.
+Result<std::vector<Shape>> inferAxisAlignedBboxTransform(const OpArgs& op) {
+  if (op.inputs.size() < 2) return std::vector<Shape>{Shape{}};
+  return std::vector<Shape>{Shape{dimOf(op.inputs[0], 0), dimOf(op.inputs[1], 1)}};
 }
 
 // Scores, rois, batch split, score threshold, max detections, NMS kernel, IoU threshold, sigma,
@@ -481,7 +533,21 @@ Result<void> validateBoxWithNmsLimit(const OpArgs& op) {
   NNRT_RETURN_IF_ERROR(checkRank(op, 0, "scores", 2, 2));
   NNRT_RETURN_IF_ERROR(checkRank(op, 1, "rois", 2, 2));
   NNRT_RETURN_IF_ERROR(checkRank(op, 2, "batch split", 1, 1));
+  const uint32_t rois = dimOf(op.inputs[0], 0), classes = dimOf(op.inputs[0], 1);
+  NNRT_RETURN_IF_ERROR(checkDim(op, 1, "rois", 0, rois));
+  NNRT_RETURN_IF_ERROR(checkDim(op, 1, "rois", 1, classes * 4));
+  NNRT_RETURN_IF_ERROR(checkDim(op, 2, "batch split", 0, rois));
+  if (classes == 1) return inputError(op, 0, "scores", "needs a class besides the background (class 0)");
+  if (const auto kernel = knownInt32(op.inputs[5]); kernel && (*kernel < 0 || *kernel > 2)) {
+    return inputError(op, 5, "NMS kernel", "must be 0 (hard), 1 (linear) or 2 (gaussian), not " + std::to_string(*kernel));
+  }
   return checkBoxQuantization(op, 1, "rois");
+}
+
+// The number of boxes kept depends on the data: [kept], [kept, 4], [kept], [kept] with kept unknown
+// (0) until the operation has run.
+Result<std::vector<Shape>> inferBoxWithNmsLimit(const OpArgs&) {
+  return std::vector<Shape>{Shape{0}, Shape{0, 4}, Shape{0}, Shape{0}};
 }
 
 // Scores, deltas, anchors, image info, height stride, width stride, pre-NMS max, post-NMS max,
@@ -509,7 +575,26 @@ Result<void> validateGenerateProposals(const OpArgs& op) {
   NNRT_RETURN_IF_ERROR(checkRank(op, 1, "deltas", 4, 4));
   NNRT_RETURN_IF_ERROR(checkRank(op, 2, "anchors", 2, 2));
   NNRT_RETURN_IF_ERROR(checkRank(op, 3, "image info", 2, 2));
+  const auto nchw = knownBool(op.inputs[10]);
+  if (nchw) {
+    const ImageLayout l = imageLayout(*nchw);
+    const Arg& scores = op.inputs[0];
+    const uint32_t anchors = dimOf(scores, l.c);
+    NNRT_RETURN_IF_ERROR(checkDim(op, 1, "deltas", 0, dimOf(scores, 0)));
+    NNRT_RETURN_IF_ERROR(checkDim(op, 1, "deltas", l.h, dimOf(scores, l.h)));
+    NNRT_RETURN_IF_ERROR(checkDim(op, 1, "deltas", l.w, dimOf(scores, l.w)));
+    NNRT_RETURN_IF_ERROR(checkDim(op, 1, "deltas", l.c, anchors * 4));
+    NNRT_RETURN_IF_ERROR(checkDim(op, 2, "anchors", 0, anchors));
+  }
+  NNRT_RETURN_IF_ERROR(checkDim(op, 2, "anchors", 1, 4));
+  NNRT_RETURN_IF_ERROR(checkDim(op, 3, "image info", 0, dimOf(op.inputs[0], 0)));
+  NNRT_RETURN_IF_ERROR(checkDim(op, 3, "image info", 1, 2));
   return checkBoxQuantization(op, 3, "image info");
+}
+
+// Like BOX_WITH_NMS_LIMIT, the number of proposals kept is known only once the operation has run.
+Result<std::vector<Shape>> inferGenerateProposals(const OpArgs&) {
+  return std::vector<Shape>{Shape{0}, Shape{0, 4}, Shape{0}};
 }
 
 // Scores, deltas, anchors, 4 scales (y, x, h, w), use regular NMS, max detections, max classes per
@@ -538,7 +623,39 @@ Result<void> validateDetectionPostprocessing(const OpArgs& op) {
   if (!op.full()) return {};
   NNRT_RETURN_IF_ERROR(checkRank(op, 0, "scores", 3, 3));
   NNRT_RETURN_IF_ERROR(checkRank(op, 1, "deltas", 3, 3));
-  return checkRank(op, 2, "anchors", 2, 2);
+  NNRT_RETURN_IF_ERROR(checkRank(op, 2, "anchors", 2, 2));
+  const Arg& scores = op.inputs[0];
+  if (dimOf(scores, 2) == 1) return inputError(op, 0, "scores", "needs a class besides the background (class 0)");
+  NNRT_RETURN_IF_ERROR(checkDim(op, 1, "deltas", 0, dimOf(scores, 0)));
+  NNRT_RETURN_IF_ERROR(checkDim(op, 1, "deltas", 1, dimOf(scores, 1)));
+  if (const uint32_t d = dimOf(op.inputs[1], 2); d != 0 && d < 4) {
+    return inputError(op, 1, "deltas", "needs at least 4 values per anchor, not " + std::to_string(d));
+  }
+  NNRT_RETURN_IF_ERROR(checkDim(op, 2, "anchors", 0, dimOf(scores, 1)));
+  NNRT_RETURN_IF_ERROR(checkDim(op, 2, "anchors", 1, 4));
+  NNRT_RETURN_IF_ERROR(checkMinimum(op, 8, "max detections", 1));
+  if (knownBool(op.inputs[7]) == false) NNRT_RETURN_IF_ERROR(checkMinimum(op, 9, "max classes per detection", 1));
+  if (knownBool(op.inputs[7]) == true) NNRT_RETURN_IF_ERROR(checkMinimum(op, 10, "max detections per class", 1));
+  return {};
+}
+
+// [batches, detections], [batches, detections, 4], [batches, detections], [batches]: detections is
+// max detections, times max classes per detection without regular NMS.
+Result<std::vector<Shape>> inferDetectionPostprocessing(const OpArgs& op) {
+  if (op.inputs.size() < 14) return std::vector<Shape>{Shape{}, Shape{}, Shape{}, Shape{}};
+  const uint32_t batches = dimOf(op.inputs[0], 0);
+  const auto regular = knownBool(op.inputs[7]);
+  const auto most = knownInt32(op.inputs[8]), classes = knownInt32(op.inputs[9]);
+  uint32_t detections = 0;
+  if (regular && most && *most > 0) {
+    if (*regular) {
+      detections = static_cast<uint32_t>(*most);
+    } else if (classes && *classes > 0) {
+      detections = static_cast<uint32_t>(*most) * static_cast<uint32_t>(*classes);
+    }
+  }
+  return std::vector<Shape>{Shape{batches, detections}, Shape{batches, detections, 4}, Shape{batches, detections},
+                            Shape{batches}};
 }
 
 // ---- LSH_PROJECTION, RANDOM_MULTINOMIAL --------------------------------------------------------
@@ -616,13 +733,15 @@ const Signature kSignatures[] = {
      inferLikeInput0},
     {T::LOG_SOFTMAX, bits({3}), 0, bits({1}), 0, 0, validateLogSoftmax, inferLikeInput0},
     {T::INSTANCE_NORMALIZATION, bits({5}), 0, bits({1}), 0, 0, validateInstanceNormalization, inferLikeInput0},
-    {T::ROI_ALIGN, bits({10}), 0, bits({1}), 0, 0, validateRoiOp, nullptr},
-    {T::ROI_POOLING, bits({8}), 0, bits({1}), 0, 0, validateRoiOp, nullptr},
-    {T::HEATMAP_MAX_KEYPOINT, bits({3}), 0, bits({2}), 0, 0, validateHeatmapMaxKeypoint, nullptr},
-    {T::AXIS_ALIGNED_BBOX_TRANSFORM, bits({4}), 0, bits({1}), 0, 0, validateAxisAlignedBboxTransform, nullptr},
-    {T::BOX_WITH_NMS_LIMIT, bits({9}), 0, bits({4}), 0, 0, validateBoxWithNmsLimit, nullptr},
-    {T::GENERATE_PROPOSALS, bits({11}), 0, bits({3}), 0, 0, validateGenerateProposals, nullptr},
-    {T::DETECTION_POSTPROCESSING, bits({14}), 0, bits({4}), 0, 0, validateDetectionPostprocessing, nullptr},
+    {T::ROI_ALIGN, bits({10}), 0, bits({1}), 0, 0, validateRoiOp, inferRoiOp},
+    {T::ROI_POOLING, bits({8}), 0, bits({1}), 0, 0, validateRoiOp, inferRoiOp},
+    {T::HEATMAP_MAX_KEYPOINT, bits({3}), 0, bits({2}), 0, 0, validateHeatmapMaxKeypoint, inferHeatmapMaxKeypoint},
+    {T::AXIS_ALIGNED_BBOX_TRANSFORM, bits({4}), 0, bits({1}), 0, 0, validateAxisAlignedBboxTransform,
+     inferAxisAlignedBboxTransform},
+    {T::BOX_WITH_NMS_LIMIT, bits({9}), 0, bits({4}), 0, 0, validateBoxWithNmsLimit, inferBoxWithNmsLimit},
+    {T::GENERATE_PROPOSALS, bits({11}), 0, bits({3}), 0, 0, validateGenerateProposals, inferGenerateProposals},
+    {T::DETECTION_POSTPROCESSING, bits({14}), 0, bits({4}), 0, 0, validateDetectionPostprocessing,
+     inferDetectionPostprocessing},
     {T::LSH_PROJECTION, bits({4}), 0, bits({1}), 0, bits({2}), validateLshProjection, inferLshProjection},
     {T::RANDOM_MULTINOMIAL, bits({3}), 0, bits({1}), 0, 0, validateRandomMultinomial, nullptr},
 };

@@ -64,6 +64,42 @@ driver::Result<std::vector<uint32_t>> normalizedAxes(const OpArgs& op, size_t in
   return sortedUnique(std::move(axes));
 }
 
+// Scalar input `index` with its value, or "not known".
+driver::Result<float> floatAt(const OpArgs& op, size_t index, const char* what) {
+  auto value = index < op.inputs.size() ? knownFloat(op.inputs[index]) : std::nullopt;
+  if (!value) return unknown(op, what);
+  return *value;
+}
+driver::Result<int32_t> int32At(const OpArgs& op, size_t index, const char* what) {
+  auto value = index < op.inputs.size() ? knownInt32(op.inputs[index]) : std::nullopt;
+  if (!value) return unknown(op, what);
+  return *value;
+}
+driver::Result<bool> boolAt(const OpArgs& op, size_t index, const char* what) {
+  auto value = index < op.inputs.size() ? knownBool(op.inputs[index]) : std::nullopt;
+  if (!value) return unknown(op, what);
+  return *value;
+}
+// A float scalar that must be > 0 (or >= 0 when `zeroAllowed`).
+driver::Result<float> positiveAt(const OpArgs& op, size_t index, const char* what, bool zeroAllowed = false) {
+  NNRT_ASSIGN_OR_RETURN(float value, floatAt(op, index, what));
+  if (!(value > 0.0f || (zeroAllowed && value == 0.0f))) {
+    return inputError(op, index, what,
+                      std::string(zeroAllowed ? "must not be negative" : "must be positive") + ", not " +
+                          formatFloat(value));
+  }
+  return value;
+}
+// An INT32 scalar that must be at least `minimum`.
+driver::Result<uint32_t> atLeastAt(const OpArgs& op, size_t index, const char* what, int32_t minimum) {
+  NNRT_ASSIGN_OR_RETURN(int32_t value, int32At(op, index, what));
+  if (value < minimum) {
+    return inputError(op, index, what,
+                      "must be at least " + std::to_string(minimum) + ", not " + std::to_string(value));
+  }
+  return static_cast<uint32_t>(value);
+}
+
 // The geometry and window of CONV_2D / DEPTHWISE_CONV_2D.
 driver::Result<DepthwiseConv2DParams> decodeConvolution(const OpArgs& op, WindowKind kind) {
   NNRT_ASSIGN_OR_RETURN(WindowParams w, readWindowParams(op, kind));
@@ -311,6 +347,68 @@ driver::Result<MeanParams> decodeMean(const OpArgs& op) {
   auto keep = knownInt32(op.inputs[2]);
   if (!keep) return unknown(op, "keep_dims");
   p.keepDims = *keep > 0;
+  return p;
+}
+
+driver::Result<RoiParams> decodeRoi(const OpArgs& op) {
+  RoiParams p;
+  const bool align = op.inputs.size() == 10;
+  NNRT_ASSIGN_OR_RETURN(p.outputHeight, atLeastAt(op, 3, "output height", 1));
+  NNRT_ASSIGN_OR_RETURN(p.outputWidth, atLeastAt(op, 4, "output width", 1));
+  NNRT_ASSIGN_OR_RETURN(p.heightRatio, positiveAt(op, 5, "height ratio"));
+  NNRT_ASSIGN_OR_RETURN(p.widthRatio, positiveAt(op, 6, "width ratio"));
+  if (align) {
+    NNRT_ASSIGN_OR_RETURN(p.heightSamplingRatio, atLeastAt(op, 7, "height sampling ratio", 0));
+    NNRT_ASSIGN_OR_RETURN(p.widthSamplingRatio, atLeastAt(op, 8, "width sampling ratio", 0));
+  }
+  NNRT_ASSIGN_OR_RETURN(p.nchw, boolAt(op, align ? 9 : 7, "the layout"));
+  return p;
+}
+
+driver::Result<BoxWithNmsLimitParams> decodeBoxWithNmsLimit(const OpArgs& op) {
+  BoxWithNmsLimitParams p;
+  NNRT_ASSIGN_OR_RETURN(p.scoreThreshold, floatAt(op, 3, "the score threshold"));
+  NNRT_ASSIGN_OR_RETURN(p.maxDetections, int32At(op, 4, "the maximum number of detections"));
+  NNRT_ASSIGN_OR_RETURN(int32_t kernel, int32At(op, 5, "the NMS kernel"));
+  if (kernel < 0 || kernel > 2) {
+    return inputError(op, 5, "NMS kernel",
+                      "must be 0 (hard), 1 (linear) or 2 (gaussian), not " + std::to_string(kernel));
+  }
+  p.kernel = static_cast<NmsKernel>(kernel);
+  NNRT_ASSIGN_OR_RETURN(p.iouThreshold, floatAt(op, 6, "the IoU threshold"));
+  NNRT_ASSIGN_OR_RETURN(p.sigma, floatAt(op, 7, "sigma"));
+  if (p.kernel == NmsKernel::Gaussian && !(p.sigma > 0.0f)) {
+    return inputError(op, 7, "sigma", "must be positive for the gaussian kernel, not " + formatFloat(p.sigma));
+  }
+  NNRT_ASSIGN_OR_RETURN(p.nmsScoreThreshold, floatAt(op, 8, "the NMS score threshold"));
+  return p;
+}
+
+driver::Result<GenerateProposalsParams> decodeGenerateProposals(const OpArgs& op) {
+  GenerateProposalsParams p;
+  NNRT_ASSIGN_OR_RETURN(p.heightStride, positiveAt(op, 4, "height stride"));
+  NNRT_ASSIGN_OR_RETURN(p.widthStride, positiveAt(op, 5, "width stride"));
+  NNRT_ASSIGN_OR_RETURN(p.preNmsMax, int32At(op, 6, "the pre-NMS maximum"));
+  NNRT_ASSIGN_OR_RETURN(p.postNmsMax, int32At(op, 7, "the post-NMS maximum"));
+  NNRT_ASSIGN_OR_RETURN(p.iouThreshold, positiveAt(op, 8, "IoU threshold"));
+  NNRT_ASSIGN_OR_RETURN(p.minSize, positiveAt(op, 9, "min size", true));
+  NNRT_ASSIGN_OR_RETURN(p.nchw, boolAt(op, 10, "the layout"));
+  return p;
+}
+
+driver::Result<DetectionPostprocessingParams> decodeDetectionPostprocessing(const OpArgs& op) {
+  DetectionPostprocessingParams p;
+  NNRT_ASSIGN_OR_RETURN(p.scaleY, positiveAt(op, 3, "y scale"));
+  NNRT_ASSIGN_OR_RETURN(p.scaleX, positiveAt(op, 4, "x scale"));
+  NNRT_ASSIGN_OR_RETURN(p.scaleH, positiveAt(op, 5, "height scale"));
+  NNRT_ASSIGN_OR_RETURN(p.scaleW, positiveAt(op, 6, "width scale"));
+  NNRT_ASSIGN_OR_RETURN(p.regularNms, boolAt(op, 7, "use regular NMS"));
+  NNRT_ASSIGN_OR_RETURN(p.maxDetections, atLeastAt(op, 8, "max detections", 1));
+  NNRT_ASSIGN_OR_RETURN(p.maxClassesPerDetection, atLeastAt(op, 9, "max classes per detection", 1));
+  NNRT_ASSIGN_OR_RETURN(p.maxDetectionsPerClass, atLeastAt(op, 10, "max detections per class", 1));
+  NNRT_ASSIGN_OR_RETURN(p.scoreThreshold, positiveAt(op, 11, "score threshold", true));
+  NNRT_ASSIGN_OR_RETURN(p.iouThreshold, positiveAt(op, 12, "IoU threshold", true));
+  NNRT_ASSIGN_OR_RETURN(p.backgroundInLabel, boolAt(op, 13, "background in label"));
   return p;
 }
 
