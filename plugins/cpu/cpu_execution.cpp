@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <exception>
 #include <mutex>
+#include <optional>
 #include <shared_mutex>
 #include <string>
 
@@ -225,14 +226,22 @@ class CpuExecution {
     std::vector<ops::Shape> inferred;
     OpParams decoded;
     if (!isStaticNow(step, inputs)) {
+      // Every input is known now, so a 0 dimension is a zero-sized tensor (boxes none of which were kept).
+      const bool zeroSized = std::any_of(inputs.begin(), inputs.end(), [](const ops::Arg& a) {
+        return !a.omitted && std::find(a.dims.begin(), a.dims.end(), 0u) != a.dims.end();
+      });
+      if (zeroSized && !step.kernel->zeroSizedInputs)
+        return driver::invalidArgument(label() + " does not take zero-sized inputs");
       if (auto valid = ops::validate(declared); !valid)
         return driver::invalidArgument(label() + ": " + valid.error().message);
       NNRT_ASSIGN_OR_RETURN(inferred, ops::inferShapes(declared));
       for (size_t k = 0; k < inferred.size(); ++k) {
         const ops::Shape& s = inferred[k];
-        // A scalar output (RANK's INT32) has the empty shape; a tensor's must be known in full.
+        // A scalar output (RANK's INT32) has the empty shape; a tensor's must be known in full, but for
+        // the 0 a zero-sized input passes on, or the dimensions the kernel decides.
         const bool tensor = k < outputs.size() && ops::isTensorType(outputs[k].type);
-        if ((tensor && s.empty()) || std::find(s.begin(), s.end(), 0u) != s.end()) {
+        const bool zeroKnown = zeroSized || step.kernel->shapesFromData;
+        if ((tensor && s.empty()) || (!zeroKnown && std::find(s.begin(), s.end(), 0u) != s.end())) {
           return driver::invalidArgument(label() + ": cannot determine its output shape " +
                                          ops::shapeToString(s));
         }
@@ -241,6 +250,7 @@ class CpuExecution {
       shapes = &inferred;
       params = &decoded;
     }
+    if (step.kernel->shapesFromData) return runPlacingKernel(step, inputs, outputs, *params);
 
     std::vector<void*> outputData(step.outputs.size());
     for (size_t k = 0; k < step.outputs.size(); ++k) {
@@ -253,6 +263,26 @@ class CpuExecution {
     // RESHAPE, SQUEEZE into a temporary that points at input 0: nothing to compute, no cores needed.
     if (step.kernel->outputIsInput0 && outputData[0] == inputs[0].data) return {};
     return runKernel(step, call);
+  }
+
+  // A kernel whose output shapes depend on the data: it places each output once it knows its shape.
+  Result<void> runPlacingKernel(const Step& step, const std::vector<ops::Arg>& inputs,
+                                std::vector<ops::Arg>& outputs, const OpParams& params) {
+    std::vector<bool> placed(step.outputs.size(), false);
+    const PlaceOutputFn place = [&](size_t k, const ops::Shape& shape) -> Result<void*> {
+      if (k >= placed.size() || placed[k]) {
+        return driver::generalFailure("cpu driver bug: output " + std::to_string(k) + " placed twice or out of range");
+      }
+      placed[k] = true;
+      return placeOutput(step, k, shape, inputs[0]);
+    };
+    const ops::OpArgs op{step.type, inputs, outputs, model_.relaxed_};
+    const KernelCall call{op, {}, params, arena_, &place};
+    NNRT_RETURN_IF_ERROR(runKernel(step, call));
+    if (std::find(placed.begin(), placed.end(), false) != placed.end()) {
+      return driver::generalFailure(operationLabel(step.index, step.type) + ": cpu driver bug: an output was not placed");
+    }
+    return {};
   }
 
   // Whether the step's prepared shapes and parameters hold: it had them, and every input has the
@@ -273,7 +303,9 @@ class CpuExecution {
     const auto& info = model_.operands_[index];
     Value& v = values_[index];
     v.dims = shape;
-    const auto bytes = ops::byteSize(info.type, shape);
+    // At execution a 0 dimension is a zero-sized tensor, not an unknown one: it takes no bytes.
+    const bool empty = std::find(shape.begin(), shape.end(), 0u) != shape.end();
+    const auto bytes = empty ? std::optional<uint64_t>(0) : ops::byteSize(info.type, shape);
     if (!bytes)
       return driver::invalidArgument(operationLabel(step.index, step.type) + ": output is too large");
     v.length = *bytes;

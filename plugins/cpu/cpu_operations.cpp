@@ -385,7 +385,7 @@ std::span<const KernelEntry> basicKernels() {
 std::vector<std::span<const KernelEntry>> kernelTables() {
   return {basicKernels(),     tensorKernels(), imageKernels(),     recurrentKernels(),
           mathKernels(),      reduceKernels(), nonlinearKernels(), tensor2Kernels(),
-          conv2Kernels()};
+          conv2Kernels(),     detectionKernels()};
 }
 
 namespace {

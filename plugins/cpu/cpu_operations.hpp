@@ -3,6 +3,7 @@
 // adapters that call the kernels of kernels/ with decoded parameters.
 #pragma once
 
+#include <functional>
 #include <span>
 #include <string>
 #include <variant>
@@ -19,7 +20,13 @@ namespace nnrt::cpu {
 using OpParams = std::variant<std::monostate, ops::BinaryParams, ops::FullyConnectedParams, ops::Conv2DParams,
                               ops::DepthwiseConv2DParams, ops::Pool2DParams, ops::SoftmaxParams,
                               ops::ReshapeParams, ops::ConcatenationParams, ops::SqueezeParams,
-                              ops::TransposeParams, ops::PadParams, ops::MeanParams>;
+                              ops::TransposeParams, ops::PadParams, ops::MeanParams, ops::RoiParams,
+                              ops::BoxWithNmsLimitParams, ops::GenerateProposalsParams,
+                              ops::DetectionPostprocessingParams>;
+
+// For an operation whose output shapes depend on its data (KernelEntry::shapesFromData): records
+// output k's shape, once the kernel knows it, and returns where its bytes go (exactly its size).
+using PlaceOutputFn = std::function<driver::Result<void*>(size_t k, const ops::Shape& shape)>;
 
 // One operation at execution, every shape and value known: `op.inputs` carry runtime shapes and
 // data, `op.outputs` runtime shapes; `outputData[i]` is where output i's bytes go (exactly its size).
@@ -28,6 +35,9 @@ struct KernelCall {
   std::span<void* const> outputData;
   const OpParams& params;
   ExecutionArena& scratch;  // the execution's memory, for layout changes
+  // Set for KernelEntry::shapesFromData only: outputData is then empty and the kernel places every
+  // output through it, once.
+  const PlaceOutputFn* placeOutput = nullptr;
 };
 
 using RunFn = driver::Result<void> (*)(const KernelCall& call);
@@ -45,6 +55,13 @@ struct KernelEntry {
   // RESHAPE, SQUEEZE: output 0 holds input 0's bytes unchanged, so a temporary output may simply
   // point at input 0 instead of being copied.
   bool outputIsInput0 = false;
+  // Inputs may have a dimension of 0 (Android's allowZeroSizedInput: the boxes left by
+  // BOX_WITH_NMS_LIMIT); the outputs then have the 0 that shape inference passes on. Other operations
+  // refuse such inputs at execution.
+  bool zeroSizedInputs = false;
+  // The output shapes are known only once the kernel has run (the boxes BOX_WITH_NMS_LIMIT keeps): the
+  // kernel places its outputs through KernelCall::placeOutput.
+  bool shapesFromData = false;
 };
 
 // Short names for the rows of the kernel tables (each table file says `using namespace table_names;`).
@@ -57,6 +74,7 @@ constexpr auto Q8 = driver::OperandType::TENSOR_QUANT8_ASYMM;
 constexpr auto Q8S = driver::OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
 constexpr auto Q8Symm = driver::OperandType::TENSOR_QUANT8_SYMM;
 constexpr auto Q8C = driver::OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL;
+constexpr auto Q16A = driver::OperandType::TENSOR_QUANT16_ASYMM;  // AXIS_ALIGNED_BBOX_TRANSFORM's boxes
 constexpr auto I32Scalar = driver::OperandType::INT32;  // PACK's input 0, its axis
 }  // namespace table_names
 
@@ -72,6 +90,7 @@ std::span<const KernelEntry> reduceKernels();  // cpu_ops_reduce.cpp: REDUCE_*, 
 std::span<const KernelEntry> nonlinearKernels();  // cpu_ops_nonlinear.cpp: PRELU, ELU, HARD_SWISH, POW, LOG_SOFTMAX, CAST, QUANTIZE, FILL
 std::span<const KernelEntry> tensor2Kernels();  // cpu_ops_tensor2.cpp: slice, split, tile, gather, pads, pack, ...
 std::span<const KernelEntry> conv2Kernels();  // cpu_ops_conv2.cpp: grouped/transpose conv, nearest resize, instance norm, batch matmul
+std::span<const KernelEntry> detectionKernels();  // cpu_ops_detection.cpp: boxes, NMS, proposals, ROI pooling
 std::vector<std::span<const KernelEntry>> kernelTables();
 
 // The kernel entry that runs `op` (declared shapes, constant values) or, as INVALID_ARGUMENT, one
