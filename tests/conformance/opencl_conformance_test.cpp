@@ -75,7 +75,8 @@ INSTANTIATE_TEST_SUITE_P(OpenCl, OperationConformance,
                                                "transpose_float16"},
                                               true,
                                               // signed quant8, per-channel filters, int32
-                                              {"quant", "tensor", "image", "recurrent", "math", "reduce", "nonlinear", "tensor2", "conv2"}}),
+                                              {"quant", "tensor", "image", "recurrent", "math", "reduce", "nonlinear", "tensor2", "conv2",
+                                               "detection"}}),
                          conformanceCaseName);
 
 }  // namespace nnrt::test::conformance

@@ -20,7 +20,13 @@ uint32_t CaseBuilder::constant(OperandType type, std::vector<uint32_t> dims,
 
 uint32_t CaseBuilder::output(OperandType type, std::vector<uint32_t> dims, std::vector<double> expected,
                              float scale, int32_t zeroPoint) {
-  const uint32_t index = model_.addOutput(type, dims, scale, zeroPoint);
+  std::vector<uint32_t> declared = dims;  // not in the call: argument order is unspecified
+  return dataShapedOutput(type, std::move(declared), std::move(dims), std::move(expected), scale, zeroPoint);
+}
+
+uint32_t CaseBuilder::dataShapedOutput(OperandType type, std::vector<uint32_t> declared, std::vector<uint32_t> dims,
+                                       std::vector<double> expected, float scale, int32_t zeroPoint) {
+  const uint32_t index = model_.addOutput(type, std::move(declared), scale, zeroPoint);
   ExpectedOutput out{{type, std::move(dims), std::move(expected)}};
   switch (type) {
     case F32:
@@ -110,7 +116,7 @@ const std::vector<OperationCase>& allOperationCases() {
                                    Family{"recurrent", recurrentCases}, Family{"math", mathCases},
                                    Family{"reduce", reduceCases}, Family{"nonlinear", nonlinearCases},
                                    Family{"tensor2", tensor2Cases},
-                                   Family{"conv2", conv2Cases},
+                                   Family{"conv2", conv2Cases}, Family{"detection", detectionCases},
                                    Family{"float16", float16Cases}}) {
       for (OperationCase& c : casesOf()) {
         c.family = family;

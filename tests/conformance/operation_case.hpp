@@ -76,6 +76,10 @@ class CaseBuilder {
   // The model output and the values it must hold, with the default tolerance of its type.
   uint32_t output(OperandType type, std::vector<uint32_t> dims, std::vector<double> expected,
                   float scale = 0.0f, int32_t zeroPoint = 0);
+  // An output whose shape the operation's data decides (the boxes BOX_WITH_NMS_LIMIT keeps): the
+  // model declares `declared` (0 where unknown), the execution must report `dims`.
+  uint32_t dataShapedOutput(OperandType type, std::vector<uint32_t> declared, std::vector<uint32_t> dims,
+                            std::vector<double> expected, float scale = 0.0f, int32_t zeroPoint = 0);
   // Replaces the tolerance of the last output (say why where it is used).
   CaseBuilder& tolerance(double absolute, double relative);
   TestModel& model() { return model_; }
@@ -131,6 +135,7 @@ std::vector<OperationCase> reduceCases();     // REDUCE_*, ARGMAX, ARGMIN
 std::vector<OperationCase> nonlinearCases();  // PRELU, ELU, HARD_SWISH, POW, LOG_SOFTMAX, CAST, QUANTIZE, FILL
 std::vector<OperationCase> tensor2Cases();    // slice, split, tile, gather, expand, pads, reverse, pack, shuffle
 std::vector<OperationCase> conv2Cases();      // grouped/transpose conv, nearest resize, instance norm, batch matmul
+std::vector<OperationCase> detectionCases();  // box transforms, NMS, proposals, ROI align/pooling, heatmap keypoints
 std::vector<OperationCase> quantCases();      // per-channel filters, signed quant8 and int32 forms
 std::vector<OperationCase> float16Cases();    // TENSOR_FLOAT16 forms of the wave-1 operations
 // Every case, built once; names are unique.
