@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "cpu_plugin/cpu_plugin_fixture.hpp"
+#include "support/reference_detection.hpp"
 
 namespace nnrt::test::cpu {
 namespace {
@@ -95,6 +96,90 @@ TEST(CpuExecution, TimingIsMeasuredOnlyWhenAsked) {
   ASSERT_TRUE(unmeasured.has_value());
   EXPECT_EQ(unmeasured->timing.timeOnDevice, UINT64_MAX);
   EXPECT_EQ(unmeasured->timing.timeInDriver, UINT64_MAX);
+}
+
+// BOX_WITH_NMS_LIMIT -> ROI_ALIGN in one model: scores [4, 2] (class 1 against the background),
+// boxes [4, 8] over an image [1, 6, 6, 2]. The number of boxes kept is known only at execution, and
+// may be none: the outputs are then [0] and [0, 2, 2, 2].
+struct NmsRoiModel {
+  TestModel model;
+  std::vector<double> boxes{0, 0, 6, 6, 0, 0, 3, 3, 0, 0, 6, 6, 0.5, 0, 3.5, 3,
+                            0, 0, 6, 6, 4, 4, 6, 6, 0, 0, 6, 6, 1, 2, 5, 6};
+  std::vector<double> image = randomReals(6 * 6 * 2, -1.0, 1.0, 77);
+
+  NmsRoiModel() {
+    using T = OperandType;
+    TestModel& m = model;
+    const uint32_t scores = m.addInput(T::TENSOR_FLOAT32, {4, 2});
+    const uint32_t rois = m.addInput(T::TENSOR_FLOAT32, {4, 8});
+    const uint32_t batch = m.addInput(T::TENSOR_INT32, {4});
+    const uint32_t in = m.addInput(T::TENSOR_FLOAT32, {1, 6, 6, 2});
+    const uint32_t keptScores = m.addOperand(T::TENSOR_FLOAT32, {0});
+    const uint32_t keptBoxes = m.addOperand(T::TENSOR_FLOAT32, {0, 4});
+    const uint32_t classes = m.addOutput(T::TENSOR_INT32, {0});
+    const uint32_t keptBatch = m.addOperand(T::TENSOR_INT32, {0});
+    m.addOperation(OperationType::BOX_WITH_NMS_LIMIT,
+                   {scores, rois, batch, m.addFloat32(0.5f), m.addInt32(-1), m.addInt32(0), m.addFloat32(0.5f),
+                    m.addFloat32(1.0f), m.addFloat32(0.1f)},
+                   {keptScores, keptBoxes, classes, keptBatch});
+    const uint32_t out = m.addOutput(T::TENSOR_FLOAT32, {0, 2, 2, 2});
+    m.addOperation(OperationType::ROI_ALIGN,
+                   {in, keptBoxes, keptBatch, m.addInt32(2), m.addInt32(2), m.addFloat32(1.0f), m.addFloat32(1.0f),
+                    m.addInt32(2), m.addInt32(2), m.addBool(false)},
+                   {out});
+  }
+
+  TestRequest request(const std::vector<double>& scores) const {
+    TestRequest r(4, 2);
+    r.setInput(0, toFloats(scores));
+    r.setInput(1, toFloats(boxes));
+    r.setInput(2, std::vector<int32_t>{0, 0, 0, 0});
+    r.setInput(3, toFloats(image));
+    r.setOutput(0, 4 * sizeof(int32_t));  // room for every box: the caller cannot know how many stay
+    r.setOutput(1, 4 * 2 * 2 * 2 * sizeof(float));
+    return r;
+  }
+};
+
+TEST(CpuExecution, NmsKeepingNoBoxGivesZeroSizedOutputs) {
+  LoadedDevice holder;
+  auto device = loadCpu(holder);
+  ASSERT_NE(device, nullptr);
+  NmsRoiModel m;
+  auto prepared = prepare(*device, m.model);
+  ASSERT_NE(prepared, nullptr);
+  TestRequest r = m.request({0.9, 0.1, 0.8, 0.2, 0.7, 0.3, 0.6, 0.45});  // class 1 below 0.5 everywhere
+  auto result = prepared->execute(r.view(), false, 0, 0);
+  ASSERT_TRUE(result.has_value()) << result.error().message;
+  EXPECT_EQ(result->status, driver::ErrorStatus::NONE);
+  EXPECT_EQ(result->outputShapes[0].dimensions, (std::vector<uint32_t>{0}));
+  EXPECT_EQ(result->outputShapes[1].dimensions, (std::vector<uint32_t>{0, 2, 2, 2}));
+  EXPECT_TRUE(result->outputShapes[1].isSufficient);
+}
+
+TEST(CpuExecution, NmsKeptBoxesFeedRoiAlign) {
+  LoadedDevice holder;
+  auto device = loadCpu(holder);
+  ASSERT_NE(device, nullptr);
+  NmsRoiModel m;
+  auto prepared = prepare(*device, m.model);
+  ASSERT_NE(prepared, nullptr);
+  // Class 1: boxes 0 (0.9) and 2 (0.7) overlap by IoU 9/36 < 0.5 and stay; box 3 is below 0.5, box 1
+  // is the same box as box 0 with a lower score and goes.
+  const std::vector<double> scores{0.1, 0.9, 0.1, 0.8, 0.1, 0.7, 0.1, 0.4};
+  TestRequest r = m.request(scores);
+  auto result = prepared->execute(r.view(), false, 0, 0);
+  ASSERT_TRUE(result.has_value()) << result.error().message;
+  ASSERT_EQ(result->status, driver::ErrorStatus::NONE);
+  const auto nms = ref::boxWithNmsLimit(scores, m.boxes, {0, 0, 0, 0}, 2, 0.5, -1, 0, 0.5, 1.0, 0.1);
+  ASSERT_EQ(nms.classes.size(), 2u);
+  EXPECT_EQ(result->outputShapes[0].dimensions, (std::vector<uint32_t>{2}));
+  EXPECT_EQ(result->outputShapes[1].dimensions, (std::vector<uint32_t>{2, 2, 2, 2}));
+  const auto expected = ref::roiAlign(m.image, {1, 6, 6, 2}, nms.boxes, {0, 0}, 2, 2, 1.0, 1.0, 2, 2);
+  const auto got = r.output<float>(1);
+  ASSERT_GE(got.size(), expected.size());
+  for (size_t i = 0; i < expected.size(); ++i) EXPECT_NEAR(got[i], expected[i], 1e-5) << i;
+  EXPECT_EQ(r.output<int32_t>(0)[0], 1);
 }
 
 // Executions share nothing mutable: 8 threads x 200 executions of one prepared model, on inputs that
