@@ -640,6 +640,84 @@ TEST(CapiExecution, MemoryFromFileDescriptor) {
   ANeuralNetworksModel_free(model);
 }
 
+// BOX_WITH_NMS_LIMIT -> ROI_ALIGN where no score passes the threshold: the run succeeds and the
+// outputs report their 0-sized first dimension (how many boxes survive is known only at execution).
+TEST(CapiExecution, ZeroBoxesKeptGiveZeroSizedOutputs) {
+  ANeuralNetworksModel* model = nullptr;
+  ASSERT_EQ(ANeuralNetworksModel_create(&model), ANEURALNETWORKS_NO_ERROR);
+  uint32_t next = 0;
+  auto add = [&](int32_t type, std::vector<uint32_t> dims) {
+    ANeuralNetworksOperandType t{type, static_cast<uint32_t>(dims.size()), dims.empty() ? nullptr : dims.data(), 0.0f,
+                                 0};
+    EXPECT_EQ(ANeuralNetworksModel_addOperand(model, &t), ANEURALNETWORKS_NO_ERROR);
+    return next++;
+  };
+  auto scalar = [&](int32_t type, const void* value, size_t size) {
+    const uint32_t index = add(type, {});
+    EXPECT_EQ(ANeuralNetworksModel_setOperandValue(model, index, value, size), ANEURALNETWORKS_NO_ERROR);
+    return index;
+  };
+  const float threshold = 0.5f, iou = 0.5f, sigma = 1.0f, nmsThreshold = 0.1f, ratio = 1.0f;
+  const int32_t maxDetections = -1, hard = 0, two = 2;
+  const bool nhwc = false;
+  const uint32_t scores = add(ANEURALNETWORKS_TENSOR_FLOAT32, {2, 2});
+  const uint32_t rois = add(ANEURALNETWORKS_TENSOR_FLOAT32, {2, 8});
+  const uint32_t batch = add(ANEURALNETWORKS_TENSOR_INT32, {2});
+  const uint32_t image = add(ANEURALNETWORKS_TENSOR_FLOAT32, {1, 4, 4, 1});
+  const uint32_t nmsIn[] = {scores, rois, batch,
+                            scalar(ANEURALNETWORKS_FLOAT32, &threshold, 4),
+                            scalar(ANEURALNETWORKS_INT32, &maxDetections, 4),
+                            scalar(ANEURALNETWORKS_INT32, &hard, 4),
+                            scalar(ANEURALNETWORKS_FLOAT32, &iou, 4),
+                            scalar(ANEURALNETWORKS_FLOAT32, &sigma, 4),
+                            scalar(ANEURALNETWORKS_FLOAT32, &nmsThreshold, 4)};
+  const uint32_t nmsOut[] = {add(ANEURALNETWORKS_TENSOR_FLOAT32, {0}), add(ANEURALNETWORKS_TENSOR_FLOAT32, {0, 4}),
+                             add(ANEURALNETWORKS_TENSOR_INT32, {0}), add(ANEURALNETWORKS_TENSOR_INT32, {0})};
+  ASSERT_EQ(ANeuralNetworksModel_addOperation(model, ANEURALNETWORKS_BOX_WITH_NMS_LIMIT, 9, nmsIn, 4, nmsOut),
+            ANEURALNETWORKS_NO_ERROR);
+  const uint32_t roiIn[] = {image, nmsOut[1], nmsOut[3], scalar(ANEURALNETWORKS_INT32, &two, 4),
+                            scalar(ANEURALNETWORKS_INT32, &two, 4), scalar(ANEURALNETWORKS_FLOAT32, &ratio, 4),
+                            scalar(ANEURALNETWORKS_FLOAT32, &ratio, 4), scalar(ANEURALNETWORKS_INT32, &two, 4),
+                            scalar(ANEURALNETWORKS_INT32, &two, 4), scalar(ANEURALNETWORKS_BOOL, &nhwc, 1)};
+  const uint32_t aligned = add(ANEURALNETWORKS_TENSOR_FLOAT32, {0, 2, 2, 1});
+  ASSERT_EQ(ANeuralNetworksModel_addOperation(model, ANEURALNETWORKS_ROI_ALIGN, 10, roiIn, 1, &aligned),
+            ANEURALNETWORKS_NO_ERROR);
+  const uint32_t inputs[] = {scores, rois, batch, image}, outputs[] = {nmsOut[0], aligned};
+  ASSERT_EQ(ANeuralNetworksModel_identifyInputsAndOutputs(model, 4, inputs, 2, outputs), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksModel_finish(model), ANEURALNETWORKS_NO_ERROR);
+  ANeuralNetworksCompilation* compilation = nullptr;
+  ASSERT_EQ(ANeuralNetworksCompilation_create(model, &compilation), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksCompilation_finish(compilation), ANEURALNETWORKS_NO_ERROR);
+
+  ANeuralNetworksExecution* e = nullptr;
+  ASSERT_EQ(ANeuralNetworksExecution_create(compilation, &e), ANEURALNETWORKS_NO_ERROR);
+  const float scoreData[] = {0.9f, 0.2f, 0.8f, 0.4f};  // class 1 below the threshold
+  const float boxData[] = {0, 0, 4, 4, 0, 0, 2, 2, 0, 0, 4, 4, 1, 1, 3, 3};
+  const int32_t batchData[] = {0, 0};
+  float imageData[16] = {};
+  float keptScores[2] = {}, alignedData[8] = {};
+  ASSERT_EQ(ANeuralNetworksExecution_setInput(e, 0, nullptr, scoreData, sizeof scoreData), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setInput(e, 1, nullptr, boxData, sizeof boxData), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setInput(e, 2, nullptr, batchData, sizeof batchData), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setInput(e, 3, nullptr, imageData, sizeof imageData), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setOutput(e, 0, nullptr, keptScores, sizeof keptScores), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setOutput(e, 1, nullptr, alignedData, sizeof alignedData),
+            ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_compute(e), ANEURALNETWORKS_NO_ERROR);
+  uint32_t rank = 0, dims[4] = {9, 9, 9, 9};
+  EXPECT_EQ(ANeuralNetworksExecution_getOutputOperandRank(e, 0, &rank), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(rank, 1u);
+  EXPECT_EQ(ANeuralNetworksExecution_getOutputOperandDimensions(e, 0, dims), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(dims[0], 0u);
+  EXPECT_EQ(ANeuralNetworksExecution_getOutputOperandRank(e, 1, &rank), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(rank, 4u);
+  EXPECT_EQ(ANeuralNetworksExecution_getOutputOperandDimensions(e, 1, dims), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(std::vector<uint32_t>(dims, dims + 4), (std::vector<uint32_t>{0, 2, 2, 1}));
+  ANeuralNetworksExecution_free(e);
+  ANeuralNetworksCompilation_free(compilation);
+  ANeuralNetworksModel_free(model);
+}
+
 TEST(CapiExecution, ConcurrentExecutionsOnOneCompilation) {
   FibonacciModel m(/*quant=*/true);
   std::atomic<int> wrong{0};
