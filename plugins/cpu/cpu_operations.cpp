@@ -383,9 +383,8 @@ std::span<const KernelEntry> basicKernels() {
 }
 
 std::vector<std::span<const KernelEntry>> kernelTables() {
-  return {basicKernels(),     tensorKernels(), imageKernels(),     recurrentKernels(),
-          mathKernels(),      reduceKernels(), nonlinearKernels(), tensor2Kernels(),
-          conv2Kernels()};
+  return {basicKernels(),  tensorKernels(),     imageKernels(),   recurrentKernels(), quantizedLstmKernels(),
+          mathKernels(),   reduceKernels(),     nonlinearKernels(), tensor2Kernels(),  conv2Kernels()};
 }
 
 namespace {

@@ -772,6 +772,8 @@ std::vector<OperationCase> recurrentCases() {
                                              .seed = 1400},
                                             2, true, false, true, 2));
   }
+  for (OperationCase& q : quantizedLstmCases())
+    cases.push_back(std::move(q));
   return cases;
 }
 

@@ -67,6 +67,7 @@ inline size_t elementSize(driver::OperandType type) {
       return 4;
     case T::TENSOR_FLOAT16:
     case T::FLOAT16:
+    case T::TENSOR_QUANT16_SYMM:
       return 2;
     case T::TENSOR_QUANT8_ASYMM:
     case T::TENSOR_QUANT8_ASYMM_SIGNED:
@@ -107,6 +108,11 @@ inline std::vector<uint8_t> encode(driver::OperandType type, const std::vector<d
       case T::TENSOR_QUANT8_ASYMM:
         *at = static_cast<uint8_t>(v);
         break;
+      case T::TENSOR_QUANT16_SYMM: {
+        const int16_t x = static_cast<int16_t>(v);
+        std::memcpy(at, &x, 2);
+        break;
+      }
       case T::TENSOR_BOOL8:
         *at = v != 0.0 ? 1 : 0;
         break;
@@ -152,6 +158,12 @@ inline std::vector<double> decode(driver::OperandType type, std::span<const uint
       case T::TENSOR_BOOL8:
         values[i] = *at;
         break;
+      case T::TENSOR_QUANT16_SYMM: {
+        int16_t x;
+        std::memcpy(&x, at, 2);
+        values[i] = x;
+        break;
+      }
       default:
         values[i] = static_cast<int8_t>(*at);
         break;
