@@ -383,9 +383,9 @@ std::span<const KernelEntry> basicKernels() {
 }
 
 std::vector<std::span<const KernelEntry>> kernelTables() {
-  return {basicKernels(),     tensorKernels(), imageKernels(),     recurrentKernels(),
-          mathKernels(),      reduceKernels(), nonlinearKernels(), tensor2Kernels(),
-          conv2Kernels(),     detectionKernels()};
+  return {basicKernels(),  tensorKernels(),  imageKernels(),     recurrentKernels(), quantizedLstmKernels(),
+          mathKernels(),   reduceKernels(),  nonlinearKernels(), tensor2Kernels(),   conv2Kernels(),
+          detectionKernels()};
 }
 
 namespace {

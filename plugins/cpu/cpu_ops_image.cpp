@@ -1,7 +1,7 @@
 // The cpu driver's table for normalization, resizing and dequantization: L2_NORMALIZATION,
 // LOCAL_RESPONSE_NORMALIZATION, RESIZE_BILINEAR and DEQUANTIZE in every operand type NNAPI lists for
-// them through feature level 4, and LSH_PROJECTION (float32 and float16 hashes; any input type). Scalar
-// parameters are read at execution from the operation's inputs (every value is known then; FLOAT16
+// them through feature level 4, LSH_PROJECTION (float32 and float16 hashes; any input type) and
+// RANDOM_MULTINOMIAL (float32 and float16 logits). Scalar parameters are read at execution from the operation's inputs (every value is known then; FLOAT16
 // scalars arrive widened to FLOAT32 through viaFloat32).
 #include <cstdint>
 #include <span>
@@ -12,6 +12,7 @@
 #include "plugins/cpu/cpu_operations.hpp"
 #include "plugins/cpu/kernel_call.hpp"
 #include "plugins/cpu/kernels/lsh_projection.hpp"
+#include "plugins/cpu/kernels/multinomial.hpp"
 #include "plugins/cpu/kernels/normalization.hpp"
 #include "plugins/cpu/type_adapters.hpp"
 
@@ -131,6 +132,37 @@ Result<void> lshProjectionAny(const KernelCall& c) {
   return {};
 }
 
+// ---- RANDOM_MULTINOMIAL -----------------------------------------------------------------------------------
+
+// Logits [batches, classes], the sample count, seeds [2]; output [batches, samples] class indices.
+Result<void> randomMultinomialFloat(const KernelCall& c) {
+  const std::string name = ops::operationName(c.op.type);
+  const Arg& logits = c.op.inputs[0];
+  if (logits.rank() != 2) return driver::invalidArgument(name + " input 0 (input) must be 2-D");
+  const Arg& count = c.op.inputs[1];
+  const int32_t samples = count.scalar<int32_t>();
+  if (samples <= 0) {
+    return driver::invalidArgument(name + " input 1 (sample count) must be positive, not " +
+                                   std::to_string(samples));
+  }
+  const Arg& seeds = c.op.inputs[2];
+  if (elementsOf(seeds) != 2) {
+    return driver::invalidArgument(name + " input 2 (seeds) must hold 2 values, not " +
+                                   std::to_string(elementsOf(seeds)));
+  }
+  const uint32_t batches = logits.dims[0], classes = logits.dims[1];
+  if (elementsOf(c.op.outputs[0]) != size_t{batches} * static_cast<uint32_t>(samples)) {
+    return driver::invalidArgument(name + " output 0 must be [" + std::to_string(batches) + ", " +
+                                   std::to_string(samples) + "] (batches, sample count)");
+  }
+  const int32_t* seed = input<int32_t>(c, 2);
+  if (!randomMultinomial(input<float>(c, 0), batches, classes, static_cast<size_t>(samples), seed[0], seed[1],
+                         output<int32_t>(c))) {
+    return driver::invalidArgument(name + " input 0 (input) has a row without a finite logit");
+  }
+  return {};
+}
+
 using namespace table_names;
 
 const KernelEntry kImageKernels[] = {
@@ -150,6 +182,8 @@ const KernelEntry kImageKernels[] = {
     {T::DEQUANTIZE, Q8C, noParams, dequantizeAny},
     {T::LSH_PROJECTION, F32, noParams, lshProjectionAny},
     {T::LSH_PROJECTION, F16, noParams, lshProjectionAny},
+    {T::RANDOM_MULTINOMIAL, F32, noParams, randomMultinomialFloat},
+    {T::RANDOM_MULTINOMIAL, F16, noParams, viaFloat32<randomMultinomialFloat>},
 };
 
 }  // namespace

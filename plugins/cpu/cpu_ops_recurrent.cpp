@@ -1,7 +1,8 @@
-// The cpu driver's recurrent family: RNN, SVDF and LSTM (23 inputs, or 27 with layer normalization)
-// on TENSOR_FLOAT32, and on TENSOR_FLOAT16 through the float32 kernels (viaFloat32). Parameters are
-// read from the call's inputs (at execution every value is known). ops::validate checks the operand
-// types only, so the adapters check the sizes the kernels will read before calling them.
+// The cpu driver's recurrent family: RNN, SVDF, LSTM (23 inputs, or 27 with layer normalization) and
+// their sequence forms on TENSOR_FLOAT32, and on TENSOR_FLOAT16 through the float32 kernels
+// (viaFloat32). Parameters are read from the call's inputs (at execution every value is known).
+// ops::validate checks the operand types only, so the adapters check the sizes the kernels will read
+// before calling them.
 //
 // LSTM's optional tensors count as absent when omitted (NO_VALUE) or when they have no elements:
 // NNAPI models use both forms.
@@ -144,11 +145,12 @@ Result<void> sequenceRnnFloat(const KernelCall& c) {
   const float* previous = input<float>(c, 4);
   for (uint32_t t = 0; t < maxTime; ++t) {
     float* next = state + (t % 2) * stateSize;
-    rnn(x + size_t{t} * batch * inputSize, input<float>(c, 1), input<float>(c, 2), input<float>(c, 3), previous, batch,
-        inputSize, units, act, next, y + size_t{t} * stateSize);
+    rnn(x + size_t{t} * batch * inputSize, input<float>(c, 1), input<float>(c, 2), input<float>(c, 3),
+        previous, batch, inputSize, units, act, next, y + size_t{t} * stateSize);
     previous = next;
   }
-  if (timeMajor == 0) transpose(y, Shape{{maxTime, batch, units}}, kSwapFirstTwo, sizeof(float), output<float>(c, 0));
+  if (timeMajor == 0)
+    transpose(y, Shape{{maxTime, batch, units}}, kSwapFirstTwo, sizeof(float), output<float>(c, 0));
   if (c.op.outputs.size() > 1) std::copy(previous, previous + stateSize, output<float>(c, 1));
   return {};
 }
@@ -163,6 +165,41 @@ void sideBySide(const float* a, size_t aCols, const float* b, size_t bCols, size
   }
 }
 
+// A sequence operand's data ([maxTime, batch, width] or, not time-major, [batch, maxTime, width]) as a
+// time-major sequence: the data itself, or a transposed copy in the call's scratch memory.
+const float* timeMajorSequence(const KernelCall& c, const float* data, const Arg& arg, bool timeMajor) {
+  if (timeMajor) return data;
+  static constexpr std::array<uint32_t, 3> kSwapFirstTwo{1, 0, 2};
+  auto* copy = static_cast<float*>(c.scratch.allocate(elementsOf(arg) * sizeof(float)));
+  transpose(data, shapeOf(arg), kSwapFirstTwo, sizeof(float), copy);
+  return copy;
+}
+
+// The outputs of the bidirectional operations from each direction's time-major output sequence
+// (fwY [maxTime, batch, fwWidth], bwY likewise): output 0 the forward one, with the backward one after
+// it on the last dimension when `merge`, else output 1; in the operands' layout.
+void writeBidirectionalOutputs(const KernelCall& c, const float* fwY, size_t fwWidth, const float* bwY,
+                               size_t bwWidth, uint32_t maxTime, uint32_t batch, bool timeMajor, bool merge) {
+  static constexpr std::array<uint32_t, 3> kSwapFirstTwo{1, 0, 2};
+  const size_t steps = size_t{maxTime} * batch;
+  auto place = [&](const float* timeMajorData, size_t width, float* out) {
+    if (timeMajor) {
+      std::copy(timeMajorData, timeMajorData + steps * width, out);
+    } else {
+      transpose(timeMajorData, Shape{{maxTime, batch, static_cast<uint32_t>(width)}}, kSwapFirstTwo,
+                sizeof(float), out);
+    }
+  };
+  if (merge) {
+    auto* merged = static_cast<float*>(c.scratch.allocate(steps * (fwWidth + bwWidth) * sizeof(float)));
+    sideBySide(fwY, fwWidth, bwY, bwWidth, steps, merged);
+    place(merged, fwWidth + bwWidth, output<float>(c, 0));
+  } else {
+    place(fwY, fwWidth, output<float>(c, 0));
+    place(bwY, bwWidth, output<float>(c, 1));
+  }
+}
+
 // One direction over a time-major sequence x [maxTime, batch, width]: h = act(W x_t + R h + b), from
 // the last step to the first when `reverse`; y [maxTime, batch, units]; returns the final state.
 const float* rnnDirection(const KernelCall& c, const float* x, size_t width, const float* w, const float* r,
@@ -174,7 +211,8 @@ const float* rnnDirection(const KernelCall& c, const float* x, size_t width, con
   for (uint32_t i = 0; i < maxTime; ++i) {
     const uint32_t t = reverse ? maxTime - 1 - i : i;
     float* next = state + (i % 2) * stateSize;
-    rnn(x + size_t{t} * batch * width, w, r, b, previous, batch, width, units, act, next, y + size_t{t} * stateSize);
+    rnn(x + size_t{t} * batch * width, w, r, b, previous, batch, width, units, act, next,
+        y + size_t{t} * stateSize);
     previous = next;
   }
   return previous;
@@ -215,7 +253,8 @@ Result<void> bidirectionalSequenceRnnFloat(const KernelCall& c) {
   const uint32_t auxSize = aux != nullptr ? auxArg.dims[2] : 0;
   if (aux != nullptr && (auxArg.rank() != 3 || elementsOf(auxArg) != size_t{maxTime} * batch * auxSize))
     return driver::invalidArgument(label(c, 9) + " must be [maxTime, batch, auxSize] like the input");
-  if (parallel && auxSize != inputSize) return driver::invalidArgument(label(c, 9) + " must have input 0's size");
+  if (parallel && auxSize != inputSize)
+    return driver::invalidArgument(label(c, 9) + " must have input 0's size");
   NNRT_RETURN_IF_ERROR(expectCount(c, 1, size_t{fwUnits} * inputSize));
   NNRT_RETURN_IF_ERROR(expectCount(c, 2, size_t{fwUnits} * fwUnits));
   NNRT_RETURN_IF_ERROR(expectCount(c, 3, fwUnits));
@@ -240,18 +279,8 @@ Result<void> bidirectionalSequenceRnnFloat(const KernelCall& c) {
   }
 
   auto floats = [&](size_t n) { return static_cast<float*>(c.scratch.allocate(n * sizeof(float))); };
-  static constexpr std::array<uint32_t, 3> kSwapFirstTwo{1, 0, 2};
-  const float* x = input<float>(c, 0);
-  if (!timeMajor) {
-    float* t = floats(elementsOf(in));
-    transpose(x, shapeOf(in), kSwapFirstTwo, sizeof(float), t);
-    x = t;
-    if (aux != nullptr) {
-      float* ta = floats(elementsOf(auxArg));
-      transpose(aux, shapeOf(auxArg), kSwapFirstTwo, sizeof(float), ta);
-      aux = ta;
-    }
-  }
+  const float* x = timeMajorSequence(c, input<float>(c, 0), in, timeMajor);
+  if (aux != nullptr) aux = timeMajorSequence(c, aux, auxArg, timeMajor);
   // Each network's input sequence and input weights.
   const float* fwX = x;
   const float* bwX = parallel ? aux : x;
@@ -272,27 +301,12 @@ Result<void> bidirectionalSequenceRnnFloat(const KernelCall& c) {
   }
   float* fwY = floats(steps * fwUnits);
   float* bwY = floats(steps * bwUnits);
-  const float* fwState = rnnDirection(c, fwX, width, fwW, input<float>(c, 2), input<float>(c, 3), input<float>(c, 4),
-                                      maxTime, batch, fwUnits, act, false, fwY);
-  const float* bwState = rnnDirection(c, bwX, width, bwW, input<float>(c, 6), input<float>(c, 7), input<float>(c, 8),
-                                      maxTime, batch, bwUnits, act, true, bwY);
+  const float* fwState = rnnDirection(c, fwX, width, fwW, input<float>(c, 2), input<float>(c, 3),
+                                      input<float>(c, 4), maxTime, batch, fwUnits, act, false, fwY);
+  const float* bwState = rnnDirection(c, bwX, width, bwW, input<float>(c, 6), input<float>(c, 7),
+                                      input<float>(c, 8), maxTime, batch, bwUnits, act, true, bwY);
 
-  // Outputs in time-major order, then batch-major when asked.
-  auto place = [&](const float* timeMajorData, uint32_t units, float* out) {
-    if (timeMajor) {
-      std::copy(timeMajorData, timeMajorData + steps * units, out);
-    } else {
-      transpose(timeMajorData, Shape{{maxTime, batch, units}}, kSwapFirstTwo, sizeof(float), out);
-    }
-  };
-  if (merge) {
-    float* merged = floats(steps * mergedUnits);
-    sideBySide(fwY, fwUnits, bwY, bwUnits, steps, merged);
-    place(merged, static_cast<uint32_t>(mergedUnits), output<float>(c, 0));
-  } else {
-    place(fwY, fwUnits, output<float>(c, 0));
-    place(bwY, bwUnits, output<float>(c, 1));
-  }
+  writeBidirectionalOutputs(c, fwY, fwUnits, bwY, bwUnits, maxTime, batch, timeMajor, merge);
   if (states) {
     std::copy(fwState, fwState + size_t{batch} * fwUnits, output<float>(c, stateAt));
     std::copy(bwState, bwState + size_t{batch} * bwUnits, output<float>(c, stateAt + 1));
@@ -334,9 +348,16 @@ Result<void> svdfFloat(const KernelCall& c) {
 
 // ---- LSTM --------------------------------------------------------------------------------------------
 
-// The weights, sizes and scalars of an LSTM step (LSTM, UNIDIRECTIONAL_SEQUENCE_LSTM), with NNAPI's
-// rules on which optional tensors come together checked. Inputs 1..22 are laid out alike in both
-// operations; the layer normalization weights start at `layerNormAt` (23 or 24) when present.
+// Where an LSTM cell's operands sit among an operation's inputs: the 17 gate tensors from `weights`
+// on in LSTM's order (input_to_input_weights .. projection_bias), output_state_in and cell_state_in
+// from `states`, activation, cell_clip and proj_clip from `scalars`, and the four layer
+// normalization weights from `layerNorm` when the operation has that many inputs.
+struct LstmLayout {
+  size_t weights = 1, states = 18, scalars = 20, layerNorm = 23;
+};
+
+// The weights, sizes and scalars of an LSTM step (LSTM and the sequence LSTMs), with NNAPI's rules on
+// which optional tensors come together checked.
 struct LstmSetup {
   LstmWeights w;
   LstmDims d;
@@ -345,12 +366,13 @@ struct LstmSetup {
   float cellClip = 0, projClip = 0;
 };
 
-Result<LstmSetup> lstmSetup(const KernelCall& c, uint32_t batch, uint32_t inputSize, size_t layerNormAt) {
+Result<LstmSetup> lstmSetup(const KernelCall& c, uint32_t batch, uint32_t inputSize, const LstmLayout& at) {
   LstmSetup setup;
   LstmDims& d = setup.d;
   LstmWeights& w = setup.w;
-  NNRT_ASSIGN_OR_RETURN(const uint32_t units, dim2(c, 4, 0));
-  NNRT_ASSIGN_OR_RETURN(const uint32_t outputSize, dim2(c, 8, 1));
+  const size_t first = at.weights;  // gate tensor k (0-based, LSTM's order) is input first + k
+  NNRT_ASSIGN_OR_RETURN(const uint32_t units, dim2(c, first + 3, 0));
+  NNRT_ASSIGN_OR_RETURN(const uint32_t outputSize, dim2(c, first + 7, 1));
   d.batch = batch;
   d.inputSize = inputSize;
   d.numUnits = units;
@@ -363,12 +385,12 @@ Result<LstmSetup> lstmSetup(const KernelCall& c, uint32_t batch, uint32_t inputS
       &w.cellToOutput,      &w.inputGateBias,   &w.forgetGateBias,    &w.cellBias,      &w.outputGateBias,
       &w.projectionWeights, &w.projectionBias};
   for (size_t i = 0; i < 17; ++i)
-    *weights[i] = optionalInput(c, i + 1);
-  if (c.op.inputs.size() >= layerNormAt + 4) {
-    w.inputLayerNorm = optionalInput(c, layerNormAt);
-    w.forgetLayerNorm = optionalInput(c, layerNormAt + 1);
-    w.cellLayerNorm = optionalInput(c, layerNormAt + 2);
-    w.outputLayerNorm = optionalInput(c, layerNormAt + 3);
+    *weights[i] = optionalInput(c, first + i);
+  if (c.op.inputs.size() >= at.layerNorm + 4) {
+    w.inputLayerNorm = optionalInput(c, at.layerNorm);
+    w.forgetLayerNorm = optionalInput(c, at.layerNorm + 1);
+    w.cellLayerNorm = optionalInput(c, at.layerNorm + 2);
+    w.outputLayerNorm = optionalInput(c, at.layerNorm + 3);
   }
   const bool cifg = w.inputToInput == nullptr;
   const bool peephole = w.cellToOutput != nullptr;
@@ -379,58 +401,87 @@ Result<LstmSetup> lstmSetup(const KernelCall& c, uint32_t batch, uint32_t inputS
   // Which optional tensors must come together (NNAPI's rules), and their sizes.
   const std::string name = ops::operationName(c.op.type);
   auto fail = [&](const std::string& why) { return driver::invalidArgument(name + ": " + why); };
+  auto in = [&](size_t k) { return std::to_string(first + k); };
   if (cifg != (w.recurrentToInput == nullptr))
-    return fail("inputs 1 and 5 must both be given or both be absent");
-  if (cifg && w.inputGateBias != nullptr) return fail("input 12 must be absent with CIFG (input 1 absent)");
-  if (!cifg && w.inputGateBias == nullptr) return fail("input 12 is needed without CIFG");
+    return fail("inputs " + in(0) + " and " + in(4) + " must both be given or both be absent");
+  if (cifg && w.inputGateBias != nullptr)
+    return fail("input " + in(11) + " must be absent with CIFG (input " + in(0) + " absent)");
+  if (!cifg && w.inputGateBias == nullptr) return fail("input " + in(11) + " is needed without CIFG");
   if (peephole != (w.cellToForget != nullptr) || (!cifg && peephole != (w.cellToInput != nullptr)))
-    return fail("the peephole weights (inputs 9..11) must be given together");
-  if (!projection && w.projectionBias != nullptr) return fail("input 17 needs the projection weights (16)");
+    return fail("the peephole weights (inputs " + in(8) + ".." + in(10) + ") must be given together");
+  if (!projection && w.projectionBias != nullptr)
+    return fail("input " + in(16) + " needs the projection weights (" + in(15) + ")");
   if (!projection && outputSize != units) return fail("without projection, output_size must equal num_units");
   if (layerNorm != (w.forgetLayerNorm != nullptr) || layerNorm != (w.cellLayerNorm != nullptr) ||
       (!cifg && layerNorm != (w.inputLayerNorm != nullptr))) {
-    return fail("the layer normalization weights (inputs " + std::to_string(layerNormAt) + ".." +
-                std::to_string(layerNormAt + 3) + ") must be given together");
+    return fail("the layer normalization weights (inputs " + std::to_string(at.layerNorm) + ".." +
+                std::to_string(at.layerNorm + 3) + ") must be given together");
   }
-  for (size_t i : {2, 3, 4})
-    NNRT_RETURN_IF_ERROR(expectCount(c, i, n * inputSize));
-  for (size_t i : {6, 7, 8})
-    NNRT_RETURN_IF_ERROR(expectCount(c, i, n * outputSize));
-  for (size_t i : {13, 14, 15})
-    NNRT_RETURN_IF_ERROR(expectCount(c, i, n));
+  for (size_t k : {1, 2, 3})
+    NNRT_RETURN_IF_ERROR(expectCount(c, first + k, n * inputSize));
+  for (size_t k : {5, 6, 7})
+    NNRT_RETURN_IF_ERROR(expectCount(c, first + k, n * outputSize));
+  for (size_t k : {12, 13, 14})
+    NNRT_RETURN_IF_ERROR(expectCount(c, first + k, n));
   if (!cifg) {
-    NNRT_RETURN_IF_ERROR(expectCount(c, 1, n * inputSize));
-    NNRT_RETURN_IF_ERROR(expectCount(c, 5, n * outputSize));
-    NNRT_RETURN_IF_ERROR(expectCount(c, 12, n));
+    NNRT_RETURN_IF_ERROR(expectCount(c, first, n * inputSize));
+    NNRT_RETURN_IF_ERROR(expectCount(c, first + 4, n * outputSize));
+    NNRT_RETURN_IF_ERROR(expectCount(c, first + 11, n));
   }
   if (peephole) {
-    for (size_t i : {9, 10, 11}) {
-      if (i == 9 && w.cellToInput == nullptr) continue;
-      NNRT_RETURN_IF_ERROR(expectCount(c, i, n));
+    for (size_t k : {8, 9, 10}) {
+      if (k == 8 && w.cellToInput == nullptr) continue;
+      NNRT_RETURN_IF_ERROR(expectCount(c, first + k, n));
     }
   }
   if (projection) {
-    NNRT_RETURN_IF_ERROR(expectCount(c, 16, size_t{outputSize} * n));
-    if (w.projectionBias != nullptr) NNRT_RETURN_IF_ERROR(expectCount(c, 17, outputSize));
+    NNRT_RETURN_IF_ERROR(expectCount(c, first + 15, size_t{outputSize} * n));
+    if (w.projectionBias != nullptr) NNRT_RETURN_IF_ERROR(expectCount(c, first + 16, outputSize));
   }
   if (layerNorm) {
-    for (size_t i = layerNormAt; i < layerNormAt + 4; ++i) {
-      if (i == layerNormAt && w.inputLayerNorm == nullptr) continue;
+    for (size_t i = at.layerNorm; i < at.layerNorm + 4; ++i) {
+      if (i == at.layerNorm && w.inputLayerNorm == nullptr) continue;
       NNRT_RETURN_IF_ERROR(expectCount(c, i, n));
     }
   }
-  NNRT_RETURN_IF_ERROR(expectCount(c, 18, size_t{batch} * outputSize));
-  NNRT_RETURN_IF_ERROR(expectCount(c, 19, size_t{batch} * n));
-  NNRT_ASSIGN_OR_RETURN(setup.act, activationAt(c, 20));
-  NNRT_ASSIGN_OR_RETURN(setup.cellClip, floatAt(c, 21));
-  NNRT_ASSIGN_OR_RETURN(setup.projClip, floatAt(c, 22));
+  NNRT_RETURN_IF_ERROR(expectCount(c, at.states, size_t{batch} * outputSize));
+  NNRT_RETURN_IF_ERROR(expectCount(c, at.states + 1, size_t{batch} * n));
+  NNRT_ASSIGN_OR_RETURN(setup.act, activationAt(c, at.scalars));
+  NNRT_ASSIGN_OR_RETURN(setup.cellClip, floatAt(c, at.scalars + 1));
+  NNRT_ASSIGN_OR_RETURN(setup.projClip, floatAt(c, at.scalars + 2));
   return setup;
+}
+
+// The final states of an LSTM run over a sequence (in the call's scratch memory).
+struct LstmStates {
+  const float* output = nullptr;
+  const float* cell = nullptr;
+};
+
+// One LSTM direction over a time-major sequence x [maxTime, batch, inputSize] from the states hIn and
+// cIn, from the last step to the first when `reverse`: the LSTM step once per time step, its output
+// for step t at y + t * batch * outputSize.
+LstmStates lstmDirection(const KernelCall& c, const LstmSetup& s, const float* x, const float* hIn,
+                         const float* cIn, uint32_t maxTime, bool reverse, float* y) {
+  const size_t hSize = s.d.batch * s.d.outputSize, cSize = s.d.batch * s.d.numUnits;
+  auto* gates = static_cast<float*>(c.scratch.allocate(cSize * (s.cifg ? 3 : 4) * sizeof(float)));
+  auto* states = static_cast<float*>(c.scratch.allocate(2 * (hSize + cSize) * sizeof(float)));
+  LstmStates previous{hIn, cIn};
+  for (uint32_t i = 0; i < maxTime; ++i) {
+    const uint32_t t = reverse ? maxTime - 1 - i : i;
+    float* hNext = states + (i % 2) * (hSize + cSize);
+    float* cNext = hNext + hSize;
+    lstm(x + size_t{t} * s.d.batch * s.d.inputSize, s.w, s.d, previous.output, previous.cell, s.act,
+         s.cellClip, s.projClip, gates, hNext, cNext, y + size_t{t} * hSize);
+    previous = {hNext, cNext};
+  }
+  return previous;
 }
 
 Result<void> lstmFloat(const KernelCall& c) {
   NNRT_ASSIGN_OR_RETURN(const uint32_t batch, dim2(c, 0, 0));
   NNRT_ASSIGN_OR_RETURN(const uint32_t inputSize, dim2(c, 0, 1));
-  NNRT_ASSIGN_OR_RETURN(const LstmSetup s, lstmSetup(c, batch, inputSize, 23));
+  NNRT_ASSIGN_OR_RETURN(const LstmSetup s, lstmSetup(c, batch, inputSize, LstmLayout{}));
   const size_t n = s.d.numUnits, outputSize = s.d.outputSize;
   NNRT_RETURN_IF_ERROR(expectOutput(c, 0, size_t{batch} * n * (s.cifg ? 3 : 4)));
   NNRT_RETURN_IF_ERROR(expectOutput(c, 1, size_t{batch} * outputSize));
@@ -454,7 +505,7 @@ Result<void> sequenceLstmFloat(const KernelCall& c) {
   const uint32_t maxTime = timeMajor ? in.dims[0] : in.dims[1];
   const uint32_t batch = timeMajor ? in.dims[1] : in.dims[0];
   const uint32_t inputSize = in.dims[2];
-  NNRT_ASSIGN_OR_RETURN(const LstmSetup s, lstmSetup(c, batch, inputSize, 24));
+  NNRT_ASSIGN_OR_RETURN(const LstmSetup s, lstmSetup(c, batch, inputSize, LstmLayout{.layerNorm = 24}));
   const size_t n = s.d.numUnits, outputSize = s.d.outputSize;
   NNRT_RETURN_IF_ERROR(expectOutput(c, 0, size_t{maxTime} * batch * outputSize));
   if (c.op.outputs.size() >= 3) {
@@ -471,25 +522,129 @@ Result<void> sequenceLstmFloat(const KernelCall& c) {
     x = timeMajorInput;
     y = static_cast<float*>(c.scratch.allocate(size_t{maxTime} * batch * outputSize * sizeof(float)));
   }
-  const size_t hSize = size_t{batch} * outputSize, cSize = size_t{batch} * n;
-  auto* gates = static_cast<float*>(c.scratch.allocate(cSize * (s.cifg ? 3 : 4) * sizeof(float)));
-  auto* states = static_cast<float*>(c.scratch.allocate(2 * (hSize + cSize) * sizeof(float)));
-  const float* hPrev = input<float>(c, 18);
-  const float* cPrev = input<float>(c, 19);
-  for (uint32_t t = 0; t < maxTime; ++t) {
-    float* hNext = states + (t % 2) * (hSize + cSize);
-    float* cNext = hNext + hSize;
-    lstm(x + size_t{t} * batch * inputSize, s.w, s.d, hPrev, cPrev, s.act, s.cellClip, s.projClip, gates, hNext,
-         cNext, y + size_t{t} * hSize);
-    hPrev = hNext;
-    cPrev = cNext;
-  }
+  const LstmStates last = lstmDirection(c, s, x, input<float>(c, 18), input<float>(c, 19), maxTime, false, y);
   if (!timeMajor)
     transpose(y, Shape{{maxTime, batch, static_cast<uint32_t>(outputSize)}}, kSwapFirstTwo, sizeof(float),
               output<float>(c, 0));
   if (c.op.outputs.size() >= 3) {
-    std::copy(hPrev, hPrev + hSize, output<float>(c, 1));
-    std::copy(cPrev, cPrev + cSize, output<float>(c, 2));
+    std::copy(last.output, last.output + size_t{batch} * outputSize, output<float>(c, 1));
+    std::copy(last.cell, last.cell + size_t{batch} * n, output<float>(c, 2));
+  }
+  return {};
+}
+
+// ---- BIDIRECTIONAL_SEQUENCE_LSTM ---------------------------------------------------------------------
+
+// The gate tensors of the two cells: the forward ones from input 1, the backward ones from input 18;
+// their states, aux weights and layer normalization weights where NNAPI puts them.
+constexpr LstmLayout kForwardLstm{.weights = 1, .states = 35, .scalars = 48, .layerNorm = 53};
+constexpr LstmLayout kBackwardLstm{.weights = 18, .states = 37, .scalars = 48, .layerNorm = 57};
+constexpr size_t kAuxInput = 39, kForwardAuxWeights = 40, kBackwardAuxWeights = 44;
+
+// Cross linking: a cell's four aux weights (aux input to input, forget, cell, output gate, from
+// input `first`; the input gate's absent with CIFG) are joined to its input weights, so that the
+// cell's step over the input and aux input side by side adds aux weights x aux input to each gate.
+Result<void> joinAuxWeights(const KernelCall& c, size_t first, uint32_t auxSize, LstmSetup& s) {
+  const size_t n = s.d.numUnits, inputSize = s.d.inputSize, width = inputSize + auxSize;
+  const float** gates[] = {&s.w.inputToInput, &s.w.inputToForget, &s.w.inputToCell, &s.w.inputToOutput};
+  for (size_t k = 0; k < 4; ++k) {
+    const float* aux = optionalInput(c, first + k);
+    if ((aux == nullptr) != (k == 0 && s.cifg)) {
+      return driver::invalidArgument(label(c, first + k) + (k == 0 && s.cifg
+                                                                ? " must be absent with CIFG"
+                                                                : " is needed with the aux input "
+                                                                  "and the other aux weights"));
+    }
+    if (aux == nullptr) continue;
+    NNRT_RETURN_IF_ERROR(expectCount(c, first + k, n * auxSize));
+    auto* joined = static_cast<float*>(c.scratch.allocate(n * width * sizeof(float)));
+    sideBySide(*gates[k], inputSize, aux, auxSize, n, joined);
+    *gates[k] = joined;
+  }
+  s.d.inputSize = width;
+  return {};
+}
+
+// Inputs: 0 input; 1..17 and 18..34 the forward and backward cells' gate tensors (as LSTM's 1..17);
+// 35..38 the forward output and cell states, then the backward ones; 39 aux input; 40..43 and 44..47
+// the forward and backward aux weights; 48..50 activation, cell_clip, proj_clip; 51 merge_outputs;
+// 52 time_major; 53..56 and 57..60 the layer normalization weights. Linking as NNAPI defines it: no
+// aux tensors; the aux input alone (the backward cell's input); the aux input and aux weights (each
+// cell adds its aux weights x aux input). Outputs: the forward output, with the backward one after it
+// on the last dimension when merged or as output 1; then (feature level 4) the final forward output
+// and cell states and the backward ones.
+Result<void> bidirectionalSequenceLstmFloat(const KernelCall& c) {
+  const Arg& in = c.op.inputs[0];
+  if (in.rank() != 3) return driver::invalidArgument(label(c, 0) + " must be 3-D");
+  for (size_t i : {51, 52}) {
+    if (!ops::isType(c.op.inputs[i].type, OperandType::BOOL) || c.op.inputs[i].data == nullptr)
+      return driver::invalidArgument(label(c, i) + " must be a BOOL value");
+  }
+  const bool merge = c.op.inputs[51].scalar<uint8_t>() != 0;
+  const bool timeMajor = c.op.inputs[52].scalar<uint8_t>() != 0;
+  const size_t outputs = c.op.outputs.size();
+  if (merge ? (outputs != 1 && outputs != 5) : (outputs != 2 && outputs != 6)) {
+    return driver::invalidArgument(
+        label(c, 51) + " (merge_outputs) is " +
+        (merge ? "true: the operation takes 1 or 5 outputs" : "false: the operation takes 2 or 6 outputs") +
+        ", not " + std::to_string(outputs));
+  }
+  const uint32_t maxTime = timeMajor ? in.dims[0] : in.dims[1];
+  const uint32_t batch = timeMajor ? in.dims[1] : in.dims[0];
+  const uint32_t inputSize = in.dims[2];
+  const size_t steps = size_t{maxTime} * batch;
+
+  const float* aux = optionalInput(c, kAuxInput);
+  const Arg& auxArg = c.op.inputs[kAuxInput];
+  bool auxWeights = false;
+  for (size_t i = kForwardAuxWeights; i < kBackwardAuxWeights + 4; ++i)
+    auxWeights = auxWeights || optionalInput(c, i) != nullptr;
+  if (auxWeights && aux == nullptr)
+    return driver::invalidArgument(label(c, kAuxInput) +
+                                   " (aux_input) is needed with the aux weights (40..47)");
+  const bool parallel = aux != nullptr && !auxWeights;
+  const uint32_t auxSize = aux != nullptr && auxArg.rank() == 3 ? auxArg.dims[2] : 0;
+  if (aux != nullptr && (auxArg.rank() != 3 || auxArg.dims[0] != in.dims[0] || auxArg.dims[1] != in.dims[1]))
+    return driver::invalidArgument(label(c, kAuxInput) + " must have input 0's first two dimensions");
+
+  NNRT_ASSIGN_OR_RETURN(LstmSetup fw, lstmSetup(c, batch, inputSize, kForwardLstm));
+  NNRT_ASSIGN_OR_RETURN(LstmSetup bw, lstmSetup(c, batch, parallel ? auxSize : inputSize, kBackwardLstm));
+  const size_t fwOut = fw.d.outputSize, bwOut = bw.d.outputSize;
+  NNRT_RETURN_IF_ERROR(expectOutput(c, 0, steps * (merge ? fwOut + bwOut : fwOut)));
+  if (!merge) NNRT_RETURN_IF_ERROR(expectOutput(c, 1, steps * bwOut));
+  const size_t stateAt = merge ? 1 : 2;
+  const bool states = outputs >= 5;
+  if (states) {
+    NNRT_RETURN_IF_ERROR(expectOutput(c, stateAt, size_t{batch} * fwOut));
+    NNRT_RETURN_IF_ERROR(expectOutput(c, stateAt + 1, size_t{batch} * fw.d.numUnits));
+    NNRT_RETURN_IF_ERROR(expectOutput(c, stateAt + 2, size_t{batch} * bwOut));
+    NNRT_RETURN_IF_ERROR(expectOutput(c, stateAt + 3, size_t{batch} * bw.d.numUnits));
+  }
+
+  // Each cell's input sequence, time-major.
+  const float* x = timeMajorSequence(c, input<float>(c, 0), in, timeMajor);
+  if (aux != nullptr) aux = timeMajorSequence(c, aux, auxArg, timeMajor);
+  const float* fwX = x;
+  const float* bwX = parallel ? aux : x;
+  if (aux != nullptr && !parallel) {
+    NNRT_RETURN_IF_ERROR(joinAuxWeights(c, kForwardAuxWeights, auxSize, fw));
+    NNRT_RETURN_IF_ERROR(joinAuxWeights(c, kBackwardAuxWeights, auxSize, bw));
+    auto* joined = static_cast<float*>(c.scratch.allocate(steps * (inputSize + auxSize) * sizeof(float)));
+    sideBySide(x, inputSize, aux, auxSize, steps, joined);
+    fwX = bwX = joined;
+  }
+  auto* fwY = static_cast<float*>(c.scratch.allocate(steps * fwOut * sizeof(float)));
+  auto* bwY = static_cast<float*>(c.scratch.allocate(steps * bwOut * sizeof(float)));
+  const LstmStates fwLast =
+      lstmDirection(c, fw, fwX, input<float>(c, 35), input<float>(c, 36), maxTime, false, fwY);
+  const LstmStates bwLast =
+      lstmDirection(c, bw, bwX, input<float>(c, 37), input<float>(c, 38), maxTime, true, bwY);
+  writeBidirectionalOutputs(c, fwY, fwOut, bwY, bwOut, maxTime, batch, timeMajor, merge);
+  if (states) {
+    std::copy(fwLast.output, fwLast.output + size_t{batch} * fwOut, output<float>(c, stateAt));
+    std::copy(fwLast.cell, fwLast.cell + size_t{batch} * fw.d.numUnits, output<float>(c, stateAt + 1));
+    std::copy(bwLast.output, bwLast.output + size_t{batch} * bwOut, output<float>(c, stateAt + 2));
+    std::copy(bwLast.cell, bwLast.cell + size_t{batch} * bw.d.numUnits, output<float>(c, stateAt + 3));
   }
   return {};
 }
@@ -519,6 +674,9 @@ std::string svdfLimit(const ops::OpArgs& op) {
 std::string lstmLimit(const ops::OpArgs& op) {
   return activationLimit(op, 20);  // LSTM and UNIDIRECTIONAL_SEQUENCE_LSTM alike
 }
+std::string bidirectionalLstmLimit(const ops::OpArgs& op) {
+  return activationLimit(op, 48);
+}
 
 using namespace table_names;
 
@@ -528,13 +686,17 @@ const KernelEntry kRecurrentKernels[] = {
     {T::UNIDIRECTIONAL_SEQUENCE_RNN, F32, noParams, sequenceRnnFloat, rnnLimit},
     {T::UNIDIRECTIONAL_SEQUENCE_RNN, F16, noParams, viaFloat32<sequenceRnnFloat>, rnnLimit},
     {T::BIDIRECTIONAL_SEQUENCE_RNN, F32, noParams, bidirectionalSequenceRnnFloat, bidirectionalRnnLimit},
-    {T::BIDIRECTIONAL_SEQUENCE_RNN, F16, noParams, viaFloat32<bidirectionalSequenceRnnFloat>, bidirectionalRnnLimit},
+    {T::BIDIRECTIONAL_SEQUENCE_RNN, F16, noParams, viaFloat32<bidirectionalSequenceRnnFloat>,
+     bidirectionalRnnLimit},
     {T::SVDF, F32, noParams, svdfFloat, svdfLimit},
     {T::SVDF, F16, noParams, viaFloat32<svdfFloat>, svdfLimit},
     {T::LSTM, F32, noParams, lstmFloat, lstmLimit},
     {T::LSTM, F16, noParams, viaFloat32<lstmFloat>, lstmLimit},
     {T::UNIDIRECTIONAL_SEQUENCE_LSTM, F32, noParams, sequenceLstmFloat, lstmLimit},
     {T::UNIDIRECTIONAL_SEQUENCE_LSTM, F16, noParams, viaFloat32<sequenceLstmFloat>, lstmLimit},
+    {T::BIDIRECTIONAL_SEQUENCE_LSTM, F32, noParams, bidirectionalSequenceLstmFloat, bidirectionalLstmLimit},
+    {T::BIDIRECTIONAL_SEQUENCE_LSTM, F16, noParams, viaFloat32<bidirectionalSequenceLstmFloat>,
+     bidirectionalLstmLimit},
 };
 
 }  // namespace

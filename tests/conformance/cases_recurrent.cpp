@@ -1,10 +1,12 @@
-// RNN, SVDF and LSTM: one time step each, on TENSOR_FLOAT32 and TENSOR_FLOAT16. RNN and SVDF have a
-// hand-checked case each (arithmetic in the comments) and seeded random cases against the
-// double-precision references of tests/support/reference_recurrent.hpp: RNN with each FuseCode,
-// SVDF of rank 1 and 2 (with and without bias), and LSTM in every form NNAPI defines: basic, CIFG,
-// peephole (with and without CIFG), projection with and without its bias, layer normalization (the
-// 27-input form, with and without CIFG; and that form with the normalization weights omitted),
-// cell and projection clipping, each activation the cell may take.
+// RNN, SVDF and LSTM (one time step each) and their sequence forms, on TENSOR_FLOAT32 and
+// TENSOR_FLOAT16. RNN and SVDF have a hand-checked case each (arithmetic in the comments) and seeded
+// random cases against the double-precision references of tests/support/reference_recurrent.hpp: RNN
+// with each FuseCode, SVDF of rank 1 and 2 (with and without bias), and LSTM in every form NNAPI
+// defines: basic, CIFG, peephole (with and without CIFG), projection with and without its bias, layer
+// normalization (the 27-input form, with and without CIFG; and that form with the normalization
+// weights omitted), cell and projection clipping, each activation the cell may take. The sequence
+// forms run those steps over time (time- or batch-major), the bidirectional ones with each aux
+// linking, merged or separate outputs and the final states.
 //
 // LSTM's scratch buffer (output 0) is working memory whose contents NNAPI does not define: only its
 // shape is checked. Absent optional tensors are omitted operands (NO_VALUE); NNAPI's other form, a
@@ -351,13 +353,11 @@ ref::LstmParams lstmParams(const LstmSpec& s, uint32_t& seed) {
   return p;
 }
 
-// Inputs 1..22 of LSTM and UNIDIRECTIONAL_SEQUENCE_LSTM (weights as constants, absent ones omitted),
-// appended to `ops`.
-void lstmOperands(CaseBuilder& c, const LstmSpec& s, const ref::LstmParams& p, const std::vector<double>& hIn,
-                  const std::vector<double>& cIn, std::vector<uint32_t>& ops) {
+// The 17 gate tensors of an LSTM cell (LSTM's inputs 1..17: weights as constants, absent ones
+// omitted), appended to `ops`.
+void lstmGateOperands(CaseBuilder& c, const LstmSpec& s, const ref::LstmParams& p, std::vector<uint32_t>& ops) {
   const OperandType t = s.type;
-  const uint32_t batch = uint32_t(s.batch), in = uint32_t(s.inputSize), n = uint32_t(s.units),
-                 out = uint32_t(p.outputSize);
+  const uint32_t in = uint32_t(p.inputSize), n = uint32_t(s.units), out = uint32_t(p.outputSize);
   auto tensor = [&](const std::vector<double>& v, std::vector<uint32_t> dims) {
     return v.empty() ? c.omitted(t) : c.constant(t, std::move(dims), v);
   };
@@ -370,6 +370,15 @@ void lstmOperands(CaseBuilder& c, const LstmSpec& s, const ref::LstmParams& p, c
     ops.push_back(tensor(*v, {n}));
   ops.push_back(tensor(p.projection, {out, n}));
   ops.push_back(tensor(p.projectionBias, {out}));
+}
+
+// Inputs 1..22 of LSTM and UNIDIRECTIONAL_SEQUENCE_LSTM (weights as constants, absent ones omitted),
+// appended to `ops`.
+void lstmOperands(CaseBuilder& c, const LstmSpec& s, const ref::LstmParams& p, const std::vector<double>& hIn,
+                  const std::vector<double>& cIn, std::vector<uint32_t>& ops) {
+  const OperandType t = s.type;
+  const uint32_t batch = uint32_t(s.batch), n = uint32_t(s.units), out = uint32_t(p.outputSize);
+  lstmGateOperands(c, s, p, ops);
   ops.push_back(c.input(t, {batch, out}, hIn));
   ops.push_back(c.input(t, {batch, n}, cIn));
   ops.push_back(c.int32(s.activation));
@@ -448,6 +457,145 @@ OperationCase sequenceLstmRandom(const LstmSpec& s, bool timeMajor, bool states,
   if (states) {
     c.output(t, {batch, out}, h);
     c.output(t, {batch, n}, cell);
+  }
+  return c.build(ops);
+}
+
+// BIDIRECTIONAL_SEQUENCE_LSTM: a forward and a backward ref::lstm over the sequence, the backward cell
+// with one unit more (and one projected output more) than `s` gives the forward one, so that a mix-up
+// shows. `linking`: 0 no aux tensors; 1 the aux input alone (the backward cell's input); 2 aux input
+// and aux weights (each cell adds its aux weights x aux input, modelled here as a cell whose input
+// weights are extended by the aux weights over the input and aux input side by side). Merged outputs
+// put the backward outputs after the forward ones; `states` adds the four final states.
+OperationCase bidirectionalLstmRandom(const LstmSpec& s, int linking, bool timeMajor, bool merge, bool states,
+                                      size_t maxTime) {
+  CaseBuilder c(s.name, O::BIDIRECTIONAL_SEQUENCE_LSTM);
+  const OperandType t = s.type;
+  const size_t batch = s.batch, inputSize = s.inputSize, auxSize = inputSize + 1;
+  LstmSpec bwSpec = s;
+  bwSpec.units = s.units + 1;
+  bwSpec.outputSize = s.outputSize + 1;
+  if (linking == 1) bwSpec.inputSize = auxSize;
+  uint32_t seed = s.seed;
+  const auto x = randomValues(t, maxTime * batch * inputSize, seed++);  // as laid out in the operands
+  const auto aux = randomValues(t, maxTime * batch * auxSize, seed++);
+  const ref::LstmParams fw = lstmParams(s, seed);
+  const ref::LstmParams bw = lstmParams(bwSpec, seed);
+  const auto fwH = randomValues(t, batch * fw.outputSize, seed++);
+  const auto fwC = randomValues(t, batch * fw.units, seed++, -2.0, 2.0);
+  const auto bwH = randomValues(t, batch * bw.outputSize, seed++);
+  const auto bwC = randomValues(t, batch * bw.units, seed++, -2.0, 2.0);
+  // Aux weights (input, forget, cell, output gate; the input gate's absent with CIFG).
+  auto auxWeights = [&](const ref::LstmParams& p) {
+    std::vector<std::vector<double>> w(4);
+    for (size_t k = s.cifg ? 1 : 0; k < 4; ++k)
+      w[k] = randomValues(t, p.units * auxSize, seed++, -s.weightRange, s.weightRange);
+    return w;
+  };
+  const auto fwAux = auxWeights(fw), bwAux = auxWeights(bw);
+
+  // Element (step, b, i) of a time-major or batch-major [.., .., size] operand.
+  auto at = [&](size_t step, size_t b, size_t size) {
+    return timeMajor ? (step * batch + b) * size : (b * maxTime + step) * size;
+  };
+  auto stepOf = [&](const std::vector<double>& seq, size_t step, size_t size) {
+    std::vector<double> v(batch * size);
+    for (size_t b = 0; b < batch; ++b)
+      for (size_t i = 0; i < size; ++i) v[b * size + i] = seq[at(step, b, size) + i];
+    return v;
+  };
+  // One cell over the sequence; ys[step] its output at that step. Returns the final states.
+  auto direction = [&](ref::LstmParams p, const std::vector<std::vector<double>>& auxW, const std::vector<double>& h0,
+                       const std::vector<double>& c0, bool backward, std::vector<std::vector<double>>& ys) {
+    const size_t width = p.inputSize;
+    if (linking == 2) {
+      std::vector<double>* gates[] = {&p.inputToInput, &p.inputToForget, &p.inputToCell, &p.inputToOutput};
+      for (size_t k = 0; k < 4; ++k) {
+        if (gates[k]->empty()) continue;
+        std::vector<double> joined;
+        for (size_t u = 0; u < p.units; ++u) {
+          joined.insert(joined.end(), gates[k]->begin() + u * width, gates[k]->begin() + (u + 1) * width);
+          joined.insert(joined.end(), auxW[k].begin() + u * auxSize, auxW[k].begin() + (u + 1) * auxSize);
+        }
+        *gates[k] = joined;
+      }
+      p.inputSize = width + auxSize;
+    }
+    ref::LstmResult r{h0, c0};
+    ys.assign(maxTime, {});
+    for (size_t i = 0; i < maxTime; ++i) {
+      const size_t step = backward ? maxTime - 1 - i : i;
+      std::vector<double> xt = linking == 1 && backward ? stepOf(aux, step, auxSize) : stepOf(x, step, inputSize);
+      if (linking == 2) {
+        const auto a = stepOf(aux, step, auxSize);
+        std::vector<double> joined;
+        for (size_t b = 0; b < batch; ++b) {
+          joined.insert(joined.end(), xt.begin() + b * inputSize, xt.begin() + (b + 1) * inputSize);
+          joined.insert(joined.end(), a.begin() + b * auxSize, a.begin() + (b + 1) * auxSize);
+        }
+        xt = joined;
+      }
+      r = ref::lstm(p, xt, r.outputState, r.cellState);
+      ys[step] = r.outputState;
+    }
+    return r;
+  };
+  std::vector<std::vector<double>> fwY, bwY;
+  const ref::LstmResult fwLast = direction(fw, fwAux, fwH, fwC, false, fwY);
+  const ref::LstmResult bwLast = direction(bw, bwAux, bwH, bwC, true, bwY);
+
+  auto dims3 = [&](size_t last) {
+    return timeMajor ? std::vector<uint32_t>{uint32_t(maxTime), uint32_t(batch), uint32_t(last)}
+                     : std::vector<uint32_t>{uint32_t(batch), uint32_t(maxTime), uint32_t(last)};
+  };
+  std::vector<uint32_t> ops{c.input(t, dims3(inputSize), x)};
+  lstmGateOperands(c, s, fw, ops);
+  lstmGateOperands(c, bwSpec, bw, ops);
+  ops.push_back(c.input(t, {uint32_t(batch), uint32_t(fw.outputSize)}, fwH));
+  ops.push_back(c.input(t, {uint32_t(batch), uint32_t(fw.units)}, fwC));
+  ops.push_back(c.input(t, {uint32_t(batch), uint32_t(bw.outputSize)}, bwH));
+  ops.push_back(c.input(t, {uint32_t(batch), uint32_t(bw.units)}, bwC));
+  ops.push_back(linking == 0 ? c.omitted(t) : c.input(t, dims3(auxSize), aux));
+  for (const auto* w : {&fwAux, &bwAux}) {
+    for (size_t k = 0; k < 4; ++k) {
+      const uint32_t units = uint32_t((*w)[k].size() / auxSize);
+      ops.push_back(linking == 2 && !(*w)[k].empty() ? c.constant(t, {units, uint32_t(auxSize)}, (*w)[k])
+                                                     : c.omitted(t));
+    }
+  }
+  ops.push_back(c.int32(s.activation));
+  ops.push_back(floatScalar(c, t, s.cellClip));
+  ops.push_back(floatScalar(c, t, s.projClip));
+  ops.push_back(c.boolean(merge));
+  ops.push_back(c.boolean(timeMajor));
+  layerNormOperands(c, s, fw, ops);
+  layerNormOperands(c, bwSpec, bw, ops);
+
+  // The outputs in the operands' layout, `offset` values into rows of `width`.
+  auto layout = [&](const std::vector<std::vector<double>>& ys, size_t size, size_t width, size_t offset,
+                    std::vector<double>& out) {
+    for (size_t step = 0; step < maxTime; ++step)
+      for (size_t b = 0; b < batch; ++b)
+        for (size_t o = 0; o < size; ++o) out[at(step, b, width) + offset + o] = ys[step][b * size + o];
+  };
+  if (merge) {
+    const size_t width = fw.outputSize + bw.outputSize;
+    std::vector<double> out(maxTime * batch * width);
+    layout(fwY, fw.outputSize, width, 0, out);
+    layout(bwY, bw.outputSize, width, fw.outputSize, out);
+    c.output(t, dims3(width), out);
+  } else {
+    std::vector<double> fwOut(maxTime * batch * fw.outputSize), bwOut(maxTime * batch * bw.outputSize);
+    layout(fwY, fw.outputSize, fw.outputSize, 0, fwOut);
+    layout(bwY, bw.outputSize, bw.outputSize, 0, bwOut);
+    c.output(t, dims3(fw.outputSize), fwOut);
+    c.output(t, dims3(bw.outputSize), bwOut);
+  }
+  if (states) {
+    c.output(t, {uint32_t(batch), uint32_t(fw.outputSize)}, fwLast.outputState);
+    c.output(t, {uint32_t(batch), uint32_t(fw.units)}, fwLast.cellState);
+    c.output(t, {uint32_t(batch), uint32_t(bw.outputSize)}, bwLast.outputState);
+    c.output(t, {uint32_t(batch), uint32_t(bw.units)}, bwLast.cellState);
   }
   return c.build(ops);
 }
@@ -591,6 +739,41 @@ std::vector<OperationCase> recurrentCases() {
                                         .seed = 920},
                                        true, true, 3));
   }
+  for (OperandType type : {F32, F16}) {
+    const std::string sfx = suffix(type);
+    cases.push_back(bidirectionalLstmRandom({.name = "bidirectional_lstm_time_major" + sfx, .type = type, .seed = 1000},
+                                            0, true, false, false, 3));
+    cases.push_back(bidirectionalLstmRandom({.name = "bidirectional_lstm_merged_batch_major_states_cifg_peephole" + sfx,
+                                             .type = type,
+                                             .cifg = true,
+                                             .peephole = true,
+                                             .seed = 1100},
+                                            0, false, true, true, 4));
+    cases.push_back(bidirectionalLstmRandom({.name = "bidirectional_lstm_parallel_aux_projection_clips" + sfx,
+                                             .type = type,
+                                             .outputSize = 3,
+                                             .projection = true,
+                                             .projectionBias = true,
+                                             .cellClip = 1.5f,
+                                             .projClip = 0.8f,
+                                             .seed = 1200},
+                                            1, true, false, true, 3));
+    cases.push_back(bidirectionalLstmRandom({.name = "bidirectional_lstm_cross_aux_layer_norm_merged" + sfx,
+                                             .type = type,
+                                             .peephole = true,
+                                             .layerNorm = true,
+                                             .seed = 1300},
+                                            2, false, true, false, 3));
+    cases.push_back(bidirectionalLstmRandom({.name = "bidirectional_lstm_cross_aux_cifg_layer_norm_states" + sfx,
+                                             .type = type,
+                                             .cifg = true,
+                                             .layerNorm = true,
+                                             .activation = 6,
+                                             .seed = 1400},
+                                            2, true, false, true, 2));
+  }
+  for (OperationCase& q : quantizedLstmCases())
+    cases.push_back(std::move(q));
   return cases;
 }
 

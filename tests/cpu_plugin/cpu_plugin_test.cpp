@@ -5,6 +5,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
+#include <optional>
+#include <vector>
+
+#include "nnrt/driver/half.hpp"
 
 #include "cpu_plugin/cpu_plugin_fixture.hpp"
 
@@ -29,10 +34,9 @@ TEST(CpuPluginSupport, ReportsEachOperationWithAReason) {
                   m.addConstant(T::TENSOR_FLOAT16, {1}, std::vector<uint16_t>{0}), m.addInt32(2),
                   m.addInt32(1), m.addInt32(1), m.addInt32(0)},
                  {m.addOutput(T::TENSOR_FLOAT16, {1, 3, 3, 1})});
-  // 2: an operation without a kernel
+  // 2: an operation without a kernel (a vendor's OEM operation: the cpu driver runs none)
   const uint32_t e = m.addInput(T::TENSOR_FLOAT32, {1, 3});
-  m.addOperation(O::RANDOM_MULTINOMIAL, {e, m.addInt32(4), m.addConstant(T::TENSOR_INT32, {2}, std::vector<int32_t>{1, 2})},
-                 {m.addOutput(T::TENSOR_INT32, {1, 4})});
+  m.addOperation(O::OEM_OPERATION, {e}, {m.addOutput(T::TENSOR_FLOAT32, {1, 3})});
   // 3: int32 element-wise
   const uint32_t i = m.addInput(T::TENSOR_INT32, {3});
   m.addOperation(O::MUL, {i, i, m.addInt32(0)}, {m.addOutput(T::TENSOR_INT32, {3})});
@@ -54,7 +58,7 @@ TEST(CpuPluginSupport, ReportsEachOperationWithAReason) {
   EXPECT_EQ(support->supported, (std::vector<bool>{true, true, false, true, true, false}));
   EXPECT_EQ(support->reasons[0], "");
   EXPECT_EQ(support->reasons[1], "");
-  EXPECT_EQ(support->reasons[2], "RANDOM_MULTINOMIAL is not implemented by the cpu driver");
+  EXPECT_EQ(support->reasons[2], "OEM_OPERATION is not implemented by the cpu driver");
   EXPECT_EQ(support->reasons[3], "");
   EXPECT_EQ(support->reasons[4], "");
   EXPECT_EQ(support->reasons[5],
@@ -63,7 +67,7 @@ TEST(CpuPluginSupport, ReportsEachOperationWithAReason) {
   auto prepared = device->prepareModel(m.view(), NNRT_PREFER_FAST_SINGLE_ANSWER, NNRT_PRIORITY_MEDIUM, 0, {});
   ASSERT_FALSE(prepared.has_value());
   EXPECT_EQ(prepared.error().code, ResultCode::BAD_DATA);
-  EXPECT_NE(prepared.error().message.find("operation 2 (RANDOM_MULTINOMIAL) is not supported by the cpu driver"),
+  EXPECT_NE(prepared.error().message.find("operation 2 (OEM_OPERATION) is not supported by the cpu driver"),
             std::string::npos)
       << prepared.error().message;
 }
@@ -210,6 +214,52 @@ TEST(CpuPluginExecute, RefusesRequestsThatDoNotFitTheModel) {
   auto b = prepared->execute(shortInput.view(), false, 0, 0);
   ASSERT_FALSE(b.has_value());
   EXPECT_NE(b.error().message.find("holds 20 bytes"), std::string::npos) << b.error().message;
+}
+
+// RANDOM_MULTINOMIAL through the plugin (its statistics are tested on the kernel, cpu_kernels_test):
+// valid class indices only (class 1's logit is -inf: never drawn), the same seeds the same samples,
+// float16 logits alike; a row without a finite logit is refused at execution.
+TEST(CpuPluginExecute, RandomMultinomialIsReproducibleAndRefusesRowsWithoutFiniteLogits) {
+  LoadedDevice holder;
+  auto device = loadCpu(holder);
+  ASSERT_NE(device, nullptr);
+  auto run = [&](T type, const std::vector<float>& logits, int32_t seed) -> std::optional<std::vector<int32_t>> {
+    TestModel m;
+    const uint32_t in = m.addInput(type, {2, 3});
+    m.addOperation(O::RANDOM_MULTINOMIAL,
+                   {in, m.addInt32(50), m.addConstant(T::TENSOR_INT32, {2}, std::vector<int32_t>{seed, 3})},
+                   {m.addOutput(T::TENSOR_INT32, {2, 50})});
+    auto prepared = device->prepareModel(m.view(), NNRT_PREFER_FAST_SINGLE_ANSWER, NNRT_PRIORITY_MEDIUM, 0, {});
+    EXPECT_TRUE(prepared.has_value()) << prepared.error().message;
+    if (!prepared.has_value()) return std::nullopt;
+    TestRequest r(1, 1);
+    if (type == T::TENSOR_FLOAT16) {
+      std::vector<uint16_t> halves(logits.size());
+      driver::floatsToHalves(logits.data(), logits.size(), halves.data());
+      r.setInput(0, halves);
+    } else {
+      r.setInput(0, logits);
+    }
+    r.setOutput(0, 100 * sizeof(int32_t));
+    auto result = (*prepared)->execute(r.view(), false, 0, 0);
+    if (!result.has_value()) return std::nullopt;
+    return r.output<int32_t>(0);
+  };
+  const float inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> logits{0.0f, -inf, 0.5f, 2.0f, 1.0f, -1.0f};
+  const auto first = run(T::TENSOR_FLOAT32, logits, 42);
+  ASSERT_TRUE(first.has_value());
+  for (int32_t k : *first) {
+    EXPECT_GE(k, 0);
+    EXPECT_LT(k, 3);
+  }
+  for (size_t s = 0; s < 50; ++s)
+    EXPECT_NE((*first)[s], 1) << "class 1 of row 0 has probability 0";
+  EXPECT_EQ(run(T::TENSOR_FLOAT32, logits, 42), first);
+  EXPECT_NE(run(T::TENSOR_FLOAT32, logits, 43), first);
+  // The float16 logits are these exactly (all representable), so the samples are the same.
+  EXPECT_EQ(run(T::TENSOR_FLOAT16, logits, 42), first);
+  EXPECT_EQ(run(T::TENSOR_FLOAT32, {0.0f, 1.0f, 2.0f, -inf, -inf, -inf}, 42), std::nullopt);
 }
 
 TEST(CpuPluginOpen, ThreadsOptionIsChecked) {

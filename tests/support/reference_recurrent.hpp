@@ -201,4 +201,63 @@ inline LstmResult lstm(const LstmParams& p, const std::vector<double>& x, const 
   return r;
 }
 
+// QUANTIZED_16BIT_LSTM in real numbers, rounded where NNAPI's fixed-point formats round: the gates'
+// pre-activations to 2^-12 (saturated to [-8, 8)), the gate values to 2^-15 (in [-1, 1)), the input
+// gate x cell gate product to 2^-15 and then, like the forget gate x previous cell term, to the cell
+// state's 2^-11 (saturated to [-16, 16)), the cell state saturated to [-8, 8) for the output tanh, the
+// output gate x tanh product to 2^-15 and the output to 2^-7 (saturated to [-1, 1)). Rounding is to
+// nearest, halves away from zero. Weights and biases are given as stored integers; the inputs and
+// outputs as stored integers too (uint8 with zero point 128, int16 cell state).
+struct QuantizedLstm16Params {
+  size_t batch = 1, inputSize = 1, outputSize = 1;
+  // input, forget, cell, output gate: [outputSize, inputSize], [outputSize, outputSize], [outputSize]
+  std::vector<double> inputWeights[4], recurrentWeights[4], biases[4];
+  double weightsScale = 1.0;
+  int32_t weightsZeroPoint = 0;
+};
+struct QuantizedLstm16Result {
+  std::vector<double> cellState, output;  // stored int16 and uint8 values
+};
+
+// round(v / step) * step, clamped to [lo, hi).
+inline double onGrid(double v, double step, double lo, double hi) {
+  return std::clamp(std::round(v / step) * step, lo, hi - step);
+}
+
+inline QuantizedLstm16Result quantizedLstm16(const QuantizedLstm16Params& p, const std::vector<double>& x,
+                                             const std::vector<double>& cellIn, const std::vector<double>& outputIn) {
+  const size_t n = p.outputSize;
+  const double biasScale = p.weightsScale / 128.0;
+  QuantizedLstm16Result r{std::vector<double>(p.batch * n), std::vector<double>(p.batch * n)};
+  auto gateValue = [](double v) { return onGrid(v, 0x1p-15, -1.0, 1.0); };
+  for (size_t b = 0; b < p.batch; ++b) {
+    std::vector<double> xb(p.inputSize), hb(n);
+    for (size_t i = 0; i < p.inputSize; ++i)
+      xb[i] = (x[b * p.inputSize + i] - 128.0) / 128.0;
+    for (size_t j = 0; j < n; ++j)
+      hb[j] = (outputIn[b * n + j] - 128.0) / 128.0;
+    for (size_t u = 0; u < n; ++u) {
+      double pre[4];
+      for (size_t k = 0; k < 4; ++k) {
+        double v = p.biases[k][u] * biasScale;
+        for (size_t i = 0; i < p.inputSize; ++i)
+          v += xb[i] * (p.inputWeights[k][u * p.inputSize + i] - p.weightsZeroPoint) * p.weightsScale;
+        for (size_t j = 0; j < n; ++j)
+          v += hb[j] * (p.recurrentWeights[k][u * n + j] - p.weightsZeroPoint) * p.weightsScale;
+        pre[k] = onGrid(v, 0x1p-12, -8.0, 8.0);
+      }
+      const double in = gateValue(logistic(pre[0])), forget = gateValue(logistic(pre[1]));
+      const double cell = gateValue(std::tanh(pre[2])), out = gateValue(logistic(pre[3]));
+      const double cellPrev = cellIn[b * n + u] / 2048.0;
+      const double c = std::clamp(onGrid(gateValue(in * cell), 0x1p-11, -16.0, 16.0) +
+                                      onGrid(forget * cellPrev, 0x1p-11, -16.0, 16.0),
+                                  -16.0, 16.0 - 0x1p-11);
+      const double hidden = gateValue(out * gateValue(std::tanh(std::clamp(c, -8.0, 8.0 - 0x1p-12))));
+      r.cellState[b * n + u] = c * 2048.0;
+      r.output[b * n + u] = onGrid(hidden, 0x1p-7, -1.0, 1.0) * 128.0 + 128.0;
+    }
+  }
+  return r;
+}
+
 }  // namespace nnrt::test::ref
