@@ -56,6 +56,13 @@ Result<void> ModelBuilder::validateGraph(FinishedModel& model) const {
   }
   for (size_t i = 0; i < model.operands.size(); ++i) {
     const Operand& o = model.operands[i];
+    const bool subgraphType = o.type == static_cast<int32_t>(driver::OperandType::SUBGRAPH);
+    if (subgraphType != (o.lifetime == NNRT_LIFETIME_SUBGRAPH)) {
+      return fail(ResultCode::BAD_DATA, "operand " + std::to_string(i) +
+                                            (subgraphType ? " is a SUBGRAPH operand without a model (setOperandValueFromModel)"
+                                                          : " has a model as its value but is " + ops::typeName(o.type) +
+                                                                ", not SUBGRAPH"));
+    }
     if (o.type == static_cast<int32_t>(driver::OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL) && !o.hasChannelQuant) {
       return fail(ResultCode::BAD_DATA, "operand " + std::to_string(i) +
                                             " is TENSOR_QUANT8_SYMM_PER_CHANNEL without per-channel scales "
@@ -171,6 +178,7 @@ Result<void> ModelBuilder::finish() {
   for (const Operation& op : model->operations) {
     for (uint32_t in : op.inputs) ++model->operands[in].numberOfConsumers;
   }
+  flattenReferences(*model);
   model->view = ModelView::whole(*model);
   finished_ = std::move(model);
   largeValues_.clear();  // the caller's buffers are no longer referenced
