@@ -447,13 +447,13 @@ class SubgraphRun : public StepLauncher {
       if (flag[0].data[0] == 0) break;
       std::vector<Buffer> next(fedBack);
       for (size_t i = 0; i < fedBack; ++i) {
-        // The declared shape when it is complete, else the shape of the value it replaces (resized when
-        // the body asks for more).
+        // Room for the declared shape when it is complete, else for the value it replaces (resized when
+        // the body asks for more); the request gives the declared shape, unknown dimensions included.
         const uint32_t operand = bodyModel.outputs[i];
         const ops::Shape& declared = body.staticShapes[operand];
-        const bool known = operandByteSize(bodyModel.operands[operand], declared).has_value() &&
-                           bodyModel.operands[operand].isTensor;
+        const bool known = operandByteSize(bodyModel.operands[operand], declared).has_value();
         allocate(next[i], bodyModel.operands[operand], known ? declared : values[i].dims);
+        next[i].dims = declared;
       }
       NNRT_RETURN_IF_ERROR(runOwned(body, values, next));
       for (size_t i = 0; i < fedBack; ++i)
