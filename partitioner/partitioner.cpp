@@ -35,6 +35,17 @@ std::string operationLabel(const driver::Model& model, uint32_t index, int32_t t
   return "operation " + std::to_string(index) + " (" + typeLabel(model, type) + ")";
 }
 
+bool isControlFlow(int32_t type) {
+  return type == static_cast<int32_t>(driver::OperationType::IF) ||
+         type == static_cast<int32_t>(driver::OperationType::WHILE);
+}
+
+void interpret(Placement& placement) {
+  placement.device = kInterpreter;
+  placement.rule = Rule{};
+  placement.rule.kind = RuleKind::Interpreted;
+}
+
 bool names(const DeviceView& device, const std::string& name) {
   return device.name == name || (!device.entry.empty() && device.entry == name);
 }
@@ -208,10 +219,19 @@ class Placer {
   }
 
   // Chooses the device for operation `index` from its candidates (pins, cost, ties) and says why.
+  // An IF or WHILE that no device runs whole, or that a CPU-type device would run, is interpreted
+  // (Android's rule: the referenced subgraphs may then go to other devices).
   driver::Result<void> decide(uint32_t index) {
     Placement& placement = plan_.placements[index];
     const std::span<const Candidate> candidates = plan_.candidatesOf(placement);
     Rule& rule = placement.rule;
+    if (isControlFlow(placement.type)) {
+      const Choice whole = choose(candidates, nullptr);
+      if (!whole.found() || isCpu_[whole.device]) {
+        interpret(placement);
+        return {};
+      }
+    }
 
     if (auto pin = pins_.find(placement.type); pin != pins_.end()) {
       const Choice pinned = choose(candidates, &pin->second.matches);
@@ -389,14 +409,23 @@ driver::Result<void> checkInputs(const driver::Model& model, std::span<const Dev
   return {};
 }
 
-// Places every operation of a costed plan on devices[device] (one step, the whole model).
+// Places every operation of a costed plan on devices[device] (one step, the whole model), but for
+// control flow that the device cannot run whole: the runtime interprets it (its subgraphs are planned
+// with the same policy, so they go to the same device).
 driver::Result<void> wholeModel(const driver::Model& model, std::span<const DeviceView> devices, Plan& plan,
-                                size_t device, RuleKind kind, const std::string& reason) {
+                                size_t device, RuleKind kind, const std::string& reason,
+                                std::span<const size_t> queueOrder) {
   Rule rule;
   rule.kind = kind;
   if (kind == RuleKind::Fallback) rule.text = intern(plan.strings, reason);
+  bool anyInterpreted = false;
   for (Placement& placement : plan.placements) {
     const Candidate& candidate = plan.candidatesOf(placement)[device];
+    if (candidate.excluded() && isControlFlow(placement.type)) {
+      interpret(placement);
+      anyInterpreted = true;
+      continue;
+    }
     if (candidate.excluded()) {
       return invalidArgument(devices[device].name + " cannot run " +
                              operationLabel(model, placement.operation, placement.type) + ": " +
@@ -405,20 +434,35 @@ driver::Result<void> wholeModel(const driver::Model& model, std::span<const Devi
     placement.device = static_cast<uint32_t>(device);
     placement.rule = rule;
   }
-  plan.steps.push_back(detail::wholeModelStep(model.main(), device));
   plan.summary = "whole model on " + devices[device].name + " (" + reason + ")";
+  if (!anyInterpreted) {
+    plan.steps.push_back(detail::wholeModelStep(model.main(), device));
+    return {};
+  }
+  NNRT_ASSIGN_OR_RETURN(std::vector<uint32_t> producer, detail::checkOperations(model.main()));
+  const detail::OperationGraph graph = detail::buildOperationGraph(model.main(), std::move(producer));
+  detail::formSteps(model.main(), graph, queueOrder, plan);
+  plan.summary += ", control flow interpreted";
   return {};
 }
 
 std::string multiStepSummary(const Plan& plan, std::span<const DeviceView> devices) {
   std::vector<bool> seen(devices.size(), false);
   std::string list;
+  size_t interpreted = 0;
   for (const Step& step : plan.steps) {
+    if (step.interpreted()) {
+      ++interpreted;
+      continue;
+    }
     if (seen[step.device]) continue;
     seen[step.device] = true;
     list += (list.empty() ? "" : ", ") + devices[step.device].name;
   }
-  return std::to_string(plan.steps.size()) + " steps on " + list;
+  std::string summary = std::to_string(plan.steps.size()) + " steps";
+  if (!list.empty()) summary += " on " + list;
+  if (interpreted > 0) summary += (list.empty() ? ", " : "; ") + std::to_string(interpreted) + " interpreted by the runtime";
+  return summary;
 }
 
 }  // namespace
@@ -435,15 +479,16 @@ driver::Result<Plan> partition(const driver::Model& model, std::span<const Devic
   placer.candidates();
   if (policy.mode == Mode::Disabled) {
     NNRT_ASSIGN_OR_RETURN(size_t target, placer.disabledTarget());
-    NNRT_RETURN_IF_ERROR(
-        wholeModel(model, devices, plan, target, RuleKind::PartitioningDisabled, "partitioning: disabled"));
+    NNRT_RETURN_IF_ERROR(wholeModel(model, devices, plan, target, RuleKind::PartitioningDisabled,
+                                    "partitioning: disabled", placer.queueOrder()));
     return plan;
   }
 
   bool oneDevice = true;
   for (uint32_t j = 0; j < operationCount; ++j) {
     NNRT_RETURN_IF_ERROR(placer.decide(j));
-    oneDevice = oneDevice && plan.placements[j].device == plan.placements.front().device;
+    oneDevice = oneDevice && plan.placements[j].device == plan.placements.front().device &&
+                plan.placements[j].device != kInterpreter;
   }
   if (oneDevice) {
     const size_t device = plan.placements.front().device;
@@ -469,7 +514,7 @@ driver::Result<Plan> wholeModelPlan(const driver::Model& model, std::span<const 
   Plan plan;
   Placer placer(model, devices, policy, plan);
   placer.candidates();
-  NNRT_RETURN_IF_ERROR(wholeModel(model, devices, plan, device, RuleKind::Fallback, reason));
+  NNRT_RETURN_IF_ERROR(wholeModel(model, devices, plan, device, RuleKind::Fallback, reason, placer.queueOrder()));
   return plan;
 }
 

@@ -16,7 +16,9 @@
 //  3. Choice. The cheapest candidate wins. Ties go to the device earlier in the tie order
 //     (Policy::deviceOrder, then the order given), except that a CPU-type device wins any tie it is
 //     part of (the first such in tie order when several tie). No candidate: INVALID_ARGUMENT naming
-//     the operation and each device's reason.
+//     the operation and each device's reason. An IF or WHILE with no candidate, or whose winner is a
+//     CPU-type device (Android's rule), is interpreted by the runtime instead (device kInterpreter,
+//     RuleKind::Interpreted); so is one the target of Mode::Disabled or wholeModelPlan cannot run.
 //  4. Steps. All operations on one device: one step holding the whole model. Otherwise operations
 //     become ready in topological order (an operation is ready once every operation writing one of
 //     its inputs was placed in a step) and wait in one FIFO queue per device. Repeatedly the next
@@ -26,6 +28,8 @@
 //     more of the inputs the other devices need, then the other devices from the last to the
 //     first". nnrt states that intent directly: CPU-type devices first (in tie order), then the
 //     others in reverse tie order. The step formation is greedy: it ignores transfer costs.
+//     Interpreted control flow is looked at before every device queue, one operation per step
+//     (Step::subgraphs names the subgraphs it runs; the caller plans each of them on its own).
 //
 // Contract: the model is finished and valid; its main-subgraph operations are in topological order
 // (checked: INVALID_ARGUMENT otherwise). Each DeviceView's `supported` has one entry per operation.

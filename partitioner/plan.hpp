@@ -24,6 +24,11 @@ namespace nnrt::partition {
 // No index into Plan::strings.
 inline constexpr uint32_t kNoString = std::numeric_limits<uint32_t>::max();
 
+// The device of an IF or WHILE that the runtime interprets (Placement::device, Step::device): no
+// device runs it whole, or (Android's rule) a CPU-type device would, so the runtime evaluates the
+// condition itself and runs the subgraphs' own plans.
+inline constexpr uint32_t kInterpreter = std::numeric_limits<uint32_t>::max();
+
 // Why a device may not run an operation; whyText() renders it.
 enum class Exclusion : uint8_t {
   None,                   // not excluded: the device is a candidate
@@ -52,6 +57,7 @@ enum class RuleKind : uint8_t {
   PartitioningDisabled,  // "partitioning: disabled" (the whole model on one device)
   Fallback,              // wholeModelPlan(): its reason, Plan::strings[Rule::text] (the compilation's
                          // "fallback: <why>")
+  Interpreted,           // "control flow: interpreted by the runtime" (Placement::device is kInterpreter)
 };
 
 // A pin for the operation's type that could not be obeyed; its text comes before the rule's.
@@ -82,7 +88,7 @@ struct Placement {
 
 // Operations that run together on one device as one sub-model.
 struct Step {
-  size_t device = 0;                 // index into the devices given
+  size_t device = 0;                 // index into the devices given, or kInterpreter
   std::vector<uint32_t> operations;  // main-subgraph operation indexes, in execution order
   // Source-model operand indexes. A step holding the whole model lists the model's inputs and
   // outputs in the model's own order. Otherwise, as Android orders them, each group by ascending
@@ -91,6 +97,11 @@ struct Step {
   // Constants, omitted operands and subgraph references are never step inputs.
   std::vector<uint32_t> inputs;
   std::vector<uint32_t> outputs;
+  // An interpreted step (device kInterpreter) holds one IF or WHILE; these are the referenced
+  // subgraphs it runs (nnrt_model.referenced indexes): IF: then, else; WHILE: condition, body. The
+  // compilation plans each of them like a model of its own.
+  std::vector<uint32_t> subgraphs;
+  bool interpreted() const { return device == kInterpreter; }
 };
 
 struct Plan {

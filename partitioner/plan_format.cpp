@@ -59,6 +59,7 @@ std::string ruleText(const Plan& plan, const Placement& placement, std::span<con
   };
   if (rule.kind == RuleKind::PartitioningDisabled) return "partitioning: disabled";
   if (rule.kind == RuleKind::Fallback) return string(rule.text);
+  if (rule.kind == RuleKind::Interpreted) return "control flow: interpreted by the runtime";
 
   std::string text;
   if (driver::isExtensionType(placement.type)) {
@@ -91,6 +92,7 @@ std::string ruleText(const Plan& plan, const Placement& placement, std::span<con
       return text + "pinned by policy";
     case RuleKind::PartitioningDisabled:
     case RuleKind::Fallback:
+    case RuleKind::Interpreted:
       break;  // handled above
   }
   return text;
@@ -123,6 +125,7 @@ std::string whyText(const Plan& plan, const Placement& placement, const Candidat
 
 std::string describePlan(const Plan& plan, std::span<const DeviceView> devices) {
   auto deviceName = [&](size_t d) {
+    if (d == kInterpreter) return std::string("runtime");
     return d < devices.size() ? devices[d].name : "device " + std::to_string(d);
   };
   size_t width = 0;
@@ -140,6 +143,7 @@ std::string describePlan(const Plan& plan, std::span<const DeviceView> devices) 
     text += "step " + std::to_string(s) + " on " + deviceName(step.device) + ": operations " +
             numberList(step.operations) + "; inputs " + numberList(step.inputs) + "; outputs " +
             numberList(step.outputs);
+    if (!step.subgraphs.empty()) text += "; subgraphs " + numberList(step.subgraphs);
     if (!after[s].empty())
       text += "; after step" + std::string(after[s].size() > 1 ? "s " : " ") + numberList(after[s]);
     text += "\n";

@@ -4,6 +4,7 @@
 #include "partitioner/steps.hpp"
 
 #include <algorithm>
+#include <deque>
 #include <iterator>
 #include <optional>
 #include <string>
@@ -144,39 +145,63 @@ void formSteps(const driver::Subgraph& main, const OperationGraph& graph, std::s
   }
 
   std::vector<std::vector<uint32_t>> queues(queueOrder.size());
+  // Interpreted control flow, looked at first and one operation per step (Android's interpreter queue).
+  std::deque<uint32_t> interpreted;
   // Compact copies of what the walks below read in step order (the placements and operand structs are
   // large; random reads into them dominate the time on big models).
   std::vector<uint32_t> deviceOf(operationCount);
   for (uint32_t j = 0; j < operationCount; ++j)
     deviceOf[j] = static_cast<uint32_t>(plan.placements[j].device);
+  std::vector<uint32_t> stepOf(operationCount, 0);
   std::vector<int8_t> lifetimes(operands.size());
   for (size_t k = 0; k < operands.size(); ++k)
     lifetimes[k] = static_cast<int8_t>(operands[k].lifetime);
-  auto enqueue = [&](uint32_t operation) { queues[deviceOf[operation]].push_back(operation); };
+  auto enqueue = [&](uint32_t operation) {
+    if (deviceOf[operation] == kInterpreter) {
+      interpreted.push_back(operation);
+    } else {
+      queues[deviceOf[operation]].push_back(operation);
+    }
+  };
+  // Marks an operation as placed in step `stepIndex`: its consumers may become ready.
+  auto place = [&](uint32_t operation, uint32_t stepIndex) {
+    stepOf[operation] = stepIndex;
+    for (auto [w, wEnd] = boost::out_edges(operation, g); w != wEnd; ++w) {
+      const uint32_t written = boost::target(*w, g);
+      for (auto [r, rEnd] = boost::out_edges(written, g); r != rEnd; ++r) {
+        const uint32_t consumer = boost::target(*r, g);
+        if (--pending[consumer] == 0) enqueue(consumer);
+      }
+    }
+  };
   for (uint32_t j = 0; j < operationCount; ++j) {
     if (pending[j] == 0) enqueue(j);
   }
 
-  std::vector<uint32_t> stepOf(operationCount, 0);
   plan.steps.clear();
   for (;;) {
+    const auto stepIndex = static_cast<uint32_t>(plan.steps.size());
+    if (!interpreted.empty()) {
+      const uint32_t operation = interpreted.front();
+      interpreted.pop_front();
+      place(operation, stepIndex);
+      Step& step = plan.steps.emplace_back();
+      step.device = kInterpreter;
+      step.operations = {operation};
+      const auto& in = operations[operation].inputs;
+      const bool isIf = operations[operation].type == static_cast<int32_t>(driver::OperationType::IF);
+      for (uint32_t k = isIf ? 1 : 0; k < (isIf ? 3u : 2u); ++k)
+        step.subgraphs.push_back(operands[in[k]].location.offset);
+      continue;
+    }
     auto next =
         std::find_if(queueOrder.begin(), queueOrder.end(), [&](size_t d) { return !queues[d].empty(); });
     if (next == queueOrder.end()) break;
-    const auto stepIndex = static_cast<uint32_t>(plan.steps.size());
     std::vector<uint32_t>& queue = queues[*next];
     // Operations that become ready on this device while it is drained join this step: the queue, once
     // drained, holds exactly the step's operations in order.
     for (size_t head = 0; head < queue.size(); ++head) {
-      const uint32_t operation = queue[head];
-      stepOf[operation] = stepIndex;
-      for (auto [w, wEnd] = boost::out_edges(operation, g); w != wEnd; ++w) {
-        const uint32_t written = boost::target(*w, g);
-        for (auto [r, rEnd] = boost::out_edges(written, g); r != rEnd; ++r) {
-          const uint32_t consumer = boost::target(*r, g);
-          if (--pending[consumer] == 0) enqueue(consumer);
-        }
-      }
+      place(queue[head], stepIndex);
     }
     Step& step = plan.steps.emplace_back();
     step.device = *next;

@@ -103,17 +103,14 @@ int ANeuralNetworksModel_setOperandValueFromMemory(ANeuralNetworksModel* model, 
   });
 }
 
-int ANeuralNetworksModel_setOperandValueFromModel(ANeuralNetworksModel* model, int32_t,
+int ANeuralNetworksModel_setOperandValueFromModel(ANeuralNetworksModel* model, int32_t index,
                                                   const ANeuralNetworksModel* value) {
   static constexpr const char* kFn = "ANeuralNetworksModel_setOperandValueFromModel";
   if (model == nullptr) return unexpectedNull(kFn, "model");
   if (value == nullptr) return unexpectedNull(kFn, "value");
-  // The state checks come first, as in Android; then the refusal of what nnrt lacks.
-  if (int refused = checkNotFinished(kFn, model)) return refused;
-  if (!value->builder.finished()) {
-    return report(kFn, Error{ResultCode::BAD_STATE, "value is not a finished model"});
-  }
-  return report(kFn, Error{ResultCode::OP_FAILED, "not supported yet: control flow (IF/WHILE) subgraphs"});
+  return guarded(kFn, [&]() -> int {
+    return report(kFn, model->builder.setOperandValueFromModel(index, value->builder.finishedModel()));
+  });
 }
 
 int ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(

@@ -63,12 +63,15 @@ partition::DeviceView deviceView(const DriverDevice& device, const nnrt_model& v
   return v;
 }
 
-// Shapes of every operand from the declared shapes, propagated through the operations.
-std::vector<ops::Shape> inferStaticShapes(const FinishedModel& model) {
-  std::vector<ops::Shape> shapes(model.operands.size());
-  for (size_t i = 0; i < model.operands.size(); ++i)
-    shapes[i] = model.operands[i].dimensions;
-  driver::Model view(model.view->view());
+// Shapes of every operand of a subgraph (`view`'s main) from the declared shapes, propagated through
+// the operations.
+std::vector<ops::Shape> inferStaticShapes(const FinishedModel& model, const nnrt_model& subgraphView,
+                                          uint32_t subgraph) {
+  const std::vector<Operand>& operands = model.operandsOf(subgraph);
+  std::vector<ops::Shape> shapes(operands.size());
+  for (size_t i = 0; i < operands.size(); ++i)
+    shapes[i] = operands[i].dimensions;
+  driver::Model view(subgraphView);
   driver::Subgraph main = view.main();
   for (const nnrt_operation& op : main.operations()) {
     std::vector<ops::Arg> in = ops::inputArgs(view, main, op);
@@ -115,6 +118,30 @@ Result<PlanResult> planModel(const FinishedModel& model, const DeviceRegistry& r
   auto plan = partition::partition(driver::Model(view), result.views, result.policy);
   if (!plan) return Unexpected(Error{ResultCode::BAD_DATA, plan.error().message});
   result.plan = std::move(*plan);
+  // The subgraphs of interpreted control flow are planned like models of their own (each once, however
+  // often it is referenced), so that their operations may go to any device.
+  result.subgraphPlans.resize(model.referenced.size());
+  std::vector<uint32_t> pending;
+  auto queueSubgraphs = [&](const partition::Plan& p) {
+    for (const partition::Step& step : p.steps)
+      pending.insert(pending.end(), step.subgraphs.begin(), step.subgraphs.end());
+  };
+  queueSubgraphs(result.plan);
+  while (!pending.empty()) {
+    const uint32_t k = pending.back();
+    pending.pop_back();
+    if (result.subgraphPlans[k]) continue;
+    std::unique_ptr<ModelView> subgraphView = ModelView::referencedAsMain(model, k);
+    SubgraphPlan& planned = result.subgraphPlans[k].emplace();
+    for (const auto& device : result.devices)
+      planned.views.push_back(deviceView(*device, subgraphView->view()));
+    auto subgraphPlan = partition::partition(driver::Model(subgraphView->view()), planned.views, result.policy);
+    if (!subgraphPlan) {
+      return fail(ResultCode::BAD_DATA, "referenced subgraph " + std::to_string(k) + ": " + subgraphPlan.error().message);
+    }
+    planned.plan = std::move(*subgraphPlan);
+    queueSubgraphs(planned.plan);
+  }
   return result;
 }
 
@@ -167,13 +194,26 @@ Result<void> Compilation::setCaching(const std::string& cacheDir, const uint8_t*
 
 Result<void> Compilation::prepareSteps(CompiledModel& compiled, uint64_t deadlineNs) {
   const FinishedModel& model = *model_;
-  std::vector<CompiledStep>& steps = compiled.steps_;
+  // Every device step: the main subgraph's first (their cache files keep their numbers), then those of
+  // the referenced subgraphs in index order.
+  std::vector<CompiledStep*> steps;
+  std::vector<std::string> names;  // "step 2" or "subgraph 1 step 0"
+  auto collect = [&](CompiledSubgraph& sub, const std::string& prefix) {
+    for (size_t i = 0; i < sub.steps.size(); ++i) {
+      if (sub.steps[i].interpreted) continue;
+      steps.push_back(&sub.steps[i]);
+      names.push_back(prefix + "step " + std::to_string(i));
+    }
+  };
+  collect(compiled.main_, "");
+  for (CompiledSubgraph& sub : compiled.referenced_)
+    collect(sub, "subgraph " + std::to_string(sub.subgraph) + " ");
   std::vector<std::optional<Error>> errors(steps.size());
   const int32_t preference = compiled.plan_.policy.preference;
   // Steps prepare in parallel. Each call blocks until its driver calls back, so they run on plain
   // threads (a few, pulling steps from a counter) rather than as oneTBB tasks, which must not block.
   auto prepareOne = [&](size_t i) {
-    CompiledStep& step = steps[i];
+    CompiledStep& step = *steps[i];
     const nnrt_model& view = step.subModel ? step.subModel->view() : model.view->view();
     std::optional<StepCacheFiles> cache;
     driver::CacheFileCounts counts = step.device->cacheFilesNeeded();
@@ -183,7 +223,7 @@ Result<void> Compilation::prepareSteps(CompiledModel& compiled, uint64_t deadlin
       if (files) {
         cache.emplace(std::move(*files));
       } else {
-        logWarning("compilation cache off for step " + std::to_string(i) + ": " + files.error().message);
+        logWarning("compilation cache off for " + names[i] + ": " + files.error().message);
       }
     }
     if (cache && cache->existing()) {
@@ -193,7 +233,7 @@ Result<void> Compilation::prepareSteps(CompiledModel& compiled, uint64_t deadlin
         step.cacheHit = true;
         return;
       }
-      logInfo("step " + std::to_string(i) + " on '" + step.device->name() + "' not prepared from cache (" +
+      logInfo(names[i] + " on '" + step.device->name() + "' not prepared from cache (" +
               prepared.error().message + "); preparing from the model");
     }
     if (cache) cache->truncate();
@@ -208,7 +248,7 @@ Result<void> Compilation::prepareSteps(CompiledModel& compiled, uint64_t deadlin
   };
   if (steps.size() == 1) {
     prepareOne(0);
-  } else {
+  } else if (!steps.empty()) {
     std::atomic<size_t> next{0};
     std::vector<std::thread> workers(std::min<size_t>(steps.size(), kMaxPreparationThreads));
     for (auto& w : workers) {
@@ -222,7 +262,7 @@ Result<void> Compilation::prepareSteps(CompiledModel& compiled, uint64_t deadlin
   }
   for (size_t i = 0; i < steps.size(); ++i) {
     if (errors[i]) {
-      return fail(errors[i]->code, "step " + std::to_string(i) + " on '" + steps[i].device->name() +
+      return fail(errors[i]->code, names[i] + " on '" + steps[i]->device->name() +
                                        "' failed to compile: " + errors[i]->message);
     }
   }
@@ -241,28 +281,48 @@ Result<void> Compilation::finish() {
     return Unexpected(planned.error());
   }
   compiled->plan_ = std::move(*planned);
-  compiled->staticShapes_ = inferStaticShapes(*model_);
+  compiled->main_.staticShapes = inferStaticShapes(*model_, model_->view->view(), kMainSubgraph);
 
   const auto& policy = registry_.config().policy;
   std::shared_ptr<DriverDevice> fallback = registry_.fallbackDevice();
+  // A model with control flow does not fall back: no device runs it whole.
   const bool fallbackAllowed = fallback && policy.partitioning == config::PartitioningMode::WithFallback &&
-                               explicitDevices_.empty() && !model_->usesExtensionOrOem;
+                               explicitDevices_.empty() && !model_->usesExtensionOrOem &&
+                               model_->referenced.empty();
 
-  auto buildSteps = [&](const partition::Plan& plan) {
-    compiled->steps_.clear();
+  auto buildSteps = [&](const partition::Plan& plan, CompiledSubgraph& sub) {
+    sub.steps.clear();
+    const bool direct = plan.steps.size() == 1 && !plan.steps[0].interpreted();
     for (const partition::Step& s : plan.steps) {
       CompiledStep step;
-      step.device = compiled->plan_.devices[s.device];
       step.inputs = s.inputs;
       step.outputs = s.outputs;
-      if (plan.steps.size() > 1)
-        step.subModel = ModelView::subset(*model_, s.operations, s.inputs, s.outputs);
-      compiled->steps_.push_back(std::move(step));
+      if (s.interpreted()) {
+        step.interpreted = true;
+        step.operation = s.operations.front();
+        step.subgraphs = s.subgraphs;
+      } else {
+        step.device = compiled->plan_.devices[s.device];
+        if (!direct) {
+          step.subModel = ModelView::subset(*model_, s.operations, s.inputs, s.outputs, sub.subgraph);
+        } else if (sub.subgraph != kMainSubgraph) {
+          step.subModel = ModelView::referencedAsMain(*model_, sub.subgraph);
+        }
+      }
+      sub.steps.push_back(std::move(step));
     }
     for (const auto& [producer, consumer] : plan.dependencies)
-      compiled->steps_[consumer].dependsOn.push_back(producer);
+      sub.steps[consumer].dependsOn.push_back(producer);
   };
-  buildSteps(compiled->plan_.plan);
+  buildSteps(compiled->plan_.plan, compiled->main_);
+  compiled->referenced_.resize(model_->referenced.size());
+  for (uint32_t k = 0; k < model_->referenced.size(); ++k) {
+    CompiledSubgraph& sub = compiled->referenced_[k];
+    sub.subgraph = k;
+    if (!compiled->plan_.subgraphPlans[k]) continue;
+    sub.staticShapes = inferStaticShapes(*model_, ModelView::referencedAsMain(*model_, k)->view(), k);
+    buildSteps(compiled->plan_.subgraphPlans[k]->plan, sub);
+  }
   auto prepared = prepareSteps(*compiled, deadlineNs);
   if (!prepared && fallbackAllowed && prepared.error().code != ResultCode::MISSED_DEADLINE_PERSISTENT &&
       prepared.error().code != ResultCode::MISSED_DEADLINE_TRANSIENT) {
@@ -286,7 +346,7 @@ Result<void> Compilation::finish() {
     logWarning(note + "; running the whole model on '" + fallback->name() + "'");
     compiled->plan_.plan = std::move(*whole);
     compiled->fallbackNote_ = note;
-    buildSteps(compiled->plan_.plan);
+    buildSteps(compiled->plan_.plan, compiled->main_);
     prepared = prepareSteps(*compiled, deadlineNs);
   }
   if (!prepared) {
@@ -294,8 +354,11 @@ Result<void> Compilation::finish() {
     return Unexpected(prepared.error());
   }
   if (fallbackAllowed) compiled->executionFallback_ = fallback;
-  if (compiled->steps_.size() > 1) compiled->layout_ = makeStepLayout(*compiled);
-  compiled->fallbackPrepared_.resize(compiled->steps_.size() + 1);
+  if (!compiled->main_.direct()) compiled->main_.layout = makeStepLayout(*compiled, compiled->main_);
+  for (CompiledSubgraph& sub : compiled->referenced_) {
+    if (!sub.steps.empty() && !sub.direct()) sub.layout = makeStepLayout(*compiled, sub);
+  }
+  compiled->fallbackPrepared_.resize(compiled->main_.steps.size() + 1);
   compiled_ = std::move(compiled);
   return {};
 }
@@ -305,7 +368,7 @@ Result<std::shared_ptr<PreparedModel>> CompiledModel::fallbackPrepared(size_t st
   std::lock_guard lock(fallbackMutex_);
   if (fallbackPrepared_[step]) return fallbackPrepared_[step];
   const nnrt_model* view = &model_->view->view();
-  if (step < steps_.size() && steps_[step].subModel) view = &steps_[step].subModel->view();
+  if (step < main_.steps.size() && main_.steps[step].subModel) view = &main_.steps[step].subModel->view();
   NNRT_ASSIGN_OR_RETURN(auto prepared, executionFallback_->prepareModel(*view, plan_.policy.preference,
                                                                         priority_, 0, CacheHandles{}));
   fallbackPrepared_[step] = prepared;

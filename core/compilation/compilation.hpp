@@ -26,13 +26,37 @@ namespace nnrt {
 struct StepLayout;
 
 struct CompiledStep {
-  std::shared_ptr<DriverDevice> device;
-  std::shared_ptr<PreparedModel> prepared;
+  std::shared_ptr<DriverDevice> device;      // null for an interpreted step
+  std::shared_ptr<PreparedModel> prepared;   // null for an interpreted step
   std::unique_ptr<ModelView> subModel;  // null when the step is the whole model
   std::vector<uint32_t> inputs;         // source operand indexes, the step model's input order
   std::vector<uint32_t> outputs;
   std::vector<size_t> dependsOn;        // steps whose outputs this one reads
   bool cacheHit = false;                // prepared from the compilation cache
+  // An IF or WHILE the runtime interprets: its operation (index into its subgraph's operations) and
+  // the referenced subgraphs it runs (IF: then, else; WHILE: condition, body).
+  bool interpreted = false;
+  uint32_t operation = 0;
+  std::vector<uint32_t> subgraphs;
+};
+
+// The compiled plan of one subgraph: the main one, or a referenced one that interpreted control flow
+// runs.
+struct CompiledSubgraph {
+  uint32_t subgraph = kMainSubgraph;
+  std::vector<CompiledStep> steps;  // empty for a referenced subgraph nothing interprets
+  // Shapes of every operand as far as the declared shapes determine them (0 = unknown).
+  std::vector<ops::Shape> staticShapes;
+  // How the temporaries are laid out, and the step graphs: when there are several steps or one is
+  // interpreted.
+  std::shared_ptr<const StepLayout> layout;
+  bool direct() const { return steps.size() == 1 && !steps[0].interpreted; }  // no layout: straight to the driver
+};
+
+// The plan of a referenced subgraph, with the devices' view of it.
+struct SubgraphPlan {
+  std::vector<partition::DeviceView> views;
+  partition::Plan plan;
 };
 
 // The devices and plan a compilation would use, without preparing anything (`nnrt plan`).
@@ -41,6 +65,9 @@ struct PlanResult {
   std::vector<partition::DeviceView> views;
   partition::Policy policy;
   partition::Plan plan;
+  // By referenced subgraph index: the plans of those that interpreted control flow runs (planned
+  // like the main subgraph, with the same devices and policy); nullopt for the others.
+  std::vector<std::optional<SubgraphPlan>> subgraphPlans;
 };
 
 struct CompileOptions {
@@ -60,10 +87,13 @@ class CompiledModel {
  public:
   const FinishedModel& model() const { return *model_; }
   const std::shared_ptr<const FinishedModel>& sharedModel() const { return model_; }
-  const std::vector<CompiledStep>& steps() const { return steps_; }
+  const std::vector<CompiledStep>& steps() const { return main_.steps; }
+  const CompiledSubgraph& main() const { return main_; }
+  // Referenced subgraph `subgraph` (nnrt_model.referenced index).
+  const CompiledSubgraph& referenced(uint32_t subgraph) const { return referenced_[subgraph]; }
   const PlanResult& plan() const { return plan_; }
-  // Shapes of every operand as far as the declared shapes determine them (0 = unknown).
-  const std::vector<ops::Shape>& staticShapes() const { return staticShapes_; }
+  // Shapes of every main-subgraph operand as far as the declared shapes determine them (0 = unknown).
+  const std::vector<ops::Shape>& staticShapes() const { return main_.staticShapes; }
   // Why the compilation fell back to the whole model on the fallback device, or "".
   const std::string& fallbackNote() const { return fallbackNote_; }
   // Whether a failed step may be retried on the fallback device at execution time.
@@ -73,17 +103,16 @@ class CompiledModel {
   Result<std::shared_ptr<PreparedModel>> fallbackPrepared(size_t step) const;
   const std::shared_ptr<DriverDevice>& fallbackDevice() const { return executionFallback_; }
   int32_t preference() const { return plan_.policy.preference; }
-  // How a multi-step plan's temporaries are laid out and its step graphs (only with several steps).
-  const StepLayout& layout() const { return *layout_; }
+  // How the main plan's temporaries are laid out and its step graphs (only when !main().direct()).
+  const StepLayout& layout() const { return *main_.layout; }
 
  private:
   friend class Compilation;
   std::shared_ptr<const FinishedModel> model_;
   PlanResult plan_;
-  std::vector<CompiledStep> steps_;
-  std::vector<ops::Shape> staticShapes_;
+  CompiledSubgraph main_;
+  std::vector<CompiledSubgraph> referenced_;  // one per referenced subgraph of the model
   std::string fallbackNote_;
-  std::shared_ptr<const StepLayout> layout_;
   std::shared_ptr<DriverDevice> executionFallback_;
   int32_t priority_ = NNRT_PRIORITY_MEDIUM;
   mutable std::mutex fallbackMutex_;
@@ -107,6 +136,7 @@ class Compilation {
 
  private:
   Result<void> checkModifiable() const;
+  // Prepares every device step of every compiled subgraph.
   Result<void> prepareSteps(CompiledModel& compiled, uint64_t deadlineNs);
 
   std::shared_ptr<const FinishedModel> model_;

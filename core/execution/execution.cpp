@@ -300,7 +300,7 @@ namespace {
 
 // Whether a multi-step plan passes a temporary whose shape only the run tells.
 bool hasDynamicTemporaries(const CompiledModel& compiled) {
-  if (compiled.steps().size() < 2) return false;
+  if (compiled.main().direct()) return false;
   const FinishedModel& model = compiled.model();
   for (const CompiledStep& step : compiled.steps()) {
     for (uint32_t operand : step.outputs) {

@@ -112,7 +112,7 @@ class Execution {
   std::vector<Argument> inputs_, outputs_;
   bool measure_ = false;
   uint64_t timeoutNs_ = 0;
-  uint64_t loopTimeoutNs_ = 0;
+  uint64_t loopTimeoutNs_ = 2'000'000'000ull;  // ANeuralNetworks_getDefaultLoopTimeout
   bool reusable_ = false;
   bool argumentsTouched_ = false;  // a setInput*/setOutput* call went past its state and type checks
   std::atomic<State> state_{State::Preparation};

@@ -1,6 +1,7 @@
 #include "core/execution/plan_runner.hpp"
 
 #include <atomic>
+#include <cstring>
 #include <deque>
 #include <mutex>
 #include <optional>
@@ -46,8 +47,13 @@ class RequestBuilder {
     pools_.clear();
     dims_.clear();
   }
-  // Every input, then every output, straight from the application's arguments.
-  void addArguments(std::span<const Argument> inputs, std::span<const Argument> outputs);
+  // Every input, then every output.
+  void addBuffers(std::span<const Buffer> inputs, std::span<const Buffer> outputs) {
+    for (const Buffer& b : inputs)
+      add(true, b);
+    for (const Buffer& b : outputs)
+      add(false, b);
+  }
   const nnrt_request& build() {
     request_ = {inputs_.data(),  static_cast<uint32_t>(inputs_.size()),
                 outputs_.data(), static_cast<uint32_t>(outputs_.size()),
@@ -71,11 +77,46 @@ Buffer bufferOf(const Argument& a) {
   return b;
 }
 
-void RequestBuilder::addArguments(std::span<const Argument> inputs, std::span<const Argument> outputs) {
-  for (const Argument& a : inputs)
-    add(true, bufferOf(a));
-  for (const Argument& a : outputs)
-    add(false, bufferOf(a));
+std::vector<Buffer> buffersOf(std::span<const Argument> arguments) {
+  std::vector<Buffer> buffers;
+  for (const Argument& a : arguments)
+    buffers.push_back(bufferOf(a));
+  return buffers;
+}
+
+// The same bytes, not owned.
+Buffer borrow(const Buffer& b) {
+  Buffer view;
+  view.data = b.data;
+  view.length = b.length;
+  view.dims = b.dims;
+  view.omitted = b.omitted;
+  return view;
+}
+
+// Gives a buffer its own storage for `dims` (a temporary, or a loop value whose size changed).
+void allocate(Buffer& b, const Operand& operand, std::vector<uint32_t> dims) {
+  b.dims = std::move(dims);
+  b.own.assign(operandByteSize(operand, b.dims).value_or(0), 0);
+  b.data = b.own.data();
+  b.length = b.own.size();
+  b.omitted = false;
+}
+
+// A constant, omitted or SUBGRAPH operand of a subgraph, as a buffer pointing into the model.
+Buffer constantBuffer(const FinishedModel& model, const Operand& operand) {
+  Buffer b;
+  b.dims = operand.dimensions;
+  if (operand.lifetime == NNRT_LIFETIME_CONSTANT_COPY) {
+    b.data = const_cast<uint8_t*>(model.smallValues.data()) + operand.location.offset;  // only read
+    b.length = operand.location.length;
+  } else if (operand.lifetime == NNRT_LIFETIME_CONSTANT_REFERENCE) {
+    b.data = static_cast<uint8_t*>(model.pools[operand.location.pool_index].host) + operand.location.offset;
+    b.length = operand.location.length;
+  } else {
+    b.omitted = true;
+  }
+  return b;
 }
 
 uint64_t addTime(uint64_t total, uint64_t part) {
@@ -93,11 +134,11 @@ bool retryable(const Error& e) {
          e.code != ResultCode::MISSED_DEADLINE_PERSISTENT && e.code != ResultCode::BAD_DATA;
 }
 
-// The whole model as one step on `prepared`, straight from the application's buffers.
-Result<RunOutcome> runWhole(const PreparedModel& prepared, std::span<const Argument> inputs,
-                            std::span<const Argument> outputs, const RunOptions& options) {
+// A subgraph whose plan is one device step, run on `prepared` straight from the given buffers.
+Result<RunOutcome> runWhole(const PreparedModel& prepared, std::span<const Buffer> inputs,
+                            std::span<const Buffer> outputs, const RunOptions& options) {
   RequestBuilder builder;
-  builder.addArguments(inputs, outputs);
+  builder.addBuffers(inputs, outputs);
   NNRT_ASSIGN_OR_RETURN(
       driver::ExecutionResult result,
       prepared.execute(builder.build(), options.measure, options.deadlineNs, options.loopTimeoutNs));
@@ -108,8 +149,8 @@ Result<RunOutcome> runWhole(const PreparedModel& prepared, std::span<const Argum
   for (size_t i = 0; i < outputs.size(); ++i) {
     // An empty reported shape of a tensor tells nothing new (a rank above NNRT_MAX_RANK).
     const bool reported = i < result.outputShapes.size() &&
-                          !(result.outputShapes[i].dimensions.empty() && !outputs[i].dimensions.empty());
-    outcome.outputShapes.push_back(reported ? result.outputShapes[i].dimensions : outputs[i].dimensions);
+                          !(result.outputShapes[i].dimensions.empty() && !outputs[i].dims.empty());
+    outcome.outputShapes.push_back(reported ? result.outputShapes[i].dimensions : outputs[i].dims);
     outcome.outputSufficient.push_back(reported ? result.outputShapes[i].isSufficient : true);
   }
   outcome.timeOnDeviceUs = result.timing.timeOnDevice;
@@ -118,26 +159,40 @@ Result<RunOutcome> runWhole(const PreparedModel& prepared, std::span<const Argum
   return outcome;
 }
 
-// The state of one run of a multi-step plan; the flow graph calls launch() for each step.
-class MultiStepRun : public StepLauncher {
+// Runs a compiled subgraph on `inputs` into `outputs` (the subgraph's inputs and outputs in order).
+// `allowFallback`: failed steps may be retried on the fallback device (the main subgraph only).
+Result<RunOutcome> runSubgraph(const CompiledModel& compiled, const CompiledSubgraph& sub,
+                               std::span<const Buffer> inputs, std::span<const Buffer> outputs,
+                               const RunOptions& options, bool allowFallback);
+
+// How often a subgraph runs again after its temporaries were given the sizes it asked for.
+constexpr int kMaxResizes = 3;
+
+// The state of one run of a subgraph's plan that is not direct(); the flow graph calls launch() for
+// each step.
+class SubgraphRun : public StepLauncher {
  public:
-  MultiStepRun(const CompiledModel& compiled, const StepLayout& layout, std::span<const Argument> inputs,
-               std::span<const Argument> outputs, const RunOptions& options)
+  SubgraphRun(const CompiledModel& compiled, const CompiledSubgraph& sub, std::span<const Buffer> inputs,
+              std::span<const Buffer> outputs, const RunOptions& options, bool allowFallback)
       : compiled_(compiled),
-        layout_(layout),
+        sub_(sub),
+        layout_(*sub.layout),
+        model_(compiled.model()),
+        operands_(compiled.model().operandsOf(sub.subgraph)),
         options_(options),
-        requests_(layout.stepInputs.size()),
-        results_(layout.stepInputs.size()),
-        devices_(layout.stepInputs.size()) {
-    arena_.resize(layout.arenaBytes);
-    for (const StepLayout::Slot& slot : layout.slots) {
+        allowFallback_(allowFallback && compiled.executionFallbackAllowed()),
+        requests_(sub.steps.size()),
+        results_(sub.steps.size()),
+        devices_(sub.steps.size()) {
+    arena_.resize(layout_.arenaBytes);
+    for (const StepLayout::Slot& slot : layout_.slots) {
       Buffer b;
       switch (slot.kind) {
         case StepLayout::SlotKind::ModelInput:
-          b = bufferOf(inputs[slot.argument]);
+          b = borrow(inputs[slot.argument]);
           break;
         case StepLayout::SlotKind::ModelOutput:
-          b = bufferOf(outputs[slot.argument]);
+          b = borrow(outputs[slot.argument]);
           b.userOutput = true;
           break;
         case StepLayout::SlotKind::Temporary:
@@ -159,7 +214,13 @@ class MultiStepRun : public StepLauncher {
                      "the deadline passed before step " + std::to_string(step) + " could start"});
       return done();
     }
-    const CompiledStep& s = compiled_.steps()[step];
+    const CompiledStep& s = sub_.steps[step];
+    if (s.interpreted) {
+      // Control flow runs here, on this oneTBB task: the subgraphs' plans wait for their own graphs.
+      devices_[step] = "runtime";
+      if (auto interpreted = interpret(step); !interpreted) setError(interpreted.error());
+      return done();
+    }
     if (!s.device->available()) {
       finish(step, fail(ResultCode::UNAVAILABLE_DEVICE, "device '" + s.device->name() + "' is unavailable"));
       return done();
@@ -173,7 +234,7 @@ class MultiStepRun : public StepLauncher {
                              });
   }
 
-  Result<RunOutcome> outcome(std::span<const Argument> inputs, std::span<const Argument> outputs) {
+  Result<RunOutcome> outcome(std::span<const Buffer> inputs, std::span<const Buffer> outputs) {
     if (wholeModelFallback_) {
       logWarning("retrying the whole model on '" + compiled_.fallbackDevice()->name() + "'");
       NNRT_ASSIGN_OR_RETURN(auto whole, compiled_.fallbackPrepared(compiled_.steps().size()));
@@ -217,17 +278,26 @@ class MultiStepRun : public StepLauncher {
     stop_.store(true);
   }
 
+  // A model output too small for `dims`: steps that read it cannot run.
+  void markTooSmall(size_t slot, std::vector<uint32_t> dims) {
+    std::lock_guard lock(mutex_);
+    buffers_[slot].dims = std::move(dims);
+    tooSmall_.emplace(slot, true);
+    insufficient_ = true;
+    stop_.store(true);
+  }
+
   // Completes a step: sizes temporaries the driver measured, retries on the fallback device as the
   // policy allows, records output shapes. Runs on whatever thread the driver called back on.
   void finish(size_t step, Result<driver::ExecutionResult> result) {
-    const CompiledStep& s = compiled_.steps()[step];
+    const CompiledStep& s = sub_.steps[step];
     const auto& outputs = layout_.stepOutputs[step];
     if (result && result->status == driver::ErrorStatus::OUTPUT_INSUFFICIENT_SIZE &&
         resizeTemporaries(step, *result)) {
       result = s.prepared->execute(buildRequest(step), options_.measure, options_.deadlineNs,
                                    options_.loopTimeoutNs);
     }
-    if (!result && compiled_.executionFallbackAllowed() && retryable(result.error())) {
+    if (!result && allowFallback_ && retryable(result.error())) {
       // Android's rule: retry the step on the fallback device, then the whole model there.
       const std::string& fallback = compiled_.fallbackDevice()->name();
       logWarning("step " + std::to_string(step) + " on '" + s.device->name() + "' failed (" +
@@ -251,13 +321,10 @@ class MultiStepRun : public StepLauncher {
     for (size_t k = 0; k < outputs.size() && k < result->outputShapes.size(); ++k) {
       Buffer& b = buffers_[outputs[k]];
       // An empty shape tells nothing new (a rank above the ABI's NNRT_MAX_RANK): keep what is known.
-      if (!result->outputShapes[k].dimensions.empty()) b.dims = result->outputShapes[k].dimensions;
       if (!result->outputShapes[k].isSufficient) {
-        // A model output is too small; steps that read it cannot run.
-        std::lock_guard lock(mutex_);
-        tooSmall_.emplace(outputs[k], true);
-        insufficient_ = true;
-        stop_.store(true);
+        markTooSmall(outputs[k], result->outputShapes[k].dimensions);
+      } else if (!result->outputShapes[k].dimensions.empty()) {
+        b.dims = result->outputShapes[k].dimensions;
       }
     }
     results_[step] = std::move(*result);
@@ -271,19 +338,152 @@ class MultiStepRun : public StepLauncher {
     }
     for (size_t k = 0; k < outputs.size() && k < result.outputShapes.size(); ++k) {
       if (result.outputShapes[k].isSufficient) continue;
-      Buffer& b = buffers_[outputs[k]];
-      b.dims = result.outputShapes[k].dimensions;
-      const Operand& operand = compiled_.model().operands[layout_.slots[outputs[k]].operand];
-      b.own.resize(operandByteSize(operand, b.dims).value_or(0));
-      b.data = b.own.data();
-      b.length = b.own.size();
+      allocate(buffers_[outputs[k]], operands_[layout_.slots[outputs[k]].operand],
+               result.outputShapes[k].dimensions);
     }
     return true;
   }
 
+  // ---- Interpreted control flow -------------------------------------------------------------------
+
+  Result<void> interpret(size_t step) {
+    const CompiledStep& s = sub_.steps[step];
+    const Operation& operation = model_.operationsOf(sub_.subgraph)[s.operation];
+    std::vector<Buffer> inputs;
+    for (size_t i = 0; i < operation.inputs.size(); ++i) {
+      const size_t slot = layout_.stepInputs[step][i];
+      inputs.push_back(slot == StepLayout::kNoSlot ? constantBuffer(model_, operands_[operation.inputs[i]])
+                                                   : borrow(buffers_[slot]));
+    }
+    if (operation.type == static_cast<int32_t>(driver::OperationType::IF)) {
+      const bool condition = inputs[0].data != nullptr && inputs[0].data[0] != 0;
+      const CompiledSubgraph& branch = compiled_.referenced(s.subgraphs[condition ? 0 : 1]);
+      return runInto(branch, std::span<const Buffer>(inputs).subspan(3), layout_.stepOutputs[step]);
+    }
+    return runWhile(step, s, std::span<const Buffer>(inputs).subspan(2));
+  }
+
+  // Runs `target` on `inputs` into the slots `outputSlots`. A temporary too small gets the size asked
+  // for and the subgraph runs again; a model output too small ends this run (OUTPUT_INSUFFICIENT_SIZE).
+  Result<void> runInto(const CompiledSubgraph& target, std::span<const Buffer> inputs,
+                       std::span<const size_t> outputSlots) {
+    for (int attempt = 0;; ++attempt) {
+      std::vector<Buffer> outputs;
+      for (size_t slot : outputSlots)
+        outputs.push_back(borrow(buffers_[slot]));
+      NNRT_ASSIGN_OR_RETURN(RunOutcome outcome, runSubgraph(compiled_, target, inputs, outputs, options_, false));
+      bool resized = false;
+      for (size_t k = 0; k < outputSlots.size(); ++k) {
+        Buffer& b = buffers_[outputSlots[k]];
+        if (outcome.outputSufficient[k]) {
+          b.dims = outcome.outputShapes[k];
+        } else if (b.userOutput) {
+          markTooSmall(outputSlots[k], outcome.outputShapes[k]);
+        } else {
+          allocate(b, operands_[layout_.slots[outputSlots[k]].operand], outcome.outputShapes[k]);
+          resized = true;
+        }
+      }
+      if (insufficient_ || !resized) return {};
+      if (attempt == kMaxResizes) {
+        return fail(ResultCode::OP_FAILED, "a subgraph's outputs stayed too small after " +
+                                               std::to_string(kMaxResizes) + " resizes");
+      }
+    }
+  }
+
+  // Runs `target` on `inputs` into `outputs`, whose storage it owns and resizes as the subgraph asks.
+  Result<void> runOwned(const CompiledSubgraph& target, std::span<const Buffer> inputs, std::vector<Buffer>& outputs) {
+    const std::vector<Operand>& operands = model_.operandsOf(target.subgraph);
+    const std::vector<uint32_t>& outputOperands = model_.outputsOf(target.subgraph);
+    for (int attempt = 0;; ++attempt) {
+      std::vector<Buffer> views;
+      for (const Buffer& b : outputs)
+        views.push_back(borrow(b));
+      NNRT_ASSIGN_OR_RETURN(RunOutcome outcome, runSubgraph(compiled_, target, inputs, views, options_, false));
+      bool resized = false;
+      for (size_t k = 0; k < outputs.size(); ++k) {
+        if (outcome.outputSufficient[k]) {
+          outputs[k].dims = outcome.outputShapes[k];
+        } else {
+          allocate(outputs[k], operands[outputOperands[k]], outcome.outputShapes[k]);
+          resized = true;
+        }
+      }
+      if (!resized) return {};
+      if (attempt == kMaxResizes) {
+        return fail(ResultCode::OP_FAILED, "a subgraph's outputs stayed too small after " +
+                                               std::to_string(kMaxResizes) + " resizes");
+      }
+    }
+  }
+
+  // WHILE: `operands` are the loop's data inputs: m loop-carried, k state-only, n input-only.
+  Result<void> runWhile(size_t step, const CompiledStep& s, std::span<const Buffer> operands) {
+    const CompiledSubgraph& condition = compiled_.referenced(s.subgraphs[0]);
+    const CompiledSubgraph& body = compiled_.referenced(s.subgraphs[1]);
+    const ReferencedSubgraph& bodyModel = model_.referenced[s.subgraphs[1]];
+    const size_t fedBack = bodyModel.outputs.size();  // m + k
+    std::vector<Buffer> values;                       // the current inputs of condition and body
+    for (const Buffer& b : operands)
+      values.push_back(borrow(b));
+    std::vector<Buffer> flag(1);
+    allocate(flag[0], model_.operandsOf(s.subgraphs[0])[model_.outputsOf(s.subgraphs[0])[0]], {1});
+    const uint64_t start = driver::monotonicNs();
+    const std::string what = "WHILE (operation " + std::to_string(s.operation) + ")";
+    for (uint64_t iteration = 0;; ++iteration) {
+      NNRT_RETURN_IF_ERROR(runOwned(condition, values, flag));
+      // As Android: the loop timeout counts from the first condition, checked before each body.
+      const uint64_t elapsed = driver::monotonicNs() - start;
+      if (elapsed > options_.loopTimeoutNs) {
+        return fail(ResultCode::MISSED_DEADLINE_TRANSIENT,
+                    what + " timed out after " + std::to_string(elapsed / 1'000'000) + " ms and " +
+                        std::to_string(iteration) + " iterations (loop timeout " +
+                        std::to_string(options_.loopTimeoutNs / 1'000'000) + " ms)");
+      }
+      if (expired_.load() || deadlinePassed(options_.deadlineNs)) {
+        return fail(ResultCode::MISSED_DEADLINE_TRANSIENT, "the deadline passed during " + what);
+      }
+      if (flag[0].data[0] == 0) break;
+      std::vector<Buffer> next(fedBack);
+      for (size_t i = 0; i < fedBack; ++i) {
+        // Room for the declared shape when it is complete, else for the value it replaces (resized when
+        // the body asks for more); the request gives the declared shape, unknown dimensions included.
+        const uint32_t operand = bodyModel.outputs[i];
+        const ops::Shape& declared = body.staticShapes[operand];
+        const bool known = operandByteSize(bodyModel.operands[operand], declared).has_value();
+        allocate(next[i], bodyModel.operands[operand], known ? declared : values[i].dims);
+        next[i].dims = declared;
+      }
+      NNRT_RETURN_IF_ERROR(runOwned(body, values, next));
+      for (size_t i = 0; i < fedBack; ++i)
+        values[i] = std::move(next[i]);  // the storage moves with it: data stays valid
+    }
+    // The outputs are the final loop-carried values.
+    const auto& outputSlots = layout_.stepOutputs[step];
+    for (size_t i = 0; i < outputSlots.size(); ++i) {
+      Buffer& out = buffers_[outputSlots[i]];
+      const Buffer& value = values[i];
+      if (out.userOutput && out.length < value.length) {
+        markTooSmall(outputSlots[i], value.dims);
+        continue;
+      }
+      if (!out.userOutput && out.length != value.length) {
+        allocate(out, operands_[layout_.slots[outputSlots[i]].operand], value.dims);
+      }
+      out.dims = value.dims;
+      if (value.length > 0) std::memcpy(out.data, value.data, value.length);
+    }
+    return {};
+  }
+
   const CompiledModel& compiled_;
+  const CompiledSubgraph& sub_;
   const StepLayout& layout_;
+  const FinishedModel& model_;
+  const std::vector<Operand>& operands_;  // the subgraph's
   RunOptions options_;
+  bool allowFallback_;
   std::vector<uint8_t> arena_;
   std::vector<Buffer> buffers_;                                  // per slot
   std::vector<RequestBuilder> requests_;                         // per step; must outlive the driver's call
@@ -298,30 +498,57 @@ class MultiStepRun : public StepLauncher {
   std::unordered_map<size_t, bool> tooSmall_;  // slot ids of model outputs that were too small
 };
 
+Result<RunOutcome> runSubgraph(const CompiledModel& compiled, const CompiledSubgraph& sub,
+                               std::span<const Buffer> inputs, std::span<const Buffer> outputs,
+                               const RunOptions& options, bool allowFallback) {
+  if (sub.direct()) {
+    const CompiledStep& step = sub.steps[0];
+    if (!step.device->available()) {
+      return fail(ResultCode::UNAVAILABLE_DEVICE, "device '" + step.device->name() + "' is unavailable");
+    }
+    return runWhole(*step.prepared, inputs, outputs, options);
+  }
+  const StepLayout& layout = *sub.layout;
+  SubgraphRun run(compiled, sub, inputs, outputs, options, allowFallback);
+  {
+    // Steps that have not started when the deadline passes are not started.
+    std::unique_ptr<TimerHandle> timer;
+    if (options.deadlineNs != 0)
+      timer = TimerService::instance().at(options.deadlineNs, [&run] { run.expire(); });
+    std::unique_ptr<StepGraph> graph = layout.graphs.acquire();
+    graph->run(run);
+    layout.graphs.release(std::move(graph));
+  }
+  return run.outcome(inputs, outputs);
+}
+
 }  // namespace
 
-std::shared_ptr<const StepLayout> makeStepLayout(const CompiledModel& compiled) {
-  const auto& steps = compiled.steps();
+std::shared_ptr<const StepLayout> makeStepLayout(const CompiledModel& compiled, const CompiledSubgraph& sub) {
+  const auto& steps = sub.steps;
   std::vector<std::vector<size_t>> dependsOn;
   for (const CompiledStep& s : steps)
     dependsOn.push_back(s.dependsOn);
   auto layout = std::make_shared<StepLayout>(std::move(dependsOn));
   const FinishedModel& model = compiled.model();
+  const std::vector<Operand>& operands = model.operandsOf(sub.subgraph);
+  const std::vector<uint32_t>& inputs = model.inputsOf(sub.subgraph);
+  const std::vector<uint32_t>& outputs = model.outputsOf(sub.subgraph);
   std::unordered_map<uint32_t, size_t> slotOf;
   auto slotFor = [&](uint32_t operand) {
     auto [it, inserted] = slotOf.emplace(operand, layout->slots.size());
     if (inserted) {
       StepLayout::Slot slot;
       slot.operand = operand;
-      slot.dims = compiled.staticShapes()[operand];
-      for (size_t i = 0; i < model.inputs.size(); ++i) {
-        if (model.inputs[i] == operand) slot = {operand, StepLayout::SlotKind::ModelInput, i, 0, 0, {}};
+      slot.dims = sub.staticShapes[operand];
+      for (size_t i = 0; i < inputs.size(); ++i) {
+        if (inputs[i] == operand) slot = {operand, StepLayout::SlotKind::ModelInput, i, 0, 0, {}};
       }
-      for (size_t i = 0; i < model.outputs.size(); ++i) {
-        if (model.outputs[i] == operand) slot = {operand, StepLayout::SlotKind::ModelOutput, i, 0, 0, {}};
+      for (size_t i = 0; i < outputs.size(); ++i) {
+        if (outputs[i] == operand) slot = {operand, StepLayout::SlotKind::ModelOutput, i, 0, 0, {}};
       }
       if (slot.kind == StepLayout::SlotKind::Temporary) {
-        slot.bytes = operandByteSize(model.operands[operand], slot.dims).value_or(0);
+        slot.bytes = operandByteSize(operands[operand], slot.dims).value_or(0);
         if (slot.bytes > 0) {
           slot.arenaOffset = layout->arenaBytes;
           layout->arenaBytes += (slot.bytes + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment;
@@ -333,10 +560,23 @@ std::shared_ptr<const StepLayout> makeStepLayout(const CompiledModel& compiled) 
   };
   for (const CompiledStep& s : steps) {
     std::vector<size_t> in, out;
-    for (uint32_t operand : s.inputs)
-      in.push_back(slotFor(operand));
-    for (uint32_t operand : s.outputs)
-      out.push_back(slotFor(operand));
+    if (s.interpreted) {
+      // Every operand of the operation, in its order; values fixed in the model have no slot.
+      const Operation& operation = model.operationsOf(sub.subgraph)[s.operation];
+      for (uint32_t operand : operation.inputs) {
+        const int32_t lifetime = operands[operand].lifetime;
+        const bool inModel = lifetime == NNRT_LIFETIME_CONSTANT_COPY || lifetime == NNRT_LIFETIME_CONSTANT_REFERENCE ||
+                             lifetime == NNRT_LIFETIME_NO_VALUE || lifetime == NNRT_LIFETIME_SUBGRAPH;
+        in.push_back(inModel ? StepLayout::kNoSlot : slotFor(operand));
+      }
+      for (uint32_t operand : operation.outputs)
+        out.push_back(slotFor(operand));
+    } else {
+      for (uint32_t operand : s.inputs)
+        in.push_back(slotFor(operand));
+      for (uint32_t operand : s.outputs)
+        out.push_back(slotFor(operand));
+    }
     layout->stepInputs.push_back(std::move(in));
     layout->stepOutputs.push_back(std::move(out));
   }
@@ -344,7 +584,7 @@ std::shared_ptr<const StepLayout> makeStepLayout(const CompiledModel& compiled) 
 }
 
 bool canRunFenced(const CompiledModel& compiled, std::span<const Argument> outputs) {
-  if (compiled.steps().size() != 1) return false;
+  if (!compiled.main().direct()) return false;
   const CompiledStep& step = compiled.steps()[0];
   if (!step.prepared->offersFencedExecution() || !step.device->available()) return false;
   for (size_t i = 0; i < outputs.size(); ++i) {
@@ -359,7 +599,7 @@ Result<RunOutcome> runCompiledModelFenced(const CompiledModel& compiled, std::sp
                                           std::span<const int> waitFds, uint64_t durationNs) {
   const PreparedModel& prepared = *compiled.steps()[0].prepared;
   RequestBuilder builder;
-  builder.addArguments(inputs, outputs);
+  builder.addBuffers(buffersOf(inputs), buffersOf(outputs));
   NNRT_ASSIGN_OR_RETURN(auto fenced,
                         prepared.executeFenced(builder.build(), waitFds, options.measure, options.deadlineNs,
                                                options.loopTimeoutNs, durationNs));
@@ -383,33 +623,21 @@ Result<RunOutcome> runCompiledModel(const CompiledModel& compiled, std::span<con
     return fail(ResultCode::MISSED_DEADLINE_TRANSIENT,
                 "the deadline passed before the execution could start");
   }
-  if (steps.size() == 1) {
+  const std::vector<Buffer> in = buffersOf(inputs);
+  const std::vector<Buffer> out = buffersOf(outputs);
+  if (compiled.main().direct()) {
     // One step: no graph, no copies.
-    Result<RunOutcome> outcome =
-        steps[0].device->available()
-            ? runWhole(*steps[0].prepared, inputs, outputs, options)
-            : fail(ResultCode::UNAVAILABLE_DEVICE, "device '" + steps[0].device->name() + "' is unavailable");
+    Result<RunOutcome> outcome = runSubgraph(compiled, compiled.main(), in, out, options, false);
     if (!outcome && compiled.executionFallbackAllowed() && retryable(outcome.error()) &&
         steps[0].device != compiled.fallbackDevice()) {
       logWarning("execution on '" + steps[0].device->name() + "' failed (" + outcome.error().message +
                  "); retrying on '" + compiled.fallbackDevice()->name() + "'");
       NNRT_ASSIGN_OR_RETURN(auto whole, compiled.fallbackPrepared(steps.size()));
-      return runWhole(*whole, inputs, outputs, options);
+      return runWhole(*whole, in, out, options);
     }
     return outcome;
   }
-  const StepLayout& layout = compiled.layout();
-  MultiStepRun run(compiled, layout, inputs, outputs, options);
-  {
-    // Steps that have not started when the deadline passes are not started.
-    std::unique_ptr<TimerHandle> timer;
-    if (options.deadlineNs != 0)
-      timer = TimerService::instance().at(options.deadlineNs, [&run] { run.expire(); });
-    std::unique_ptr<StepGraph> graph = layout.graphs.acquire();
-    graph->run(run);
-    layout.graphs.release(std::move(graph));
-  }
-  return run.outcome(inputs, outputs);
+  return runSubgraph(compiled, compiled.main(), in, out, options, true);
 }
 
 }  // namespace nnrt

@@ -4,6 +4,12 @@
 // execution, laid out at compilation (a temporary whose size is only known at execution gets its
 // own buffer). Fallback rules, deadlines (a Boost.Asio timer stops steps that have not started)
 // and timing hold for every plan.
+//
+// Control flow the runtime interprets is a step of its own: IF reads its condition and runs the
+// chosen branch's compiled plan on the IF's inputs and outputs; WHILE runs the condition's plan, then
+// the body's, feeding the body's outputs back as the next inputs, until the condition is false, the
+// loop timeout (measured from the first condition) or the deadline passes (MISSED_DEADLINE_TRANSIENT,
+// as Android). A subgraph's plan runs like the main one, on its own flow graph, from inside the step.
 #pragma once
 
 #include <cstdint>
@@ -31,16 +37,20 @@ struct StepLayout {
     std::vector<uint32_t> dims;
   };
   std::vector<Slot> slots;
-  std::vector<std::vector<size_t>> stepInputs;   // slot ids, in the step model's input order
+  // Slot ids, in the step model's input and output order. For an interpreted step: one per input and
+  // output of its operation, in the operation's order, kNoSlot for a constant, omitted or SUBGRAPH
+  // operand (read from the model).
+  std::vector<std::vector<size_t>> stepInputs;
   std::vector<std::vector<size_t>> stepOutputs;
+  static constexpr size_t kNoSlot = SIZE_MAX;
   size_t arenaBytes = 0;
   mutable StepGraphPool graphs;
 
   explicit StepLayout(std::vector<std::vector<size_t>> dependsOn) : graphs(std::move(dependsOn)) {}
 };
 
-// Lays out the slots and arena of a compiled model with several steps.
-std::shared_ptr<const StepLayout> makeStepLayout(const CompiledModel& compiled);
+// Lays out the slots and arena of a compiled subgraph that is not direct().
+std::shared_ptr<const StepLayout> makeStepLayout(const CompiledModel& compiled, const CompiledSubgraph& sub);
 
 struct RunOptions {
   bool measure = false;

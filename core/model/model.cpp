@@ -18,6 +18,8 @@ std::string operandName(uint32_t index) { return "operand " + std::to_string(ind
 
 bool isOem(int32_t type) { return type == kOemScalar || type == kTensorOemByte; }
 
+bool isSubgraph(int32_t type) { return type == static_cast<int32_t>(driver::OperandType::SUBGRAPH); }
+
 }  // namespace
 
 FinishedModel::~FinishedModel() = default;
@@ -64,11 +66,10 @@ Result<void> ModelBuilder::addOperand(int32_t type, std::span<const uint32_t> di
     }
     tensor = info.isTensor;
     elementSize = info.byteSize;
-  } else if (ops::isKnownOperandType(type) && type != static_cast<int32_t>(driver::OperandType::SUBGRAPH)) {
+  } else if (ops::isKnownOperandType(type)) {
+    // A SUBGRAPH operand has no bytes: its value is a model (setOperandValueFromModel).
     tensor = ops::isTensorType(type);
-    elementSize = isOem(type) ? 0 : static_cast<uint32_t>(ops::elementSize(type));
-  } else if (type == static_cast<int32_t>(driver::OperandType::SUBGRAPH)) {
-    return fail(ResultCode::OP_FAILED, "type.type SUBGRAPH (control flow) is not supported yet");
+    elementSize = isOem(type) || isSubgraph(type) ? 0 : static_cast<uint32_t>(ops::elementSize(type));
   } else {
     return fail(ResultCode::BAD_DATA, "type.type " + std::to_string(type) + " is not an NNAPI or extension operand type");
   }
@@ -117,6 +118,10 @@ Result<void> ModelBuilder::setOperandValue(int32_t index, const void* buffer, si
   if (operand->lifetime == NNRT_LIFETIME_SUBGRAPH_INPUT || operand->lifetime == NNRT_LIFETIME_SUBGRAPH_OUTPUT) {
     return fail(ResultCode::BAD_DATA, operandName(index) + " is a model input or output and cannot have a value");
   }
+  if (isSubgraph(operand->type)) {
+    return fail(ResultCode::BAD_DATA, operandName(index) + " is a SUBGRAPH operand; its value is a model "
+                                                          "(setOperandValueFromModel)");
+  }
   if (buffer != nullptr && length == 0) {
     return fail(ResultCode::BAD_DATA, "buffer is not NULL but length is 0 (NULL with length 0 marks an omitted "
                                       "optional operand)");
@@ -164,6 +169,10 @@ Result<void> ModelBuilder::setOperandValueFromMemory(int32_t index, std::shared_
   if (operand->lifetime == NNRT_LIFETIME_SUBGRAPH_INPUT || operand->lifetime == NNRT_LIFETIME_SUBGRAPH_OUTPUT) {
     return fail(ResultCode::BAD_DATA, operandName(index) + " is a model input or output and cannot have a value");
   }
+  if (isSubgraph(operand->type)) {
+    return fail(ResultCode::BAD_DATA, operandName(index) + " is a SUBGRAPH operand; its value is a model "
+                                                          "(setOperandValueFromModel)");
+  }
   NNRT_RETURN_IF_ERROR(memory->checkRange(offset, length, "memory"));
   if (!isOem(operand->type)) {
     NNRT_ASSIGN_OR_RETURN(size_t expected, expectedLength(*operand, index));
@@ -179,6 +188,24 @@ Result<void> ModelBuilder::setOperandValueFromMemory(int32_t index, std::shared_
   if (slot == memories_.size()) memories_.push_back(std::move(memory));
   operand->lifetime = NNRT_LIFETIME_CONSTANT_REFERENCE;
   operand->location = {static_cast<uint32_t>(slot), static_cast<uint32_t>(offset), static_cast<uint32_t>(length)};
+  return {};
+}
+
+Result<void> ModelBuilder::setOperandValueFromModel(int32_t index, std::shared_ptr<const FinishedModel> value) {
+  NNRT_RETURN_IF_ERROR(checkModifiable());
+  // As Android: an unfinished (or invalid) model is BAD_STATE, before the operand is looked at.
+  if (!value) return fail(ResultCode::BAD_STATE, "value is not a finished model");
+  NNRT_ASSIGN_OR_RETURN(Operand * operand, operandAt(index, "index"));
+  // As Android, the operand's type is not looked at here: finish refuses a model value on an operand
+  // that is not a SUBGRAPH.
+  if (operand->lifetime == NNRT_LIFETIME_SUBGRAPH_INPUT || operand->lifetime == NNRT_LIFETIME_SUBGRAPH_OUTPUT) {
+    return fail(ResultCode::BAD_DATA, operandName(index) + " is a model input or output and cannot have a value");
+  }
+  size_t slot = 0;
+  while (slot < referencedModels_.size() && referencedModels_[slot] != value) ++slot;
+  if (slot == referencedModels_.size()) referencedModels_.push_back(std::move(value));
+  operand->lifetime = NNRT_LIFETIME_SUBGRAPH;
+  operand->location = {0, static_cast<uint32_t>(slot), 0};
   return {};
 }
 
@@ -243,9 +270,6 @@ Result<void> ModelBuilder::addOperation(int32_t type, std::span<const uint32_t> 
     }
   } else if (driver::operationTypeName(type) == nullptr) {
     return fail(ResultCode::BAD_DATA, "type " + std::to_string(type) + " is not an NNAPI or extension operation");
-  } else if (type == static_cast<int32_t>(driver::OperationType::IF) ||
-             type == static_cast<int32_t>(driver::OperationType::WHILE)) {
-    return fail(ResultCode::OP_FAILED, ops::operationName(type) + " (control flow) is not supported yet");
   }
   if (outputs.empty()) return fail(ResultCode::BAD_DATA, "outputCount is 0; an operation has at least one output");
   for (size_t i = 0; i < inputs.size(); ++i) {
@@ -263,7 +287,8 @@ Result<void> ModelBuilder::addOperation(int32_t type, std::span<const uint32_t> 
     }
     const Operand& out = operands_[outputs[i]];
     if (out.lifetime == NNRT_LIFETIME_CONSTANT_COPY || out.lifetime == NNRT_LIFETIME_CONSTANT_REFERENCE ||
-        out.lifetime == NNRT_LIFETIME_NO_VALUE || out.lifetime == NNRT_LIFETIME_SUBGRAPH_INPUT) {
+        out.lifetime == NNRT_LIFETIME_NO_VALUE || out.lifetime == NNRT_LIFETIME_SUBGRAPH_INPUT ||
+        out.lifetime == NNRT_LIFETIME_SUBGRAPH) {
       return fail(ResultCode::BAD_DATA, "outputs[" + std::to_string(i) + "] = " + std::to_string(outputs[i]) +
                                             " is a constant or a model input and cannot be written");
     }
@@ -357,7 +382,7 @@ Result<void> ModelBuilder::validateOperation(const Operation& operation, size_t 
     return fail(ResultCode::BAD_DATA, "operation " + std::to_string(position) + " (" +
                                           ops::operationName(operation.type) + "): " + valid.error().message);
   }
-  return {};
+  return validateControlFlow(operation, position);
 }
 
 }  // namespace nnrt

@@ -48,6 +48,19 @@ struct Operation {
   std::vector<uint32_t> outputs;
 };
 
+// A subgraph that IF and WHILE operations refer to (a SUBGRAPH operand's location.offset indexes
+// FinishedModel::referenced). Its operations are sorted; its constants live in the FinishedModel's
+// smallValues and pools like the main subgraph's.
+struct ReferencedSubgraph {
+  std::vector<Operand> operands;
+  std::vector<Operation> operations;
+  std::vector<uint32_t> inputs;
+  std::vector<uint32_t> outputs;
+};
+
+// The main subgraph, where a subgraph index is asked for.
+inline constexpr uint32_t kMainSubgraph = UINT32_MAX;
+
 // A validated model. Operations are in topological order; originalIndex maps back to the order of
 // addOperation. Immutable and shared; the constant bytes it points to live as long as it does.
 struct FinishedModel {
@@ -63,7 +76,26 @@ struct FinishedModel {
   bool relaxed = false;
   std::vector<std::pair<std::string, uint16_t>> extensionPrefixes;  // extensions this model uses
   bool usesExtensionOrOem = false;
+  // Every subgraph referenced from this model, directly or through another referenced subgraph, each
+  // once (Android's flattening). referencedModels[k] is the finished model referenced[k] was copied
+  // from; it owns the large constants and memories that pools point to for referenced[k].
+  std::vector<ReferencedSubgraph> referenced;
+  std::vector<std::shared_ptr<const FinishedModel>> referencedModels;
   std::unique_ptr<ModelView> view;       // the whole model as drivers see it
+
+  // The operands, operations, inputs and outputs of kMainSubgraph or of referenced[subgraph].
+  const std::vector<Operand>& operandsOf(uint32_t subgraph) const {
+    return subgraph == kMainSubgraph ? operands : referenced[subgraph].operands;
+  }
+  const std::vector<Operation>& operationsOf(uint32_t subgraph) const {
+    return subgraph == kMainSubgraph ? operations : referenced[subgraph].operations;
+  }
+  const std::vector<uint32_t>& inputsOf(uint32_t subgraph) const {
+    return subgraph == kMainSubgraph ? inputs : referenced[subgraph].inputs;
+  }
+  const std::vector<uint32_t>& outputsOf(uint32_t subgraph) const {
+    return subgraph == kMainSubgraph ? outputs : referenced[subgraph].outputs;
+  }
 
   ~FinishedModel();
 };
@@ -75,6 +107,9 @@ class ModelBuilder {
   Result<void> addOperand(int32_t type, std::span<const uint32_t> dimensions, float scale, int32_t zeroPoint);
   Result<void> setOperandValue(int32_t index, const void* buffer, size_t length);
   Result<void> setOperandValueFromMemory(int32_t index, std::shared_ptr<Memory> memory, size_t offset, size_t length);
+  // ANeuralNetworksModel_setOperandValueFromModel: operand `index` (of type SUBGRAPH) refers to the
+  // main subgraph of `value`, a finished model. The same model referenced twice is kept once.
+  Result<void> setOperandValueFromModel(int32_t index, std::shared_ptr<const FinishedModel> value);
   Result<void> setOperandSymmPerChannelQuantParams(int32_t index, uint32_t channelDim, std::span<const float> scales);
   Result<void> setOperandExtensionData(int32_t index, const void* data, size_t length);
   Result<void> addOperation(int32_t type, std::span<const uint32_t> inputs, std::span<const uint32_t> outputs);
@@ -98,6 +133,12 @@ class ModelBuilder {
   static Result<size_t> expectedLength(const Operand& operand, uint32_t index);
   Result<void> validateOperation(const Operation& operation, size_t position) const;
   Result<void> validateGraph(FinishedModel& model) const;
+  // IF and WHILE against the subgraphs they refer to (model_control_flow.cpp): Android's
+  // validateIfOperation / validateWhileOperation. Skipped while a reference is not set yet.
+  Result<void> validateControlFlow(const Operation& operation, size_t position) const;
+  // Copies every referenced model's main subgraph (and, recursively, what it refers to) into
+  // `model`, each once, moving their constants into the model's value and pool tables.
+  void flattenReferences(FinishedModel& model) const;
   Result<void> sortOperations(FinishedModel& model) const;
 
   std::shared_ptr<const ExtensionRegistry> extensions_;
@@ -112,6 +153,8 @@ class ModelBuilder {
   };
   std::vector<PendingValue> largeValues_;
   std::vector<std::shared_ptr<Memory>> memories_;
+  // setOperandValueFromModel: a SUBGRAPH operand's location.offset indexes this list until finish.
+  std::vector<std::shared_ptr<const FinishedModel>> referencedModels_;
   bool relaxed_ = false;
   std::vector<std::pair<std::string, uint16_t>> extensionPrefixes_;
   std::shared_ptr<const FinishedModel> finished_;

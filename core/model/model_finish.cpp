@@ -14,6 +14,16 @@ Result<void> ModelBuilder::validateGraph(FinishedModel& model) const {
   if (model.outputs.empty()) {
     return fail(ResultCode::BAD_DATA, "the model has no outputs (call identifyInputsAndOutputs before finish)");
   }
+  for (size_t i = 0; i < model.operands.size(); ++i) {
+    const Operand& o = model.operands[i];
+    const bool subgraphType = o.type == static_cast<int32_t>(driver::OperandType::SUBGRAPH);
+    if (subgraphType != (o.lifetime == NNRT_LIFETIME_SUBGRAPH)) {
+      return fail(ResultCode::BAD_DATA, "operand " + std::to_string(i) +
+                                            (subgraphType ? " is a SUBGRAPH operand without a model (setOperandValueFromModel)"
+                                                          : " has a model as its value but is " + ops::typeName(o.type) +
+                                                                ", not SUBGRAPH"));
+    }
+  }
   std::vector<int64_t> writer(model.operands.size(), -1);
   for (size_t i = 0; i < model.operations.size(); ++i) {
     for (uint32_t out : model.operations[i].outputs) {
@@ -171,6 +181,7 @@ Result<void> ModelBuilder::finish() {
   for (const Operation& op : model->operations) {
     for (uint32_t in : op.inputs) ++model->operands[in].numberOfConsumers;
   }
+  flattenReferences(*model);
   model->view = ModelView::whole(*model);
   finished_ = std::move(model);
   largeValues_.clear();  // the caller's buffers are no longer referenced

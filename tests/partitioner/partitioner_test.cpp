@@ -482,6 +482,69 @@ TEST(Partitioner, IfCostsIfPerformancePlusHalfOfBothBranches) {
   EXPECT_EQ(plan.summary, "whole model on gpu");
 }
 
+// x + x -> t, then IF(cond, then 0, else 1, t) -> out; branches t + t.
+struct IfAfterAdd {
+  TestModel m;
+  uint32_t cond = 0, x = 0, t = 0, out = 0;
+  IfAfterAdd() {
+    for (uint32_t branch = 0; branch < 2; ++branch) {
+      TestSubgraph& body = m.referenced(branch);
+      const uint32_t in = body.input(), act = body.constant(), y = body.output();
+      body.operation(kAdd, {in, in, act}, {y});
+    }
+    cond = m.input(static_cast<int32_t>(driver::OperandType::TENSOR_BOOL8));
+    x = m.input();
+    const uint32_t act = m.constant();
+    t = m.temporary();
+    const uint32_t thenRef = m.subgraphReference(0), elseRef = m.subgraphReference(1);
+    out = m.output();
+    m.operation(kAdd, {x, x, act}, {t});
+    m.operation(kIf, {cond, thenRef, elseRef, t}, {out});
+  }
+};
+
+TEST(Partitioner, ControlFlowNoDeviceRunsWholeIsInterpretedInAStepOfItsOwn) {
+  IfAfterAdd f;
+  const std::vector<DeviceView> devices = {uniform("cpu", NNRT_DEVICE_TYPE_CPU, 1.0f).view(2, {1}),
+                                           uniform("gpu", NNRT_DEVICE_TYPE_GPU, 0.5f).view(2, {1})};
+  const Plan plan = mustPartition(f.m.model(), devices);
+  ASSERT_EQ(plan.steps.size(), 2u);
+  expectStep(plan.steps[0], 1, {0}, {f.x}, {f.t});
+  expectStep(plan.steps[1], kInterpreter, {1}, {f.cond, f.t}, {f.out});
+  EXPECT_EQ(plan.steps[1].subgraphs, (std::vector<uint32_t>{0, 1}));
+  EXPECT_TRUE(plan.steps[1].interpreted());
+  EXPECT_EQ(plan.placements[1].device, kInterpreter);
+  EXPECT_EQ(rule(plan, 1, devices), "control flow: interpreted by the runtime");
+  EXPECT_EQ(plan.summary, "2 steps on gpu; 1 interpreted by the runtime");
+  EXPECT_EQ(plan.dependencies, (std::vector<std::pair<size_t, size_t>>{{0, 1}}));
+}
+
+// Android's rule: control flow a CPU-type device would run is interpreted (its subgraphs may then go
+// elsewhere); another device that is cheapest runs it whole.
+TEST(Partitioner, ControlFlowTheCpuWouldRunIsInterpreted) {
+  IfAfterAdd f;
+  const std::vector<DeviceView> cpuOnly = {uniform("cpu", NNRT_DEVICE_TYPE_CPU, 1.0f).view(2)};
+  const Plan interpreted = mustPartition(f.m.model(), cpuOnly);
+  ASSERT_EQ(interpreted.steps.size(), 2u);
+  EXPECT_TRUE(interpreted.steps[1].interpreted());
+  const std::vector<DeviceView> withGpu = {uniform("cpu", NNRT_DEVICE_TYPE_CPU, 1.0f).view(2),
+                                           uniform("gpu", NNRT_DEVICE_TYPE_GPU, 0.25f).view(2)};
+  const Plan whole = mustPartition(f.m.model(), withGpu);
+  EXPECT_EQ(whole.summary, "whole model on gpu");
+}
+
+TEST(Partitioner, DisabledPartitioningStillInterpretsControlFlow) {
+  IfAfterAdd f;
+  const std::vector<DeviceView> devices = {uniform("cpu", NNRT_DEVICE_TYPE_CPU, 1.0f).view(2, {1})};
+  Policy disabled;
+  disabled.mode = Mode::Disabled;
+  const Plan plan = mustPartition(f.m.model(), devices, disabled);
+  ASSERT_EQ(plan.steps.size(), 2u);
+  expectStep(plan.steps[0], 0, {0}, {f.x}, {f.t});
+  EXPECT_TRUE(plan.steps[1].interpreted());
+  EXPECT_EQ(plan.summary, "whole model on cpu (partitioning: disabled), control flow interpreted");
+}
+
 TEST(Partitioner, WholeModelPlanUsesTheGivenReason) {
   TwoOps t;
   const std::vector<DeviceView> devices = {uniform("gpu", NNRT_DEVICE_TYPE_GPU, 0.5f).view(2),

@@ -322,5 +322,181 @@ TEST_F(SchedulerTest, ExplicitDevicesNeverFallBack) {
   EXPECT_EQ(finished.error().code, ResultCode::OP_FAILED);
 }
 
+// ---- Control flow across devices ------------------------------------------------------------------
+
+// A control-flow model built with ModelBuilder: every tensor TENSOR_FLOAT32 [1].
+class FlowBuilder {
+ public:
+  explicit FlowBuilder(const DeviceRegistry& registry) : m_(registry.extensions()) {}
+  uint32_t floats() { return add(driver::OperandType::TENSOR_FLOAT32, kOne); }
+  uint32_t flag() { return add(driver::OperandType::TENSOR_BOOL8, kOne); }
+  uint32_t constant(float value) {
+    const uint32_t index = floats();
+    EXPECT_TRUE(m_.setOperandValue(static_cast<int32_t>(index), &value, sizeof value));
+    return index;
+  }
+  uint32_t subgraph(std::shared_ptr<const FinishedModel> model) {
+    const uint32_t index = add(driver::OperandType::SUBGRAPH, {});
+    EXPECT_TRUE(m_.setOperandValueFromModel(static_cast<int32_t>(index), std::move(model)));
+    return index;
+  }
+  void operation(driver::OperationType type, std::vector<uint32_t> in, std::vector<uint32_t> out) {
+    auto added = m_.addOperation(static_cast<int32_t>(type), in, out);
+    EXPECT_TRUE(added.has_value()) << (added ? "" : added.error().message);
+  }
+  // a + b, a * b (fused activation NONE), a < b.
+  void add(uint32_t a, uint32_t b, uint32_t out) { operation(driver::OperationType::ADD, {a, b, none()}, {out}); }
+  void mul(uint32_t a, uint32_t b, uint32_t out) { operation(driver::OperationType::MUL, {a, b, none()}, {out}); }
+  void less(uint32_t a, uint32_t b, uint32_t out) { operation(driver::OperationType::LESS, {a, b}, {out}); }
+  std::shared_ptr<const FinishedModel> finish(std::vector<uint32_t> in, std::vector<uint32_t> out) {
+    EXPECT_TRUE(m_.identifyInputsAndOutputs(in, out));
+    auto finished = m_.finish();
+    EXPECT_TRUE(finished.has_value()) << (finished ? "" : finished.error().message);
+    return m_.finishedModel();
+  }
+
+ private:
+  static constexpr uint32_t kOne[] = {1};
+  uint32_t add(driver::OperandType type, std::span<const uint32_t> dims) {
+    EXPECT_TRUE(m_.addOperand(static_cast<int32_t>(type), dims, 0, 0));
+    return count_++;
+  }
+  uint32_t none() {
+    if (none_ == UINT32_MAX) {
+      none_ = add(driver::OperandType::INT32, {});
+      const int32_t value = 0;
+      EXPECT_TRUE(m_.setOperandValue(static_cast<int32_t>(none_), &value, sizeof value));
+    }
+    return none_;
+  }
+  ModelBuilder m_;
+  uint32_t count_ = 0;
+  uint32_t none_ = UINT32_MAX;
+};
+
+// One float in, one float out.
+// The execution reads the inputs where they are, so they are iterated by reference.
+Result<float> runScalar(const std::shared_ptr<const CompiledModel>& compiled, std::vector<float> inputs,
+                        std::vector<uint8_t> flags = {}) {
+  Execution e(compiled);
+  int32_t index = 0;
+  for (uint8_t& f : flags) EXPECT_TRUE(e.setInput(index++, nullptr, &f, 1));
+  for (float& x : inputs) EXPECT_TRUE(e.setInput(index++, nullptr, &x, sizeof x));
+  float out = -1;
+  EXPECT_TRUE(e.setOutput(0, nullptr, &out, sizeof out));
+  NNRT_RETURN_IF_ERROR(e.compute());
+  return out;
+}
+
+// The device names of a referenced subgraph's steps, in order.
+std::vector<std::string> stepDevices(const CompiledModel& compiled, uint32_t subgraph) {
+  std::vector<std::string> names;
+  for (const CompiledStep& step : compiled.referenced(subgraph).steps)
+    names.push_back(step.interpreted ? "runtime" : step.device->name());
+  return names;
+}
+
+// WHILE x < 20: x = x * 2 + 1. The body's MUL goes to simB and its ADD to simA (each half the cpu's
+// cost); the condition's LESS to the cpu. From x = 1: 3, 7, 15, 31 (four iterations).
+TEST_F(SchedulerTest, WhileBodySplitAcrossTwoDevices) {
+  auto reg = registry(1);
+  FlowBuilder condition(*reg), body(*reg), main(*reg);
+  {
+    const uint32_t x = condition.floats(), limit = condition.floats(), go = condition.flag();
+    condition.less(x, limit, go);
+  }
+  auto conditionModel = condition.finish({0, 1}, {2});  // x, limit -> go
+  {
+    const uint32_t x = body.floats(), limit = body.floats(), two = body.constant(2), one = body.constant(1);
+    const uint32_t doubled = body.floats(), next = body.floats();
+    body.mul(x, two, doubled);
+    body.add(doubled, one, next);
+    (void)limit;
+  }
+  auto bodyModel = body.finish({0, 1}, {5});  // x, limit -> next
+  const uint32_t x = main.floats(), limit = main.floats(), out = main.floats();
+  const uint32_t condRef = main.subgraph(conditionModel), bodyRef = main.subgraph(bodyModel);
+  main.operation(driver::OperationType::WHILE, {condRef, bodyRef, x, limit}, {out});
+  auto compiled = compile(main.finish({x, limit}, {out}), *reg);
+  ASSERT_TRUE(compiled);
+  ASSERT_EQ(compiled->steps().size(), 1u);
+  EXPECT_TRUE(compiled->steps()[0].interpreted);
+  // Referenced subgraphs in order of first reference: 0 the condition, 1 the body.
+  EXPECT_EQ(stepDevices(*compiled, 0), (std::vector<std::string>{"cpu"}));
+  EXPECT_EQ(stepDevices(*compiled, 1), (std::vector<std::string>{"simB", "simA"}));
+
+  auto result = runScalar(compiled, {1.0f, 20.0f});
+  ASSERT_TRUE(result.has_value()) << result.error().message;
+  EXPECT_EQ(*result, 31.0f);
+  // Each iteration ran the body's two steps, one on each simulated device.
+  EXPECT_EQ(trace().size(), 8u);
+}
+
+// IF c: x + 1 (simA) else: x * 2 (simB).
+TEST_F(SchedulerTest, IfBranchesOnDifferentDevices) {
+  auto reg = registry(1);
+  FlowBuilder then(*reg), otherwise(*reg), main(*reg);
+  {
+    const uint32_t a = then.floats(), one = then.constant(1), b = then.floats();
+    then.add(a, one, b);
+  }
+  auto thenModel = then.finish({0}, {2});  // a -> b
+  {
+    const uint32_t a = otherwise.floats(), two = otherwise.constant(2), b = otherwise.floats();
+    otherwise.mul(a, two, b);
+  }
+  auto elseModel = otherwise.finish({0}, {2});  // a -> b
+  const uint32_t c = main.flag(), x = main.floats(), y = main.floats();
+  const uint32_t thenRef = main.subgraph(thenModel), elseRef = main.subgraph(elseModel);
+  main.operation(driver::OperationType::IF, {c, thenRef, elseRef, x}, {y});
+  auto compiled = compile(main.finish({c, x}, {y}), *reg);
+  ASSERT_TRUE(compiled);
+  EXPECT_EQ(stepDevices(*compiled, 0), (std::vector<std::string>{"simA"}));
+  EXPECT_EQ(stepDevices(*compiled, 1), (std::vector<std::string>{"simB"}));
+
+  auto yes = runScalar(compiled, {3.0f}, {1});
+  ASSERT_TRUE(yes.has_value()) << yes.error().message;
+  EXPECT_EQ(*yes, 4.0f);
+  auto no = runScalar(compiled, {3.0f}, {0});
+  ASSERT_TRUE(no.has_value()) << no.error().message;
+  EXPECT_EQ(*no, 6.0f);
+  EXPECT_EQ(trace().size(), 2u);  // one branch on a simulated device per run
+}
+
+// The execution's deadline also ends a loop: x < 1e30 never ends, the loop timeout is the maximum,
+// and a 30 ms execution timeout stops it.
+TEST_F(SchedulerTest, ExecutionDeadlineEndsALoop) {
+  auto reg = registry(1);
+  FlowBuilder condition(*reg), body(*reg), main(*reg);
+  {
+    const uint32_t x = condition.floats(), limit = condition.floats(), go = condition.flag();
+    condition.less(x, limit, go);
+  }
+  auto conditionModel = condition.finish({0, 1}, {2});  // x, limit -> go
+  {
+    const uint32_t x = body.floats(), limit = body.floats(), one = body.constant(1), next = body.floats();
+    body.add(x, one, next);
+    (void)limit;
+  }
+  auto bodyModel = body.finish({0, 1}, {3});  // x, limit -> next
+  const uint32_t x = main.floats(), limit = main.floats(), out = main.floats();
+  const uint32_t condRef = main.subgraph(conditionModel), bodyRef = main.subgraph(bodyModel);
+  main.operation(driver::OperationType::WHILE, {condRef, bodyRef, x, limit}, {out});
+  auto compiled = compile(main.finish({x, limit}, {out}), *reg);
+  ASSERT_TRUE(compiled);
+  Execution e(compiled);
+  float in[] = {0.0f, 1e30f}, result = 0;
+  EXPECT_TRUE(e.setInput(0, nullptr, &in[0], sizeof(float)));
+  EXPECT_TRUE(e.setInput(1, nullptr, &in[1], sizeof(float)));
+  EXPECT_TRUE(e.setOutput(0, nullptr, &result, sizeof result));
+  EXPECT_TRUE(e.setLoopTimeout(15'000'000'000ull));
+  EXPECT_TRUE(e.setTimeout(30'000'000));
+  const auto start = std::chrono::steady_clock::now();
+  auto computed = e.compute();
+  ASSERT_FALSE(computed.has_value());
+  EXPECT_EQ(computed.error().code, ResultCode::MISSED_DEADLINE_TRANSIENT);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+}
+
 }  // namespace
 }  // namespace nnrt

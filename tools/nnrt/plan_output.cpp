@@ -45,6 +45,7 @@ std::string operandName(const PlanContext& c, uint32_t operand) {
 }
 
 std::string deviceName(const PlanContext& c, size_t device) {
+  if (device == partition::kInterpreter) return "runtime";
   return device < c.plan.views.size() ? c.plan.views[device].name : "device " + std::to_string(device);
 }
 
