@@ -24,8 +24,11 @@ std::string reasonText(const nnrt_reason& reason) {
   return std::string(reason.message, strnlen(reason.message, sizeof(reason.message)));
 }
 
+Error statusError(nnrt_status status, std::string reason, const std::string& context) {
+  return fromDriver(driver::Error{static_cast<driver::ErrorStatus>(status), std::move(reason)}, context);
+}
 Error driverError(nnrt_status status, const nnrt_reason& reason, const std::string& context) {
-  return fromDriver(driver::Error{static_cast<driver::ErrorStatus>(status), reasonText(reason)}, context);
+  return statusError(status, reasonText(reason), context);
 }
 
 bool validPerf(const nnrt_perf_info& p) {
@@ -161,7 +164,7 @@ void executeCallback(void* context, nnrt_status status, const nnrt_output_shape*
 // other than the one the request gives.
 Result<driver::ExecutionResult> executionResult(const ExecuteCall& call, const std::string& what) {
   if (call.status != NNRT_STATUS_NONE && call.status != NNRT_STATUS_OUTPUT_INSUFFICIENT_SIZE) {
-    return Unexpected(fromDriver(driver::Error{static_cast<driver::ErrorStatus>(call.status), call.reason}, what));
+    return Unexpected(statusError(call.status, call.reason, what));
   }
   const nnrt_request& request = call.request->view();
   if (call.shapeCount != request.output_count || call.shapes.size() != request.output_count) {
@@ -212,7 +215,7 @@ void PreparedModel::executeAsync(const nnrt_request& request, bool measure, uint
                                                loopTimeoutNs, &executeCallback, context, &reason);
     // A failed launch is answered with its status, should the driver not also call back.
     if (s != NNRT_STATUS_NONE) {
-      if (auto pending = DriverCallbacks::take(context)) {
+      if (DriverCallbacks::take(context)) {
         call->answer([&] { call->store(s, nullptr, 0, {UINT64_MAX, UINT64_MAX}, reasonText(reason)); });
       }
     }
@@ -547,7 +550,7 @@ Result<std::shared_ptr<PreparedModel>> prepareWith(const std::shared_ptr<DriverG
     if (call->prepared != nullptr) call->library->api().release_prepared_model(call->prepared);
     // Success without a model is a failure.
     nnrt_status s = call->status != NNRT_STATUS_NONE ? call->status : NNRT_STATUS_GENERAL_FAILURE;
-    return Unexpected(fromDriver(driver::Error{static_cast<driver::ErrorStatus>(s), call->reason}, what));
+    return Unexpected(statusError(s, call->reason, what));
   }
   return std::make_shared<PreparedModel>(call->library, call->prepared, guard);
 }
@@ -577,7 +580,7 @@ Result<DriverDevice::Support> DriverDevice::getSupportedOperations(const nnrt_mo
   DriverGuard::WaitEnd end = guard_->wait(*call, 0, what);
   if (end != DriverGuard::WaitEnd::Answered) return Unexpected(waitError(end, what));
   if (call->status != NNRT_STATUS_NONE) {
-    return Unexpected(fromDriver(driver::Error{static_cast<driver::ErrorStatus>(call->status), call->reason}, what));
+    return Unexpected(statusError(call->status, call->reason, what));
   }
   for (size_t i = 0; i < call->flags.size(); ++i) {
     if (call->flags[i] > 1) {

@@ -35,7 +35,8 @@ struct DriverGuard::Workers {
     std::unique_lock lock(self->mutex);
     while (true) {
       ++self->idle;
-      bool woke = self->wake.wait_for(lock, kIdleWorkerLife, [&] { return self->closing || !self->jobs.empty(); });
+      bool woke =
+          self->wake.wait_for(lock, kIdleWorkerLife, [&] { return self->closing || !self->jobs.empty(); });
       --self->idle;
       if (!woke || self->jobs.empty()) break;  // idle too long, or closing with nothing to do
       std::function<void()> job = std::move(self->jobs.front());
@@ -111,9 +112,10 @@ DriverGuard::WaitEnd DriverGuard::wait(DriverCall& call, uint64_t deadlineNs, co
   if (call.done_.wait_for(lock, grace_, [&] { return call.answered_; })) return WaitEnd::Answered;
   call.abandoned_ = true;
   lock.unlock();
-  takeOutOfService(what + (end == WaitEnd::DeadlinePassed ? " did not end within " : " did not end ") +
-                   std::to_string(grace_.count()) + " ms " +
-                   (end == WaitEnd::DeadlinePassed ? "after its deadline" : "after the device became unavailable"));
+  takeOutOfService(
+      what + (end == WaitEnd::DeadlinePassed ? " did not end within " : " did not end ") +
+      std::to_string(grace_.count()) + " ms " +
+      (end == WaitEnd::DeadlinePassed ? "after its deadline" : "after the device became unavailable"));
   return end;
 }
 
@@ -145,7 +147,9 @@ Registry& registry() {
   return *r;
 }
 
-uint64_t idOf(void* context) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(context)); }
+uint64_t idOf(void* context) {
+  return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(context));
+}
 
 }  // namespace
 

@@ -55,9 +55,10 @@ struct TestModel {
     uint32_t dims[] = {4};
     ANeuralNetworksOperandType tensor{ANEURALNETWORKS_TENSOR_FLOAT32, 1, dims, 0.0f, 0};
     ANeuralNetworksOperandType scalar{ANEURALNETWORKS_INT32, 0, nullptr, 0.0f, 0};
-    for (int i = 0; i < 2; ++i) ANeuralNetworksModel_addOperand(model, &tensor);  // 0 a, 1 b
-    ANeuralNetworksModel_addOperand(model, &scalar);                              // 2 activation
-    ANeuralNetworksModel_addOperand(model, &tensor);                              // 3 a + b
+    for (int i = 0; i < 2; ++i)
+      ANeuralNetworksModel_addOperand(model, &tensor);  // 0 a, 1 b
+    ANeuralNetworksModel_addOperand(model, &scalar);    // 2 activation
+    ANeuralNetworksModel_addOperand(model, &tensor);    // 3 a + b
     const int32_t none = ANEURALNETWORKS_FUSED_NONE;
     ANeuralNetworksModel_setOperandValue(model, 2, &none, sizeof(none));
     uint32_t addIn[] = {0, 1, 2}, addOut[] = {3};
@@ -91,8 +92,8 @@ struct TestCompilation {
         list.push_back(deviceNamed(name));
         EXPECT_NE(list.back(), nullptr) << name;
       }
-      EXPECT_EQ(ANeuralNetworksCompilation_createForDevices(m.model, list.data(), static_cast<uint32_t>(list.size()),
-                                                            &compilation),
+      EXPECT_EQ(ANeuralNetworksCompilation_createForDevices(m.model, list.data(),
+                                                            static_cast<uint32_t>(list.size()), &compilation),
                 ANEURALNETWORKS_NO_ERROR);
     }
     if (timeoutNs != 0) {
@@ -144,7 +145,8 @@ std::string outOfService(const std::string& device) {
 size_t threadCount() {
   size_t n = 0;
   if (DIR* dir = opendir("/proc/self/task")) {
-    while (dirent* e = readdir(dir)) n += e->d_name[0] != '.';
+    while (dirent* e = readdir(dir))
+      n += e->d_name[0] != '.';
     closedir(dir);
   }
   return n;
@@ -203,8 +205,9 @@ TEST(FaultTest, ASecondPrepareCallbackIsIgnored) {
     EXPECT_EQ(e.out, kSum);
     std::this_thread::sleep_for(std::chrono::milliseconds(500));  // the second callback comes at 300 ms
   });
-  EXPECT_NE(log.find("device 'f_prepare_calls_back_twice' (plugin 'fault'): called back twice for one preparation"),
-            std::string::npos)
+  EXPECT_NE(
+      log.find("device 'f_prepare_calls_back_twice' (plugin 'fault'): called back twice for one preparation"),
+      std::string::npos)
       << log;
   EXPECT_TRUE(deviceNamed("f_prepare_calls_back_twice") != nullptr);
 }
@@ -218,9 +221,10 @@ TEST(FaultTest, AModelDeliveredAfterTheDeadlineIsReleased) {
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(700));  // the model comes at 600 ms
   });
-  EXPECT_NE(log.find("device 'f_prepare_calls_back_late' (plugin 'fault'): a preparation ended after the runtime "
-                     "stopped waiting for it (its model is released)"),
-            std::string::npos)
+  EXPECT_NE(
+      log.find("device 'f_prepare_calls_back_late' (plugin 'fault'): a preparation ended after the runtime "
+               "stopped waiting for it (its model is released)"),
+      std::string::npos)
       << log;
   expectCpuStillWorks();
 }
@@ -308,8 +312,9 @@ TEST(FaultTest, ASecondExecuteCallbackIsIgnored) {
     EXPECT_EQ(e.out, kSumTimesC);
     std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the second callback comes at 100 ms
   });
-  EXPECT_NE(log.find("device 'f_execute_calls_back_twice' (plugin 'fault'): called back twice for one execution"),
-            std::string::npos)
+  EXPECT_NE(
+      log.find("device 'f_execute_calls_back_twice' (plugin 'fault'): called back twice for one execution"),
+      std::string::npos)
       << log;
 }
 
@@ -334,14 +339,17 @@ TEST(FaultTest, ThrowingGettersSkipTheirDeviceOnly) {
   const std::string file = std::string(getenv("NNRT_PLUGIN_DIR")) + "/test_plugins/libnnrt_driver_fault.so";
   EXPECT_EQ(skippedFor("f_throw_get_name"),
             file + ": device 'f_throw_get_name': driver gave no name (NULL, empty or over 1024 bytes)");
-  EXPECT_EQ(skippedFor("f_throw_get_version_string"),
-            file + ": device 'f_throw_get_version_string': driver gave no version string (NULL or over 1024 bytes)");
+  EXPECT_EQ(
+      skippedFor("f_throw_get_version_string"),
+      file +
+          ": device 'f_throw_get_version_string': driver gave no version string (NULL or over 1024 bytes)");
   EXPECT_EQ(skippedFor("f_throw_get_type"), file + ": device 'f_throw_get_type': unknown device type 0");
   EXPECT_EQ(skippedFor("f_throw_get_feature_level"),
             file + ": device 'f_throw_get_feature_level': unknown feature level 0");
   EXPECT_EQ(skippedFor("f_throw_get_capabilities"),
-            file + ": device 'f_throw_get_capabilities': getCapabilities_1_3: GENERAL_FAILURE (driver threw: no "
-                   "capabilities today)");
+            file +
+                ": device 'f_throw_get_capabilities': getCapabilities_1_3: GENERAL_FAILURE (driver threw: no "
+                "capabilities today)");
   for (const char* name : {"f_throw_get_name", "f_throw_get_version_string", "f_throw_get_type",
                            "f_throw_get_feature_level", "f_throw_get_capabilities"}) {
     EXPECT_EQ(deviceNamed(name), nullptr) << name;
@@ -366,9 +374,10 @@ std::vector<bool> supportedBy(const std::string& device) {
 TEST(FaultTest, SupportBytesOtherThanZeroOrOneAreRefused) {
   EXPECT_EQ(supportedBy("f_none"), std::vector<bool>{true});
   std::string log = logOf([&] { EXPECT_EQ(supportedBy("f_supported_garbage"), std::vector<bool>{false}); });
-  EXPECT_NE(log.find("getSupportedOperations_1_3 on 'f_supported_garbage': the driver answered 171 (not 0 or 1) "
-                     "for operation 0; its answer is refused"),
-            std::string::npos)
+  EXPECT_NE(
+      log.find("getSupportedOperations_1_3 on 'f_supported_garbage': the driver answered 171 (not 0 or 1) "
+               "for operation 0; its answer is refused"),
+      std::string::npos)
       << log;
   // The model then runs on the cpu.
   TestModel m;
@@ -391,8 +400,9 @@ TEST(FaultTest, NonsenseOutputShapesFailTheExecution) {
     TestExecution e(c, false);
     EXPECT_EQ(ANeuralNetworksExecution_compute(e.execution), ANEURALNETWORKS_OP_FAILED);
   });
-  EXPECT_NE(log.find("execution on device 'f_shapes_garbage': the driver reported is_sufficient 171 for output 0"),
-            std::string::npos)
+  EXPECT_NE(
+      log.find("execution on device 'f_shapes_garbage': the driver reported is_sufficient 171 for output 0"),
+      std::string::npos)
       << log;
 }
 
@@ -422,9 +432,10 @@ TEST(FaultFallback, HungExecutionEndsWithTheHealthCheckAndFallsBackToTheCpu) {
     EXPECT_LT(Clock::now() - start, kBound);
     EXPECT_EQ(e.out, kSum);
   });
-  EXPECT_NE(log.find("device 'stuck' (plugin 'fault') is out of service: execution on device 'stuck' did not end "
-                     "100 ms after the device became unavailable"),
-            std::string::npos)
+  EXPECT_NE(
+      log.find("device 'stuck' (plugin 'fault') is out of service: execution on device 'stuck' did not end "
+               "100 ms after the device became unavailable"),
+      std::string::npos)
       << log;
   EXPECT_NE(log.find("retrying on 'cpu'"), std::string::npos) << log;
 }

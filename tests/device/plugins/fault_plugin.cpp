@@ -31,7 +31,8 @@ namespace {
 using namespace nnrt::driver;
 
 [[noreturn]] void hangForever() {
-  for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
+  for (;;)
+    std::this_thread::sleep_for(std::chrono::hours(1));
 }
 
 class FaultPrepared : public PreparedModel {
@@ -48,7 +49,8 @@ class FaultPrepared : public PreparedModel {
     NNRT_ASSIGN_OR_RETURN(auto b, request.inputBytes(1));
     NNRT_ASSIGN_OR_RETURN(auto out, request.outputBytes(0));
     const size_t n = out.size() / sizeof(float);
-    if (a.size() < out.size() || b.size() < out.size()) return invalidArgument("inputs smaller than the output");
+    if (a.size() < out.size() || b.size() < out.size())
+      return invalidArgument("inputs smaller than the output");
     for (size_t i = 0; i < n; ++i) {
       float x, y;
       std::memcpy(&x, a.data() + i * sizeof(float), sizeof(float));
@@ -100,13 +102,15 @@ class FaultDevice : public Device {
     if (fault_ == "throw_get_capabilities") throw std::runtime_error("no capabilities today");
     return capabilities_;
   }
-  Result<std::vector<bool>> getSupportedOperations_1_3(const Model& model, const Explainer& explain) const override {
+  Result<std::vector<bool>> getSupportedOperations_1_3(const Model& model,
+                                                       const Explainer& explain) const override {
     if (fault_ == "throw_get_supported_operations") throw std::runtime_error("no support today");
     std::vector<bool> supported;
     for (uint32_t i = 0; i < model.main().operations().size(); ++i) {
       const nnrt_operation& op = model.main().operations()[i];
-      const bool add = op.type == static_cast<int32_t>(OperationType::ADD) &&
-                       model.main().operands()[op.inputs[0]].type == static_cast<int32_t>(OperandType::TENSOR_FLOAT32);
+      const bool add =
+          op.type == static_cast<int32_t>(OperationType::ADD) &&
+          model.main().operands()[op.inputs[0]].type == static_cast<int32_t>(OperandType::TENSOR_FLOAT32);
       if (!add) explain(i, "the fault device runs float32 ADD only");
       supported.push_back(add);
     }
@@ -156,8 +160,9 @@ void later(std::chrono::milliseconds delay, F&& fire) {
 }
 
 nnrt_status prepare(const nnrt_device* d, const nnrt_model* model, int32_t preference, int32_t priority,
-                    uint64_t deadline, const int* modelFds, uint32_t modelCount, const int* dataFds, uint32_t dataCount,
-                    const uint8_t* token, nnrt_prepare_callback callback, void* context, nnrt_reason* reason) {
+                    uint64_t deadline, const int* modelFds, uint32_t modelCount, const int* dataFds,
+                    uint32_t dataCount, const uint8_t* token, nnrt_prepare_callback callback, void* context,
+                    nnrt_reason* reason) {
   const std::string& fault = faultOf(d);
   if (fault == "prepare_never_calls_back") return NNRT_STATUS_NONE;
   if (fault == "prepare_calls_back_late") {
@@ -172,38 +177,41 @@ nnrt_status prepare(const nnrt_device* d, const nnrt_model* model, int32_t prefe
       h->status = s;
       h->prepared = p;
     };
-    Glue::prepare(d, model, preference, priority, deadline, modelFds, modelCount, dataFds, dataCount, token, keep,
-                  held.get(), reason);
-    later(std::chrono::milliseconds(600), [held, callback, context] {
-      callback(context, held->status, held->prepared, "");
-    });
+    Glue::prepare(d, model, preference, priority, deadline, modelFds, modelCount, dataFds, dataCount, token,
+                  keep, held.get(), reason);
+    later(std::chrono::milliseconds(600),
+          [held, callback, context] { callback(context, held->status, held->prepared, ""); });
     return NNRT_STATUS_NONE;
   }
-  nnrt_status s = Glue::prepare(d, model, preference, priority, deadline, modelFds, modelCount, dataFds, dataCount,
-                                token, callback, context, reason);
+  nnrt_status s = Glue::prepare(d, model, preference, priority, deadline, modelFds, modelCount, dataFds,
+                                dataCount, token, callback, context, reason);
   if (fault == "prepare_calls_back_twice") {
-    later(std::chrono::milliseconds(300), [callback, context] { callback(context, NNRT_STATUS_NONE, nullptr, ""); });
+    later(std::chrono::milliseconds(300),
+          [callback, context] { callback(context, NNRT_STATUS_NONE, nullptr, ""); });
   }
   return s;
 }
 
 nnrt_status execute(nnrt_prepared_model* p, const nnrt_request* request, uint8_t measure, uint64_t deadline,
-                    uint64_t loopTimeout, nnrt_execute_callback callback, void* context, nnrt_reason* reason) {
+                    uint64_t loopTimeout, nnrt_execute_callback callback, void* context,
+                    nnrt_reason* reason) {
   const std::string& fault = faultOf(p);
   if (fault == "execute_never_calls_back") return NNRT_STATUS_NONE;
   nnrt_status s = Glue::execute(p, request, measure, deadline, loopTimeout, callback, context, reason);
   if (fault == "execute_calls_back_twice") {
     later(std::chrono::milliseconds(100), [callback, context] {
-      callback(context, NNRT_STATUS_GENERAL_FAILURE, nullptr, 0, nnrt_timing{UINT64_MAX, UINT64_MAX}, "again");
+      callback(context, NNRT_STATUS_GENERAL_FAILURE, nullptr, 0, nnrt_timing{UINT64_MAX, UINT64_MAX},
+               "again");
     });
   }
   return s;
 }
 
-nnrt_status executeSync(nnrt_prepared_model* p, const nnrt_request* request, uint8_t measure, uint64_t deadline,
-                        uint64_t loopTimeout, nnrt_output_shape* shapes, uint32_t shapeCount, nnrt_timing* timing,
-                        nnrt_reason* reason) {
-  nnrt_status s = Glue::executeSync(p, request, measure, deadline, loopTimeout, shapes, shapeCount, timing, reason);
+nnrt_status executeSync(nnrt_prepared_model* p, const nnrt_request* request, uint8_t measure,
+                        uint64_t deadline, uint64_t loopTimeout, nnrt_output_shape* shapes,
+                        uint32_t shapeCount, nnrt_timing* timing, nnrt_reason* reason) {
+  nnrt_status s =
+      Glue::executeSync(p, request, measure, deadline, loopTimeout, shapes, shapeCount, timing, reason);
   if (faultOf(p) == "shapes_garbage" && shapeCount > 0) shapes[0].is_sufficient = 0xAB;
   return s;
 }
