@@ -102,7 +102,9 @@ int ANeuralNetworksDevice_wait(const ANeuralNetworksDevice* device) {
   static constexpr const char* kFn = "ANeuralNetworksDevice_wait";
   if (device == nullptr) return unexpectedNull(kFn, "device");
   return guarded(kFn, [&]() -> int {
-    if (device->device->available() && device->device->queryStatus() == NNRT_DEVICE_STATUS_AVAILABLE) {
+    // A driver that does not answer within a second is as good as unavailable.
+    if (device->device->available() &&
+        device->device->queryStatus(std::chrono::seconds(1)) == NNRT_DEVICE_STATUS_AVAILABLE) {
       return ANEURALNETWORKS_NO_ERROR;
     }
     return report(kFn, Error{ResultCode::UNAVAILABLE_DEVICE, "device '" + device->device->name() + "' is not available"});

@@ -191,7 +191,11 @@ int ANeuralNetworksModel_getSupportedOperationsForDevices(const ANeuralNetworksM
         }
       }
       auto support = devices[d]->device->getSupportedOperations(finished->view->view());
-      if (!support) return report(kFn, support.error());
+      if (!support) {
+        // As Android: a driver whose query fails (or answers nonsense) supports nothing.
+        nnrt::logWarning(std::string(kFn) + ": " + support.error().message + "; the device supports nothing here");
+        continue;
+      }
       for (size_t i = 0; i < count; ++i) any[i] = any[i] || support->supported[i];
     }
     // Drivers answer in the sorted order; the caller asked in the order of addOperation.

@@ -215,6 +215,9 @@ Result<void> Compilation::prepareSteps(CompiledModel& compiled, uint64_t deadlin
   auto prepareOne = [&](size_t i) {
     CompiledStep& step = *steps[i];
     const nnrt_model& view = step.subModel ? step.subModel->view() : model.view->view();
+    // What keeps the view alive for a preparation the runtime may give up on.
+    std::shared_ptr<const void> keepAlive = step.subModel ? std::shared_ptr<const void>(step.subModel)
+                                                          : std::shared_ptr<const void>(model_);
     std::optional<StepCacheFiles> cache;
     driver::CacheFileCounts counts = step.device->cacheFilesNeeded();
     if (!options_.cacheDir.empty() && counts.modelCache + counts.dataCache > 0) {
@@ -239,7 +242,7 @@ Result<void> Compilation::prepareSteps(CompiledModel& compiled, uint64_t deadlin
     if (cache) cache->truncate();
     static const CacheHandles kNoCache;
     auto prepared = step.device->prepareModel(view, preference, options_.priority, deadlineNs,
-                                              cache ? cache->handles() : kNoCache);
+                                              cache ? cache->handles() : kNoCache, keepAlive);
     if (prepared) {
       step.prepared = std::move(*prepared);
     } else {
@@ -368,9 +371,13 @@ Result<std::shared_ptr<PreparedModel>> CompiledModel::fallbackPrepared(size_t st
   std::lock_guard lock(fallbackMutex_);
   if (fallbackPrepared_[step]) return fallbackPrepared_[step];
   const nnrt_model* view = &model_->view->view();
-  if (step < main_.steps.size() && main_.steps[step].subModel) view = &main_.steps[step].subModel->view();
-  NNRT_ASSIGN_OR_RETURN(auto prepared, executionFallback_->prepareModel(*view, plan_.policy.preference,
-                                                                        priority_, 0, CacheHandles{}));
+  std::shared_ptr<const void> keepAlive = model_;
+  if (step < main_.steps.size() && main_.steps[step].subModel) {
+    view = &main_.steps[step].subModel->view();
+    keepAlive = main_.steps[step].subModel;
+  }
+  NNRT_ASSIGN_OR_RETURN(auto prepared, executionFallback_->prepareModel(*view, plan_.policy.preference, priority_, 0,
+                                                                        CacheHandles{}, keepAlive));
   fallbackPrepared_[step] = prepared;
   return prepared;
 }

@@ -28,7 +28,7 @@ struct StepLayout;
 struct CompiledStep {
   std::shared_ptr<DriverDevice> device;      // null for an interpreted step
   std::shared_ptr<PreparedModel> prepared;   // null for an interpreted step
-  std::unique_ptr<ModelView> subModel;  // null when the step is the whole model
+  std::shared_ptr<const ModelView> subModel;  // null when the step is the whole model
   std::vector<uint32_t> inputs;         // source operand indexes, the step model's input order
   std::vector<uint32_t> outputs;
   std::vector<size_t> dependsOn;        // steps whose outputs this one reads

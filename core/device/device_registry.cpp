@@ -7,6 +7,10 @@
 #include "core/support/log.hpp"
 
 namespace nnrt {
+namespace {
+// More devices than any plugin offers: a count above it is nonsense (or a failed count).
+constexpr uint32_t kMaxDevicesPerPlugin = 256;
+}  // namespace
 
 std::unique_ptr<DeviceRegistry> DeviceRegistry::create(config::RuntimeConfig config) {
   std::unique_ptr<DeviceRegistry> registry(new DeviceRegistry());
@@ -27,8 +31,9 @@ std::unique_ptr<DeviceRegistry> DeviceRegistry::create(config::RuntimeConfig con
     }
     const nnrt_driver_api& api = (*library)->api();
     uint32_t count = api.device_count((*library)->plugin());
-    if (count == 0) {
-      std::string why = entry.libraryPath.string() + ": plugin '" + api.plugin_name + "' offers no device";
+    if (count == 0 || count > kMaxDevicesPerPlugin) {
+      std::string why = entry.libraryPath.string() + ": plugin '" + api.plugin_name + "' offers " +
+                        (count == 0 ? std::string("no device") : std::to_string(count) + " devices");
       logWarning("skipping device '" + entry.name + "': " + why);
       skip(why);
       continue;
@@ -37,10 +42,16 @@ std::unique_ptr<DeviceRegistry> DeviceRegistry::create(config::RuntimeConfig con
       std::string name = count == 1 ? entry.name : entry.name + ":" + std::to_string(i);
       nnrt_device* handle = api.device_at((*library)->plugin(), i);
       if (handle == nullptr) {
-        skip(entry.libraryPath.string() + ": device_at(" + std::to_string(i) + ") returned NULL");
+        std::string why = entry.libraryPath.string() + ": device_at(" + std::to_string(i) + ") returned NULL";
+        logWarning("skipping device '" + name + "': " + why);
+        registry->skipped_.push_back({name, entry.libraryPath.string(), why});
         continue;
       }
-      auto device = DriverDevice::create(*library, handle, name, entry.performance);
+      // A driver may still answer one health check interval after a deadline (see DriverGuard).
+      const uint32_t interval = registry->config_.policy.healthCheckIntervalMs;
+      auto device = DriverDevice::create(*library, handle, name, entry.performance,
+                                         interval != 0 ? std::chrono::milliseconds(interval)
+                                                       : DriverDevice::kDefaultGrace);
       if (!device) {
         logWarning("skipping device '" + name + "': " + device.error().message);
         registry->skipped_.push_back({name, entry.libraryPath.string(), device.error().message});

@@ -1,38 +1,46 @@
 // The runtime's view of one plugin device: identity and capabilities read once at start-up (with
 // the configuration's performance overrides applied), and the calls the runtime makes, each
-// checked so that a misbehaving plugin yields an error rather than undefined behaviour.
+// checked so that a misbehaving plugin yields an error rather than undefined behaviour. Calls that
+// can block run through the device's DriverGuard (driver_guard.hpp): every wait is bounded, late
+// or repeated callbacks are ignored, and a device whose call never ends is taken out of service.
 #pragma once
 
-#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "core/config/runtime_config.hpp"
+#include "core/device/driver_guard.hpp"
 #include "core/device/driver_library.hpp"
 #include "core/support/status.hpp"
 #include "nnrt/driver/driver.hpp"
 
 namespace nnrt {
 
-// A model prepared by a driver. Releases it when the last reference goes; keeps the plugin loaded.
+// A model prepared by a driver. Releases it when the last reference goes (leaks it when the device
+// is out of service: a stuck call may still use it); keeps the plugin loaded.
 class PreparedModel {
  public:
-  PreparedModel(std::shared_ptr<DriverLibrary> library, nnrt_prepared_model* prepared, std::string deviceName)
-      : library_(std::move(library)), prepared_(prepared), deviceName_(std::move(deviceName)) {}
+  PreparedModel(std::shared_ptr<DriverLibrary> library, nnrt_prepared_model* prepared,
+                std::shared_ptr<DriverGuard> guard)
+      : library_(std::move(library)), prepared_(prepared), guard_(std::move(guard)) {}
   ~PreparedModel();
   PreparedModel(const PreparedModel&) = delete;
   PreparedModel& operator=(const PreparedModel&) = delete;
 
   // Runs a request to completion. The result's status is NONE or OUTPUT_INSUFFICIENT_SIZE (with
-  // the shapes); every other failure is an Error. Thread-safe.
+  // the shapes); every other failure is an Error: MISSED_DEADLINE_TRANSIENT when the driver has not
+  // ended by the deadline, UNAVAILABLE_DEVICE when the device became unavailable meanwhile, OP_FAILED
+  // when it answered nonsense. Thread-safe.
   Result<driver::ExecutionResult> execute(const nnrt_request& request, bool measure, uint64_t deadlineNs,
                                           uint64_t loopTimeoutNs) const;
-  // Launches a request with the driver's execute_1_3; `done` runs exactly once, maybe on another
-  // thread, maybe before this returns. `request` and its pools must stay valid until then.
+  // Launches a request with the driver's execute_1_3; `done` runs exactly once, on another thread
+  // (errors as execute). `request` is copied; its pools must stay valid until then.
   void executeAsync(const nnrt_request& request, bool measure, uint64_t deadlineNs, uint64_t loopTimeoutNs,
                     std::function<void(Result<driver::ExecutionResult>)> done) const;
   // Whether the driver offers fenced execution (execute_fenced).
@@ -45,12 +53,12 @@ class PreparedModel {
   };
   Result<FencedResult> executeFenced(const nnrt_request& request, std::span<const int> waitFds, bool measure,
                                      uint64_t deadlineNs, uint64_t loopTimeoutNs, uint64_t durationNs) const;
-  const std::string& deviceName() const { return deviceName_; }
+  const std::string& deviceName() const { return guard_->deviceName(); }
 
  private:
   std::shared_ptr<DriverLibrary> library_;
   nnrt_prepared_model* prepared_;
-  std::string deviceName_;
+  std::shared_ptr<DriverGuard> guard_;
 };
 
 struct CacheHandles {
@@ -62,9 +70,13 @@ struct CacheHandles {
 class DriverDevice {
  public:
   // Reads the device's identity, capabilities and extensions; fails if the plugin answers
-  // nonsense (no name, a capability table out of order, a negative cost).
+  // nonsense (no name or an overlong one, an unknown type or feature level, a capability table out
+  // of order, a negative cost, too many entries). `grace`: see DriverGuard.
   static Result<std::shared_ptr<DriverDevice>> create(std::shared_ptr<DriverLibrary> library, nnrt_device* device,
-                                                      std::string name, const config::PerformanceOverride& overrides);
+                                                      std::string name, const config::PerformanceOverride& overrides,
+                                                      std::chrono::milliseconds grace = kDefaultGrace);
+  // The grace period when the configuration gives no health check interval.
+  static constexpr std::chrono::milliseconds kDefaultGrace{1000};
 
   const std::string& name() const { return name_; }              // as the runtime and NNAPI know it
   const std::string& driverDeviceName() const { return driverName_; }  // as the plugin calls it
@@ -81,11 +93,17 @@ class DriverDevice {
   // declares none (an ABI 1.0 plugin, a NULL entry). A malformed table is an error.
   Result<std::vector<nnrt_operation_support>> operationTable() const;
 
-  // Asks the driver now (NNRT_DEVICE_STATUS_*).
+  // Asks the driver now (NNRT_DEVICE_STATUS_*), waiting as long as it takes: for the health check,
+  // which asks on a thread of its own.
   int32_t queryStatus() const;
-  // The runtime's current opinion (set by the health check); new compilations avoid unavailable devices.
-  bool available() const { return available_.load(std::memory_order_acquire); }
-  void setAvailable(bool available) { available_.store(available, std::memory_order_release); }
+  // Asks the driver, waiting at most `timeout`; nullopt when it did not answer in time.
+  std::optional<int32_t> queryStatus(std::chrono::milliseconds timeout) const;
+  // The runtime's current opinion: healthy (as the health check last saw it) and in service (no
+  // call abandoned). New compilations avoid unavailable devices; executions on them fall back.
+  bool available() const { return guard_->available(); }
+  bool inService() const { return guard_->inService(); }
+  bool healthy() const { return guard_->healthy(); }
+  void setHealthy(bool healthy) { guard_->setHealthy(healthy); }
 
   struct Support {
     std::vector<bool> supported;       // per main-subgraph operation
@@ -93,9 +111,11 @@ class DriverDevice {
   };
   Result<Support> getSupportedOperations(const nnrt_model& model) const;
 
-  // Prepares a model and waits for the driver's callback.
+  // Prepares a model and waits for the driver's callback, bounded as executions are (see
+  // PreparedModel::execute). `keepAlive` owns `model`: an abandoned preparation holds it.
   Result<std::shared_ptr<PreparedModel>> prepareModel(const nnrt_model& model, int32_t preference, int32_t priority,
-                                                      uint64_t deadlineNs, const CacheHandles& cache) const;
+                                                      uint64_t deadlineNs, const CacheHandles& cache,
+                                                      std::shared_ptr<const void> keepAlive = nullptr) const;
   Result<std::shared_ptr<PreparedModel>> prepareModelFromCache(uint64_t deadlineNs, const CacheHandles& cache) const;
 
  private:
@@ -109,7 +129,7 @@ class DriverDevice {
   bool overridden_ = false;
   std::vector<driver::Extension> extensions_;
   driver::CacheFileCounts cacheFiles_;
-  std::atomic<bool> available_{true};
+  std::shared_ptr<DriverGuard> guard_;
 };
 
 }  // namespace nnrt

@@ -15,8 +15,9 @@ struct HealthMonitor::Probe {
 namespace {
 
 void setAvailability(DriverDevice& device, bool available, const char* why) {
-  if (device.available() == available) return;
-  device.setAvailable(available);
+  if (device.healthy() == available) return;
+  device.setHealthy(available);
+  if (!device.inService()) return;  // already logged, and never used again
   if (available) {
     logWarning("device '" + device.name() + "' is available again");
   } else {

@@ -1,7 +1,9 @@
 // `nnrt devices`: every device with its identity, status, extensions and capability summary, then
 // every configured device that was skipped and why. With --operations, what each device declares it
 // runs, by operation and type (ABI 1.1's operation table; the same table the driver answers from).
+#include <chrono>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,8 +26,12 @@ const char* typeName(int32_t type) {
   return "UNKNOWN";
 }
 
-const char* statusName(int32_t status) {
-  switch (status) {
+// How long `nnrt devices` waits for a driver's getStatus.
+constexpr std::chrono::milliseconds kStatusTimeout{500};
+
+const char* statusName(std::optional<int32_t> status) {
+  if (!status) return "no answer";
+  switch (*status) {
     case NNRT_DEVICE_STATUS_AVAILABLE: return "available";
     case NNRT_DEVICE_STATUS_BUSY: return "busy";
     case NNRT_DEVICE_STATUS_OFFLINE: return "offline";
@@ -34,7 +40,7 @@ const char* statusName(int32_t status) {
 }
 
 std::string deviceStatus(const DriverDevice& d) {
-  std::string s = statusName(d.queryStatus());
+  std::string s = statusName(d.queryStatus(kStatusTimeout));
   if (!d.available()) s += " (marked unavailable)";
   return s;
 }
@@ -145,7 +151,7 @@ void printJson(const DeviceRegistry& registry) {
     j.field("type", typeName(d->type()));
     j.field("version", d->versionString());
     j.field("feature_level", d->featureLevel());
-    j.field("status", statusName(d->queryStatus()));
+    j.field("status", statusName(d->queryStatus(kStatusTimeout)));
     j.field("available", d->available());
     j.key("extensions").beginArray();
     for (const auto& e : d->extensions()) j.value(e.name);

@@ -5,8 +5,11 @@
 //   NNRT_DRIVER_EXPORT("my_plugin", "1.0.0", openMyPlugin)
 //
 // The macro generates the C table of nnrt_driver.h. Every generated entry point catches every
-// exception and turns it into GENERAL_FAILURE with the exception's message as the reason, so no
-// exception crosses the boundary. Methods keep the HAL 1.3 names. Header-only; standard library only.
+// exception, so none crosses the boundary: a call with a status returns GENERAL_FAILURE with the
+// exception's message as the reason (a callback it owes fires with the same); a getter without one
+// returns a value the runtime refuses, so that it skips the device, naming it: get_name and
+// get_version_string NULL, get_type and get_feature_level 0, get_status UNKNOWN (device_count and
+// device_at run no plugin code). Methods keep the HAL 1.3 names. Header-only; standard library only.
 #pragma once
 
 #include <algorithm>
@@ -201,6 +204,16 @@ nnrt_status guarded(nnrt_reason* reason, F&& body) {
   return NNRT_STATUS_GENERAL_FAILURE;
 }
 
+// Runs `body`, turning an exception into `onThrow`: for the entry points without a status.
+template <class T, class F>
+T guardedValue(T onThrow, F&& body) {
+  try {
+    return body();
+  } catch (...) {
+    return onThrow;
+  }
+}
+
 struct DeviceHandle {
   std::unique_ptr<Device> impl;
   // C copies of the tables, built on first request and kept until close.
@@ -281,16 +294,21 @@ struct Glue {
     if (index >= p->devices.size()) return nullptr;
     return reinterpret_cast<nnrt_device*>(p->devices[index].get());
   }
-  static const char* getName(const nnrt_device* d) { return device(d)->impl->getName().c_str(); }
-  static const char* getVersionString(const nnrt_device* d) { return device(d)->impl->getVersionString().c_str(); }
-  static int32_t getType(const nnrt_device* d) { return static_cast<int32_t>(device(d)->impl->getType()); }
-  static int64_t getFeatureLevel(const nnrt_device* d) { return device(d)->impl->getFeatureLevel(); }
+  static const char* getName(const nnrt_device* d) {
+    return guardedValue<const char*>(nullptr, [d] { return device(d)->impl->getName().c_str(); });
+  }
+  static const char* getVersionString(const nnrt_device* d) {
+    return guardedValue<const char*>(nullptr, [d] { return device(d)->impl->getVersionString().c_str(); });
+  }
+  static int32_t getType(const nnrt_device* d) {
+    return guardedValue<int32_t>(0, [d] { return static_cast<int32_t>(device(d)->impl->getType()); });
+  }
+  static int64_t getFeatureLevel(const nnrt_device* d) {
+    return guardedValue<int64_t>(0, [d] { return device(d)->impl->getFeatureLevel(); });
+  }
   static int32_t getStatus(const nnrt_device* d) {
-    try {
-      return static_cast<int32_t>(device(d)->impl->getStatus());
-    } catch (...) {
-      return NNRT_DEVICE_STATUS_UNKNOWN;
-    }
+    return guardedValue<int32_t>(NNRT_DEVICE_STATUS_UNKNOWN,
+                                 [d] { return static_cast<int32_t>(device(d)->impl->getStatus()); });
   }
   static nnrt_status getCapabilities(const nnrt_device* d, nnrt_capabilities* out, nnrt_reason* reason) {
     return guarded(reason, [&]() -> nnrt_status {
@@ -514,14 +532,21 @@ struct Glue {
   }
   static nnrt_status fencedInfo(nnrt_fenced_execution* e, nnrt_status* status, nnrt_timing* launched,
                                 nnrt_timing* fenced, nnrt_reason* reason) {
-    auto* h = reinterpret_cast<FencedHandle*>(e);
-    *status = h->status;
-    if (launched != nullptr) *launched = h->launched;
-    if (fenced != nullptr) *fenced = h->fenced;
-    if (h->status != NNRT_STATUS_NONE) writeReason(reason, h->reason);
-    return NNRT_STATUS_NONE;
+    return guarded(reason, [&]() -> nnrt_status {
+      auto* h = reinterpret_cast<FencedHandle*>(e);
+      *status = h->status;
+      if (launched != nullptr) *launched = h->launched;
+      if (fenced != nullptr) *fenced = h->fenced;
+      if (h->status != NNRT_STATUS_NONE) writeReason(reason, h->reason);
+      return NNRT_STATUS_NONE;
+    });
   }
-  static void releaseFenced(nnrt_fenced_execution* e) { delete reinterpret_cast<FencedHandle*>(e); }
+  static void releaseFenced(nnrt_fenced_execution* e) {
+    try {
+      delete reinterpret_cast<FencedHandle*>(e);
+    } catch (...) {
+    }
+  }
 
   static constexpr nnrt_driver_api kApi = {
       NNRT_DRIVER_ABI_MAJOR, NNRT_DRIVER_ABI_MINOR, sizeof(nnrt_driver_api), *Name, *Version,
