@@ -14,7 +14,6 @@
 #include "core/support/log.hpp"
 
 namespace nnrt {
-namespace {
 
 std::string reasonText(const nnrt_reason& reason) {
   return std::string(reason.message, strnlen(reason.message, sizeof(reason.message)));
@@ -23,6 +22,8 @@ std::string reasonText(const nnrt_reason& reason) {
 Error driverError(nnrt_status status, const nnrt_reason& reason, const std::string& context) {
   return fromDriver(driver::Error{static_cast<driver::ErrorStatus>(status), reasonText(reason)}, context);
 }
+
+namespace {
 
 bool validPerf(const nnrt_perf_info& p) {
   return std::isfinite(p.exec_time) && std::isfinite(p.power_usage) && p.exec_time > 0 && p.power_usage > 0;
@@ -80,8 +81,6 @@ struct PrepareWaiter {
 
 }  // namespace
 
-namespace {
-
 driver::ExecutionResult toExecutionResult(nnrt_status status, const nnrt_output_shape* shapes, uint32_t count,
                                           nnrt_timing timing) {
   driver::ExecutionResult result;
@@ -96,6 +95,8 @@ driver::ExecutionResult toExecutionResult(nnrt_status status, const nnrt_output_
   }
   return result;
 }
+
+namespace {
 
 struct AsyncExecution {
   std::function<void(Result<driver::ExecutionResult>)> done;
