@@ -108,9 +108,11 @@ Result<void> checkArgumentBuffersFor(const std::string& device, std::span<const 
                                      std::span<const Argument> outputs) {
   for (auto list : {inputs, outputs}) {
     for (const Argument& a : list) {
-      Buffer b = bufferOf(a);
-      const Buffer* p = &b;
-      NNRT_RETURN_IF_ERROR(checkBuffersFor(device, {&p, 1}));
+      const DriverBuffer* buffer = a.state == Argument::State::Memory ? a.memory->driverBuffer() : nullptr;
+      if (buffer != nullptr && buffer->device().name() != device) {
+        return fail(ResultCode::OP_FAILED, "a memory allocated by device '" + buffer->device().name() +
+                                               "' cannot be used on '" + device + "'");
+      }
     }
   }
   return {};
