@@ -235,9 +235,12 @@ Result<std::shared_ptr<Memory>> MemoryDescBuilder::allocate() const {
 }
 
 Result<void> copyMemory(const Memory& src, const Memory& dst) {
-  if (&src == &dst) return {};
   MemoryDescription* from = src.description();
   MemoryDescription* to = dst.description();
+  if (&src == &dst) {
+    if (to != nullptr) to->setInitialized(true);  // as Android: a copy onto itself succeeds, and initializes
+    return {};
+  }
   Result<void> result = [&]() -> Result<void> {
     if (from != nullptr && !from->initialized()) {
       return fail(ResultCode::BAD_DATA, "src is uninitialized: no execution wrote it and no copy filled it");

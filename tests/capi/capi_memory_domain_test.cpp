@@ -206,7 +206,13 @@ TEST(MemoryDomain, CopyChecksSizesDimensionsAndInitialization) {
   EXPECT_EQ(ANeuralNetworksMemory_copy(goodShared, device2), ANEURALNETWORKS_NO_ERROR);
   EXPECT_EQ(ANeuralNetworksMemory_copy(smallShared, device2), ANEURALNETWORKS_BAD_DATA);
   EXPECT_EQ(ANeuralNetworksMemory_copy(device2, device1), ANEURALNETWORKS_BAD_DATA);  // deinitialized source
-  for (auto* m : {goodShared, smallShared, bigShared, device1, device2, badDevice1, badDevice2}) ANeuralNetworksMemory_free(m);
+  // As Android: copying a memory onto itself succeeds and counts as initializing it.
+  ANeuralNetworksMemory* fresh = describedMemory(g.compilation, true, 0);
+  EXPECT_EQ(ANeuralNetworksMemory_copy(fresh, fresh), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksMemory_copy(fresh, goodShared), ANEURALNETWORKS_NO_ERROR);
+  for (auto* m : {goodShared, smallShared, bigShared, device1, device2, badDevice1, badDevice2, fresh}) {
+    ANeuralNetworksMemory_free(m);
+  }
 }
 
 // Bytes go host -> described memory -> described memory -> host unchanged.
