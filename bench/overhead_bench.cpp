@@ -1,5 +1,6 @@
 // Per-execution overhead of the runtime over calling a driver's prepared model directly.
-//   Add4*: a one-operation model (ADD of 4 floats) on the cpu plugin.
+//   Add4*: a one-operation model (ADD of 4 floats) on the cpu plugin; *Burst: the same computations
+//   through a burst (its request view and the driver's burst kept between them).
 //   Chain4*: four steps alternating between two simulated devices with no latency.
 //   Throughput: executions per second on a two-branch compilation over two simulated devices
 //   that each take 2 ms, with 1, 2, 4, 8 concurrent executions.
@@ -91,9 +92,35 @@ void BM_Add4RuntimeReusedExecution(benchmark::State& state) {
   if (z[3] != 12.0f) state.SkipWithError("wrong result");
 }
 
-// The same through the public C API (the global registry from the default configuration).
-void BM_Add4CApi(benchmark::State& state) {
+void BM_Add4RuntimeReusedExecutionBurst(benchmark::State& state) {
+  Add4 m;
+  float x[4] = {1, 2, 3, 4}, y[4] = {5, 6, 7, 8}, z[4];
+  BurstRunner burst(m.compiled);
+  Execution e(m.compiled);
+  (void)e.setReusable(true);
+  (void)e.setInput(0, nullptr, x, sizeof x);
+  (void)e.setInput(1, nullptr, y, sizeof y);
+  (void)e.setOutput(0, nullptr, z, sizeof z);
+  for (auto _ : state) {
+    auto result = e.compute(&burst);
+    benchmark::DoNotOptimize(result);
+  }
+  if (z[3] != 12.0f) state.SkipWithError("wrong result");
+}
+
+// The Add4 model through the public C API (the global registry from the default configuration),
+// compiled for its first device (the cpu).
+struct Add4CApi {
   ANeuralNetworksModel* model = nullptr;
+  ANeuralNetworksCompilation* compilation = nullptr;
+  Add4CApi();
+  ~Add4CApi() {
+    ANeuralNetworksCompilation_free(compilation);
+    ANeuralNetworksModel_free(model);
+  }
+};
+
+Add4CApi::Add4CApi() {
   ANeuralNetworksModel_create(&model);
   uint32_t dims[] = {4};
   ANeuralNetworksOperandType t{ANEURALNETWORKS_TENSOR_FLOAT32, 1, dims, 0, 0};
@@ -110,26 +137,36 @@ void BM_Add4CApi(benchmark::State& state) {
   ANeuralNetworksModel_finish(model);
   ANeuralNetworksDevice* cpu = nullptr;
   ANeuralNetworks_getDevice(0, &cpu);
-  ANeuralNetworksCompilation* compilation = nullptr;
   ANeuralNetworksCompilation_createForDevices(model, &cpu, 1, &compilation);
   if (ANeuralNetworksCompilation_finish(compilation) != ANEURALNETWORKS_NO_ERROR) {
-    state.SkipWithError("compilation failed");
-    return;
+    ANeuralNetworksCompilation_free(compilation);
+    compilation = nullptr;
   }
+}
+
+// A fresh execution per computation, run with compute or (burst given) burstCompute.
+void add4CApi(benchmark::State& state, bool withBurst) {
+  Add4CApi m;
+  if (m.compilation == nullptr) return state.SkipWithError("compilation failed");
+  ANeuralNetworksBurst* burst = nullptr;
+  if (withBurst) ANeuralNetworksBurst_create(m.compilation, &burst);
   float x[4] = {1, 2, 3, 4}, y[4] = {5, 6, 7, 8}, z[4];
   for (auto _ : state) {
     ANeuralNetworksExecution* e = nullptr;
-    ANeuralNetworksExecution_create(compilation, &e);
+    ANeuralNetworksExecution_create(m.compilation, &e);
     ANeuralNetworksExecution_setInput(e, 0, nullptr, x, sizeof x);
     ANeuralNetworksExecution_setInput(e, 1, nullptr, y, sizeof y);
     ANeuralNetworksExecution_setOutput(e, 0, nullptr, z, sizeof z);
-    benchmark::DoNotOptimize(ANeuralNetworksExecution_compute(e));
+    benchmark::DoNotOptimize(withBurst ? ANeuralNetworksExecution_burstCompute(e, burst)
+                                       : ANeuralNetworksExecution_compute(e));
     ANeuralNetworksExecution_free(e);
   }
   if (z[3] != 12.0f) state.SkipWithError("wrong result");
-  ANeuralNetworksCompilation_free(compilation);
-  ANeuralNetworksModel_free(model);
+  ANeuralNetworksBurst_free(burst);
 }
+
+void BM_Add4CApi(benchmark::State& state) { add4CApi(state, false); }
+void BM_Add4CApiBurst(benchmark::State& state) { add4CApi(state, true); }
 
 struct Chain4 {
   std::unique_ptr<DeviceRegistry> registry =
@@ -213,7 +250,9 @@ void BM_Throughput(benchmark::State& state) {
 BENCHMARK(BM_Add4Direct);
 BENCHMARK(BM_Add4RuntimeReusedExecution);
 BENCHMARK(BM_Add4RuntimeNewExecution);
+BENCHMARK(BM_Add4RuntimeReusedExecutionBurst);
 BENCHMARK(BM_Add4CApi);
+BENCHMARK(BM_Add4CApiBurst);
 BENCHMARK(BM_Chain4Direct);
 BENCHMARK(BM_Chain4Runtime);
 BENCHMARK(BM_Throughput)->Threads(1)->Threads(2)->Threads(4)->Threads(8)->UseRealTime()->MinTime(1.0);

@@ -1,12 +1,14 @@
 // The C API of devices and compilations.
 #include <android/NeuralNetworks.h>
 
+#include <algorithm>
 #include <mutex>
 #include <set>
 #include <vector>
 
 #include "core/capi/handles.hpp"
 #include "core/device/device_registry.hpp"
+#include "core/device/driver_buffer.hpp"
 
 using nnrt::Error;
 using nnrt::ResultCode;
@@ -18,8 +20,6 @@ namespace {
 
 constexpr uint64_t kDefaultLoopTimeoutNs = 2'000'000'000ull;
 constexpr uint64_t kMaximumLoopTimeoutNs = 15'000'000'000ull;
-constexpr uint32_t kPreferredAlignment = 64;  // cache line; any alignment works
-constexpr uint32_t kPreferredPadding = 1;
 
 // One ANeuralNetworksDevice per loaded device, made once with the registry and never freed.
 const std::vector<ANeuralNetworksDevice>& deviceHandles() {
@@ -190,8 +190,9 @@ int ANeuralNetworksCompilation_finish(ANeuralNetworksCompilation* compilation) {
   return guarded(kFn, [&]() -> int { return report(kFn, compilation->compilation.finish()); });
 }
 
+// The largest alignment or padding the devices of the compilation's steps prefer (ABI 1.1).
 static int preferred(const char* function, const ANeuralNetworksCompilation* compilation, uint32_t index, bool input,
-                     uint32_t* out, uint32_t value) {
+                     uint32_t* out, bool alignment) {
   if (compilation == nullptr) return unexpectedNull(function, "compilation");
   if (out == nullptr) return unexpectedNull(function, "alignment/padding");
   auto compiled = compilation->compilation.compiled();
@@ -200,6 +201,11 @@ static int preferred(const char* function, const ANeuralNetworksCompilation* com
   if (index >= count) {
     return report(function, Error{ResultCode::BAD_DATA, "index " + std::to_string(index) + " is out of range"});
   }
+  uint32_t value = 1;
+  for (const nnrt::CompiledStep& step : compiled->steps()) {
+    nnrt_memory_preference p = nnrt::memoryPreference(*step.device);
+    value = std::max(value, alignment ? p.alignment : p.padding);
+  }
   *out = value;
   return ANEURALNETWORKS_NO_ERROR;
 }
@@ -207,22 +213,21 @@ static int preferred(const char* function, const ANeuralNetworksCompilation* com
 int ANeuralNetworksCompilation_getPreferredMemoryAlignmentForInput(const ANeuralNetworksCompilation* compilation,
                                                                    uint32_t index, uint32_t* alignment) {
   return preferred("ANeuralNetworksCompilation_getPreferredMemoryAlignmentForInput", compilation, index, true,
-                   alignment, kPreferredAlignment);
+                   alignment, true);
 }
 int ANeuralNetworksCompilation_getPreferredMemoryPaddingForInput(const ANeuralNetworksCompilation* compilation,
                                                                  uint32_t index, uint32_t* padding) {
-  return preferred("ANeuralNetworksCompilation_getPreferredMemoryPaddingForInput", compilation, index, true, padding,
-                   kPreferredPadding);
+  return preferred("ANeuralNetworksCompilation_getPreferredMemoryPaddingForInput", compilation, index, true, padding, false);
 }
 int ANeuralNetworksCompilation_getPreferredMemoryAlignmentForOutput(const ANeuralNetworksCompilation* compilation,
                                                                     uint32_t index, uint32_t* alignment) {
   return preferred("ANeuralNetworksCompilation_getPreferredMemoryAlignmentForOutput", compilation, index, false,
-                   alignment, kPreferredAlignment);
+                   alignment, true);
 }
 int ANeuralNetworksCompilation_getPreferredMemoryPaddingForOutput(const ANeuralNetworksCompilation* compilation,
                                                                   uint32_t index, uint32_t* padding) {
   return preferred("ANeuralNetworksCompilation_getPreferredMemoryPaddingForOutput", compilation, index, false,
-                   padding, kPreferredPadding);
+                   padding, false);
 }
 
 }  // extern "C"

@@ -215,21 +215,20 @@ int ANeuralNetworksBurst_create(ANeuralNetworksCompilation* compilation, ANeural
   return guarded(kFn, [&]() -> int {
     auto compiled = compilation->compilation.compiled();
     if (!compiled) return report(kFn, Error{ResultCode::BAD_STATE, "the compilation is not finished"});
-    *burst = new ANeuralNetworksBurst{std::move(compiled)};
+    *burst = new ANeuralNetworksBurst(std::move(compiled));
     return ANEURALNETWORKS_NO_ERROR;
   });
 }
 
 void ANeuralNetworksBurst_free(ANeuralNetworksBurst* burst) { delete burst; }
 
-// A burst only tells that executions repeat; nnrt's executions are already cheap to repeat, so a
-// burst computation is a synchronous computation on the burst's compilation.
+// A synchronous computation through the burst's resources (its request view and the driver's burst).
 int ANeuralNetworksExecution_burstCompute(ANeuralNetworksExecution* execution, ANeuralNetworksBurst* burst) {
   static constexpr const char* kFn = "ANeuralNetworksExecution_burstCompute";
   if (execution == nullptr) return unexpectedNull(kFn, "execution");
   if (burst == nullptr) return unexpectedNull(kFn, "burst");
   return guarded(kFn, [&]() -> int {
-    if (&execution->execution.compiled() != burst->compiled.get()) {
+    if (&execution->execution.compiled() != &burst->runner.compiled()) {
       return report(kFn, Error{ResultCode::BAD_DATA, "the burst and the execution come from different compilations"});
     }
     // As Android: a burst serves one computation at a time.
@@ -240,7 +239,7 @@ int ANeuralNetworksExecution_burstCompute(ANeuralNetworksExecution* execution, A
       std::atomic<bool>& busy;
       ~Release() { busy.store(false); }
     } release{burst->busy};
-    return report(kFn, execution->execution.compute());
+    return report(kFn, execution->execution.compute(&burst->runner));
   });
 }
 

@@ -99,6 +99,11 @@ int ANeuralNetworksModel_setOperandValueFromMemory(ANeuralNetworksModel* model, 
   if (model == nullptr) return unexpectedNull(kFn, "model");
   if (memory == nullptr) return unexpectedNull(kFn, "memory");
   return guarded(kFn, [&]() -> int {
+    if (memory->memory->description() != nullptr) {
+      if (int refused = checkNotFinished(kFn, model)) return refused;
+      return report(kFn, Error{ResultCode::BAD_DATA, "a memory from a description holds execution inputs and "
+                                                     "outputs, not operand values"});
+    }
     return report(kFn, model->builder.setOperandValueFromMemory(index, memory->memory, offset, length));
   });
 }
@@ -282,57 +287,73 @@ int ANeuralNetworksMemory_createFromAHardwareBuffer(const AHardwareBuffer* ahwb,
   return report(kFn, Error{ResultCode::BAD_DATA, "AHardwareBuffer does not exist on Linux"});
 }
 
-#define NNRT_NOT_SUPPORTED_(name)                                                   \
-  report(#name, Error{ResultCode::OP_FAILED, "not supported yet (memory domains)"})
-
-// As Android, the NULL arguments are refused first (UNEXPECTED_NULL); then what nnrt lacks.
+// Memory domains, with Android's checks and their order (core/execution/memory_desc.hpp).
 int ANeuralNetworksMemoryDesc_create(ANeuralNetworksMemoryDesc** desc) {
-  if (desc == nullptr) return unexpectedNull("ANeuralNetworksMemoryDesc_create", "desc");
+  static constexpr const char* kFn = "ANeuralNetworksMemoryDesc_create";
+  if (desc == nullptr) return unexpectedNull(kFn, "desc");
   *desc = nullptr;
-  return NNRT_NOT_SUPPORTED_(ANeuralNetworksMemoryDesc_create);
+  return guarded(kFn, [&]() -> int {
+    *desc = new ANeuralNetworksMemoryDesc{};
+    return ANEURALNETWORKS_NO_ERROR;
+  });
 }
-void ANeuralNetworksMemoryDesc_free(ANeuralNetworksMemoryDesc*) {}
+
+void ANeuralNetworksMemoryDesc_free(ANeuralNetworksMemoryDesc* desc) { delete desc; }
+
+static int addRole(const char* function, ANeuralNetworksMemoryDesc* desc, const ANeuralNetworksCompilation* compilation,
+                   bool input, uint32_t index, float frequency) {
+  if (desc == nullptr) return unexpectedNull(function, "desc");
+  if (compilation == nullptr) return unexpectedNull(function, "compilation");
+  return guarded(function, [&]() -> int {
+    return report(function, desc->builder.addRole(compilation->compilation.compiled(),
+                                                  compilation->compilation.forExplicitDevices(), input, index,
+                                                  frequency));
+  });
+}
+
 int ANeuralNetworksMemoryDesc_addInputRole(ANeuralNetworksMemoryDesc* desc, const ANeuralNetworksCompilation* compilation,
-                                           uint32_t, float) {
-  if (desc == nullptr) return unexpectedNull("ANeuralNetworksMemoryDesc_addInputRole", "desc");
-  if (compilation == nullptr) return unexpectedNull("ANeuralNetworksMemoryDesc_addInputRole", "compilation");
-  return NNRT_NOT_SUPPORTED_(ANeuralNetworksMemoryDesc_addInputRole);
+                                           uint32_t index, float frequency) {
+  return addRole("ANeuralNetworksMemoryDesc_addInputRole", desc, compilation, true, index, frequency);
 }
+
 int ANeuralNetworksMemoryDesc_addOutputRole(ANeuralNetworksMemoryDesc* desc, const ANeuralNetworksCompilation* compilation,
-                                            uint32_t, float) {
-  if (desc == nullptr) return unexpectedNull("ANeuralNetworksMemoryDesc_addOutputRole", "desc");
-  if (compilation == nullptr) return unexpectedNull("ANeuralNetworksMemoryDesc_addOutputRole", "compilation");
-  return NNRT_NOT_SUPPORTED_(ANeuralNetworksMemoryDesc_addOutputRole);
+                                            uint32_t index, float frequency) {
+  return addRole("ANeuralNetworksMemoryDesc_addOutputRole", desc, compilation, false, index, frequency);
 }
+
 int ANeuralNetworksMemoryDesc_setDimensions(ANeuralNetworksMemoryDesc* desc, uint32_t rank, const uint32_t* dimensions) {
-  if (desc == nullptr) return unexpectedNull("ANeuralNetworksMemoryDesc_setDimensions", "desc");
-  if (dimensions == nullptr && rank > 0) {
-    return unexpectedNull("ANeuralNetworksMemoryDesc_setDimensions", "dimensions (with a non-zero rank)");
-  }
-  return NNRT_NOT_SUPPORTED_(ANeuralNetworksMemoryDesc_setDimensions);
+  static constexpr const char* kFn = "ANeuralNetworksMemoryDesc_setDimensions";
+  if (desc == nullptr) return unexpectedNull(kFn, "desc");
+  if (dimensions == nullptr && rank > 0) return unexpectedNull(kFn, "dimensions (with a non-zero rank)");
+  return guarded(kFn, [&]() -> int {
+    return report(kFn, desc->builder.setDimensions(std::vector<uint32_t>(dimensions, dimensions + rank)));
+  });
 }
+
 int ANeuralNetworksMemoryDesc_finish(ANeuralNetworksMemoryDesc* desc) {
-  if (desc == nullptr) return unexpectedNull("ANeuralNetworksMemoryDesc_finish", "desc");
-  return NNRT_NOT_SUPPORTED_(ANeuralNetworksMemoryDesc_finish);
+  static constexpr const char* kFn = "ANeuralNetworksMemoryDesc_finish";
+  if (desc == nullptr) return unexpectedNull(kFn, "desc");
+  return guarded(kFn, [&]() -> int { return report(kFn, desc->builder.finish()); });
 }
+
 int ANeuralNetworksMemory_createFromDesc(const ANeuralNetworksMemoryDesc* desc, ANeuralNetworksMemory** memory) {
+  static constexpr const char* kFn = "ANeuralNetworksMemory_createFromDesc";
   if (memory != nullptr) *memory = nullptr;
-  if (desc == nullptr) return unexpectedNull("ANeuralNetworksMemory_createFromDesc", "desc");
-  if (memory == nullptr) return unexpectedNull("ANeuralNetworksMemory_createFromDesc", "memory");
-  return NNRT_NOT_SUPPORTED_(ANeuralNetworksMemory_createFromDesc);
+  if (desc == nullptr) return unexpectedNull(kFn, "desc");
+  if (memory == nullptr) return unexpectedNull(kFn, "memory");
+  return guarded(kFn, [&]() -> int {
+    auto created = desc->builder.allocate();
+    if (!created) return report(kFn, created.error());
+    *memory = new ANeuralNetworksMemory{std::move(*created)};
+    return ANEURALNETWORKS_NO_ERROR;
+  });
 }
+
 int ANeuralNetworksMemory_copy(const ANeuralNetworksMemory* src, const ANeuralNetworksMemory* dst) {
   static constexpr const char* kFn = "ANeuralNetworksMemory_copy";
   if (src == nullptr) return unexpectedNull(kFn, "src");
   if (dst == nullptr) return unexpectedNull(kFn, "dst");
-  if (src == dst) return ANEURALNETWORKS_NO_ERROR;  // as Android: copying a memory onto itself does nothing
-  if (src->memory->size() != dst->memory->size()) {
-    return report(kFn, Error{ResultCode::BAD_DATA, "src has " + std::to_string(src->memory->size()) + " bytes, dst " +
-                                                       std::to_string(dst->memory->size())});
-  }
-  if (!dst->memory->writable()) return report(kFn, Error{ResultCode::BAD_DATA, "dst is read-only"});
-  std::memmove(dst->memory->data(), src->memory->data(), src->memory->size());
-  return ANEURALNETWORKS_NO_ERROR;
+  return guarded(kFn, [&]() -> int { return report(kFn, nnrt::copyMemory(*src->memory, *dst->memory)); });
 }
 
 }  // extern "C"

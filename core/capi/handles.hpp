@@ -11,6 +11,8 @@
 #include "core/execution/event.hpp"
 #include "core/execution/execution.hpp"
 #include "core/execution/memory.hpp"
+#include "core/execution/memory_desc.hpp"
+#include "core/execution/plan_runner.hpp"
 #include "core/model/model.hpp"
 #include "core/support/log.hpp"
 #include "core/support/status.hpp"
@@ -27,15 +29,19 @@ struct ANeuralNetworksExecution {
 struct ANeuralNetworksMemory {
   std::shared_ptr<nnrt::Memory> memory;
 };
+struct ANeuralNetworksMemoryDesc {
+  nnrt::MemoryDescBuilder builder;
+};
 struct ANeuralNetworksEvent {
   std::shared_ptr<nnrt::Event> event;
 };
 struct ANeuralNetworksDevice {
   std::shared_ptr<nnrt::DriverDevice> device;
 };
-// A burst is a hint that executions repeat; nnrt keeps nothing per burst.
+// A burst keeps execution resources from one burstCompute to the next (core/execution/plan_runner.hpp).
 struct ANeuralNetworksBurst {
-  std::shared_ptr<const nnrt::CompiledModel> compiled;
+  explicit ANeuralNetworksBurst(std::shared_ptr<const nnrt::CompiledModel> compiled) : runner(std::move(compiled)) {}
+  nnrt::BurstRunner runner;
   std::atomic<bool> busy{false};  // a burstCompute is running on it
 };
 

@@ -18,7 +18,6 @@
 #include "core/support/log.hpp"
 
 namespace nnrt {
-namespace {
 
 std::string reasonText(const nnrt_reason& reason) {
   return std::string(reason.message, strnlen(reason.message, sizeof(reason.message)));
@@ -30,6 +29,8 @@ Error statusError(nnrt_status status, std::string reason, const std::string& con
 Error driverError(nnrt_status status, const nnrt_reason& reason, const std::string& context) {
   return statusError(status, reasonText(reason), context);
 }
+
+namespace {
 
 bool validPerf(const nnrt_perf_info& p) {
   return std::isfinite(p.exec_time) && std::isfinite(p.power_usage) && p.exec_time > 0 && p.power_usage > 0;
@@ -60,6 +61,8 @@ void applyOverrides(driver::Capabilities& caps, const config::PerformanceOverrid
   if (o.whilePerformance) caps.whilePerformance = *o.whilePerformance;
 }
 
+}  // namespace
+
 driver::ExecutionResult toExecutionResult(nnrt_status status, const nnrt_output_shape* shapes, uint32_t count,
                                           nnrt_timing timing) {
   driver::ExecutionResult result;
@@ -74,6 +77,8 @@ driver::ExecutionResult toExecutionResult(nnrt_status status, const nnrt_output_
   }
   return result;
 }
+
+namespace {
 
 // Longest name, version string, extension name or reason the runtime takes from a driver.
 constexpr size_t kMaxDriverString = 1024;

@@ -22,6 +22,13 @@
 
 namespace nnrt {
 
+// The reason a plugin wrote, and a plugin's failure as the runtime's Error with `context` in front.
+std::string reasonText(const nnrt_reason& reason);
+Error driverError(nnrt_status status, const nnrt_reason& reason, const std::string& context);
+// A driver's execution answer (status NONE or OUTPUT_INSUFFICIENT_SIZE) as the SDK's result.
+driver::ExecutionResult toExecutionResult(nnrt_status status, const nnrt_output_shape* shapes, uint32_t count,
+                                          nnrt_timing timing);
+
 // A model prepared by a driver. Releases it when the last reference goes (leaks it when the device
 // is out of service: a stuck call may still use it); keeps the plugin loaded.
 class PreparedModel {
@@ -54,6 +61,9 @@ class PreparedModel {
   Result<FencedResult> executeFenced(const nnrt_request& request, std::span<const int> waitFds, bool measure,
                                      uint64_t deadlineNs, uint64_t loopTimeoutNs, uint64_t durationNs) const;
   const std::string& deviceName() const { return guard_->deviceName(); }
+  // For the ABI 1.1 calls that take the prepared model (driver_buffer.hpp).
+  nnrt_prepared_model* handle() const { return prepared_; }
+  const std::shared_ptr<DriverLibrary>& library() const { return library_; }
 
  private:
   std::shared_ptr<DriverLibrary> library_;
@@ -88,6 +98,7 @@ class DriverDevice {
   const std::vector<driver::Extension>& extensions() const { return extensions_; }
   driver::CacheFileCounts cacheFilesNeeded() const { return cacheFiles_; }
   const DriverLibrary& library() const { return *library_; }
+  nnrt_device* handle() const { return device_; }  // for the ABI 1.1 calls of driver_buffer.hpp
 
   // ABI 1.1: the (operation, type) pairs the driver declares it runs, asked now; empty when it
   // declares none (an ABI 1.0 plugin, a NULL entry). A malformed table is an error.

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "core/execution/event.hpp"
+#include "core/execution/memory_desc.hpp"
 #include "core/execution/plan_runner.hpp"
 #include "nnrt/driver/ops/operand_types.hpp"
 
@@ -160,16 +161,18 @@ Result<void> Execution::checkUnset(bool input, int32_t index) const {
   return {};
 }
 
-Result<void> Execution::checkLength(bool input, int32_t index, const Argument& arg, size_t length) const {
+Result<size_t> Execution::checkLength(bool input, int32_t index, const Argument& arg, size_t length) const {
   const FinishedModel& model = compiled_->model();
   const Operand& operand = model.operands[(input ? model.inputs : model.outputs)[index]];
-  if (auto expected = operandByteSize(operand, arg.dimensions); expected && *expected != length) {
-    return fail(ResultCode::BAD_DATA, "length " + std::to_string(length) + " does not match " +
+  auto expected = operandByteSize(operand, arg.dimensions);
+  if (expected && (padding_ ? length < *expected : length != *expected)) {
+    return fail(ResultCode::BAD_DATA, "length " + std::to_string(length) + (padding_ ? " is below " : " does not match ") +
                                           (input ? "input " : "output ") + std::to_string(index) + " (" +
                                           ops::typeName(operand.type) + " " + ops::shapeToString(arg.dimensions) +
-                                          " needs " + std::to_string(*expected) + " bytes)");
+                                          " needs " + std::to_string(*expected) + " bytes" +
+                                          (padding_ ? ")" : "; enableInputAndOutputPadding allows longer buffers)"));
   }
-  return {};
+  return expected && *expected != 0 ? static_cast<size_t>(*expected) : length;
 }
 
 // The order of the checks is Android's: started, index, type, length limit, already set, then the
@@ -188,10 +191,10 @@ Result<void> Execution::setInput(int32_t index, const ArgumentType* type, const 
     arg.state = Argument::State::Omitted;
   } else {
     if (length == 0) return fail(ResultCode::BAD_DATA, "buffer is not NULL but length is 0");
-    NNRT_RETURN_IF_ERROR(checkLength(true, index, arg, length));
+    NNRT_ASSIGN_OR_RETURN(arg.length, checkLength(true, index, arg, length));
     arg.state = Argument::State::Pointer;
     arg.pointer = const_cast<void*>(buffer);  // inputs are only read
-    arg.length = length;
+    arg.padded = length;
   }
   inputs_[index] = std::move(arg);
   return {};
@@ -199,19 +202,7 @@ Result<void> Execution::setInput(int32_t index, const ArgumentType* type, const 
 
 Result<void> Execution::setInputFromMemory(int32_t index, const ArgumentType* type, std::shared_ptr<Memory> memory,
                                            size_t offset, size_t length) {
-  NNRT_RETURN_IF_ERROR(checkNotStarted("inputs"));
-  NNRT_ASSIGN_OR_RETURN(Argument arg, describeArgument(true, index, type, false));
-  NNRT_RETURN_IF_ERROR(memory->checkRange(offset, length, "memory"));
-  if (offset == 0 && length == 0) return fail(ResultCode::BAD_DATA, "offset and length are both 0");
-  NNRT_RETURN_IF_ERROR(checkUnset(true, index));
-  argumentsTouched_ = true;
-  NNRT_RETURN_IF_ERROR(checkLength(true, index, arg, length));
-  arg.state = Argument::State::Memory;
-  arg.memory = std::move(memory);
-  arg.offset = offset;
-  arg.length = length;
-  inputs_[index] = std::move(arg);
-  return {};
+  return setFromMemory(true, index, type, std::move(memory), offset, length);
 }
 
 Result<void> Execution::setOutput(int32_t index, const ArgumentType* type, void* buffer, size_t length) {
@@ -227,10 +218,10 @@ Result<void> Execution::setOutput(int32_t index, const ArgumentType* type, void*
     arg.state = Argument::State::Omitted;
   } else {
     if (length == 0) return fail(ResultCode::BAD_DATA, "buffer is not NULL but length is 0");
-    NNRT_RETURN_IF_ERROR(checkLength(false, index, arg, length));
+    NNRT_ASSIGN_OR_RETURN(arg.length, checkLength(false, index, arg, length));
     arg.state = Argument::State::Pointer;
     arg.pointer = buffer;
-    arg.length = length;
+    arg.padded = length;
   }
   outputs_[index] = std::move(arg);
   return {};
@@ -238,19 +229,36 @@ Result<void> Execution::setOutput(int32_t index, const ArgumentType* type, void*
 
 Result<void> Execution::setOutputFromMemory(int32_t index, const ArgumentType* type, std::shared_ptr<Memory> memory,
                                             size_t offset, size_t length) {
-  NNRT_RETURN_IF_ERROR(checkNotStarted("outputs"));
-  NNRT_ASSIGN_OR_RETURN(Argument arg, describeArgument(false, index, type, true));
-  NNRT_RETURN_IF_ERROR(memory->checkRange(offset, length, "memory"));
-  if (offset == 0 && length == 0) return fail(ResultCode::BAD_DATA, "offset and length are both 0");
-  NNRT_RETURN_IF_ERROR(checkUnset(false, index));
+  return setFromMemory(false, index, type, std::move(memory), offset, length);
+}
+
+// As Android: the memory's own rules (a described memory: its role, whole; any other: the range),
+// then the argument already set, then the length against the operand.
+Result<void> Execution::setFromMemory(bool input, int32_t index, const ArgumentType* type,
+                                      std::shared_ptr<Memory> memory, size_t offset, size_t length) {
+  NNRT_RETURN_IF_ERROR(checkNotStarted(input ? "inputs" : "outputs"));
+  NNRT_ASSIGN_OR_RETURN(Argument arg, describeArgument(input, index, type, !input));
+  if (MemoryDescription* description = memory->description()) {
+    std::optional<std::vector<uint32_t>> typeDimensions;
+    if (type != nullptr) typeDimensions.emplace(type->dimensions, type->dimensions + type->dimensionCount);
+    NNRT_RETURN_IF_ERROR(description->checkArgument(*compiled_, input, static_cast<uint32_t>(index),
+                                                    typeDimensions ? &*typeDimensions : nullptr, offset, length));
+    length = memory->size();  // the whole memory (0 for a driver's buffer: its description tells)
+  } else {
+    NNRT_RETURN_IF_ERROR(memory->checkRange(offset, length, "memory"));
+    if (offset == 0 && length == 0) return fail(ResultCode::BAD_DATA, "offset and length are both 0");
+  }
+  NNRT_RETURN_IF_ERROR(checkUnset(input, index));
   argumentsTouched_ = true;
-  if (!memory->writable()) return fail(ResultCode::BAD_DATA, "memory is read-only (mapped without PROT_WRITE)");
-  NNRT_RETURN_IF_ERROR(checkLength(false, index, arg, length));
+  if (!input && !memory->writable()) return fail(ResultCode::BAD_DATA, "memory is read-only (mapped without PROT_WRITE)");
+  arg.padded = length;
+  if (memory->driverBuffer() == nullptr) {
+    NNRT_ASSIGN_OR_RETURN(arg.length, checkLength(input, index, arg, length));
+  }
   arg.state = Argument::State::Memory;
   arg.memory = std::move(memory);
   arg.offset = offset;
-  arg.length = length;
-  outputs_[index] = std::move(arg);
+  (input ? inputs_ : outputs_)[index] = std::move(arg);
   return {};
 }
 
@@ -283,7 +291,7 @@ Result<void> Execution::enableInputAndOutputPadding(bool enable) {
   if (argumentsTouched_) {
     return fail(ResultCode::BAD_STATE, "padding must be chosen before any input or output is set");
   }
-  if (enable) return fail(ResultCode::OP_FAILED, "not supported yet: buffers must have the operand's exact size");
+  padding_ = enable;
   return {};
 }
 
@@ -337,6 +345,15 @@ Result<void> Execution::beginRun(bool withDependencies) {
       return completeWith({ResultCode::BAD_DATA, "output " + std::to_string(i) + " was not set (setOutput or setOutputFromMemory)"});
     }
   }
+  // Described memories are checked at every computation: their contents may change between them.
+  for (size_t i = 0; i < inputs_.size(); ++i) {
+    const Argument& a = inputs_[i];
+    if (a.state != Argument::State::Memory || a.memory->description() == nullptr) continue;
+    if (auto checked = a.memory->description()->checkInputDimensions(a.dimensions); !checked) {
+      (void)finishOutputMemories(false);
+      return completeWith({checked.error().code, "input " + std::to_string(i) + ": " + checked.error().message});
+    }
+  }
   if (withDependencies && !hasDynamicTemporaries(*compiled_)) {
     for (size_t i = 0; i < outputs_.size(); ++i) {
       const Argument& a = outputs_[i];
@@ -351,14 +368,34 @@ Result<void> Execution::beginRun(bool withDependencies) {
   return {};
 }
 
-Result<void> Execution::run(uint64_t deadlineNs) {
+Result<void> Execution::run(uint64_t deadlineNs, BurstRunner* burst) {
   RunOptions options{measure_, deadlineNs, loopTimeoutNs_};
-  return record(runCompiledModel(*compiled_, inputs_, outputs_, options));
+  return record(burst != nullptr ? burst->run(inputs_, outputs_, options)
+                                 : runCompiledModel(*compiled_, inputs_, outputs_, options));
+}
+
+Result<void> Execution::finishOutputMemories(bool success) {
+  Result<void> result;
+  for (size_t i = 0; i < outputs_.size(); ++i) {
+    const Argument& a = outputs_[i];
+    MemoryDescription* description = a.state == Argument::State::Memory ? a.memory->description() : nullptr;
+    if (description == nullptr) continue;
+    if (success && i < outputShapes_.size() && !description->updateMetadata({0, outputShapes_[i], nullptr})) {
+      result = fail(ResultCode::OP_FAILED, "output " + std::to_string(i) + "'s shape " +
+                                               ops::shapeToString(outputShapes_[i]) + " does not fit its memory");
+    }
+  }
+  for (const Argument& a : outputs_) {
+    if (a.state == Argument::State::Memory && a.memory->description() != nullptr)
+      a.memory->description()->setInitialized(success && result.has_value());
+  }
+  return result;
 }
 
 Result<void> Execution::record(Result<RunOutcome> outcome) {
   if (!outcome) {
     lastResult_ = outcome.error().code;
+    (void)finishOutputMemories(false);
     return Unexpected(outcome.error());
   }
   lastResult_ = outcome->code;
@@ -373,6 +410,10 @@ Result<void> Execution::record(Result<RunOutcome> outcome) {
     durations_.fencedOnHardware = ns(outcome->fencedTimeOnDeviceUs);
     durations_.fencedInDriver = ns(outcome->fencedTimeInDriverUs);
   }
+  if (auto finished = finishOutputMemories(outcome->code == ResultCode::NO_ERROR); !finished) {
+    lastResult_ = finished.error().code;
+    return finished;
+  }
   if (outcome->code == ResultCode::OUTPUT_INSUFFICIENT_SIZE) {
     return fail(ResultCode::OUTPUT_INSUFFICIENT_SIZE, "an output buffer is too small; getOutputOperandDimensions tells the size needed");
   }
@@ -381,14 +422,14 @@ Result<void> Execution::record(Result<RunOutcome> outcome) {
 
 void Execution::endRun() { state_.store(State::Completed); }
 
-Result<void> Execution::compute() {
+Result<void> Execution::compute(BurstRunner* burst) {
   NNRT_RETURN_IF_ERROR(acquireRun());
   if (auto begun = beginRun(); !begun) {
     releaseRun();
     return begun;
   }
   uint64_t deadline = timeoutNs_ == 0 ? 0 : driver::deadlineAfter(timeoutNs_);
-  Result<void> result = run(deadline);
+  Result<void> result = run(deadline, burst);
   endRun();
   releaseRun();
   return result;
@@ -441,6 +482,7 @@ Result<std::shared_ptr<Event>> Execution::startCompute(std::vector<std::shared_p
       }
     } else {
       lastResult_ = result.error().code;
+      (void)finishOutputMemories(false);
     }
     endRun();
     releaseRun();  // from here on `this` may be destroyed

@@ -17,6 +17,7 @@
 
 namespace nnrt {
 
+class BurstRunner;
 class Event;
 struct RunOutcome;
 
@@ -27,7 +28,8 @@ struct Argument {
   void* pointer = nullptr;         // Pointer
   std::shared_ptr<Memory> memory;  // Memory
   size_t offset = 0;
-  size_t length = 0;
+  size_t length = 0;  // the operand's bytes (0 for a driver's buffer: its description tells)
+  size_t padded = 0;  // the length the application gave: length plus padding
   std::vector<uint32_t> dimensions;  // the operand's, with unknown ones filled by setInput/setOutput's type
 
   uint8_t* data() const { return state == State::Memory ? memory->data() + offset : static_cast<uint8_t*>(pointer); }
@@ -72,11 +74,13 @@ class Execution {
   Result<void> setTimeout(uint64_t durationNs);
   Result<void> setLoopTimeout(uint64_t durationNs);
   Result<void> setReusable(bool reusable);
-  // Only disabling is supported yet: padded buffers are refused (OP_FAILED).
+  // Lets buffers and memory regions be longer than their operand (Android's rule: any length at
+  // least the operand's; the driver sees the operand's length, and the padding inside the pool).
   Result<void> enableInputAndOutputPadding(bool enable);
 
-  // Runs to completion on the calling thread.
-  Result<void> compute();
+  // Runs to completion on the calling thread; through `burst`'s resources when given (the burst
+  // must come from the same compilation).
+  Result<void> compute(BurstRunner* burst = nullptr);
   // Runs in the background; the event signals completion. `dependencies` must signal first.
   // `withDependencies`: called as ANeuralNetworksExecution_startComputeWithDependencies, which (as
   // in Android) needs every output's dimensions known unless the plan has temporaries of unknown shape.
@@ -99,11 +103,17 @@ class Execution {
   // The index and the optional type, as far as they can be checked without the buffer.
   Result<Argument> describeArgument(bool input, int32_t index, const ArgumentType* type, bool allowUnspecified) const;
   Result<void> checkUnset(bool input, int32_t index) const;
-  Result<void> checkLength(bool input, int32_t index, const Argument& arg, size_t length) const;
+  // The operand's bytes for a buffer of `length` (which the padding rule allows, or BAD_DATA).
+  Result<size_t> checkLength(bool input, int32_t index, const Argument& arg, size_t length) const;
+  // setInputFromMemory / setOutputFromMemory.
+  Result<void> setFromMemory(bool input, int32_t index, const ArgumentType* type, std::shared_ptr<Memory> memory,
+                             size_t offset, size_t length);
+  // Described memories the run wrote: their new dimensions, and initialized or not (Android's rule).
+  Result<void> finishOutputMemories(bool success);
   Result<void> beginRun(bool withDependencies = false);
   // Android ends a computation that fails its request checks: the execution is then completed.
   Result<void> completeWith(Error error);
-  Result<void> run(uint64_t deadlineNs);
+  Result<void> run(uint64_t deadlineNs, BurstRunner* burst = nullptr);
   // Keeps the outcome of a finished run for the getters.
   Result<void> record(Result<RunOutcome> outcome);
   void endRun();
@@ -114,6 +124,7 @@ class Execution {
   uint64_t timeoutNs_ = 0;
   uint64_t loopTimeoutNs_ = 2'000'000'000ull;  // ANeuralNetworks_getDefaultLoopTimeout
   bool reusable_ = false;
+  bool padding_ = false;
   bool argumentsTouched_ = false;  // a setInput*/setOutput* call went past its state and type checks
   std::atomic<State> state_{State::Preparation};
   // Results of the last run.

@@ -41,6 +41,32 @@ Result<std::shared_ptr<Memory>> Memory::fromFd(size_t size, int protect, int fd,
   return memory;
 }
 
+Result<std::shared_ptr<Memory>> Memory::hostForDescription(size_t size,
+                                                          std::shared_ptr<MemoryDescription> description) {
+  int fd = memfd_create("nnrt-memory", MFD_CLOEXEC);
+  if (fd < 0) return fail(ResultCode::OUT_OF_MEMORY, std::string("memfd_create failed: ") + std::strerror(errno));
+  if (ftruncate(fd, static_cast<off_t>(size)) != 0) {
+    int error = errno;
+    close(fd);
+    return fail(ResultCode::OUT_OF_MEMORY, "cannot size shared memory to " + std::to_string(size) + " bytes: " +
+                                               std::strerror(error));
+  }
+  auto memory = fromFd(size, PROT_READ | PROT_WRITE, fd, 0);
+  close(fd);  // fromFd keeps its own duplicate
+  if (!memory) return memory;
+  (*memory)->description_ = std::move(description);
+  return memory;
+}
+
+std::shared_ptr<Memory> Memory::ofDriverBuffer(std::shared_ptr<DriverBuffer> buffer,
+                                               std::shared_ptr<MemoryDescription> description) {
+  std::shared_ptr<Memory> memory(new Memory());
+  memory->driverBuffer_ = std::move(buffer);
+  memory->description_ = std::move(description);
+  memory->writable_ = true;
+  return memory;
+}
+
 Memory::~Memory() {
   if (mapping_ != nullptr) munmap(mapping_, mappingSize_);
   if (fd_ >= 0) close(fd_);

@@ -1,12 +1,15 @@
 #include "core/execution/plan_runner.hpp"
 
 #include <atomic>
+#include <algorithm>
 #include <cstring>
 #include <deque>
 #include <mutex>
 #include <optional>
 #include <unordered_map>
 
+#include "core/device/driver_buffer.hpp"
+#include "core/execution/memory_desc.hpp"
 #include "core/execution/timer_service.hpp"
 #include "core/support/log.hpp"
 
@@ -18,15 +21,18 @@ constexpr size_t kArenaAlignment = 64;
 // Where one operand's bytes are during a run.
 struct Buffer {
   uint8_t* data = nullptr;
-  size_t length = 0;
+  size_t length = 0;      // the operand's bytes
+  size_t poolLength = 0;  // with the padding the application allowed (>= length)
+  const DriverBuffer* driverBuffer = nullptr;  // a memory from a description, held by a driver
   std::vector<uint32_t> dims;
   bool omitted = false;
   bool userOutput = false;
   std::vector<uint8_t> own;  // a temporary whose size was only known at execution
 };
 
-// An nnrt_request whose every argument is its own host pool. It keeps its own copy of every
-// argument's dimensions. Must not move once built.
+// An nnrt_request whose every argument is its own pool (a host pool, or the driver's own buffer).
+// It keeps its own copy of every argument's dimensions. Cleared and refilled, it reuses its arrays
+// (a burst keeps one). Must not move once built.
 class RequestBuilder {
  public:
   void add(bool input, const Buffer& b) {
@@ -35,10 +41,15 @@ class RequestBuilder {
     a.has_no_value = b.omitted ? 1 : 0;
     if (!b.omitted) {
       a.location = {static_cast<uint32_t>(pools_.size()), 0, static_cast<uint32_t>(b.length)};
-      pools_.push_back({NNRT_POOL_HOST, b.data, b.length});
+      if (b.driverBuffer != nullptr) {
+        pools_.push_back({NNRT_POOL_BUFFER, b.driverBuffer->handle(), b.length});
+      } else {
+        pools_.push_back({NNRT_POOL_HOST, b.data, std::max(b.length, b.poolLength)});
+      }
     }
     a.rank = static_cast<uint32_t>(b.dims.size());
-    a.dimensions = dims_.emplace_back(b.dims).data();
+    dimsAt_.push_back(dims_.size());  // the pointer is set in build(): dims_ may still grow
+    dims_.insert(dims_.end(), b.dims.begin(), b.dims.end());
     list.push_back(a);
   }
   void clear() {
@@ -46,6 +57,7 @@ class RequestBuilder {
     outputs_.clear();
     pools_.clear();
     dims_.clear();
+    dimsAt_.clear();
   }
   // Every input, then every output.
   void addBuffers(std::span<const Buffer> inputs, std::span<const Buffer> outputs) {
@@ -55,6 +67,10 @@ class RequestBuilder {
       add(false, b);
   }
   const nnrt_request& build() {
+    size_t k = 0;
+    for (auto* list : {&inputs_, &outputs_}) {
+      for (nnrt_request_argument& a : *list) a.dimensions = dims_.data() + dimsAt_[k++];
+    }
     request_ = {inputs_.data(),  static_cast<uint32_t>(inputs_.size()),
                 outputs_.data(), static_cast<uint32_t>(outputs_.size()),
                 pools_.data(),   static_cast<uint32_t>(pools_.size())};
@@ -64,7 +80,8 @@ class RequestBuilder {
  private:
   std::vector<nnrt_request_argument> inputs_, outputs_;
   std::vector<nnrt_memory_pool> pools_;
-  std::deque<std::vector<uint32_t>> dims_;  // stable addresses
+  std::vector<uint32_t> dims_;    // every argument's dimensions, one after the other
+  std::vector<size_t> dimsAt_;    // where each argument's start, inputs then outputs
   nnrt_request request_{};
 };
 
@@ -72,8 +89,13 @@ Buffer bufferOf(const Argument& a) {
   Buffer b;
   b.data = a.data();
   b.length = a.length;
+  b.poolLength = a.padded;
   b.dims = a.dimensions;
   b.omitted = a.state == Argument::State::Omitted;
+  if (a.state == Argument::State::Memory && a.memory->driverBuffer() != nullptr) {
+    b.driverBuffer = a.memory->driverBuffer();
+    b.length = a.memory->description()->currentSize().value_or(0);
+  }
   return b;
 }
 
@@ -89,6 +111,8 @@ Buffer borrow(const Buffer& b) {
   Buffer view;
   view.data = b.data;
   view.length = b.length;
+  view.poolLength = b.poolLength;
+  view.driverBuffer = b.driverBuffer;
   view.dims = b.dims;
   view.omitted = b.omitted;
   return view;
@@ -119,6 +143,27 @@ Buffer constantBuffer(const FinishedModel& model, const Operand& operand) {
   return b;
 }
 
+// A driver's buffer goes only to its own driver: an execution that falls back to another device
+// cannot use it (the runtime does not stage device buffers through host memory).
+Result<void> checkBuffersFor(const std::string& device, std::span<const Buffer* const> buffers) {
+  for (const Buffer* b : buffers) {
+    if (b->driverBuffer != nullptr && !b->omitted && b->driverBuffer->device().name() != device) {
+      return fail(ResultCode::OP_FAILED, "a memory allocated by device '" + b->driverBuffer->device().name() +
+                                             "' cannot be used on '" + device + "'");
+    }
+  }
+  return {};
+}
+
+Result<void> checkBuffersFor(const std::string& device, std::span<const Buffer> inputs,
+                             std::span<const Buffer> outputs) {
+  std::vector<const Buffer*> used;
+  for (auto list : {inputs, outputs}) {
+    for (const Buffer& b : list) used.push_back(&b);
+  }
+  return checkBuffersFor(device, used);
+}
+
 uint64_t addTime(uint64_t total, uint64_t part) {
   if (total == UINT64_MAX || part == UINT64_MAX) return UINT64_MAX;
   return total + part;
@@ -134,14 +179,9 @@ bool retryable(const Error& e) {
          e.code != ResultCode::MISSED_DEADLINE_PERSISTENT && e.code != ResultCode::BAD_DATA;
 }
 
-// A subgraph whose plan is one device step, run on `prepared` straight from the given buffers.
-Result<RunOutcome> runWhole(const PreparedModel& prepared, std::span<const Buffer> inputs,
-                            std::span<const Buffer> outputs, const RunOptions& options) {
-  RequestBuilder builder;
-  builder.addBuffers(inputs, outputs);
-  NNRT_ASSIGN_OR_RETURN(
-      driver::ExecutionResult result,
-      prepared.execute(builder.build(), options.measure, options.deadlineNs, options.loopTimeoutNs));
+// What a one-step run produced.
+RunOutcome outcomeOf(const driver::ExecutionResult& result, std::span<const Buffer> outputs,
+                     const std::string& device) {
   RunOutcome outcome;
   outcome.code = result.status == driver::ErrorStatus::OUTPUT_INSUFFICIENT_SIZE
                      ? ResultCode::OUTPUT_INSUFFICIENT_SIZE
@@ -155,7 +195,39 @@ Result<RunOutcome> runWhole(const PreparedModel& prepared, std::span<const Buffe
   }
   outcome.timeOnDeviceUs = result.timing.timeOnDevice;
   outcome.timeInDriverUs = result.timing.timeInDriver;
-  outcome.devicesUsed.push_back(prepared.deviceName());
+  outcome.devicesUsed.push_back(device);
+  return outcome;
+}
+
+// A subgraph whose plan is one device step, run on `prepared` straight from the given buffers.
+Result<RunOutcome> runWhole(const PreparedModel& prepared, std::span<const Buffer> inputs,
+                            std::span<const Buffer> outputs, const RunOptions& options) {
+  NNRT_RETURN_IF_ERROR(checkBuffersFor(prepared.deviceName(), inputs, outputs));
+  RequestBuilder builder;
+  builder.addBuffers(inputs, outputs);
+  NNRT_ASSIGN_OR_RETURN(
+      driver::ExecutionResult result,
+      prepared.execute(builder.build(), options.measure, options.deadlineNs, options.loopTimeoutNs));
+  return outcomeOf(result, outputs, prepared.deviceName());
+}
+
+// A one-step plan: `attempt` runs it on the step's device; a failure there goes to the fallback
+// device as the policy allows.
+template <class Attempt>
+Result<RunOutcome> runSingleStep(const CompiledModel& compiled, std::span<const Buffer> inputs,
+                                 std::span<const Buffer> outputs, const RunOptions& options, Attempt&& attempt) {
+  const CompiledStep& step = compiled.steps()[0];
+  Result<RunOutcome> outcome =
+      step.device->available()
+          ? attempt()
+          : fail(ResultCode::UNAVAILABLE_DEVICE, "device '" + step.device->name() + "' is unavailable");
+  if (!outcome && compiled.executionFallbackAllowed() && retryable(outcome.error()) &&
+      step.device != compiled.fallbackDevice()) {
+    logWarning("execution on '" + step.device->name() + "' failed (" + outcome.error().message + "); retrying on '" +
+               compiled.fallbackDevice()->name() + "'");
+    NNRT_ASSIGN_OR_RETURN(auto whole, compiled.fallbackPrepared(compiled.steps().size()));
+    return runWhole(*whole, inputs, outputs, options);
+  }
   return outcome;
 }
 
@@ -226,6 +298,10 @@ class SubgraphRun : public StepLauncher {
       return done();
     }
     devices_[step] = s.device->name();
+    if (auto checked = checkStepBuffers(step, s.device->name()); !checked) {
+      setError(checked.error());
+      return done();
+    }
     const nnrt_request& request = buildRequest(step);
     s.prepared->executeAsync(request, options_.measure, options_.deadlineNs, options_.loopTimeoutNs,
                              [this, step, done = std::move(done)](Result<driver::ExecutionResult> result) {
@@ -272,6 +348,13 @@ class SubgraphRun : public StepLauncher {
     return builder.build();
   }
 
+  Result<void> checkStepBuffers(size_t step, const std::string& device) const {
+    std::vector<const Buffer*> used;
+    for (size_t slot : layout_.stepInputs[step]) used.push_back(&buffers_[slot]);
+    for (size_t slot : layout_.stepOutputs[step]) used.push_back(&buffers_[slot]);
+    return checkBuffersFor(device, used);
+  }
+
   void setError(Error e) {
     std::lock_guard lock(mutex_);
     if (!error_) error_ = std::move(e);
@@ -303,7 +386,7 @@ class SubgraphRun : public StepLauncher {
       logWarning("step " + std::to_string(step) + " on '" + s.device->name() + "' failed (" +
                  result.error().message + "); retrying it on '" + fallback + "'");
       auto prepared = compiled_.fallbackPrepared(step);
-      if (prepared) {
+      if (prepared && checkStepBuffers(step, fallback)) {
         result = (*prepared)->execute(buildRequest(step), options_.measure, options_.deadlineNs,
                                       options_.loopTimeoutNs);
         devices_[step] = fallback;
@@ -598,8 +681,11 @@ Result<RunOutcome> runCompiledModelFenced(const CompiledModel& compiled, std::sp
                                           std::span<const Argument> outputs, const RunOptions& options,
                                           std::span<const int> waitFds, uint64_t durationNs) {
   const PreparedModel& prepared = *compiled.steps()[0].prepared;
+  const std::vector<Buffer> in = buffersOf(inputs);
+  const std::vector<Buffer> out = buffersOf(outputs);
+  NNRT_RETURN_IF_ERROR(checkBuffersFor(prepared.deviceName(), in, out));
   RequestBuilder builder;
-  builder.addBuffers(buffersOf(inputs), buffersOf(outputs));
+  builder.addBuffers(in, out);
   NNRT_ASSIGN_OR_RETURN(auto fenced,
                         prepared.executeFenced(builder.build(), waitFds, options.measure, options.deadlineNs,
                                                options.loopTimeoutNs, durationNs));
@@ -627,17 +713,59 @@ Result<RunOutcome> runCompiledModel(const CompiledModel& compiled, std::span<con
   const std::vector<Buffer> out = buffersOf(outputs);
   if (compiled.main().direct()) {
     // One step: no graph, no copies.
-    Result<RunOutcome> outcome = runSubgraph(compiled, compiled.main(), in, out, options, false);
-    if (!outcome && compiled.executionFallbackAllowed() && retryable(outcome.error()) &&
-        steps[0].device != compiled.fallbackDevice()) {
-      logWarning("execution on '" + steps[0].device->name() + "' failed (" + outcome.error().message +
-                 "); retrying on '" + compiled.fallbackDevice()->name() + "'");
-      NNRT_ASSIGN_OR_RETURN(auto whole, compiled.fallbackPrepared(steps.size()));
-      return runWhole(*whole, in, out, options);
-    }
-    return outcome;
+    return runSingleStep(compiled, in, out, options,
+                         [&] { return runSubgraph(compiled, compiled.main(), in, out, options, false); });
   }
   return runSubgraph(compiled, compiled.main(), in, out, options, true);
+}
+
+struct BurstRunner::State {
+  std::shared_ptr<const CompiledModel> compiled;
+  bool configured = false;
+  std::unique_ptr<DriverBurst> driverBurst;  // null: the driver offers none, or it failed
+  RequestBuilder request;                    // reused: its arrays keep their capacity
+  std::vector<nnrt_output_shape> shapes;
+};
+
+BurstRunner::BurstRunner(std::shared_ptr<const CompiledModel> compiled) : state_(std::make_unique<State>()) {
+  state_->compiled = std::move(compiled);
+}
+
+BurstRunner::~BurstRunner() = default;
+
+const CompiledModel& BurstRunner::compiled() const { return *state_->compiled; }
+
+Result<RunOutcome> BurstRunner::run(std::span<const Argument> inputs, std::span<const Argument> outputs,
+                                    const RunOptions& options) {
+  const CompiledModel& compiled = *state_->compiled;
+  if (!compiled.main().direct() || deadlinePassed(options.deadlineNs)) {
+    return runCompiledModel(compiled, inputs, outputs, options);
+  }
+  const CompiledStep& step = compiled.steps()[0];
+  const std::vector<Buffer> in = buffersOf(inputs);
+  const std::vector<Buffer> out = buffersOf(outputs);
+  return runSingleStep(compiled, in, out, options, [&]() -> Result<RunOutcome> {
+    NNRT_RETURN_IF_ERROR(checkBuffersFor(step.prepared->deviceName(), in, out));
+    if (!state_->configured) {
+      state_->configured = true;
+      auto configured = DriverBurst::configure(step.prepared);
+      if (configured) {
+        state_->driverBurst = std::move(*configured);
+      } else {
+        logWarning("burst: " + configured.error().message + "; its computations run as plain ones");
+      }
+    }
+    state_->request.clear();
+    state_->request.addBuffers(in, out);
+    const nnrt_request& request = state_->request.build();
+    NNRT_ASSIGN_OR_RETURN(driver::ExecutionResult result,
+                          state_->driverBurst
+                              ? state_->driverBurst->execute(request, options.measure, options.deadlineNs,
+                                                             options.loopTimeoutNs, state_->shapes)
+                              : step.prepared->execute(request, options.measure, options.deadlineNs,
+                                                       options.loopTimeoutNs));
+    return outcomeOf(result, out, step.prepared->deviceName());
+  });
 }
 
 }  // namespace nnrt

@@ -81,4 +81,20 @@ Result<RunOutcome> runCompiledModelFenced(const CompiledModel& compiled, std::sp
 Result<RunOutcome> runCompiledModel(const CompiledModel& compiled, std::span<const Argument> inputs,
                                     std::span<const Argument> outputs, const RunOptions& options);
 
+// The execution resources of one ANeuralNetworksBurst, kept from one computation to the next: for a
+// one-step plan, the driver's burst (ABI 1.1; configured on first use) and the request view and its
+// arrays, refilled in place. Plans of several steps run as plain computations. Not thread-safe: one
+// computation at a time (the C API's burst refuses a second one).
+class BurstRunner {
+ public:
+  explicit BurstRunner(std::shared_ptr<const CompiledModel> compiled);
+  ~BurstRunner();
+  const CompiledModel& compiled() const;
+  Result<RunOutcome> run(std::span<const Argument> inputs, std::span<const Argument> outputs, const RunOptions& options);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
 }  // namespace nnrt

@@ -781,8 +781,9 @@ int ANeuralNetworksExecution_startComputeWithDependencies(
         ANeuralNetworksExecution* execution, const ANeuralNetworksEvent* const* dependencies,
         uint32_t num_dependencies, uint64_t duration, ANeuralNetworksEvent** event);
 
-/** (API 31) Allows buffers and memory regions to be longer than the operand, up to the preferred
- *  padding, when set before any input or output. Returns NO_ERROR, UNEXPECTED_NULL, or BAD_STATE. */
+/** (API 31) Allows buffers and memory regions to be longer than the operand (any length at least
+ *  the operand's; the preferred padding is a hint), when set before any input or output. Returns
+ *  NO_ERROR, UNEXPECTED_NULL, or BAD_STATE. */
 int ANeuralNetworksExecution_enableInputAndOutputPadding(ANeuralNetworksExecution* execution,
                                                          bool enable);
 

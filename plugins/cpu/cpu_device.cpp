@@ -8,6 +8,7 @@
 #include <oneapi/tbb/version.h>
 
 #include "nnrt/driver/clock.hpp"
+#include "nnrt/driver/ops/operand_types.hpp"
 #include "nnrt/driver/ops/operation.hpp"
 #include "plugins/cpu/cpu_operations.hpp"
 #include "plugins/cpu/cpu_prepared_model.hpp"
@@ -87,6 +88,19 @@ driver::Result<std::unique_ptr<driver::PreparedModel>> CpuDevice::prepareModel_1
   }
   NNRT_ASSIGN_OR_RETURN(auto prepared, CpuPreparedModel::create(model, threads_, lease_, fast_));
   return std::unique_ptr<driver::PreparedModel>(std::move(prepared));
+}
+
+driver::Result<std::unique_ptr<driver::Buffer>> CpuDevice::allocate(const driver::BufferDesc& desc,
+                                                                    std::span<driver::PreparedModel* const>,
+                                                                    std::span<const nnrt_buffer_role>,
+                                                                    std::span<const nnrt_buffer_role>) const {
+  std::optional<uint64_t> bytes = ops::byteSize(desc.type, desc.dimensions);
+  if (ops::isTensorType(desc.type) && desc.dimensions.empty()) bytes.reset();
+  if (!bytes || *bytes == 0) {
+    return driver::invalidArgument("the cpu allocates buffers of known size only (" + ops::typeName(desc.type) + " " +
+                                   ops::shapeToString(desc.dimensions) + ")");
+  }
+  return std::unique_ptr<driver::Buffer>(new driver::HostBuffer(static_cast<size_t>(*bytes)));
 }
 
 }  // namespace nnrt::cpu

@@ -39,6 +39,12 @@ class CpuDevice : public driver::Device {
   driver::Result<std::unique_ptr<driver::PreparedModel>> prepareModel_1_3(
       const driver::Model& model, const driver::PrepareOptions& options,
       const driver::CacheFiles& cache) const override;
+  // A driver::HostBuffer of the operand's size: the kernels use it as any other request pool.
+  // Refused (INVALID_ARGUMENT) when a dimension is unknown.
+  driver::Result<std::unique_ptr<driver::Buffer>> allocate(const driver::BufferDesc& desc,
+                                                           std::span<driver::PreparedModel* const> preparedModels,
+                                                           std::span<const nnrt_buffer_role> inputRoles,
+                                                           std::span<const nnrt_buffer_role> outputRoles) const override;
 
  private:
   std::string name_ = "nnrt-reference-cpu";

@@ -245,8 +245,6 @@ TEST(CapiValidation, CreateForDevicesArguments) {
 }
 
 TEST(CapiValidation, UnsupportedFeaturesSayNotSupported) {
-  ANeuralNetworksMemoryDesc* desc = nullptr;
-  EXPECT_EQ(ANeuralNetworksMemoryDesc_create(&desc), ANEURALNETWORKS_OP_FAILED);
   ANeuralNetworksEvent* event = nullptr;
   EXPECT_EQ(ANeuralNetworksEvent_createFromSyncFenceFd(-1, &event), ANEURALNETWORKS_BAD_DATA);
   Model m;

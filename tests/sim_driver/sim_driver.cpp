@@ -11,6 +11,10 @@
 //   fail: "prepare" or "execute" makes that call fail with GENERAL_FAILURE
 //   honor_deadline: "false" runs past deadlines (to test the runtime's own enforcement)
 //   devices: how many devices (default 1), named sim-0, sim-1, ...
+//   alignment, padding: the memory preference it states (ABI 1.1; default 64 and 1)
+//   pool_log: file to which each execution appends "<device> <burst|plain> <kind of each pool>\n"
+// It allocates buffers in host memory (ABI 1.1 allocate) and offers bursts that run as plain
+// executions, so tests can tell from pool_log which path a request took.
 #include <fcntl.h>
 #include <time.h>
 #include <unistd.h>
@@ -106,6 +110,8 @@ struct Config {
   std::string statusFile;
   std::string fail;
   bool honorDeadline = true;
+  nnrt_memory_preference memory{64, 1};
+  std::string poolLog;
 };
 
 void appendTrace(const std::string& file, const std::string& line) {
@@ -142,6 +148,13 @@ class SimPreparedModel : public PreparedModel {
   }
 
   Result<ExecutionResult> executeSynchronously_1_3(const Request& request, const ExecuteOptions& options) override {
+    return run(request, options, false);
+  }
+
+  Result<std::unique_ptr<Burst>> configureBurst() override;
+
+  Result<ExecutionResult> run(const Request& request, const ExecuteOptions& options, bool burst) {
+    logPools(request, burst);
     uint64_t start = nowNs();
     NNRT_ASSIGN_OR_RETURN(ExecutionResult result, compute(request));
     uint64_t end = start + config_.latencyNs;
@@ -155,6 +168,7 @@ class SimPreparedModel : public PreparedModel {
 
   void execute_1_3(const Request& request, const ExecuteOptions& options,
                    std::function<void(Result<ExecutionResult>)> done) override {
+    logPools(request, false);
     uint64_t start = nowNs();
     Result<ExecutionResult> result = compute(request);
     if (!result) return done(std::move(result));
@@ -173,6 +187,13 @@ class SimPreparedModel : public PreparedModel {
   }
 
  private:
+  void logPools(const Request& request, bool burst) {
+    if (config_.poolLog.empty()) return;
+    std::string line = device_ + (burst ? " burst" : " plain");
+    for (uint32_t i = 0; i < request.raw().pool_count; ++i) line += " " + std::to_string(request.raw().pools[i].kind);
+    appendTrace(config_.poolLog, line + "\n");
+  }
+
   void record(uint64_t start, const ExecuteOptions& options) {
     appendTrace(config_.trace, device_ + " " + std::to_string(start) + " " + std::to_string(nowNs()) + " " +
                                    std::to_string(options.loopTimeoutNs) + "\n");
@@ -254,6 +275,20 @@ class SimPreparedModel : public PreparedModel {
   std::vector<uint32_t> inputs_, outputs_;
 };
 
+// A burst that runs as a plain execution, marked "burst" in pool_log.
+class SimBurst : public Burst {
+ public:
+  explicit SimBurst(SimPreparedModel& prepared) : prepared_(prepared) {}
+  Result<ExecutionResult> execute(const Request& request, const ExecuteOptions& options) override {
+    return prepared_.run(request, options, true);
+  }
+
+ private:
+  SimPreparedModel& prepared_;
+};
+
+Result<std::unique_ptr<Burst>> SimPreparedModel::configureBurst() { return std::unique_ptr<Burst>(new SimBurst(*this)); }
+
 class SimDevice : public Device {
  public:
   SimDevice(std::string name, Config config) : name_(std::move(name)), config_(std::move(config)) {
@@ -297,6 +332,15 @@ class SimDevice : public Device {
     return std::unique_ptr<PreparedModel>(new SimPreparedModel(name_, config_, timer_, model));
   }
 
+  Result<std::unique_ptr<Buffer>> allocate(const BufferDesc& desc, std::span<PreparedModel* const>,
+                                           std::span<const nnrt_buffer_role>,
+                                           std::span<const nnrt_buffer_role>) const override {
+    auto bytes = ops::byteSize(desc.type, desc.dimensions);
+    if (!bytes || *bytes == 0) return invalidArgument("the simulated device allocates buffers of known size only");
+    return std::unique_ptr<Buffer>(new HostBuffer(static_cast<size_t>(*bytes)));
+  }
+  nnrt_memory_preference getMemoryPreference() const override { return config_.memory; }
+
  private:
   std::string name_;
   std::string version_ = "sim 1.0";
@@ -329,6 +373,9 @@ Result<DeviceList> open(const Options& options) {
   config.statusFile = options.get("status_file", "");
   config.fail = options.get("fail", "");
   config.honorDeadline = options.get("honor_deadline", "true") != "false";
+  config.memory.alignment = static_cast<uint32_t>(std::stoul(options.get("alignment", "64")));
+  config.memory.padding = static_cast<uint32_t>(std::stoul(options.get("padding", "1")));
+  config.poolLog = options.get("pool_log", "");
   int count = std::stoi(options.get("devices", "1"));
   NNRT_RETURN_IF_ERROR(options.checkAllUsed());
   DeviceList devices;
@@ -338,4 +385,6 @@ Result<DeviceList> open(const Options& options) {
 
 }  // namespace sim
 
+#ifndef SIM_DRIVER_OWN_EXPORT  // sim_driver_abi10.cpp exports the same driver with an ABI 1.0 table
 NNRT_DRIVER_EXPORT("sim", "1.0.0", sim::open)
+#endif

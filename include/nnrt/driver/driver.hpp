@@ -94,6 +94,15 @@ struct CacheFileCounts {
   uint32_t dataCache = 0;
 };
 
+// ABI 1.1: what a driver-managed buffer holds (Device::allocate). Unknown dimensions are 0; an empty
+// list is an unknown rank (or a scalar).
+struct BufferDesc {
+  int32_t type = 0;  // NNAPI OperandCode of the operands of every role
+  float scale = 0.0f;
+  int32_t zeroPoint = 0;
+  std::vector<uint32_t> dimensions;
+};
+
 // Receives, for an unsupported operation, the reason it is unsupported.
 using Explainer = std::function<void(uint32_t operationIndex, const std::string& reason)>;
 
@@ -124,6 +133,14 @@ class Options {
 
 // ---- What a plugin implements -----------------------------------------------------------------
 
+// ABI 1.1: a driver's state for a sequence of executions of one prepared model (a burst). The
+// runtime runs one execution at a time on a burst, so its state needs no lock.
+class Burst {
+ public:
+  virtual ~Burst() = default;
+  virtual Result<ExecutionResult> execute(const Request& request, const ExecuteOptions& options) = 0;
+};
+
 // A prepared model. Every method may be called from several threads at once.
 class PreparedModel {
  public:
@@ -138,7 +155,54 @@ class PreparedModel {
                            std::function<void(Result<ExecutionResult>)> done) {
     done(executeSynchronously_1_3(request, options));
   }
+
+  // ABI 1.1: the state for a burst of executions, e.g. cached memory mappings. Default: a burst
+  // that runs each execution with executeSynchronously_1_3.
+  virtual Result<std::unique_ptr<Burst>> configureBurst();
 };
+
+// A Buffer in host memory, for drivers whose kernels read and write host bytes (the cpu, test
+// drivers): the SDK's Request resolves NNRT_POOL_BUFFER arguments to its bytes, so such a driver
+// runs requests with buffers unchanged. Its size is fixed at allocation.
+class HostBuffer : public Buffer {
+ public:
+  explicit HostBuffer(size_t bytes) : bytes_(bytes) {}
+  std::span<uint8_t> hostBytes() override { return bytes_; }
+  Result<void> copyTo(std::span<uint8_t> dst) override {
+    if (dst.size() != bytes_.size()) return sizeMismatch(dst.size());
+    std::copy(bytes_.begin(), bytes_.end(), dst.begin());
+    return {};
+  }
+  Result<void> copyFrom(std::span<const uint8_t> src, std::span<const uint32_t> /*dimensions*/) override {
+    if (src.size() != bytes_.size()) return sizeMismatch(src.size());
+    std::copy(src.begin(), src.end(), bytes_.begin());
+    return {};
+  }
+
+ private:
+  Unexpected<Error> sizeMismatch(size_t bytes) const {
+    return invalidArgument("the buffer holds " + std::to_string(bytes_.size()) + " bytes, not " + std::to_string(bytes));
+  }
+  std::vector<uint8_t> bytes_;
+};
+
+namespace detail {
+// The default burst: every execution goes to executeSynchronously_1_3.
+class PlainBurst : public Burst {
+ public:
+  explicit PlainBurst(PreparedModel& prepared) : prepared_(prepared) {}
+  Result<ExecutionResult> execute(const Request& request, const ExecuteOptions& options) override {
+    return prepared_.executeSynchronously_1_3(request, options);
+  }
+
+ private:
+  PreparedModel& prepared_;
+};
+}  // namespace detail
+
+inline Result<std::unique_ptr<Burst>> PreparedModel::configureBurst() {
+  return std::unique_ptr<Burst>(new detail::PlainBurst(*this));
+}
 
 // A device. Every method may be called from several threads at once; the object lives until the
 // plugin is closed.
@@ -176,6 +240,19 @@ class Device {
                                                                            const CacheFiles& /*cache*/) const {
     return generalFailure("this driver does not prepare models from cache");
   }
+
+  // ABI 1.1: a buffer for one operand used in the given roles (nnrt_buffer_role.model_index indexes
+  // `preparedModels`, all prepared by this device). Default: not offered, the runtime then uses
+  // host memory.
+  virtual Result<std::unique_ptr<Buffer>> allocate(const BufferDesc& /*desc*/,
+                                                   std::span<PreparedModel* const> /*preparedModels*/,
+                                                   std::span<const nnrt_buffer_role> /*inputRoles*/,
+                                                   std::span<const nnrt_buffer_role> /*outputRoles*/) const {
+    return generalFailure("this driver does not allocate buffers");
+  }
+  // ABI 1.1: the alignment and padding this device prefers for the application's buffers (powers
+  // of two, at most 4096 each).
+  virtual nnrt_memory_preference getMemoryPreference() const { return {64, 1}; }
 };
 
 using DeviceList = std::vector<std::unique_ptr<Device>>;
@@ -229,6 +306,9 @@ struct PluginHandle {
 };
 struct PreparedHandle {
   std::unique_ptr<PreparedModel> impl;
+};
+struct BurstHandle {
+  std::unique_ptr<Burst> impl;
 };
 struct FencedHandle {
   nnrt_status status = NNRT_STATUS_NONE;
@@ -548,6 +628,101 @@ struct Glue {
     }
   }
 
+  static nnrt_status allocate(const nnrt_device* d, int32_t type, float scale, int32_t zeroPoint, uint32_t rank,
+                              const uint32_t* dimensions, nnrt_prepared_model* const* preparedModels,
+                              uint32_t preparedCount, const nnrt_buffer_role* inputRoles, uint32_t inputCount,
+                              const nnrt_buffer_role* outputRoles, uint32_t outputCount, nnrt_buffer** buffer,
+                              nnrt_reason* reason) {
+    return guarded(reason, [&]() -> nnrt_status {
+      BufferDesc desc{type, scale, zeroPoint, std::vector<uint32_t>(dimensions, dimensions + rank)};
+      std::vector<PreparedModel*> models;
+      for (uint32_t i = 0; i < preparedCount; ++i) models.push_back(&prepared(preparedModels[i]));
+      std::span<const nnrt_buffer_role> in(inputRoles, inputCount), out(outputRoles, outputCount);
+      for (const auto& roles : {in, out}) {
+        for (const nnrt_buffer_role& role : roles) {
+          if (role.model_index >= preparedCount) {
+            writeReason(reason, "a role names prepared model " + std::to_string(role.model_index) + " of " +
+                                    std::to_string(preparedCount));
+            return NNRT_STATUS_INVALID_ARGUMENT;
+          }
+        }
+      }
+      Result<std::unique_ptr<Buffer>> result = device(d)->impl->allocate(desc, models, in, out);
+      if (!result) {
+        writeReason(reason, result.error().message);
+        return toC(result.error().status);
+      }
+      *buffer = reinterpret_cast<nnrt_buffer*>(static_cast<Buffer*>(result->release()));
+      return NNRT_STATUS_NONE;
+    });
+  }
+  static Buffer& buffer(nnrt_buffer* b) { return *reinterpret_cast<Buffer*>(b); }
+  static nnrt_status hostPool(const nnrt_memory_pool* pool, nnrt_reason* reason) {
+    if (pool == nullptr || pool->kind != NNRT_POOL_HOST || (pool->host == nullptr && pool->size > 0)) {
+      writeReason(reason, "a buffer copies only to or from host memory");
+      return NNRT_STATUS_INVALID_ARGUMENT;
+    }
+    return NNRT_STATUS_NONE;
+  }
+  static nnrt_status bufferCopyTo(nnrt_buffer* b, const nnrt_memory_pool* dst, nnrt_reason* reason) {
+    return guarded(reason, [&]() -> nnrt_status {
+      if (nnrt_status s = hostPool(dst, reason); s != NNRT_STATUS_NONE) return s;
+      auto copied = buffer(b).copyTo({static_cast<uint8_t*>(dst->host), static_cast<size_t>(dst->size)});
+      if (!copied) writeReason(reason, copied.error().message);
+      return copied ? NNRT_STATUS_NONE : toC(copied.error().status);
+    });
+  }
+  static nnrt_status bufferCopyFrom(nnrt_buffer* b, const nnrt_memory_pool* src, uint32_t rank,
+                                    const uint32_t* dimensions, nnrt_reason* reason) {
+    return guarded(reason, [&]() -> nnrt_status {
+      if (nnrt_status s = hostPool(src, reason); s != NNRT_STATUS_NONE) return s;
+      auto copied = buffer(b).copyFrom({static_cast<const uint8_t*>(src->host), static_cast<size_t>(src->size)},
+                                       {dimensions, rank});
+      if (!copied) writeReason(reason, copied.error().message);
+      return copied ? NNRT_STATUS_NONE : toC(copied.error().status);
+    });
+  }
+  static void releaseBuffer(nnrt_buffer* b) {
+    try {
+      delete &buffer(b);
+    } catch (...) {
+    }
+  }
+  static void getMemoryPreference(const nnrt_device* d, nnrt_memory_preference* preference) {
+    try {
+      *preference = device(d)->impl->getMemoryPreference();
+    } catch (...) {
+      *preference = {64, 1};
+    }
+  }
+  static nnrt_status configureBurst(nnrt_prepared_model* p, nnrt_burst** burst, nnrt_reason* reason) {
+    return guarded(reason, [&]() -> nnrt_status {
+      Result<std::unique_ptr<Burst>> result = prepared(p).configureBurst();
+      if (!result) {
+        writeReason(reason, result.error().message);
+        return toC(result.error().status);
+      }
+      *burst = reinterpret_cast<nnrt_burst*>(new BurstHandle{std::move(*result)});
+      return NNRT_STATUS_NONE;
+    });
+  }
+  static nnrt_status executeBurst(nnrt_burst* burst, const nnrt_request* request, uint8_t measure, uint64_t deadline,
+                                  uint64_t loopTimeout, nnrt_output_shape* shapes, uint32_t shapeCount,
+                                  nnrt_timing* timing, nnrt_reason* reason) {
+    if (timing != nullptr) *timing = nnrt_timing{UINT64_MAX, UINT64_MAX};
+    return guarded(reason, [&]() -> nnrt_status {
+      auto result = reinterpret_cast<BurstHandle*>(burst)->impl->execute(Request(*request),
+                                                                          {measure != 0, deadline, loopTimeout});
+      return report(std::move(result), shapes, shapeCount, timing, reason);
+    });
+  }
+  static void releaseBurst(nnrt_burst* burst) {
+    try {
+      delete reinterpret_cast<BurstHandle*>(burst);
+    } catch (...) {
+    }
+  }
+
   static constexpr nnrt_driver_api kApi = {
       NNRT_DRIVER_ABI_MAJOR, NNRT_DRIVER_ABI_MINOR, sizeof(nnrt_driver_api), *Name, *Version,
       &open, &close, &deviceCount, &deviceAt,
@@ -556,6 +731,9 @@ struct Glue {
       &prepare, &prepareFromCache, &release,
       &executeSync, &execute, &executeFenced, &fencedInfo, &releaseFenced,
       &getOperationTable,
+      &allocate, &bufferCopyTo, &bufferCopyFrom, &releaseBuffer,
+      &getMemoryPreference,
+      &configureBurst, &executeBurst, &releaseBurst,
   };
 };
 

@@ -101,7 +101,8 @@ typedef int32_t nnrt_status;
 #define NNRT_PRIORITY_HIGH 110
 
 /* Memory pool kinds. */
-#define NNRT_POOL_HOST 0 /* host-addressable bytes at `host` */
+#define NNRT_POOL_HOST 0   /* host-addressable bytes at `host` */
+#define NNRT_POOL_BUFFER 1 /* ABI 1.1, requests only: `host` is an nnrt_buffer* this driver allocated */
 
 /* Operand and operation types are NNAPI's OperandCode / OperationCode values (int32_t). An
  * extension type is (prefix << 16) | type-within-extension, with the prefix mapped to an
@@ -113,6 +114,8 @@ typedef struct nnrt_plugin nnrt_plugin;
 typedef struct nnrt_device nnrt_device;
 typedef struct nnrt_prepared_model nnrt_prepared_model;
 typedef struct nnrt_fenced_execution nnrt_fenced_execution;
+typedef struct nnrt_buffer nnrt_buffer; /* ABI 1.1: a driver-managed buffer (allocate) */
+typedef struct nnrt_burst nnrt_burst;   /* ABI 1.1: a driver's per-burst state (configure_burst) */
 
 /* ---- Small value types ----------------------------------------------------------------------- */
 
@@ -163,6 +166,21 @@ typedef struct nnrt_operation_support {
   int32_t operand_type; /* NNAPI OperandCode */
 } nnrt_operation_support;
 
+/* ABI 1.1: one use of a driver-managed buffer: input or output io_index of the prepared model
+ * prepared_models[model_index] of the allocate call, used with the given frequency in (0, 1]. */
+typedef struct nnrt_buffer_role {
+  uint32_t model_index;
+  uint32_t io_index;
+  float frequency;
+} nnrt_buffer_role;
+
+/* ABI 1.1: what a device prefers of the application's buffers (ANeuralNetworksCompilation_
+ * getPreferredMemoryAlignment/Padding): alignment and padding in bytes, each a power of two. */
+typedef struct nnrt_memory_preference {
+  uint32_t alignment;
+  uint32_t padding;
+} nnrt_memory_preference;
+
 typedef struct nnrt_timing { /* microseconds, UINT64_MAX = not measured */
   uint64_t time_on_device;
   uint64_t time_in_driver;
@@ -183,9 +201,9 @@ typedef struct nnrt_data_location {
 } nnrt_data_location;
 
 typedef struct nnrt_memory_pool {
-  int32_t kind; /* NNRT_POOL_HOST */
-  void* host;   /* start of the pool's bytes; read-only in a model view */
-  uint64_t size;
+  int32_t kind; /* NNRT_POOL_HOST (always, in a model view) or NNRT_POOL_BUFFER */
+  void* host;   /* HOST: start of the pool's bytes, read-only in a model view; BUFFER: the nnrt_buffer* */
+  uint64_t size; /* HOST: bytes; BUFFER: the buffer's size for its current dimensions */
 } nnrt_memory_pool;
 
 typedef struct nnrt_operand {
@@ -257,7 +275,9 @@ typedef struct nnrt_request_argument {
 } nnrt_request_argument;
 
 /* Inputs and outputs in the order of the main subgraph's input_indexes / output_indexes.
- * Input pools are read-only; output pools are written by the driver. */
+ * Input pools are read-only; output pools are written by the driver. A NNRT_POOL_BUFFER pool is
+ * only ever given to the driver that allocated it, for a role it was allocated for, with offset 0
+ * and the argument's whole length. */
 typedef struct nnrt_request {
   const nnrt_request_argument* inputs;
   uint32_t input_count;
@@ -390,6 +410,54 @@ typedef struct nnrt_driver_api {
    * table, or a NULL entry, means the driver does not declare one. */
   nnrt_status (*get_operation_table)(const nnrt_device* device, const nnrt_operation_support** table,
                                      uint32_t* count, nnrt_reason* reason);
+
+  /* -- Driver-managed buffers (memory domains, ANeuralNetworksMemory_createFromDesc). Optional:
+   *    allocate NULL means not offered (the runtime then uses host memory); when allocate is given,
+   *    the three buffer entries after it are given too. -- */
+
+  /* Allocates a buffer for one operand used in the given roles of `prepared_models` (each one this
+   * device prepared and the host still holds), with `dimensions` (rank 0 = unknown rank, a 0 entry
+   * = unknown dimension; the model operands of every role are compatible with them). `type`,
+   * `scale` and `zero_point` are the operands' (NNAPI OperandCode). The buffer starts
+   * uninitialized. On success *buffer is owned by the host, which releases it with
+   * release_buffer after every execution and copy using it ended. Thread-safe. */
+  nnrt_status (*allocate)(const nnrt_device* device, int32_t type, float scale, int32_t zero_point,
+                          uint32_t rank, const uint32_t* dimensions, nnrt_prepared_model* const* prepared_models,
+                          uint32_t prepared_model_count, const nnrt_buffer_role* input_roles,
+                          uint32_t input_role_count, const nnrt_buffer_role* output_roles,
+                          uint32_t output_role_count, nnrt_buffer** buffer, nnrt_reason* reason);
+  /* Copies the buffer's contents into `dst` (a NNRT_POOL_HOST pool valid during the call), whose size
+   * is the buffer's size for its current dimensions. Fails when the buffer is uninitialized. */
+  nnrt_status (*buffer_copy_to)(nnrt_buffer* buffer, const nnrt_memory_pool* dst, nnrt_reason* reason);
+  /* Fills the buffer from `src` (a NNRT_POOL_HOST pool valid during the call) and sets its
+   * dimensions to `dimensions` (rank entries, every one known; rank 0 keeps the allocated ones). */
+  nnrt_status (*buffer_copy_from)(nnrt_buffer* buffer, const nnrt_memory_pool* src, uint32_t rank,
+                                  const uint32_t* dimensions, nnrt_reason* reason);
+  /* Frees the buffer. Called once. */
+  void (*release_buffer)(nnrt_buffer* buffer);
+
+  /* -- Memory preference. Optional (NULL: alignment 64, padding 1). Thread-safe. -- */
+
+  /* The alignment and padding this device prefers for the application's input and output buffers
+   * (ANeuralNetworksCompilation_getPreferredMemoryAlignment/Padding report the largest over the
+   * devices of a compilation). Each a power of two; alignment at most 4096, padding at most 4096. */
+  void (*get_memory_preference)(const nnrt_device* device, nnrt_memory_preference* preference);
+
+  /* -- Bursts (ANeuralNetworksBurst). Optional: configure_burst NULL means not offered (a burst
+   *    then runs through execute_synchronously_1_3); when given, the two entries after it are given
+   *    too. -- */
+
+  /* Creates the driver's state for a sequence of executions of `prepared` (e.g. cached memory
+   * mappings). On success *burst is owned by the host, which releases it with release_burst before
+   * releasing `prepared`. Thread-safe. */
+  nnrt_status (*configure_burst)(nnrt_prepared_model* prepared, nnrt_burst** burst, nnrt_reason* reason);
+  /* As execute_synchronously_1_3, through the burst. The host runs one execution at a time on a
+   * burst, so the driver needs no lock for its per-burst state. A pool's `host` pointer may repeat
+   * from one execution to the next with the same bytes behind it (a cache key the driver may use). */
+  nnrt_status (*execute_burst)(nnrt_burst* burst, const nnrt_request* request, uint8_t measure,
+                               uint64_t deadline_ns, uint64_t loop_timeout_ns, nnrt_output_shape* shapes,
+                               uint32_t shape_count, nnrt_timing* timing, nnrt_reason* reason);
+  void (*release_burst)(nnrt_burst* burst);
 } nnrt_driver_api;
 
 /* Signature of the exported entry point. */

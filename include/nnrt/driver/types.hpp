@@ -332,6 +332,23 @@ class Model {
 };
 
 // An execution request. Buffer accessors check the location against the pools.
+// ABI 1.1: a driver-managed buffer (Device::allocate), the nnrt_buffer* of NNRT_POOL_BUFFER pools.
+// The runtime runs copies and executions on one buffer one at a time; it tracks whether the
+// contents are initialized and which dimensions they have, so a driver need not.
+class Buffer {
+ public:
+  virtual ~Buffer() = default;
+  // The buffer's bytes for its current dimensions when the driver keeps them in host memory; the
+  // SDK's Request then reads and writes NNRT_POOL_BUFFER arguments through it. Empty otherwise: the
+  // driver then resolves such arguments itself (Request::buffer).
+  virtual std::span<uint8_t> hostBytes() { return {}; }
+  // Copies the contents out to `dst`, whose size is the buffer's size for its current dimensions.
+  virtual Result<void> copyTo(std::span<uint8_t> dst) = 0;
+  // Fills the buffer from `src`; `dimensions` (all known) become its dimensions, or keep the
+  // allocated ones when empty.
+  virtual Result<void> copyFrom(std::span<const uint8_t> src, std::span<const uint32_t> dimensions) = 0;
+};
+
 class Request {
  public:
   explicit Request(const nnrt_request& request) : r_(&request) {}
@@ -351,12 +368,23 @@ class Request {
     if (!bytes) return invalidArgument("request output " + std::to_string(index) + " lies outside its memory pool");
     return *bytes;
   }
+  // The driver-managed buffer behind a request pool, or null for a host pool.
+  Buffer* buffer(uint32_t poolIndex) const {
+    if (poolIndex >= r_->pool_count || r_->pools[poolIndex].kind != NNRT_POOL_BUFFER) return nullptr;
+    return static_cast<Buffer*>(r_->pools[poolIndex].host);
+  }
 
  private:
   std::optional<std::span<uint8_t>> locate(const nnrt_data_location& loc) const {
     if (loc.pool_index >= r_->pool_count) return std::nullopt;
     const nnrt_memory_pool& pool = r_->pools[loc.pool_index];
     if (uint64_t{loc.offset} + loc.length > pool.size || (pool.host == nullptr && loc.length > 0)) return std::nullopt;
+    if (pool.kind == NNRT_POOL_BUFFER) {
+      std::span<uint8_t> bytes = static_cast<Buffer*>(pool.host)->hostBytes();
+      if (uint64_t{loc.offset} + loc.length > bytes.size()) return std::nullopt;
+      return bytes.subspan(loc.offset, loc.length);
+    }
+    if (pool.kind != NNRT_POOL_HOST) return std::nullopt;
     return std::span<uint8_t>(static_cast<uint8_t*>(pool.host) + loc.offset, loc.length);
   }
   const nnrt_request* r_;
