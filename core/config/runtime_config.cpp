@@ -257,6 +257,7 @@ Result<void> parsePolicy(const Reader& r, const YAML::Node& node, const std::fil
       NNRT_ASSIGN_OR_RETURN(std::string s, r.string(a, "policy.extensions.allowlist"));
       std::filesystem::path p(s);
       policy.allowlistPath = p.is_absolute() ? p : file.parent_path() / p;
+      policy.allowlistFromConfig = p;
     }
   }
   if (const YAML::Node n = node["health_check_interval_ms"]) {
@@ -315,12 +316,45 @@ Result<RuntimeConfig> loadConfig(const std::filesystem::path& file, const std::f
   return parseConfig(buffer.str(), std::filesystem::absolute(file).lexically_normal(), pluginDir);
 }
 
-std::filesystem::path defaultConfigPath(const std::filesystem::path& runtimeLibraryDir) {
-  if (const char* env = std::getenv("NNRT_CONFIG"); env != nullptr && *env != '\0') return env;
-  std::filesystem::path beside = runtimeLibraryDir / ".." / "etc" / "nnrt" / "runtime.yaml";
+InstallDirs installDirs() {
+#if defined(NNRT_BIN_TO_LIB) && defined(NNRT_LIB_TO_PLUGINS) && defined(NNRT_LIB_TO_CONFIG)
+  return {NNRT_BIN_TO_LIB, NNRT_LIB_TO_PLUGINS, NNRT_LIB_TO_CONFIG};
+#else
+  return {"../lib", "nnrt", "../etc/nnrt"};
+#endif
+}
+
+RuntimeLayout locateRuntime(const std::filesystem::path& selfDir, const InstallDirs& dirs) {
+  namespace fs = std::filesystem;
   std::error_code ec;
-  if (std::filesystem::exists(beside, ec)) return beside.lexically_normal();
-  return "/etc/nnrt/runtime.yaml";
+  auto isDir = [&ec](const fs::path& p) { return fs::is_directory(p, ec); };
+  auto normal = [](const fs::path& p) { return fs::absolute(p).lexically_normal(); };
+
+  // An installation has <libdir>/<libToPlugins>; selfDir is <libdir> or <bindir>.
+  std::optional<fs::path> libDir;
+  if (isDir(selfDir / dirs.libToPlugins)) {
+    libDir = selfDir;
+  } else if (isDir(selfDir / dirs.binToLib / dirs.libToPlugins)) {
+    libDir = selfDir / dirs.binToLib;
+  }
+  RuntimeLayout layout;
+  fs::path buildLib = selfDir / ".." / "lib";  // the build tree: build/lib and build/bin
+  layout.pluginDir = normal(libDir ? *libDir / dirs.libToPlugins : buildLib);
+  if (const char* env = std::getenv("NNRT_PLUGIN_DIR"); env != nullptr && *env != '\0') layout.pluginDir = env;
+
+  if (const char* env = std::getenv("NNRT_CONFIG"); env != nullptr && *env != '\0') {
+    layout.configFile = env;
+    return layout;
+  }
+  for (const fs::path& candidate : {libDir ? *libDir / dirs.libToConfig / "runtime.yaml" : fs::path(),
+                                    buildLib / ".." / "etc" / "nnrt" / "runtime.yaml"}) {
+    if (!candidate.empty() && fs::exists(candidate, ec)) {
+      layout.configFile = normal(candidate);
+      return layout;
+    }
+  }
+  layout.configFile = "/etc/nnrt/runtime.yaml";
+  return layout;
 }
 
 const char* partitioningModeName(PartitioningMode mode) {

@@ -51,6 +51,7 @@ struct PolicyConfig {
   std::map<std::string, std::set<int32_t>> deny;        // device or entry name -> operation types it must not run
   ExtensionAccess extensionAccess = ExtensionAccess::Allowlist;
   std::filesystem::path allowlistPath;                  // resolved against the config file; empty = none
+  std::filesystem::path allowlistFromConfig;            // as the file writes it
   uint32_t healthCheckIntervalMs = 1000;                // 0 = no periodic getStatus check
 };
 
@@ -66,9 +67,28 @@ Result<RuntimeConfig> parseConfig(const std::string& text, const std::filesystem
                                   const std::filesystem::path& pluginDir);
 Result<RuntimeConfig> loadConfig(const std::filesystem::path& file, const std::filesystem::path& pluginDir);
 
-// The configuration file the runtime reads: $NNRT_CONFIG, else <dir of libneuralnetworks>/../etc/nnrt/runtime.yaml,
-// else /etc/nnrt/runtime.yaml.
-std::filesystem::path defaultConfigPath(const std::filesystem::path& runtimeLibraryDir);
+// Where an installation keeps its parts, as paths relative to one another (fixed at configure time
+// from CMake's install directories, so an installed prefix can be moved as a whole).
+struct InstallDirs {
+  std::filesystem::path binToLib;      // from the programs' folder to the libraries' (e.g. ../lib)
+  std::filesystem::path libToPlugins;  // from the libraries' folder to the plugins' (nnrt)
+  std::filesystem::path libToConfig;   // from the libraries' folder to the configuration's (../etc/nnrt)
+};
+InstallDirs installDirs();
+
+// Where the runtime finds the plugins named without a path and its configuration file.
+struct RuntimeLayout {
+  std::filesystem::path pluginDir;
+  std::filesystem::path configFile;
+};
+
+// Locates them from `selfDir`, the folder the runtime's code was loaded from: <libdir> for
+// libneuralnetworks.so, <bindir> for a program that links the runtime statically (nnrt).
+// - Installed (cmake --install, the Debian package): plugins in <libdir>/<libToPlugins>, the
+//   configuration in <libdir>/<libToConfig>/runtime.yaml.
+// - The build tree: plugins in build/lib, the configuration in build/etc/nnrt/runtime.yaml.
+// $NNRT_PLUGIN_DIR and $NNRT_CONFIG win; the last resort for the configuration is /etc/nnrt/runtime.yaml.
+RuntimeLayout locateRuntime(const std::filesystem::path& selfDir, const InstallDirs& dirs = installDirs());
 
 const char* partitioningModeName(PartitioningMode mode);
 const char* preferenceName(int32_t preference);

@@ -23,6 +23,14 @@ std::unique_ptr<DeviceRegistry> DeviceRegistry::create(config::RuntimeConfig con
       skip("disabled in the configuration (enabled: false)");
       continue;
     }
+    std::error_code ec;
+    if (entry.library.find('/') == std::string::npos && !std::filesystem::exists(entry.libraryPath, ec)) {
+      std::string why = entry.libraryPath.string() + ": file not found (a bare file name is looked up in the plugin folder; write ./" +
+                        entry.library + " for a file beside " + registry->config_.file.filename().string() + ")";
+      logWarning("skipping device '" + entry.name + "': " + why);
+      skip(why);
+      continue;
+    }
     auto library = DriverLibrary::load(entry.libraryPath, entry.options);
     if (!library) {
       logWarning("skipping device '" + entry.name + "': " + library.error().message);
@@ -71,7 +79,12 @@ std::unique_ptr<DeviceRegistry> DeviceRegistry::create(config::RuntimeConfig con
       registry->allowlist_ = std::move(*loaded.list);
     } else {
       registry->allowlistError_ = loaded.error;
-      logError(loaded.error + "; vendor extensions are refused to every program");
+      if (!policy.allowlistFromConfig.empty() && !policy.allowlistFromConfig.is_absolute()) {
+        registry->allowlistError_ += " (policy.extensions.allowlist '" + policy.allowlistFromConfig.string() +
+                                     "' is relative to the configuration file's folder: copy the allowlist beside it, "
+                                     "or give an absolute path)";
+      }
+      logError(registry->allowlistError_ + "; vendor extensions are refused to every program");
     }
   }
   const std::string& fallback = registry->config_.policy.fallbackDevice;
@@ -85,9 +98,9 @@ DeviceRegistry& DeviceRegistry::global() {
   // Never destroyed: plugins stay loaded until the process ends, so no static destructor can run
   // after a plugin (or the timer thread) is gone.
   static DeviceRegistry* instance = [] {
-    std::filesystem::path dir = pluginDirectory();
-    std::filesystem::path file = config::defaultConfigPath(dir);
-    auto config = config::loadConfig(file, dir);
+    config::RuntimeLayout layout = config::locateRuntime(runtimeDirectory());
+    const std::filesystem::path& file = layout.configFile;
+    auto config = config::loadConfig(file, layout.pluginDir);
     if (!config) {
       logError("configuration error: " + config.error().message);
       auto* empty = new DeviceRegistry();
@@ -113,12 +126,9 @@ std::shared_ptr<DriverDevice> DeviceRegistry::fallbackDevice() const {
   return config_.policy.fallbackDevice.empty() ? nullptr : find(config_.policy.fallbackDevice);
 }
 
-std::filesystem::path DeviceRegistry::pluginDirectory() {
-  if (const char* env = std::getenv("NNRT_PLUGIN_DIR"); env != nullptr && *env != '\0') return env;
-  // The runtime lives in <prefix>/lib (libneuralnetworks.so) or <prefix>/bin (a program linking the
-  // runtime statically); plugins live in <prefix>/lib either way.
-  std::filesystem::path self = boost::dll::this_line_location().parent_path().string();
-  return std::filesystem::weakly_canonical(std::filesystem::absolute(self / ".." / "lib"));
+std::filesystem::path DeviceRegistry::runtimeDirectory() {
+  // libneuralnetworks.so's folder, or the folder of a program that links the runtime statically.
+  return std::filesystem::absolute(boost::dll::this_line_location().parent_path().string());
 }
 
 }  // namespace nnrt

@@ -29,7 +29,7 @@ class DeviceRegistry {
   // is skipped with a warning and recorded; the others stay usable.
   static std::unique_ptr<DeviceRegistry> create(config::RuntimeConfig config);
 
-  // The process-wide registry, made on first use from defaultConfigPath(). When the configuration
+  // The process-wide registry, made on first use from the configuration config::locateRuntime() finds. When the configuration
   // cannot be read, it has no devices and configError() says why.
   static DeviceRegistry& global();
 
@@ -41,8 +41,8 @@ class DeviceRegistry {
   // The fallback device named by the policy, if it was loaded.
   std::shared_ptr<DriverDevice> fallbackDevice() const;
 
-  // Where the runtime looks for plugins named without a path, and for its default configuration.
-  static std::filesystem::path pluginDirectory();
+  // The folder the runtime's code was loaded from (see config::locateRuntime).
+  static std::filesystem::path runtimeDirectory();
 
   // The extensions the loaded devices offer, with process-wide prefixes.
   const std::shared_ptr<const ExtensionRegistry>& extensions() const { return extensions_; }

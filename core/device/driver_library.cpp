@@ -8,6 +8,8 @@
 
 #include <boost/dll/library_info.hpp>
 
+#include "core/support/log.hpp"
+
 namespace nnrt {
 namespace {
 
@@ -38,6 +40,13 @@ Result<void> inspect(const std::filesystem::path& path) {
       return refuse(path, std::string("does not export the entry symbol ") + NNRT_DRIVER_ENTRY_NAME +
                               " (not an nnrt driver plugin)");
     }
+    if (symbols.size() > 1) {
+      // Loaded RTLD_LOCAL, so nothing clashes today; but a plugin's exported internals are an ABI
+      // it did not mean to publish, and a sign it was built without the ABI's rules.
+      logWarning(path.string() + ": exports " + std::to_string(symbols.size() - 1) + " symbols besides " +
+                 NNRT_DRIVER_ENTRY_NAME + " (build it with nnrt_add_driver() from find_package(nnrt), or hidden "
+                 "visibility and a version script: docs/writing-a-driver.md)");
+    }
   } catch (const std::exception& e) {
     return refuse(path, std::string("not a loadable shared object: ") + e.what());
   }
@@ -55,13 +64,29 @@ Result<void> checkTable(const std::filesystem::path& path, const nnrt_driver_api
     return refuse(path, "function table is " + std::to_string(api->struct_size) + " bytes, ABI 1.0 needs at least " +
                             std::to_string(kMinimumTableSize));
   }
-  const bool missing = !api->open || !api->close || !api->device_count || !api->device_at || !api->get_name ||
-                       !api->get_version_string || !api->get_type || !api->get_feature_level || !api->get_status ||
-                       !api->get_capabilities_1_3 || !api->get_supported_extensions ||
-                       !api->get_supported_operations_1_3 || !api->get_number_of_cache_files_needed ||
-                       !api->prepare_model_1_3 || !api->prepare_model_from_cache_1_3 || !api->release_prepared_model ||
-                       !api->execute_synchronously_1_3 || !api->execute_1_3;
-  if (missing) return refuse(path, "function table has a required entry set to NULL");
+  const std::pair<const char*, bool> required[] = {
+      {"open", api->open != nullptr},
+      {"close", api->close != nullptr},
+      {"device_count", api->device_count != nullptr},
+      {"device_at", api->device_at != nullptr},
+      {"get_name", api->get_name != nullptr},
+      {"get_version_string", api->get_version_string != nullptr},
+      {"get_type", api->get_type != nullptr},
+      {"get_feature_level", api->get_feature_level != nullptr},
+      {"get_status", api->get_status != nullptr},
+      {"get_capabilities_1_3", api->get_capabilities_1_3 != nullptr},
+      {"get_supported_extensions", api->get_supported_extensions != nullptr},
+      {"get_supported_operations_1_3", api->get_supported_operations_1_3 != nullptr},
+      {"get_number_of_cache_files_needed", api->get_number_of_cache_files_needed != nullptr},
+      {"prepare_model_1_3", api->prepare_model_1_3 != nullptr},
+      {"prepare_model_from_cache_1_3", api->prepare_model_from_cache_1_3 != nullptr},
+      {"release_prepared_model", api->release_prepared_model != nullptr},
+      {"execute_synchronously_1_3", api->execute_synchronously_1_3 != nullptr},
+      {"execute_1_3", api->execute_1_3 != nullptr},
+  };
+  for (const auto& [entry, present] : required) {
+    if (!present) return refuse(path, std::string("function table entry ") + entry + " is NULL (a required entry)");
+  }
   bool fenced = api->execute_fenced != nullptr;
   if (fenced != (api->get_fenced_execution_info != nullptr) || fenced != (api->release_fenced_execution != nullptr)) {
     return refuse(path, "fenced execution entries must be all set or all NULL");

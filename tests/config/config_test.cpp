@@ -2,6 +2,8 @@
 // file:line: key in the error.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <fstream>
 
 #include "core/config/runtime_config.hpp"
@@ -169,9 +171,58 @@ TEST(ConfigTest, LoadConfigReportsAMissingFile) {
 
 TEST(ConfigTest, NnrtConfigOverridesTheDefaultPath) {
   ::setenv("NNRT_CONFIG", "/tmp/elsewhere.yaml", 1);
-  EXPECT_EQ(defaultConfigPath("/opt/nnrt/lib"), std::filesystem::path("/tmp/elsewhere.yaml"));
+  EXPECT_EQ(locateRuntime("/opt/nnrt/lib").configFile, std::filesystem::path("/tmp/elsewhere.yaml"));
   ::unsetenv("NNRT_CONFIG");
-  EXPECT_EQ(defaultConfigPath("/nonexistent/lib"), std::filesystem::path("/etc/nnrt/runtime.yaml"));
+  EXPECT_EQ(locateRuntime("/nonexistent/lib").configFile, std::filesystem::path("/etc/nnrt/runtime.yaml"));
+}
+
+// A scratch folder tree, removed at the end of the test.
+class TempTree {
+ public:
+  TempTree() : root_(std::filesystem::temp_directory_path() / ("nnrt_layout_" + std::to_string(::getpid()))) {}
+  ~TempTree() { std::filesystem::remove_all(root_); }
+  std::filesystem::path file(const std::string& relative) {
+    std::filesystem::path p = root_ / relative;
+    std::filesystem::create_directories(p.parent_path());
+    std::ofstream(p) << "version: 1\n";
+    return p;
+  }
+  const std::filesystem::path& root() const { return root_; }
+
+ private:
+  std::filesystem::path root_;
+};
+
+TEST(ConfigTest, AnInstalledPrefixIsFoundFromTheLibraryOrTheProgramFolder) {
+  // A Debian-style layout: <prefix>/lib/x86_64-linux-gnu/{libneuralnetworks.so, nnrt/}, <prefix>/bin/nnrt,
+  // <prefix>/etc/nnrt/runtime.yaml.
+  TempTree tree;
+  tree.file("lib/x86_64-linux-gnu/nnrt/libnnrt_driver_cpu.so");
+  tree.file("bin/nnrt");
+  std::filesystem::path config = tree.file("etc/nnrt/runtime.yaml");
+  InstallDirs dirs{"../lib/x86_64-linux-gnu", "nnrt", "../../etc/nnrt"};
+  for (const char* self : {"lib/x86_64-linux-gnu", "bin"}) {
+    SCOPED_TRACE(self);
+    RuntimeLayout layout = locateRuntime(tree.root() / self, dirs);
+    EXPECT_EQ(layout.pluginDir, tree.root() / "lib/x86_64-linux-gnu/nnrt");
+    EXPECT_EQ(layout.configFile, config);
+  }
+}
+
+TEST(ConfigTest, TheBuildTreeKeepsPluginsBesideTheRuntime) {
+  TempTree tree;
+  tree.file("build/lib/libnnrt_driver_cpu.so");
+  tree.file("build/bin/nnrt");
+  std::filesystem::path config = tree.file("build/etc/nnrt/runtime.yaml");
+  for (const char* self : {"build/lib", "build/bin"}) {
+    SCOPED_TRACE(self);
+    RuntimeLayout layout = locateRuntime(tree.root() / self, InstallDirs{"../lib", "nnrt", "../etc/nnrt"});
+    EXPECT_EQ(layout.pluginDir, tree.root() / "build/lib");
+    EXPECT_EQ(layout.configFile, config);
+  }
+  ::setenv("NNRT_PLUGIN_DIR", "/opt/plugins", 1);
+  EXPECT_EQ(locateRuntime(tree.root() / "build/lib").pluginDir, std::filesystem::path("/opt/plugins"));
+  ::unsetenv("NNRT_PLUGIN_DIR");
 }
 
 }  // namespace

@@ -22,6 +22,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <span>
 #include <string>
@@ -306,6 +307,9 @@ struct PluginHandle {
 };
 struct PreparedHandle {
   std::unique_ptr<PreparedModel> impl;
+  // The main subgraph's output shapes as the model declares them (0 = unknown dimension, nullopt =
+  // unknown rank); empty after a preparation from cache. See knownOutputShapes.
+  std::vector<std::optional<std::vector<uint32_t>>> declaredOutputs;
 };
 struct BurstHandle {
   std::unique_ptr<Burst> impl;
@@ -322,9 +326,57 @@ inline DeviceHandle* device(const nnrt_device* d) {
 }
 inline nnrt_timing toC(const Timing& t) { return {t.timeOnDevice, t.timeInDriver}; }
 
+inline std::vector<std::optional<std::vector<uint32_t>>> declaredOutputShapes(const nnrt_model& model) {
+  std::vector<std::optional<std::vector<uint32_t>>> shapes;
+  for (uint32_t i = 0; i < model.main.output_count; ++i) {
+    const nnrt_operand& o = model.main.operands[model.main.output_indexes[i]];
+    auto t = static_cast<OperandType>(o.type);
+    bool scalar = t == OperandType::FLOAT32 || t == OperandType::INT32 || t == OperandType::UINT32 ||
+                  t == OperandType::BOOL || t == OperandType::FLOAT16;
+    if (o.rank == 0 && !scalar) {
+      shapes.emplace_back(std::nullopt);
+    } else {
+      shapes.emplace_back(std::vector<uint32_t>(o.dimensions, o.dimensions + o.rank));
+    }
+  }
+  return shapes;
+}
+
+// What an execution's outputs are known to be before it runs: the request's dimensions, else the
+// model's. The SDK reports these for a driver that leaves ExecutionResult::outputShapes empty.
+inline std::vector<std::optional<std::vector<uint32_t>>> knownOutputShapes(const PreparedHandle& handle,
+                                                                           const nnrt_request& request) {
+  std::vector<std::optional<std::vector<uint32_t>>> known(request.output_count);
+  for (uint32_t i = 0; i < request.output_count; ++i) {
+    const nnrt_request_argument& a = request.outputs[i];
+    if (a.rank > 0) {
+      known[i] = std::vector<uint32_t>(a.dimensions, a.dimensions + a.rank);
+    } else if (i < handle.declaredOutputs.size()) {
+      known[i] = handle.declaredOutputs[i];
+    }
+  }
+  return known;
+}
+
 // Copies shapes into the caller's array. A rank above NNRT_MAX_RANK is reported with its true rank
-// and its first NNRT_MAX_RANK dimensions; the runtime then relies on the dimensions it knows.
-inline Result<void> fillShapes(const std::vector<OutputShape>& from, nnrt_output_shape* to, uint32_t count) {
+// and its first NNRT_MAX_RANK dimensions; the runtime then relies on the dimensions it knows. A
+// driver that reports no shapes gets the known ones (`known`), when every one is fully known.
+inline Result<void> fillShapes(const std::vector<OutputShape>& reported, nnrt_output_shape* to, uint32_t count,
+                               const std::vector<std::optional<std::vector<uint32_t>>>& known) {
+  std::vector<OutputShape> filled;
+  if (reported.empty() && count > 0) {
+    for (uint32_t i = 0; i < count; ++i) {
+      bool full = i < known.size() && known[i] &&
+                  std::find(known[i]->begin(), known[i]->end(), 0u) == known[i]->end();
+      if (!full) {
+        return generalFailure("the driver reported no output shapes, and output " + std::to_string(i) +
+                              "'s shape is not fully known before execution: a driver must set "
+                              "ExecutionResult::outputShapes for outputs of unknown shape");
+      }
+      filled.push_back({*known[i], true});
+    }
+  }
+  const std::vector<OutputShape>& from = filled.empty() ? reported : filled;
   if (from.size() != count) {
     return generalFailure("driver reported " + std::to_string(from.size()) + " output shapes for " +
                           std::to_string(count) + " outputs");
@@ -468,13 +520,14 @@ struct Glue {
   }
   // Delivers a preparation result through the callback, exactly once, and returns its status.
   static nnrt_status deliver(Result<std::unique_ptr<PreparedModel>> result, nnrt_prepare_callback callback,
-                             void* context, nnrt_reason* reason) {
+                             void* context, nnrt_reason* reason,
+                             std::vector<std::optional<std::vector<uint32_t>>> declaredOutputs = {}) {
     if (!result) {
       writeReason(reason, result.error().message);
       callback(context, toC(result.error().status), nullptr, result.error().message.c_str());
       return toC(result.error().status);
     }
-    auto* handle = new PreparedHandle{std::move(*result)};
+    auto* handle = new PreparedHandle{std::move(*result), std::move(declaredOutputs)};
     callback(context, NNRT_STATUS_NONE, reinterpret_cast<nnrt_prepared_model*>(handle), "");
     return NNRT_STATUS_NONE;
   }
@@ -495,7 +548,7 @@ struct Glue {
                                         : std::span<const uint8_t>()};
       auto result = device(d)->impl->prepareModel_1_3(Model(*model), {preference, priority, deadline}, cache);
       delivered = true;
-      return deliver(std::move(result), callback, context, reason);
+      return deliver(std::move(result), callback, context, reason, declaredOutputShapes(*model));
     });
     return delivered ? status : failCallback(status, callback, context, reason);
   }
@@ -524,7 +577,8 @@ struct Glue {
     } catch (...) {
     }
   }
-  static PreparedModel& prepared(nnrt_prepared_model* p) { return *reinterpret_cast<PreparedHandle*>(p)->impl; }
+  static PreparedHandle& handle(nnrt_prepared_model* p) { return *reinterpret_cast<PreparedHandle*>(p); }
+  static PreparedModel& prepared(nnrt_prepared_model* p) { return *handle(p).impl; }
 
   static nnrt_status executeSync(nnrt_prepared_model* p, const nnrt_request* request, uint8_t measure,
                                  uint64_t deadline, uint64_t loopTimeout, nnrt_output_shape* shapes,
@@ -532,16 +586,17 @@ struct Glue {
     if (timing != nullptr) *timing = nnrt_timing{UINT64_MAX, UINT64_MAX};
     return guarded(reason, [&]() -> nnrt_status {
       auto result = prepared(p).executeSynchronously_1_3(Request(*request), {measure != 0, deadline, loopTimeout});
-      return report(std::move(result), shapes, shapeCount, timing, reason);
+      return report(std::move(result), shapes, shapeCount, knownOutputShapes(handle(p), *request), timing, reason);
     });
   }
   static nnrt_status report(Result<ExecutionResult> result, nnrt_output_shape* shapes, uint32_t shapeCount,
-                            nnrt_timing* timing, nnrt_reason* reason) {
+                            const std::vector<std::optional<std::vector<uint32_t>>>& known, nnrt_timing* timing,
+                            nnrt_reason* reason) {
     if (!result) {
       writeReason(reason, result.error().message);
       return toC(result.error().status);
     }
-    if (auto filled = fillShapes(result->outputShapes, shapes, shapeCount); !filled) {
+    if (auto filled = fillShapes(result->outputShapes, shapes, shapeCount, known); !filled) {
       writeReason(reason, filled.error().message);
       return NNRT_STATUS_GENERAL_FAILURE;
     }
@@ -557,14 +612,15 @@ struct Glue {
     nnrt_status launch = guarded(reason, [&]() -> nnrt_status {
       uint32_t count = request->output_count;
       prepared(p).execute_1_3(Request(*request), {measure != 0, deadline, loopTimeout},
-                              [callback, context, count, delivered](Result<ExecutionResult> result) {
+                              [callback, context, count, delivered,
+                               known = knownOutputShapes(handle(p), *request)](Result<ExecutionResult> result) {
                                 if (delivered->exchange(true)) return;  // exactly once
                                 std::vector<nnrt_output_shape> shapes(count);
                                 nnrt_timing timing{UINT64_MAX, UINT64_MAX};
                                 nnrt_reason why{};
                                 nnrt_status s = NNRT_STATUS_GENERAL_FAILURE;
                                 try {
-                                  s = report(std::move(result), shapes.data(), count, &timing, &why);
+                                  s = report(std::move(result), shapes.data(), count, known, &timing, &why);
                                 } catch (...) {
                                   writeReason(&why, "driver failed while reporting its result");
                                 }

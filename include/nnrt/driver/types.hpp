@@ -2,6 +2,10 @@
 // and thin non-owning views over the C structs of nnrt_driver.h. Header-only, standard library only.
 #pragma once
 
+#if __cplusplus < 202002L
+#error "the nnrt driver SDK needs C++20: compile with -std=c++20 (nnrt_add_driver() and nnrt::driver_sdk set it)"
+#endif
+
 #include <cstdint>
 #include <cstring>
 #include <optional>
