@@ -313,6 +313,7 @@ struct PreparedHandle {
 };
 struct BurstHandle {
   std::unique_ptr<Burst> impl;
+  const PreparedHandle* prepared;  // released after its bursts
 };
 struct FencedHandle {
   nnrt_status status = NNRT_STATUS_NONE;
@@ -758,7 +759,7 @@ struct Glue {
         writeReason(reason, result.error().message);
         return toC(result.error().status);
       }
-      *burst = reinterpret_cast<nnrt_burst*>(new BurstHandle{std::move(*result)});
+      *burst = reinterpret_cast<nnrt_burst*>(new BurstHandle{std::move(*result), &handle(p)});
       return NNRT_STATUS_NONE;
     });
   }
@@ -767,9 +768,9 @@ struct Glue {
                                   nnrt_timing* timing, nnrt_reason* reason) {
     if (timing != nullptr) *timing = nnrt_timing{UINT64_MAX, UINT64_MAX};
     return guarded(reason, [&]() -> nnrt_status {
-      auto result = reinterpret_cast<BurstHandle*>(burst)->impl->execute(Request(*request),
-                                                                          {measure != 0, deadline, loopTimeout});
-      return report(std::move(result), shapes, shapeCount, timing, reason);
+      const BurstHandle& h = *reinterpret_cast<BurstHandle*>(burst);
+      auto result = h.impl->execute(Request(*request), {measure != 0, deadline, loopTimeout});
+      return report(std::move(result), shapes, shapeCount, knownOutputShapes(*h.prepared, *request), timing, reason);
     });
   }
   static void releaseBurst(nnrt_burst* burst) {
