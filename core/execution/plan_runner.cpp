@@ -218,7 +218,13 @@ class SubgraphRun : public StepLauncher {
     if (s.interpreted) {
       // Control flow runs here, on this oneTBB task: the subgraphs' plans wait for their own graphs.
       devices_[step] = "runtime";
-      if (auto interpreted = interpret(step); !interpreted) setError(interpreted.error());
+      // Its time is the sum of the times of the subgraph runs it made (as for any multi-step plan).
+      driver::Timing timing{0, 0};
+      if (auto interpreted = interpret(step, timing); !interpreted) {
+        setError(interpreted.error());
+      } else {
+        results_[step].emplace().timing = timing;
+      }
       return done();
     }
     if (!s.device->available()) {
@@ -346,7 +352,13 @@ class SubgraphRun : public StepLauncher {
 
   // ---- Interpreted control flow -------------------------------------------------------------------
 
-  Result<void> interpret(size_t step) {
+  static void addTiming(driver::Timing& timing, const RunOutcome& outcome) {
+    timing.timeOnDevice = addTime(timing.timeOnDevice, outcome.timeOnDeviceUs);
+    timing.timeInDriver = addTime(timing.timeInDriver, outcome.timeInDriverUs);
+  }
+
+  // Runs interpreted step `step`, adding the time of every subgraph run to `timing`.
+  Result<void> interpret(size_t step, driver::Timing& timing) {
     const CompiledStep& s = sub_.steps[step];
     const Operation& operation = model_.operationsOf(sub_.subgraph)[s.operation];
     std::vector<Buffer> inputs;
@@ -358,20 +370,21 @@ class SubgraphRun : public StepLauncher {
     if (operation.type == static_cast<int32_t>(driver::OperationType::IF)) {
       const bool condition = inputs[0].data != nullptr && inputs[0].data[0] != 0;
       const CompiledSubgraph& branch = compiled_.referenced(s.subgraphs[condition ? 0 : 1]);
-      return runInto(branch, std::span<const Buffer>(inputs).subspan(3), layout_.stepOutputs[step]);
+      return runInto(branch, std::span<const Buffer>(inputs).subspan(3), layout_.stepOutputs[step], timing);
     }
-    return runWhile(step, s, std::span<const Buffer>(inputs).subspan(2));
+    return runWhile(step, s, std::span<const Buffer>(inputs).subspan(2), timing);
   }
 
   // Runs `target` on `inputs` into the slots `outputSlots`. A temporary too small gets the size asked
   // for and the subgraph runs again; a model output too small ends this run (OUTPUT_INSUFFICIENT_SIZE).
   Result<void> runInto(const CompiledSubgraph& target, std::span<const Buffer> inputs,
-                       std::span<const size_t> outputSlots) {
+                       std::span<const size_t> outputSlots, driver::Timing& timing) {
     for (int attempt = 0;; ++attempt) {
       std::vector<Buffer> outputs;
       for (size_t slot : outputSlots)
         outputs.push_back(borrow(buffers_[slot]));
       NNRT_ASSIGN_OR_RETURN(RunOutcome outcome, runSubgraph(compiled_, target, inputs, outputs, options_, false));
+      addTiming(timing, outcome);
       bool resized = false;
       for (size_t k = 0; k < outputSlots.size(); ++k) {
         Buffer& b = buffers_[outputSlots[k]];
@@ -393,7 +406,8 @@ class SubgraphRun : public StepLauncher {
   }
 
   // Runs `target` on `inputs` into `outputs`, whose storage it owns and resizes as the subgraph asks.
-  Result<void> runOwned(const CompiledSubgraph& target, std::span<const Buffer> inputs, std::vector<Buffer>& outputs) {
+  Result<void> runOwned(const CompiledSubgraph& target, std::span<const Buffer> inputs, std::vector<Buffer>& outputs,
+                        driver::Timing& timing) {
     const std::vector<Operand>& operands = model_.operandsOf(target.subgraph);
     const std::vector<uint32_t>& outputOperands = model_.outputsOf(target.subgraph);
     for (int attempt = 0;; ++attempt) {
@@ -401,6 +415,7 @@ class SubgraphRun : public StepLauncher {
       for (const Buffer& b : outputs)
         views.push_back(borrow(b));
       NNRT_ASSIGN_OR_RETURN(RunOutcome outcome, runSubgraph(compiled_, target, inputs, views, options_, false));
+      addTiming(timing, outcome);
       bool resized = false;
       for (size_t k = 0; k < outputs.size(); ++k) {
         if (outcome.outputSufficient[k]) {
@@ -419,7 +434,8 @@ class SubgraphRun : public StepLauncher {
   }
 
   // WHILE: `operands` are the loop's data inputs: m loop-carried, k state-only, n input-only.
-  Result<void> runWhile(size_t step, const CompiledStep& s, std::span<const Buffer> operands) {
+  Result<void> runWhile(size_t step, const CompiledStep& s, std::span<const Buffer> operands,
+                        driver::Timing& timing) {
     const CompiledSubgraph& condition = compiled_.referenced(s.subgraphs[0]);
     const CompiledSubgraph& body = compiled_.referenced(s.subgraphs[1]);
     const ReferencedSubgraph& bodyModel = model_.referenced[s.subgraphs[1]];
@@ -432,7 +448,7 @@ class SubgraphRun : public StepLauncher {
     const uint64_t start = driver::monotonicNs();
     const std::string what = "WHILE (operation " + std::to_string(s.operation) + ")";
     for (uint64_t iteration = 0;; ++iteration) {
-      NNRT_RETURN_IF_ERROR(runOwned(condition, values, flag));
+      NNRT_RETURN_IF_ERROR(runOwned(condition, values, flag, timing));
       // As Android: the loop timeout counts from the first condition, checked before each body.
       const uint64_t elapsed = driver::monotonicNs() - start;
       if (elapsed > options_.loopTimeoutNs) {
@@ -455,7 +471,7 @@ class SubgraphRun : public StepLauncher {
         allocate(next[i], bodyModel.operands[operand], known ? declared : values[i].dims);
         next[i].dims = declared;
       }
-      NNRT_RETURN_IF_ERROR(runOwned(body, values, next));
+      NNRT_RETURN_IF_ERROR(runOwned(body, values, next, timing));
       for (size_t i = 0; i < fedBack; ++i)
         values[i] = std::move(next[i]);  // the storage moves with it: data stays valid
     }

@@ -11,6 +11,8 @@
 //   fail: "prepare" or "execute" makes that call fail with GENERAL_FAILURE
 //   honor_deadline: "false" runs past deadlines (to test the runtime's own enforcement)
 //   devices: how many devices (default 1), named sim-0, sim-1, ...
+//   timing_us: N reports, when timing is measured, N microseconds on the device and 2N in the driver
+//     (default: reports none)
 #include <fcntl.h>
 #include <time.h>
 #include <unistd.h>
@@ -106,6 +108,7 @@ struct Config {
   std::string statusFile;
   std::string fail;
   bool honorDeadline = true;
+  uint64_t timingUs = 0;  // 0: no timing reported
 };
 
 void appendTrace(const std::string& file, const std::string& line) {
@@ -144,6 +147,7 @@ class SimPreparedModel : public PreparedModel {
   Result<ExecutionResult> executeSynchronously_1_3(const Request& request, const ExecuteOptions& options) override {
     uint64_t start = nowNs();
     NNRT_ASSIGN_OR_RETURN(ExecutionResult result, compute(request));
+    report(result, options);
     uint64_t end = start + config_.latencyNs;
     if (config_.honorDeadline && options.deadlineNs != 0 && end > options.deadlineNs) {
       return fail(ErrorStatus::MISSED_DEADLINE_TRANSIENT, "the simulated device would finish after the deadline");
@@ -158,6 +162,7 @@ class SimPreparedModel : public PreparedModel {
     uint64_t start = nowNs();
     Result<ExecutionResult> result = compute(request);
     if (!result) return done(std::move(result));
+    report(*result, options);
     uint64_t end = start + config_.latencyNs;
     if (config_.latencyNs == 0) {  // nothing to wait for: complete in the caller's thread
       record(start, options);
@@ -173,6 +178,10 @@ class SimPreparedModel : public PreparedModel {
   }
 
  private:
+  void report(ExecutionResult& result, const ExecuteOptions& options) const {
+    if (options.measureTiming && config_.timingUs != 0) result.timing = {config_.timingUs, 2 * config_.timingUs};
+  }
+
   void record(uint64_t start, const ExecuteOptions& options) {
     appendTrace(config_.trace, device_ + " " + std::to_string(start) + " " + std::to_string(nowNs()) + " " +
                                    std::to_string(options.loopTimeoutNs) + "\n");
@@ -329,6 +338,7 @@ Result<DeviceList> open(const Options& options) {
   config.statusFile = options.get("status_file", "");
   config.fail = options.get("fail", "");
   config.honorDeadline = options.get("honor_deadline", "true") != "false";
+  config.timingUs = std::stoull(options.get("timing_us", "0"));
   int count = std::stoi(options.get("devices", "1"));
   NNRT_RETURN_IF_ERROR(options.checkAllUsed());
   DeviceList devices;
