@@ -160,7 +160,8 @@ Result<RunOutcome> runWhole(const PreparedModel& prepared, std::span<const Buffe
 }
 
 // Runs a compiled subgraph on `inputs` into `outputs` (the subgraph's inputs and outputs in order).
-// `allowFallback`: failed steps may be retried on the fallback device (the main subgraph only).
+// `allowFallback`: failed steps may be retried on the fallback device (when the compilation allows
+// it); for the main subgraph's single step the caller decides.
 Result<RunOutcome> runSubgraph(const CompiledModel& compiled, const CompiledSubgraph& sub,
                                std::span<const Buffer> inputs, std::span<const Buffer> outputs,
                                const RunOptions& options, bool allowFallback);
@@ -243,7 +244,7 @@ class SubgraphRun : public StepLauncher {
   Result<RunOutcome> outcome(std::span<const Buffer> inputs, std::span<const Buffer> outputs) {
     if (wholeModelFallback_) {
       logWarning("retrying the whole model on '" + compiled_.fallbackDevice()->name() + "'");
-      NNRT_ASSIGN_OR_RETURN(auto whole, compiled_.fallbackPrepared(compiled_.steps().size()));
+      NNRT_ASSIGN_OR_RETURN(auto whole, compiled_.fallbackPrepared(sub_, sub_.steps.size()));
       return runWhole(*whole, inputs, outputs, options_);
     }
     if (error_) return Unexpected(*error_);
@@ -308,11 +309,17 @@ class SubgraphRun : public StepLauncher {
       const std::string& fallback = compiled_.fallbackDevice()->name();
       logWarning("step " + std::to_string(step) + " on '" + s.device->name() + "' failed (" +
                  result.error().message + "); retrying it on '" + fallback + "'");
-      auto prepared = compiled_.fallbackPrepared(step);
+      auto prepared = compiled_.fallbackPrepared(sub_, step);
       if (prepared) {
         result = (*prepared)->execute(buildRequest(step), options_.measure, options_.deadlineNs,
                                       options_.loopTimeoutNs);
         devices_[step] = fallback;
+      }
+      if ((!prepared || !result) && !wholeModelFallbackPossible()) {
+        // Control flow: the whole model cannot go to one device, and a subgraph is not the whole model.
+        const Error& e = prepared ? result.error() : prepared.error();
+        return setError(Error{e.code, "step " + std::to_string(step) + " failed, also on '" + fallback +
+                                          "': " + e.message});
       }
       if (!prepared || !result) {
         std::lock_guard lock(mutex_);
@@ -334,6 +341,12 @@ class SubgraphRun : public StepLauncher {
       }
     }
     results_[step] = std::move(*result);
+  }
+
+  // Whether a step that failed on the fallback device too may send the whole model there: only in a
+  // model without control flow (the fallback device would have to run IF or WHILE itself).
+  bool wholeModelFallbackPossible() const {
+    return sub_.subgraph == kMainSubgraph && compiled_.model().referenced.empty();
   }
 
   // Gives temporaries the size the driver asked for; false when a model output is too small.
@@ -383,7 +396,7 @@ class SubgraphRun : public StepLauncher {
       std::vector<Buffer> outputs;
       for (size_t slot : outputSlots)
         outputs.push_back(borrow(buffers_[slot]));
-      NNRT_ASSIGN_OR_RETURN(RunOutcome outcome, runSubgraph(compiled_, target, inputs, outputs, options_, false));
+      NNRT_ASSIGN_OR_RETURN(RunOutcome outcome, runSubgraph(compiled_, target, inputs, outputs, options_, true));
       addTiming(timing, outcome);
       bool resized = false;
       for (size_t k = 0; k < outputSlots.size(); ++k) {
@@ -414,7 +427,7 @@ class SubgraphRun : public StepLauncher {
       std::vector<Buffer> views;
       for (const Buffer& b : outputs)
         views.push_back(borrow(b));
-      NNRT_ASSIGN_OR_RETURN(RunOutcome outcome, runSubgraph(compiled_, target, inputs, views, options_, false));
+      NNRT_ASSIGN_OR_RETURN(RunOutcome outcome, runSubgraph(compiled_, target, inputs, views, options_, true));
       addTiming(timing, outcome);
       bool resized = false;
       for (size_t k = 0; k < outputs.size(); ++k) {
@@ -519,10 +532,19 @@ Result<RunOutcome> runSubgraph(const CompiledModel& compiled, const CompiledSubg
                                const RunOptions& options, bool allowFallback) {
   if (sub.direct()) {
     const CompiledStep& step = sub.steps[0];
-    if (!step.device->available()) {
-      return fail(ResultCode::UNAVAILABLE_DEVICE, "device '" + step.device->name() + "' is unavailable");
+    Result<RunOutcome> outcome =
+        step.device->available()
+            ? runWhole(*step.prepared, inputs, outputs, options)
+            : fail(ResultCode::UNAVAILABLE_DEVICE, "device '" + step.device->name() + "' is unavailable");
+    // A referenced subgraph's single step is retried on the fallback device like any other step.
+    if (!outcome && allowFallback && sub.subgraph != kMainSubgraph && compiled.executionFallbackAllowed() &&
+        retryable(outcome.error()) && step.device != compiled.fallbackDevice()) {
+      logWarning("subgraph " + std::to_string(sub.subgraph) + " on '" + step.device->name() + "' failed (" +
+                 outcome.error().message + "); retrying it on '" + compiled.fallbackDevice()->name() + "'");
+      NNRT_ASSIGN_OR_RETURN(auto prepared, compiled.fallbackPrepared(sub, 0));
+      return runWhole(*prepared, inputs, outputs, options);
     }
-    return runWhole(*step.prepared, inputs, outputs, options);
+    return outcome;
   }
   const StepLayout& layout = *sub.layout;
   SubgraphRun run(compiled, sub, inputs, outputs, options, allowFallback);
@@ -644,11 +666,12 @@ Result<RunOutcome> runCompiledModel(const CompiledModel& compiled, std::span<con
   if (compiled.main().direct()) {
     // One step: no graph, no copies.
     Result<RunOutcome> outcome = runSubgraph(compiled, compiled.main(), in, out, options, false);
+    // A device that runs control flow whole has no fallback: the fallback device would have to run it.
     if (!outcome && compiled.executionFallbackAllowed() && retryable(outcome.error()) &&
-        steps[0].device != compiled.fallbackDevice()) {
+        steps[0].device != compiled.fallbackDevice() && compiled.model().referenced.empty()) {
       logWarning("execution on '" + steps[0].device->name() + "' failed (" + outcome.error().message +
                  "); retrying on '" + compiled.fallbackDevice()->name() + "'");
-      NNRT_ASSIGN_OR_RETURN(auto whole, compiled.fallbackPrepared(steps.size()));
+      NNRT_ASSIGN_OR_RETURN(auto whole, compiled.fallbackPrepared(compiled.main(), steps.size()));
       return runWhole(*whole, in, out, options);
     }
     return outcome;

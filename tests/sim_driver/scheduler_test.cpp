@@ -563,5 +563,58 @@ TEST_F(SchedulerTest, DurationIsUnknownWhenAStepIsNotMeasured) {
   EXPECT_EQ(unmeasured->second, UINT64_MAX);
 }
 
+// A step of a subgraph that fails to compile sends the whole model to the cpu, as without control
+// flow: the WHILE stays interpreted (the cpu does not run it whole) and its condition and body go to
+// the cpu whole.
+TEST_F(SchedulerTest, ControlFlowCompileFailureFallsBackToTheCpu) {
+  auto reg = registry(1, ", fail: prepare");  // simA, which the body's ADD goes to
+  Compilation c(doubleUntilModel(*reg), *reg, {});
+  auto finished = c.finish();
+  ASSERT_TRUE(finished.has_value()) << finished.error().message;
+  auto compiled = c.compiled();
+  EXPECT_NE(compiled->fallbackNote().find("simulated preparation failure"), std::string::npos)
+      << compiled->fallbackNote();
+  ASSERT_EQ(compiled->steps().size(), 1u);
+  EXPECT_TRUE(compiled->steps()[0].interpreted);
+  EXPECT_EQ(stepDevices(*compiled, 0), (std::vector<std::string>{"cpu"}));
+  EXPECT_EQ(stepDevices(*compiled, 1), (std::vector<std::string>{"cpu"}));
+  const auto& planned = compiled->plan();
+  EXPECT_EQ(planned.plan.placements[0].rule.kind, partition::RuleKind::Interpreted);
+  ASSERT_TRUE(planned.subgraphPlans[1].has_value());
+  for (const auto& placement : planned.subgraphPlans[1]->plan.placements) {
+    EXPECT_EQ(placement.rule.kind, partition::RuleKind::Fallback);
+  }
+  auto result = runScalar(compiled, {1.0f, 20.0f});
+  ASSERT_TRUE(result.has_value()) << result.error().message;
+  EXPECT_EQ(*result, 31.0f);
+  EXPECT_TRUE(trace().empty());  // no simulated device ran
+
+  // Not for a compilation for explicit devices.
+  Compilation explicitDevices(doubleUntilModel(*reg), *reg, {reg->find("cpu"), reg->find("simA"), reg->find("simB")});
+  EXPECT_FALSE(explicitDevices.finish().has_value());
+}
+
+// A step inside a subgraph that fails at run time is retried on the cpu, as a step of the main
+// subgraph is: a branch that is one step, and one step of a body of two.
+TEST_F(SchedulerTest, FailingSubgraphStepIsRetriedOnTheFallbackDevice) {
+  auto reg = registry(1, ", fail: execute");  // simA, which runs ADD
+  auto branches = compile(addOrDoubleModel(*reg), *reg);
+  ASSERT_TRUE(branches);
+  ASSERT_EQ(stepDevices(*branches, 0), (std::vector<std::string>{"simA"}));
+  auto yes = runScalar(branches, {3.0f}, {1});  // x + 1, on the cpu after simA failed
+  ASSERT_TRUE(yes.has_value()) << yes.error().message;
+  EXPECT_EQ(*yes, 4.0f);
+  auto no = runScalar(branches, {3.0f}, {0});  // x * 2 on simB
+  ASSERT_TRUE(no.has_value()) << no.error().message;
+  EXPECT_EQ(*no, 6.0f);
+
+  auto loop = compile(doubleUntilModel(*reg), *reg);
+  ASSERT_TRUE(loop);
+  ASSERT_EQ(stepDevices(*loop, 1), (std::vector<std::string>{"simB", "simA"}));
+  auto result = runScalar(loop, {1.0f, 20.0f});
+  ASSERT_TRUE(result.has_value()) << result.error().message;
+  EXPECT_EQ(*result, 31.0f);
+}
+
 }  // namespace
 }  // namespace nnrt
