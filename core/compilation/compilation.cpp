@@ -95,6 +95,9 @@ std::vector<ops::Shape> inferStaticShapes(const FinishedModel& model, const nnrt
   return shapes;
 }
 
+template <class PlanOne>
+Result<void> planSubgraphs(const FinishedModel& model, PlanResult& result, PlanOne planOne);
+
 }  // namespace
 
 Result<PlanResult> planModel(const FinishedModel& model, const DeviceRegistry& registry,
@@ -118,9 +121,20 @@ Result<PlanResult> planModel(const FinishedModel& model, const DeviceRegistry& r
   auto plan = partition::partition(driver::Model(view), result.views, result.policy);
   if (!plan) return Unexpected(Error{ResultCode::BAD_DATA, plan.error().message});
   result.plan = std::move(*plan);
-  // The subgraphs of interpreted control flow are planned like models of their own (each once, however
-  // often it is referenced), so that their operations may go to any device.
-  result.subgraphPlans.resize(model.referenced.size());
+  NNRT_RETURN_IF_ERROR(planSubgraphs(model, result, [&](const driver::Model& subgraph, const auto& views) {
+    return partition::partition(subgraph, views, result.policy);
+  }));
+  return result;
+}
+
+namespace {
+
+// Plans the subgraphs that the interpreted steps of result.plan run, and those that theirs run, each
+// once however often it is referenced, with `planOne(subgraph model, its device views)`: like models of
+// their own, so that their operations may go to any device.
+template <class PlanOne>
+Result<void> planSubgraphs(const FinishedModel& model, PlanResult& result, PlanOne planOne) {
+  result.subgraphPlans.assign(model.referenced.size(), std::nullopt);
   std::vector<uint32_t> pending;
   auto queueSubgraphs = [&](const partition::Plan& p) {
     for (const partition::Step& step : p.steps)
@@ -135,15 +149,17 @@ Result<PlanResult> planModel(const FinishedModel& model, const DeviceRegistry& r
     SubgraphPlan& planned = result.subgraphPlans[k].emplace();
     for (const auto& device : result.devices)
       planned.views.push_back(deviceView(*device, subgraphView->view()));
-    auto subgraphPlan = partition::partition(driver::Model(subgraphView->view()), planned.views, result.policy);
+    auto subgraphPlan = planOne(driver::Model(subgraphView->view()), planned.views);
     if (!subgraphPlan) {
       return fail(ResultCode::BAD_DATA, "referenced subgraph " + std::to_string(k) + ": " + subgraphPlan.error().message);
     }
     planned.plan = std::move(*subgraphPlan);
     queueSubgraphs(planned.plan);
   }
-  return result;
+  return {};
 }
+
+}  // namespace
 
 Compilation::Compilation(std::shared_ptr<const FinishedModel> model, const DeviceRegistry& registry,
                          std::vector<std::shared_ptr<DriverDevice>> explicitDevices)
@@ -288,10 +304,8 @@ Result<void> Compilation::finish() {
 
   const auto& policy = registry_.config().policy;
   std::shared_ptr<DriverDevice> fallback = registry_.fallbackDevice();
-  // A model with control flow does not fall back: no device runs it whole.
   const bool fallbackAllowed = fallback && policy.partitioning == config::PartitioningMode::WithFallback &&
-                               explicitDevices_.empty() && !model_->usesExtensionOrOem &&
-                               model_->referenced.empty();
+                               explicitDevices_.empty() && !model_->usesExtensionOrOem;
 
   auto buildSteps = [&](const partition::Plan& plan, CompiledSubgraph& sub) {
     sub.steps.clear();
@@ -317,15 +331,20 @@ Result<void> Compilation::finish() {
     for (const auto& [producer, consumer] : plan.dependencies)
       sub.steps[consumer].dependsOn.push_back(producer);
   };
-  buildSteps(compiled->plan_.plan, compiled->main_);
-  compiled->referenced_.resize(model_->referenced.size());
-  for (uint32_t k = 0; k < model_->referenced.size(); ++k) {
-    CompiledSubgraph& sub = compiled->referenced_[k];
-    sub.subgraph = k;
-    if (!compiled->plan_.subgraphPlans[k]) continue;
-    sub.staticShapes = inferStaticShapes(*model_, ModelView::referencedAsMain(*model_, k)->view(), k);
-    buildSteps(compiled->plan_.subgraphPlans[k]->plan, sub);
-  }
+  // The main subgraph's steps and those of every subgraph that interpreted control flow runs.
+  auto buildAllSteps = [&] {
+    buildSteps(compiled->plan_.plan, compiled->main_);
+    compiled->referenced_.clear();
+    compiled->referenced_.resize(model_->referenced.size());
+    for (uint32_t k = 0; k < model_->referenced.size(); ++k) {
+      CompiledSubgraph& sub = compiled->referenced_[k];
+      sub.subgraph = k;
+      if (!compiled->plan_.subgraphPlans[k]) continue;
+      sub.staticShapes = inferStaticShapes(*model_, ModelView::referencedAsMain(*model_, k)->view(), k);
+      buildSteps(compiled->plan_.subgraphPlans[k]->plan, sub);
+    }
+  };
+  buildAllSteps();
   auto prepared = prepareSteps(*compiled, deadlineNs);
   if (!prepared && fallbackAllowed && prepared.error().code != ResultCode::MISSED_DEADLINE_PERSISTENT &&
       prepared.error().code != ResultCode::MISSED_DEADLINE_TRANSIENT) {
@@ -339,17 +358,26 @@ Result<void> Compilation::finish() {
       compiled->plan_.views.push_back(deviceView(*fallback, model_->view->view()));
     }
     std::string note = "fallback: " + prepared.error().message;
-    auto whole = partition::wholeModelPlan(driver::Model(model_->view->view()), compiled->plan_.views, index,
-                                           note, compiled->plan_.policy);
-    if (!whole) {
+    auto wholeOnFallback = [&](const driver::Model& m, const std::vector<partition::DeviceView>& views) {
+      return partition::wholeModelPlan(m, views, index, note, compiled->plan_.policy);
+    };
+    auto whole = wholeOnFallback(driver::Model(model_->view->view()), compiled->plan_.views);
+    Result<void> subgraphs;
+    if (whole) {
+      // Control flow the fallback device cannot run stays interpreted; its subgraphs go to that device
+      // whole as well.
+      compiled->plan_.plan = std::move(*whole);
+      subgraphs = planSubgraphs(*model_, compiled->plan_, wholeOnFallback);
+    }
+    if (!whole || !subgraphs) {
       failed_ = true;
       return fail(prepared.error().code, prepared.error().message + "; fallback to '" + fallback->name() +
-                                             "' impossible: " + whole.error().message);
+                                             "' impossible: " +
+                                             (whole ? subgraphs.error().message : whole.error().message));
     }
     logWarning(note + "; running the whole model on '" + fallback->name() + "'");
-    compiled->plan_.plan = std::move(*whole);
     compiled->fallbackNote_ = note;
-    buildSteps(compiled->plan_.plan, compiled->main_);
+    buildAllSteps();
     prepared = prepareSteps(*compiled, deadlineNs);
   }
   if (!prepared) {
@@ -361,25 +389,30 @@ Result<void> Compilation::finish() {
   for (CompiledSubgraph& sub : compiled->referenced_) {
     if (!sub.steps.empty() && !sub.direct()) sub.layout = makeStepLayout(*compiled, sub);
   }
-  compiled->fallbackPrepared_.resize(compiled->main_.steps.size() + 1);
   compiled_ = std::move(compiled);
   return {};
 }
 
-Result<std::shared_ptr<PreparedModel>> CompiledModel::fallbackPrepared(size_t step) const {
+Result<std::shared_ptr<PreparedModel>> CompiledModel::fallbackPrepared(const CompiledSubgraph& sub,
+                                                                      size_t step) const {
   if (!executionFallback_) return fail(ResultCode::OP_FAILED, "fallback is not allowed for this compilation");
+  if (step > sub.steps.size() || (step == sub.steps.size() && sub.subgraph != kMainSubgraph) ||
+      (step < sub.steps.size() && sub.steps[step].interpreted)) {
+    return fail(ResultCode::OP_FAILED, "no device step " + std::to_string(step) + " to run on the fallback device");
+  }
   std::lock_guard lock(fallbackMutex_);
-  if (fallbackPrepared_[step]) return fallbackPrepared_[step];
+  std::shared_ptr<PreparedModel>& cached = fallbackPrepared_[{sub.subgraph, step}];
+  if (cached) return cached;
+  // A step's own sub-model (a referenced subgraph's single step has one too), else the whole model.
   const nnrt_model* view = &model_->view->view();
   std::shared_ptr<const void> keepAlive = model_;
-  if (step < main_.steps.size() && main_.steps[step].subModel) {
-    view = &main_.steps[step].subModel->view();
-    keepAlive = main_.steps[step].subModel;
+  if (step < sub.steps.size() && sub.steps[step].subModel) {
+    view = &sub.steps[step].subModel->view();
+    keepAlive = sub.steps[step].subModel;
   }
-  NNRT_ASSIGN_OR_RETURN(auto prepared, executionFallback_->prepareModel(*view, plan_.policy.preference, priority_, 0,
-                                                                        CacheHandles{}, keepAlive));
-  fallbackPrepared_[step] = prepared;
-  return prepared;
+  NNRT_ASSIGN_OR_RETURN(cached, executionFallback_->prepareModel(*view, plan_.policy.preference, priority_, 0,
+                                                                 CacheHandles{}, keepAlive));
+  return cached;
 }
 
 }  // namespace nnrt

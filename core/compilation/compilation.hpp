@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -98,9 +99,9 @@ class CompiledModel {
   const std::string& fallbackNote() const { return fallbackNote_; }
   // Whether a failed step may be retried on the fallback device at execution time.
   bool executionFallbackAllowed() const { return executionFallback_ != nullptr; }
-  // The fallback device's preparation of step `step`'s sub-model (step = steps().size() means the
-  // whole model), made on first use and shared. Thread-safe.
-  Result<std::shared_ptr<PreparedModel>> fallbackPrepared(size_t step) const;
+  // The fallback device's preparation of step `step` of `sub` (main() or a referenced subgraph; for
+  // main(), step = steps().size() means the whole model), made on first use and shared. Thread-safe.
+  Result<std::shared_ptr<PreparedModel>> fallbackPrepared(const CompiledSubgraph& sub, size_t step) const;
   const std::shared_ptr<DriverDevice>& fallbackDevice() const { return executionFallback_; }
   int32_t preference() const { return plan_.policy.preference; }
   // How the main plan's temporaries are laid out and its step graphs (only when !main().direct()).
@@ -116,7 +117,8 @@ class CompiledModel {
   std::shared_ptr<DriverDevice> executionFallback_;
   int32_t priority_ = NNRT_PRIORITY_MEDIUM;
   mutable std::mutex fallbackMutex_;
-  mutable std::vector<std::shared_ptr<PreparedModel>> fallbackPrepared_;
+  // By (subgraph, step).
+  mutable std::map<std::pair<uint32_t, size_t>, std::shared_ptr<PreparedModel>> fallbackPrepared_;
 };
 
 class Compilation {

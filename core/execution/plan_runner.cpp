@@ -221,18 +221,20 @@ Result<RunOutcome> runSingleStep(const CompiledModel& compiled, std::span<const 
       step.device->available()
           ? attempt()
           : fail(ResultCode::UNAVAILABLE_DEVICE, "device '" + step.device->name() + "' is unavailable");
+  // A device that runs control flow whole has no fallback: the fallback device would have to run it.
   if (!outcome && compiled.executionFallbackAllowed() && retryable(outcome.error()) &&
-      step.device != compiled.fallbackDevice()) {
+      step.device != compiled.fallbackDevice() && compiled.model().referenced.empty()) {
     logWarning("execution on '" + step.device->name() + "' failed (" + outcome.error().message + "); retrying on '" +
                compiled.fallbackDevice()->name() + "'");
-    NNRT_ASSIGN_OR_RETURN(auto whole, compiled.fallbackPrepared(compiled.steps().size()));
+    NNRT_ASSIGN_OR_RETURN(auto whole, compiled.fallbackPrepared(compiled.main(), compiled.steps().size()));
     return runWhole(*whole, inputs, outputs, options);
   }
   return outcome;
 }
 
 // Runs a compiled subgraph on `inputs` into `outputs` (the subgraph's inputs and outputs in order).
-// `allowFallback`: failed steps may be retried on the fallback device (the main subgraph only).
+// `allowFallback`: failed steps may be retried on the fallback device (when the compilation allows
+// it); for the main subgraph's single step the caller decides.
 Result<RunOutcome> runSubgraph(const CompiledModel& compiled, const CompiledSubgraph& sub,
                                std::span<const Buffer> inputs, std::span<const Buffer> outputs,
                                const RunOptions& options, bool allowFallback);
@@ -290,7 +292,13 @@ class SubgraphRun : public StepLauncher {
     if (s.interpreted) {
       // Control flow runs here, on this oneTBB task: the subgraphs' plans wait for their own graphs.
       devices_[step] = "runtime";
-      if (auto interpreted = interpret(step); !interpreted) setError(interpreted.error());
+      // Its time is the sum of the times of the subgraph runs it made (as for any multi-step plan).
+      driver::Timing timing{0, 0};
+      if (auto interpreted = interpret(step, timing); !interpreted) {
+        setError(interpreted.error());
+      } else {
+        results_[step].emplace().timing = timing;
+      }
       return done();
     }
     if (!s.device->available()) {
@@ -313,7 +321,7 @@ class SubgraphRun : public StepLauncher {
   Result<RunOutcome> outcome(std::span<const Buffer> inputs, std::span<const Buffer> outputs) {
     if (wholeModelFallback_) {
       logWarning("retrying the whole model on '" + compiled_.fallbackDevice()->name() + "'");
-      NNRT_ASSIGN_OR_RETURN(auto whole, compiled_.fallbackPrepared(compiled_.steps().size()));
+      NNRT_ASSIGN_OR_RETURN(auto whole, compiled_.fallbackPrepared(sub_, sub_.steps.size()));
       return runWhole(*whole, inputs, outputs, options_);
     }
     if (error_) return Unexpected(*error_);
@@ -385,11 +393,17 @@ class SubgraphRun : public StepLauncher {
       const std::string& fallback = compiled_.fallbackDevice()->name();
       logWarning("step " + std::to_string(step) + " on '" + s.device->name() + "' failed (" +
                  result.error().message + "); retrying it on '" + fallback + "'");
-      auto prepared = compiled_.fallbackPrepared(step);
+      auto prepared = compiled_.fallbackPrepared(sub_, step);
       if (prepared && checkStepBuffers(step, fallback)) {
         result = (*prepared)->execute(buildRequest(step), options_.measure, options_.deadlineNs,
                                       options_.loopTimeoutNs);
         devices_[step] = fallback;
+      }
+      if ((!prepared || !result) && !wholeModelFallbackPossible()) {
+        // Control flow: the whole model cannot go to one device, and a subgraph is not the whole model.
+        const Error& e = prepared ? result.error() : prepared.error();
+        return setError(Error{e.code, "step " + std::to_string(step) + " failed, also on '" + fallback +
+                                          "': " + e.message});
       }
       if (!prepared || !result) {
         std::lock_guard lock(mutex_);
@@ -413,6 +427,12 @@ class SubgraphRun : public StepLauncher {
     results_[step] = std::move(*result);
   }
 
+  // Whether a step that failed on the fallback device too may send the whole model there: only in a
+  // model without control flow (the fallback device would have to run IF or WHILE itself).
+  bool wholeModelFallbackPossible() const {
+    return sub_.subgraph == kMainSubgraph && compiled_.model().referenced.empty();
+  }
+
   // Gives temporaries the size the driver asked for; false when a model output is too small.
   bool resizeTemporaries(size_t step, const driver::ExecutionResult& result) {
     const auto& outputs = layout_.stepOutputs[step];
@@ -429,7 +449,13 @@ class SubgraphRun : public StepLauncher {
 
   // ---- Interpreted control flow -------------------------------------------------------------------
 
-  Result<void> interpret(size_t step) {
+  static void addTiming(driver::Timing& timing, const RunOutcome& outcome) {
+    timing.timeOnDevice = addTime(timing.timeOnDevice, outcome.timeOnDeviceUs);
+    timing.timeInDriver = addTime(timing.timeInDriver, outcome.timeInDriverUs);
+  }
+
+  // Runs interpreted step `step`, adding the time of every subgraph run to `timing`.
+  Result<void> interpret(size_t step, driver::Timing& timing) {
     const CompiledStep& s = sub_.steps[step];
     const Operation& operation = model_.operationsOf(sub_.subgraph)[s.operation];
     std::vector<Buffer> inputs;
@@ -441,20 +467,21 @@ class SubgraphRun : public StepLauncher {
     if (operation.type == static_cast<int32_t>(driver::OperationType::IF)) {
       const bool condition = inputs[0].data != nullptr && inputs[0].data[0] != 0;
       const CompiledSubgraph& branch = compiled_.referenced(s.subgraphs[condition ? 0 : 1]);
-      return runInto(branch, std::span<const Buffer>(inputs).subspan(3), layout_.stepOutputs[step]);
+      return runInto(branch, std::span<const Buffer>(inputs).subspan(3), layout_.stepOutputs[step], timing);
     }
-    return runWhile(step, s, std::span<const Buffer>(inputs).subspan(2));
+    return runWhile(step, s, std::span<const Buffer>(inputs).subspan(2), timing);
   }
 
   // Runs `target` on `inputs` into the slots `outputSlots`. A temporary too small gets the size asked
   // for and the subgraph runs again; a model output too small ends this run (OUTPUT_INSUFFICIENT_SIZE).
   Result<void> runInto(const CompiledSubgraph& target, std::span<const Buffer> inputs,
-                       std::span<const size_t> outputSlots) {
+                       std::span<const size_t> outputSlots, driver::Timing& timing) {
     for (int attempt = 0;; ++attempt) {
       std::vector<Buffer> outputs;
       for (size_t slot : outputSlots)
         outputs.push_back(borrow(buffers_[slot]));
-      NNRT_ASSIGN_OR_RETURN(RunOutcome outcome, runSubgraph(compiled_, target, inputs, outputs, options_, false));
+      NNRT_ASSIGN_OR_RETURN(RunOutcome outcome, runSubgraph(compiled_, target, inputs, outputs, options_, true));
+      addTiming(timing, outcome);
       bool resized = false;
       for (size_t k = 0; k < outputSlots.size(); ++k) {
         Buffer& b = buffers_[outputSlots[k]];
@@ -476,14 +503,16 @@ class SubgraphRun : public StepLauncher {
   }
 
   // Runs `target` on `inputs` into `outputs`, whose storage it owns and resizes as the subgraph asks.
-  Result<void> runOwned(const CompiledSubgraph& target, std::span<const Buffer> inputs, std::vector<Buffer>& outputs) {
+  Result<void> runOwned(const CompiledSubgraph& target, std::span<const Buffer> inputs, std::vector<Buffer>& outputs,
+                        driver::Timing& timing) {
     const std::vector<Operand>& operands = model_.operandsOf(target.subgraph);
     const std::vector<uint32_t>& outputOperands = model_.outputsOf(target.subgraph);
     for (int attempt = 0;; ++attempt) {
       std::vector<Buffer> views;
       for (const Buffer& b : outputs)
         views.push_back(borrow(b));
-      NNRT_ASSIGN_OR_RETURN(RunOutcome outcome, runSubgraph(compiled_, target, inputs, views, options_, false));
+      NNRT_ASSIGN_OR_RETURN(RunOutcome outcome, runSubgraph(compiled_, target, inputs, views, options_, true));
+      addTiming(timing, outcome);
       bool resized = false;
       for (size_t k = 0; k < outputs.size(); ++k) {
         if (outcome.outputSufficient[k]) {
@@ -502,7 +531,8 @@ class SubgraphRun : public StepLauncher {
   }
 
   // WHILE: `operands` are the loop's data inputs: m loop-carried, k state-only, n input-only.
-  Result<void> runWhile(size_t step, const CompiledStep& s, std::span<const Buffer> operands) {
+  Result<void> runWhile(size_t step, const CompiledStep& s, std::span<const Buffer> operands,
+                        driver::Timing& timing) {
     const CompiledSubgraph& condition = compiled_.referenced(s.subgraphs[0]);
     const CompiledSubgraph& body = compiled_.referenced(s.subgraphs[1]);
     const ReferencedSubgraph& bodyModel = model_.referenced[s.subgraphs[1]];
@@ -515,7 +545,7 @@ class SubgraphRun : public StepLauncher {
     const uint64_t start = driver::monotonicNs();
     const std::string what = "WHILE (operation " + std::to_string(s.operation) + ")";
     for (uint64_t iteration = 0;; ++iteration) {
-      NNRT_RETURN_IF_ERROR(runOwned(condition, values, flag));
+      NNRT_RETURN_IF_ERROR(runOwned(condition, values, flag, timing));
       // As Android: the loop timeout counts from the first condition, checked before each body.
       const uint64_t elapsed = driver::monotonicNs() - start;
       if (elapsed > options_.loopTimeoutNs) {
@@ -538,7 +568,7 @@ class SubgraphRun : public StepLauncher {
         allocate(next[i], bodyModel.operands[operand], known ? declared : values[i].dims);
         next[i].dims = declared;
       }
-      NNRT_RETURN_IF_ERROR(runOwned(body, values, next));
+      NNRT_RETURN_IF_ERROR(runOwned(body, values, next, timing));
       for (size_t i = 0; i < fedBack; ++i)
         values[i] = std::move(next[i]);  // the storage moves with it: data stays valid
     }
@@ -586,10 +616,19 @@ Result<RunOutcome> runSubgraph(const CompiledModel& compiled, const CompiledSubg
                                const RunOptions& options, bool allowFallback) {
   if (sub.direct()) {
     const CompiledStep& step = sub.steps[0];
-    if (!step.device->available()) {
-      return fail(ResultCode::UNAVAILABLE_DEVICE, "device '" + step.device->name() + "' is unavailable");
+    Result<RunOutcome> outcome =
+        step.device->available()
+            ? runWhole(*step.prepared, inputs, outputs, options)
+            : fail(ResultCode::UNAVAILABLE_DEVICE, "device '" + step.device->name() + "' is unavailable");
+    // A referenced subgraph's single step is retried on the fallback device like any other step.
+    if (!outcome && allowFallback && sub.subgraph != kMainSubgraph && compiled.executionFallbackAllowed() &&
+        retryable(outcome.error()) && step.device != compiled.fallbackDevice()) {
+      logWarning("subgraph " + std::to_string(sub.subgraph) + " on '" + step.device->name() + "' failed (" +
+                 outcome.error().message + "); retrying it on '" + compiled.fallbackDevice()->name() + "'");
+      NNRT_ASSIGN_OR_RETURN(auto prepared, compiled.fallbackPrepared(sub, 0));
+      return runWhole(*prepared, inputs, outputs, options);
     }
-    return runWhole(*step.prepared, inputs, outputs, options);
+    return outcome;
   }
   const StepLayout& layout = *sub.layout;
   SubgraphRun run(compiled, sub, inputs, outputs, options, allowFallback);

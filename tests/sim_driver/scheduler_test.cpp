@@ -38,7 +38,8 @@ class SchedulerTest : public ::testing::Test {
   void TearDown() override { std::filesystem::remove_all(dir_); }
 
   // Two simulated accelerators: simA runs ADD, simB runs MUL, each `latency` ms; plus the cpu.
-  std::unique_ptr<DeviceRegistry> registry(int latencyMs, const std::string& extraA = "", bool cpu = true) {
+  std::unique_ptr<DeviceRegistry> registry(int latencyMs, const std::string& extraA = "", bool cpu = true,
+                                           const std::string& extraB = "") {
     std::string sim = (kTestPlugins / "libnnrt_driver_sim.so").string();
     std::ostringstream yaml;
     yaml << "devices:\n";
@@ -46,7 +47,7 @@ class SchedulerTest : public ::testing::Test {
     yaml << "  - name: simA\n    library: " << sim << "\n    options: {ops: ADD, latency_ms: \"" << latencyMs
          << "\", trace: " << trace_.string() << extraA << "}\n";
     yaml << "  - name: simB\n    library: " << sim << "\n    options: {ops: MUL, latency_ms: \"" << latencyMs
-         << "\", trace: " << trace_.string() << "}\n";
+         << "\", trace: " << trace_.string() << extraB << "}\n";
     yaml << "policy:\n  health_check_interval_ms: 0\n";
     auto config = config::parseConfig(yaml.str(), dir_ / "runtime.yaml", kPlugins);
     EXPECT_TRUE(config.has_value()) << config.error().message;
@@ -398,9 +399,8 @@ std::vector<std::string> stepDevices(const CompiledModel& compiled, uint32_t sub
 
 // WHILE x < 20: x = x * 2 + 1. The body's MUL goes to simB and its ADD to simA (each half the cpu's
 // cost); the condition's LESS to the cpu. From x = 1: 3, 7, 15, 31 (four iterations).
-TEST_F(SchedulerTest, WhileBodySplitAcrossTwoDevices) {
-  auto reg = registry(1);
-  FlowBuilder condition(*reg), body(*reg), main(*reg);
+std::shared_ptr<const FinishedModel> doubleUntilModel(const DeviceRegistry& registry) {
+  FlowBuilder condition(registry), body(registry), main(registry);
   {
     const uint32_t x = condition.floats(), limit = condition.floats(), go = condition.flag();
     condition.less(x, limit, go);
@@ -417,7 +417,12 @@ TEST_F(SchedulerTest, WhileBodySplitAcrossTwoDevices) {
   const uint32_t x = main.floats(), limit = main.floats(), out = main.floats();
   const uint32_t condRef = main.subgraph(conditionModel), bodyRef = main.subgraph(bodyModel);
   main.operation(driver::OperationType::WHILE, {condRef, bodyRef, x, limit}, {out});
-  auto compiled = compile(main.finish({x, limit}, {out}), *reg);
+  return main.finish({x, limit}, {out});
+}
+
+TEST_F(SchedulerTest, WhileBodySplitAcrossTwoDevices) {
+  auto reg = registry(1);
+  auto compiled = compile(doubleUntilModel(*reg), *reg);
   ASSERT_TRUE(compiled);
   ASSERT_EQ(compiled->steps().size(), 1u);
   EXPECT_TRUE(compiled->steps()[0].interpreted);
@@ -433,9 +438,8 @@ TEST_F(SchedulerTest, WhileBodySplitAcrossTwoDevices) {
 }
 
 // IF c: x + 1 (simA) else: x * 2 (simB).
-TEST_F(SchedulerTest, IfBranchesOnDifferentDevices) {
-  auto reg = registry(1);
-  FlowBuilder then(*reg), otherwise(*reg), main(*reg);
+std::shared_ptr<const FinishedModel> addOrDoubleModel(const DeviceRegistry& registry) {
+  FlowBuilder then(registry), otherwise(registry), main(registry);
   {
     const uint32_t a = then.floats(), one = then.constant(1), b = then.floats();
     then.add(a, one, b);
@@ -449,7 +453,12 @@ TEST_F(SchedulerTest, IfBranchesOnDifferentDevices) {
   const uint32_t c = main.flag(), x = main.floats(), y = main.floats();
   const uint32_t thenRef = main.subgraph(thenModel), elseRef = main.subgraph(elseModel);
   main.operation(driver::OperationType::IF, {c, thenRef, elseRef, x}, {y});
-  auto compiled = compile(main.finish({c, x}, {y}), *reg);
+  return main.finish({c, x}, {y});
+}
+
+TEST_F(SchedulerTest, IfBranchesOnDifferentDevices) {
+  auto reg = registry(1);
+  auto compiled = compile(addOrDoubleModel(*reg), *reg);
   ASSERT_TRUE(compiled);
   EXPECT_EQ(stepDevices(*compiled, 0), (std::vector<std::string>{"simA"}));
   EXPECT_EQ(stepDevices(*compiled, 1), (std::vector<std::string>{"simB"}));
@@ -496,6 +505,115 @@ TEST_F(SchedulerTest, ExecutionDeadlineEndsALoop) {
   ASSERT_FALSE(computed.has_value());
   EXPECT_EQ(computed.error().code, ResultCode::MISSED_DEADLINE_TRANSIENT);
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+}
+
+// Durations of a run with interpreted control flow: the sum over every step that ran, the subgraphs'
+// steps included, as for any multi-step plan. simA and simB report 7 us on the device and 14 us in
+// the driver per execution.
+Result<std::pair<uint64_t, uint64_t>> measuredRun(const std::shared_ptr<const CompiledModel>& compiled,
+                                                  std::vector<float> inputs, std::vector<uint8_t> flags,
+                                                  float expected) {
+  Execution e(compiled);
+  int32_t index = 0;
+  for (uint8_t& f : flags) EXPECT_TRUE(e.setInput(index++, nullptr, &f, 1));
+  for (float& x : inputs) EXPECT_TRUE(e.setInput(index++, nullptr, &x, sizeof x));
+  float out = -1;
+  EXPECT_TRUE(e.setOutput(0, nullptr, &out, sizeof out));
+  EXPECT_TRUE(e.setMeasureTiming(true));
+  NNRT_RETURN_IF_ERROR(e.compute());
+  EXPECT_EQ(out, expected);
+  NNRT_ASSIGN_OR_RETURN(uint64_t onHardware, e.getDuration(0));  // ON_HARDWARE
+  NNRT_ASSIGN_OR_RETURN(uint64_t inDriver, e.getDuration(1));  // IN_DRIVER
+  return std::make_pair(onHardware, inDriver);
+}
+
+TEST_F(SchedulerTest, DurationOfInterpretedControlFlowIsTheSumOfItsSteps) {
+  auto reg = registry(1, ", timing_us: \"7\"", true, ", timing_us: \"7\"");
+  // IF: the chosen branch's one step.
+  auto branches = compile(addOrDoubleModel(*reg), *reg);
+  ASSERT_TRUE(branches);
+  for (uint8_t c : {1, 0}) {
+    auto durations = measuredRun(branches, {3.0f}, {c}, c ? 4.0f : 6.0f);
+    ASSERT_TRUE(durations.has_value()) << durations.error().message;
+    EXPECT_EQ(durations->first, 7'000u);
+    EXPECT_EQ(durations->second, 14'000u);
+  }
+  // WHILE from 1: four bodies of two steps (simB, simA) and five conditions on the cpu, which measures
+  // its own time: at least 8 x 7 us, and far below a second.
+  auto loop = compile(doubleUntilModel(*reg), *reg);
+  ASSERT_TRUE(loop);
+  auto durations = measuredRun(loop, {1.0f, 20.0f}, {}, 31.0f);
+  ASSERT_TRUE(durations.has_value()) << durations.error().message;
+  EXPECT_GE(durations->first, 56'000u);
+  EXPECT_GE(durations->second, 112'000u);
+  EXPECT_LT(durations->second, 1'000'000'000u);
+}
+
+// Without timing from one of the drivers, the sum is unknown.
+TEST_F(SchedulerTest, DurationIsUnknownWhenAStepIsNotMeasured) {
+  auto reg = registry(1, ", timing_us: \"7\"");  // simB reports nothing
+  auto branches = compile(addOrDoubleModel(*reg), *reg);
+  ASSERT_TRUE(branches);
+  auto measured = measuredRun(branches, {3.0f}, {1}, 4.0f);  // simA
+  ASSERT_TRUE(measured.has_value()) << measured.error().message;
+  EXPECT_EQ(measured->first, 7'000u);
+  auto unmeasured = measuredRun(branches, {3.0f}, {0}, 6.0f);  // simB
+  ASSERT_TRUE(unmeasured.has_value()) << unmeasured.error().message;
+  EXPECT_EQ(unmeasured->first, UINT64_MAX);
+  EXPECT_EQ(unmeasured->second, UINT64_MAX);
+}
+
+// A step of a subgraph that fails to compile sends the whole model to the cpu, as without control
+// flow: the WHILE stays interpreted (the cpu does not run it whole) and its condition and body go to
+// the cpu whole.
+TEST_F(SchedulerTest, ControlFlowCompileFailureFallsBackToTheCpu) {
+  auto reg = registry(1, ", fail: prepare");  // simA, which the body's ADD goes to
+  Compilation c(doubleUntilModel(*reg), *reg, {});
+  auto finished = c.finish();
+  ASSERT_TRUE(finished.has_value()) << finished.error().message;
+  auto compiled = c.compiled();
+  EXPECT_NE(compiled->fallbackNote().find("simulated preparation failure"), std::string::npos)
+      << compiled->fallbackNote();
+  ASSERT_EQ(compiled->steps().size(), 1u);
+  EXPECT_TRUE(compiled->steps()[0].interpreted);
+  EXPECT_EQ(stepDevices(*compiled, 0), (std::vector<std::string>{"cpu"}));
+  EXPECT_EQ(stepDevices(*compiled, 1), (std::vector<std::string>{"cpu"}));
+  const auto& planned = compiled->plan();
+  EXPECT_EQ(planned.plan.placements[0].rule.kind, partition::RuleKind::Interpreted);
+  ASSERT_TRUE(planned.subgraphPlans[1].has_value());
+  for (const auto& placement : planned.subgraphPlans[1]->plan.placements) {
+    EXPECT_EQ(placement.rule.kind, partition::RuleKind::Fallback);
+  }
+  auto result = runScalar(compiled, {1.0f, 20.0f});
+  ASSERT_TRUE(result.has_value()) << result.error().message;
+  EXPECT_EQ(*result, 31.0f);
+  EXPECT_TRUE(trace().empty());  // no simulated device ran
+
+  // Not for a compilation for explicit devices.
+  Compilation explicitDevices(doubleUntilModel(*reg), *reg, {reg->find("cpu"), reg->find("simA"), reg->find("simB")});
+  EXPECT_FALSE(explicitDevices.finish().has_value());
+}
+
+// A step inside a subgraph that fails at run time is retried on the cpu, as a step of the main
+// subgraph is: a branch that is one step, and one step of a body of two.
+TEST_F(SchedulerTest, FailingSubgraphStepIsRetriedOnTheFallbackDevice) {
+  auto reg = registry(1, ", fail: execute");  // simA, which runs ADD
+  auto branches = compile(addOrDoubleModel(*reg), *reg);
+  ASSERT_TRUE(branches);
+  ASSERT_EQ(stepDevices(*branches, 0), (std::vector<std::string>{"simA"}));
+  auto yes = runScalar(branches, {3.0f}, {1});  // x + 1, on the cpu after simA failed
+  ASSERT_TRUE(yes.has_value()) << yes.error().message;
+  EXPECT_EQ(*yes, 4.0f);
+  auto no = runScalar(branches, {3.0f}, {0});  // x * 2 on simB
+  ASSERT_TRUE(no.has_value()) << no.error().message;
+  EXPECT_EQ(*no, 6.0f);
+
+  auto loop = compile(doubleUntilModel(*reg), *reg);
+  ASSERT_TRUE(loop);
+  ASSERT_EQ(stepDevices(*loop, 1), (std::vector<std::string>{"simB", "simA"}));
+  auto result = runScalar(loop, {1.0f, 20.0f});
+  ASSERT_TRUE(result.has_value()) << result.error().message;
+  EXPECT_EQ(*result, 31.0f);
 }
 
 }  // namespace

@@ -15,6 +15,8 @@
 //   pool_log: file to which each execution appends "<device> <burst|plain> <kind of each pool>\n"
 // It allocates buffers in host memory (ABI 1.1 allocate) and offers bursts that run as plain
 // executions, so tests can tell from pool_log which path a request took.
+//   timing_us: N reports, when timing is measured, N microseconds on the device and 2N in the driver
+//     (default: reports none)
 #include <fcntl.h>
 #include <time.h>
 #include <unistd.h>
@@ -112,6 +114,7 @@ struct Config {
   bool honorDeadline = true;
   nnrt_memory_preference memory{64, 1};
   std::string poolLog;
+  uint64_t timingUs = 0;  // 0: no timing reported
 };
 
 void appendTrace(const std::string& file, const std::string& line) {
@@ -157,6 +160,7 @@ class SimPreparedModel : public PreparedModel {
     logPools(request, burst);
     uint64_t start = nowNs();
     NNRT_ASSIGN_OR_RETURN(ExecutionResult result, compute(request));
+    report(result, options);
     uint64_t end = start + config_.latencyNs;
     if (config_.honorDeadline && options.deadlineNs != 0 && end > options.deadlineNs) {
       return fail(ErrorStatus::MISSED_DEADLINE_TRANSIENT, "the simulated device would finish after the deadline");
@@ -172,6 +176,7 @@ class SimPreparedModel : public PreparedModel {
     uint64_t start = nowNs();
     Result<ExecutionResult> result = compute(request);
     if (!result) return done(std::move(result));
+    report(*result, options);
     uint64_t end = start + config_.latencyNs;
     if (config_.latencyNs == 0) {  // nothing to wait for: complete in the caller's thread
       record(start, options);
@@ -192,6 +197,10 @@ class SimPreparedModel : public PreparedModel {
     std::string line = device_ + (burst ? " burst" : " plain");
     for (uint32_t i = 0; i < request.raw().pool_count; ++i) line += " " + std::to_string(request.raw().pools[i].kind);
     appendTrace(config_.poolLog, line + "\n");
+  }
+
+  void report(ExecutionResult& result, const ExecuteOptions& options) const {
+    if (options.measureTiming && config_.timingUs != 0) result.timing = {config_.timingUs, 2 * config_.timingUs};
   }
 
   void record(uint64_t start, const ExecuteOptions& options) {
@@ -376,6 +385,7 @@ Result<DeviceList> open(const Options& options) {
   config.memory.alignment = static_cast<uint32_t>(std::stoul(options.get("alignment", "64")));
   config.memory.padding = static_cast<uint32_t>(std::stoul(options.get("padding", "1")));
   config.poolLog = options.get("pool_log", "");
+  config.timingUs = std::stoull(options.get("timing_us", "0"));
   int count = std::stoi(options.get("devices", "1"));
   NNRT_RETURN_IF_ERROR(options.checkAllUsed());
   DeviceList devices;

@@ -155,6 +155,107 @@ TEST(RunCommandTest, AddFibonacciAdd) {
       << out.text;
 }
 
+// Control flow: `nnrt run` on the WHILE and IF examples, values worked out by hand.
+TEST(RunCommandTest, WhileAndIfExamples) {
+  // while i < n: i += 1; sum += i  -> count n, sum n (n + 1) / 2
+  Output out = nnrt("run " + model("while_sum.yaml") + " --input n=4");
+  ASSERT_EQ(out.status, 0) << out.text;
+  EXPECT_EQ(printedValues(out.text, "count"), (std::vector<double>{4})) << out.text;
+  EXPECT_EQ(printedValues(out.text, "sum"), (std::vector<double>{10})) << out.text;
+  EXPECT_NE(out.text.find("ran on: step 0 on runtime"), std::string::npos) << out.text;
+  out = nnrt("run " + model("while_sum.yaml") + " --input n=0");  // the body never runs
+  ASSERT_EQ(out.status, 0) << out.text;
+  EXPECT_EQ(printedValues(out.text, "count"), (std::vector<double>{0})) << out.text;
+  EXPECT_EQ(printedValues(out.text, "sum"), (std::vector<double>{0})) << out.text;
+  out = nnrt("run " + model("while_sum.yaml"));  // the default input: n = 6, sum 21
+  ASSERT_EQ(out.status, 0) << out.text;
+  EXPECT_EQ(printedValues(out.text, "sum"), (std::vector<double>{21})) << out.text;
+
+  // y = x + 10 when flag > 0, else -x
+  out = nnrt("run " + model("if_branch.yaml") + " --input flag=1 --input x=1,2,3,4");
+  ASSERT_EQ(out.status, 0) << out.text;
+  EXPECT_EQ(printedValues(out.text, "y"), (std::vector<double>{11, 12, 13, 14})) << out.text;
+  EXPECT_NE(out.text.find("ran on: step 0 on cpu, step 1 on runtime"), std::string::npos) << out.text;
+  out = nnrt("run " + model("if_branch.yaml") + " --input flag=-0.5 --input x=1,-2,3.5,0");
+  ASSERT_EQ(out.status, 0) << out.text;
+  EXPECT_EQ(printedValues(out.text, "y"), (std::vector<double>{-1, 2, -3.5, 0})) << out.text;
+}
+
+TEST(PlanCommandTest, ControlFlowSubgraphsNested) {
+  // Text: each subgraph's plan under the step that runs it, and its operations after the model's.
+  Output out = nnrt("plan " + model("while_sum.yaml") + " --devices cpu");
+  ASSERT_EQ(out.status, 0) << out.text;
+  EXPECT_NE(out.text.find("(1 operation, 6 operands, 2 subgraphs)"), std::string::npos) << out.text;
+  EXPECT_NE(out.text.find("  step 0 on runtime: 0 WHILE 'loop'\n"
+                          "      inputs: n; outputs: count, sum\n"
+                          "      condition: subgraph 'less_than_n' (line 12), plan: whole model on cpu\n"
+                          "        step 0 on cpu: 0 LESS 'check'\n"
+                          "            inputs: i, sum, n; outputs: keep_going\n"
+                          "      body: subgraph 'add_next' (line 22), plan: whole model on cpu\n"
+                          "        step 0 on cpu: 0 ADD 'count_up', 1 ADD 'accumulate'\n"
+                          "            inputs: i, sum, n; outputs: next_i, next_sum\n"),
+            std::string::npos)
+      << out.text;
+  EXPECT_NE(out.text.find("operations of subgraph 'add_next':\n  0 ADD 'count_up' (line 32) -> cpu: only candidate"),
+            std::string::npos)
+      << out.text;
+
+  // JSON: every step has `subgraphs`; an interpreted step's hold the subgraphs' plans.
+  out = nnrt("plan " + model("if_branch.yaml") + " --devices cpu --json");
+  ASSERT_EQ(out.status, 0) << out.text;
+  YAML::Node plan = YAML::Load(out.text);
+  const YAML::Node steps = plan["steps"];
+  ASSERT_EQ(steps.size(), 2u) << out.text;
+  EXPECT_EQ(steps[0]["device"].as<std::string>(), "cpu");
+  EXPECT_EQ(steps[0]["subgraphs"].size(), 0u);
+  EXPECT_EQ(steps[1]["device"].as<std::string>(), "runtime");
+  EXPECT_EQ(steps[1]["operations"][0].as<int>(), 1);
+  const YAML::Node branches = steps[1]["subgraphs"];
+  ASSERT_EQ(branches.size(), 2u) << out.text;
+  const char* roles[] = {"then", "else"};
+  const char* names[] = {"add_ten", "negate"};
+  const char* types[] = {"ADD", "NEG"};
+  for (size_t b = 0; b < 2; ++b) {
+    EXPECT_EQ(branches[b]["role"].as<std::string>(), roles[b]);
+    EXPECT_EQ(branches[b]["name"].as<std::string>(), names[b]);
+    EXPECT_EQ(branches[b]["summary"].as<std::string>(), "whole model on cpu");
+    ASSERT_EQ(branches[b]["steps"].size(), 1u);
+    EXPECT_EQ(branches[b]["steps"][0]["device"].as<std::string>(), "cpu");
+    EXPECT_EQ(branches[b]["steps"][0]["inputs"][0].as<std::string>(), "x");
+    EXPECT_EQ(branches[b]["steps"][0]["outputs"][0].as<std::string>(), "y");
+    ASSERT_EQ(branches[b]["operations"].size(), 1u);
+    EXPECT_EQ(branches[b]["operations"][0]["type"].as<std::string>(), types[b]);
+    EXPECT_EQ(branches[b]["operations"][0]["device"].as<std::string>(), "cpu");
+  }
+  EXPECT_EQ(branches[0]["line"].as<int>(), 9);
+  EXPECT_EQ(plan["operations"][1]["rule"].as<std::string>(), "control flow: interpreted by the runtime");
+
+  // DOT: the branches are clusters inside the runtime's step, with names of their own.
+  std::filesystem::path dot =
+      std::filesystem::temp_directory_path() / ("nnrt_cli_test_cf_" + std::to_string(getpid()) + ".dot");
+  out = nnrt("plan " + model("if_branch.yaml") + " --devices cpu --dot '" + dot.string() + "'");
+  ASSERT_EQ(out.status, 0) << out.text;
+  std::ifstream in(dot);
+  std::stringstream graph;
+  graph << in.rdbuf();
+  std::filesystem::remove(dot);
+  const std::string g = graph.str();
+  const size_t runtimeStep = g.find("  subgraph cluster_step1 {\n    label=\"step 1: runtime\"");
+  const size_t thenCluster = g.find("    subgraph cluster_step1_then_ {");
+  const size_t elseCluster = g.find("    subgraph cluster_step1_else_ {");
+  const size_t thenStep = g.find("      subgraph cluster_step1_then_step0 {");
+  ASSERT_NE(runtimeStep, std::string::npos) << g;
+  ASSERT_NE(thenCluster, std::string::npos) << g;
+  ASSERT_NE(elseCluster, std::string::npos) << g;
+  EXPECT_LT(runtimeStep, thenCluster);
+  EXPECT_LT(thenCluster, thenStep);
+  EXPECT_LT(thenStep, elseCluster);
+  EXPECT_NE(g.find("step1_else_op0 [label=\"0: NEG\\nminus\""), std::string::npos) << g;
+  EXPECT_NE(g.find("step1_then_in0 -> step1_then_op0 [label=\"x\"]"), std::string::npos) << g;
+  EXPECT_NE(g.find("step1_else_op0 -> step1_else_out1 [label=\"y\"]"), std::string::npos) << g;
+  EXPECT_NE(g.find("  op0 -> op1 [label=\"positive\"]"), std::string::npos) << g;
+}
+
 TEST(RunCommandTest, MlpAndCnnOnCpu) {
   for (const char* name : {"mlp.yaml", "cnn.yaml"}) {
     Output out = nnrt("run " + model(name) + " --device cpu");

@@ -196,7 +196,7 @@ TEST(ModelFileTest, UnknownKey) {
       "file, offset, length, omitted, element_type, channel_quant, extension_data)");
   EXPECT_EQ(loadError("operand: []\n"),
             "bad.yaml:1: operand: unknown key (expected one of: version, description, relaxed, extensions, "
-            "operands, "
+            "subgraphs, operands, "
             "operations, inputs, outputs)");
 }
 
@@ -332,6 +332,126 @@ TEST(ModelFileTest, OtherMistakes) {
             "returned ANEURALNETWORKS_BAD_DATA");
   EXPECT_EQ(loadModelFile("/nonexistent/model.yaml").error().message,
             "cannot open model file '/nonexistent/model.yaml': No such file or directory");
+}
+
+TEST(ModelFileTest, SubgraphsOfAWhileLoop) {
+  auto loaded = loadModelFile(kSource / "examples/models/while_sum.yaml");
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  // Loaded when the first SUBGRAPH operand names them: the condition, then the body.
+  ASSERT_EQ(loaded->subgraphs.size(), 2u);
+  const ModelFileSubgraph& condition = loaded->subgraphs[0];
+  const ModelFileSubgraph& body = loaded->subgraphs[1];
+  EXPECT_EQ(condition.name, "less_than_n");
+  EXPECT_EQ(condition.line, 12);
+  EXPECT_EQ(condition.operationLabel(0), "LESS 'check'");
+  EXPECT_EQ(condition.inputs, (std::vector<uint32_t>{0, 1, 2}));
+  EXPECT_EQ(condition.outputs, (std::vector<uint32_t>{3}));
+  EXPECT_EQ(body.name, "add_next");
+  ASSERT_EQ(body.operands.size(), 7u);
+  EXPECT_EQ(body.findOperand("next_sum"), 6u);
+  EXPECT_EQ(body.outputs, (std::vector<uint32_t>{5, 6}));
+  EXPECT_EQ(loaded->operationLabel(0), "WHILE 'loop'");
+  EXPECT_EQ(loaded->operands[1].typeName, "SUBGRAPH");
+
+  // The finished main model refers to exactly the two models the loader finished.
+  const auto finished = loaded->model->builder.finishedModel();
+  ASSERT_EQ(finished->referenced.size(), 2u);
+  const Operand& conditionOperand = finished->operands[1];
+  const Operand& bodyOperand = finished->operands[2];
+  EXPECT_EQ(conditionOperand.lifetime, NNRT_LIFETIME_SUBGRAPH);
+  EXPECT_EQ(finished->referencedModels[conditionOperand.location.offset],
+            condition.model->builder.finishedModel());
+  EXPECT_EQ(finished->referencedModels[bodyOperand.location.offset], body.model->builder.finishedModel());
+  // The body's constant `one` is its own.
+  const auto bodyModel = body.model->builder.finishedModel();
+  const Operand& one = bodyModel->operands.at(3);
+  ASSERT_EQ(one.lifetime, NNRT_LIFETIME_CONSTANT_COPY);
+  const uint8_t* bytes = bodyModel->smallValues.data() + one.location.offset;
+  EXPECT_EQ(std::vector<uint8_t>(bytes, bytes + one.location.length), floatBytes({1.0f}));
+}
+
+// A subgraph that refers to another: the inner one is finished first, and shared when named twice.
+TEST(ModelFileTest, NestedAndSharedSubgraphs) {
+  const std::string yaml = R"(subgraphs:
+  outer:
+    operands:
+      - {name: c, type: TENSOR_BOOL8, dims: [1]}
+      - {name: x, type: TENSOR_FLOAT32, dims: [1]}
+      - {name: branch, type: SUBGRAPH, value: copy}
+      - {name: y, type: TENSOR_FLOAT32, dims: [1]}
+    operations:
+      - {type: IF, inputs: [c, branch, branch, x], outputs: [y]}
+    inputs: [c, x]
+    outputs: [y]
+  copy:
+    operands:
+      - {name: x, type: TENSOR_FLOAT32, dims: [1]}
+      - {name: y, type: TENSOR_FLOAT32, dims: [1]}
+    operations:
+      - {type: RELU, inputs: [x], outputs: [y]}
+    inputs: [x]
+    outputs: [y]
+operands:
+  - {name: c, type: TENSOR_BOOL8, dims: [1]}
+  - {name: x, type: TENSOR_FLOAT32, dims: [1]}
+  - {name: outer, type: SUBGRAPH, value: outer}
+  - {name: y, type: TENSOR_FLOAT32, dims: [1]}
+operations:
+  - {type: IF, inputs: [c, outer, outer, c, x], outputs: [y]}
+inputs: [c, x]
+outputs: [y]
+)";
+  auto loaded = loadModelText(yaml, "nested.yaml");
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  ASSERT_EQ(loaded->subgraphs.size(), 2u);
+  EXPECT_EQ(loaded->subgraphs[0].name, "copy");   // finished before the subgraph that refers to it
+  EXPECT_EQ(loaded->subgraphs[1].name, "outer");
+  // Flattened as Android does: each model once, however often it is referenced.
+  EXPECT_EQ(loaded->model->builder.finishedModel()->referenced.size(), 2u);
+}
+
+TEST(ModelFileTest, SubgraphMistakes) {
+  const std::string main = "operands:\n  - {name: s, type: SUBGRAPH, value: nosuch}\noperations: []\noutputs: []\n";
+  EXPECT_EQ(loadError(main), "bad.yaml:2: operands[0].value: no subgraph named 'nosuch' (subgraphs: none)");
+  const std::string graph =
+      "    operands:\n      - {name: x, type: TENSOR_FLOAT32, dims: [1]}\n"
+      "      - {name: y, type: TENSOR_FLOAT32, dims: [1]}\n"
+      "    operations:\n      - {type: RELU, inputs: [x], outputs: [y]}\n"
+      "    inputs: [x]\n    outputs: [y]\n";
+  EXPECT_EQ(loadError("subgraphs:\n  a:\n" + graph +
+                      "operands:\n  - {name: s, type: SUBGRAPH, value: b}\noperations: []\noutputs: []\n"),
+            "bad.yaml:11: operands[0].value: no subgraph named 'b' (subgraphs: a)");
+  EXPECT_EQ(loadError("subgraphs:\n  a:\n" + graph + "  unused:\n" + graph +
+                      "operands:\n  - {name: s, type: SUBGRAPH, value: a}\noperations: []\noutputs: []\n"),
+            "bad.yaml:10: subgraphs.unused: no SUBGRAPH operand refers to it (value: unused)");
+  // a -> b -> a: a model can only refer to finished models.
+  EXPECT_EQ(loadError("subgraphs:\n"
+                      "  a:\n    operands:\n      - {name: s, type: SUBGRAPH, value: b}\n"
+                      "    operations: []\n    outputs: []\n"
+                      "  b:\n    operands:\n      - {name: s, type: SUBGRAPH, value: a}\n"
+                      "    operations: []\n    outputs: []\n"
+                      "operands:\n  - {name: s, type: SUBGRAPH, value: a}\noperations: []\noutputs: []\n"),
+            "bad.yaml:9: subgraphs.b.operands[0].value: subgraph 'a' refers to itself (a -> b -> a); a model "
+            "can only refer to finished models");
+  // Keys inside a subgraph carry its path.
+  EXPECT_EQ(loadError("subgraphs:\n  a:\n    operands:\n      - {name: x, type: TENSOR_FLOAT33}\n"
+                      "    operations: []\n    outputs: []\n"
+                      "operands:\n  - {name: s, type: SUBGRAPH, value: a}\noperations: []\noutputs: []\n"),
+            "bad.yaml:4: subgraphs.a.operands[0].type: 'TENSOR_FLOAT33' is not an NNAPI operand type (e.g. "
+            "TENSOR_FLOAT32) or an extension type (extension.name:TYPE)");
+  EXPECT_EQ(loadError("subgraphs:\n  a:\n    operand: []\n"
+                      "operands:\n  - {name: s, type: SUBGRAPH, value: a}\noperations: []\noutputs: []\n"),
+            "bad.yaml:3: subgraphs.a.operand: unknown key (expected one of: operands, operations, inputs, outputs)");
+  EXPECT_EQ(loadError("subgraphs: [a]\noperands: []\noperations: []\noutputs: []\n"),
+            "bad.yaml:1: subgraphs: expected a mapping of subgraph names to models");
+  // The runtime's own checks of IF against its branches, reported where the file finishes the model.
+  EXPECT_EQ(loadError("subgraphs:\n  a:\n" + graph +
+                      "operands:\n  - {name: c, type: TENSOR_BOOL8, dims: [1]}\n"
+                      "  - {name: s, type: SUBGRAPH, value: a}\n  - {name: x, type: TENSOR_INT32, dims: [1]}\n"
+                      "  - {name: y, type: TENSOR_FLOAT32, dims: [1]}\n"
+                      "operations:\n  - {type: IF, inputs: [c, s, s, x], outputs: [y]}\ninputs: [c, x]\n"
+                      "outputs: [y]\n"),
+            "bad.yaml:16: operations[0]: ANeuralNetworksModel_addOperation returned ANEURALNETWORKS_BAD_DATA (IF)");
 }
 
 TEST(ElementCodecTest, EncodesAndFormats) {

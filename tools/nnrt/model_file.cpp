@@ -97,18 +97,15 @@ class Loader : private YamlReader {
   Result<void> load(const YAML::Node& root) {
     if (!root.IsMap())
       return Unexpected(at(root, "", "expected a mapping with operands, operations, inputs, outputs"));
-    NNRT_RETURN_IF_ERROR(checkMap(
-        root, "",
-        {"version", "description", "relaxed", "extensions", "operands", "operations", "inputs", "outputs"}));
+    NNRT_RETURN_IF_ERROR(checkMap(root, "",
+                                  {"version", "description", "relaxed", "extensions", "subgraphs", "operands",
+                                   "operations", "inputs", "outputs"}));
     if (root["version"]) {
       NNRT_ASSIGN_OR_RETURN(uint32_t version, number<uint32_t>(root["version"], "version", ElementType::U32));
       if (version != 1) return Unexpected(at(root["version"], "version", "only version 1 exists"));
     }
     if (root["description"]) {
       NNRT_ASSIGN_OR_RETURN(out_.description, string(root["description"], "description"));
-    }
-    for (const char* required : {"operands", "operations", "outputs"}) {
-      if (!root[required]) return Unexpected(at(root, required, "missing (required)"));
     }
     ANeuralNetworksModel* model = nullptr;
     NNRT_RETURN_IF_ERROR(api(root, "", "ANeuralNetworksModel_create", ANeuralNetworksModel_create(&model)));
@@ -120,34 +117,117 @@ class Loader : private YamlReader {
                                ANeuralNetworksModel_relaxComputationFloat32toFloat16(model, out_.relaxed)));
     }
     if (root["extensions"]) NNRT_RETURN_IF_ERROR(readExtensionNames(root["extensions"]));
-
-    const YAML::Node operands = root["operands"];
-    if (!operands.IsSequence()) return Unexpected(at(operands, "operands", "expected a list"));
-    for (size_t i = 0; i < operands.size(); ++i)
-      NNRT_RETURN_IF_ERROR(addOperand(operands[i], i));
-
-    const YAML::Node operations = root["operations"];
-    if (!operations.IsSequence()) return Unexpected(at(operations, "operations", "expected a list"));
-    for (size_t i = 0; i < operations.size(); ++i)
-      NNRT_RETURN_IF_ERROR(addOperation(operations[i], i));
-
-    YAML::Node inputs = root["inputs"];
-    if (inputs) {
-      NNRT_ASSIGN_OR_RETURN(out_.inputs, operandList(inputs, "inputs"));
+    if (const YAML::Node subgraphs = root["subgraphs"]) {
+      if (!subgraphs.IsMap())
+        return Unexpected(at(subgraphs, "subgraphs", "expected a mapping of subgraph names to models"));
+      subgraphs_.emplace(subgraphs);
     }
-    NNRT_ASSIGN_OR_RETURN(out_.outputs, operandList(root["outputs"], "outputs"));
-    NNRT_RETURN_IF_ERROR(api(inputs ? inputs : root["outputs"], "inputs/outputs",
-                             "ANeuralNetworksModel_identifyInputsAndOutputs",
-                             ANeuralNetworksModel_identifyInputsAndOutputs(
-                                 model, static_cast<uint32_t>(out_.inputs.size()), listPointer(out_.inputs),
-                                 static_cast<uint32_t>(out_.outputs.size()), listPointer(out_.outputs))));
-    NNRT_RETURN_IF_ERROR(api(keyNode(root, "operations"), "operations", "ANeuralNetworksModel_finish",
-                             ANeuralNetworksModel_finish(model),
-                             "the runtime numbers operands and operations from 0 in the order of this file"));
-    return {};
+    graph_ = &out_;
+    model_ = model;
+    return loadGraph(root, "");
   }
 
  private:
+  // ---- Models -----------------------------------------------------------------------------------
+
+  // The operands, operations, inputs and outputs of `node` into graph_ and model_ (created), then
+  // identifyInputsAndOutputs and finish. `prefix` starts every key ("" or "subgraphs.NAME.").
+  Result<void> loadGraph(const YAML::Node& node, const std::string& prefix) {
+    for (const char* required : {"operands", "operations", "outputs"}) {
+      if (!node[required]) return Unexpected(at(node, prefix + required, "missing (required)"));
+    }
+    prefix_ = prefix;
+    const YAML::Node operands = node["operands"];
+    if (!operands.IsSequence()) return Unexpected(at(operands, prefix + "operands", "expected a list"));
+    for (size_t i = 0; i < operands.size(); ++i)
+      NNRT_RETURN_IF_ERROR(addOperand(operands[i], i));
+    if (prefix.empty() && subgraphs_) {
+      // Every subgraph was loaded when the first SUBGRAPH operand named it; one that none names would
+      // be silently left out of the model.
+      for (const auto& item : *subgraphs_) {
+        if (!loaded_.contains(item.first.Scalar())) {
+          return Unexpected(at(item.first, "subgraphs." + item.first.Scalar(),
+                               "no SUBGRAPH operand refers to it (value: " + item.first.Scalar() + ")"));
+        }
+      }
+    }
+
+    const YAML::Node operations = node["operations"];
+    if (!operations.IsSequence()) return Unexpected(at(operations, prefix + "operations", "expected a list"));
+    for (size_t i = 0; i < operations.size(); ++i)
+      NNRT_RETURN_IF_ERROR(addOperation(operations[i], i));
+
+    YAML::Node inputs = node["inputs"];
+    if (inputs) {
+      NNRT_ASSIGN_OR_RETURN(graph_->inputs, operandList(inputs, prefix + "inputs"));
+    }
+    NNRT_ASSIGN_OR_RETURN(graph_->outputs, operandList(node["outputs"], prefix + "outputs"));
+    NNRT_RETURN_IF_ERROR(api(inputs ? inputs : node["outputs"], prefix + "inputs/outputs",
+                             "ANeuralNetworksModel_identifyInputsAndOutputs",
+                             ANeuralNetworksModel_identifyInputsAndOutputs(
+                                 model_, static_cast<uint32_t>(graph_->inputs.size()), listPointer(graph_->inputs),
+                                 static_cast<uint32_t>(graph_->outputs.size()), listPointer(graph_->outputs))));
+    return api(keyNode(node, "operations"), prefix + "operations", "ANeuralNetworksModel_finish",
+               ANeuralNetworksModel_finish(model_),
+               "the runtime numbers operands and operations from 0 in the order of this file");
+  }
+
+  // The finished model of subgraph `name`, loaded on first use. `node` and `key` are the SUBGRAPH
+  // operand's value that names it.
+  Result<ANeuralNetworksModel*> subgraph(const std::string& name, const YAML::Node& node, const std::string& key) {
+    if (auto found = loaded_.find(name); found != loaded_.end()) return out_.subgraphs[found->second].model.get();
+    const YAML::Node* const subgraphs = subgraphs_ ? &*subgraphs_ : nullptr;  // const: looking adds no entry
+    if (subgraphs == nullptr || !(*subgraphs)[name]) {
+      std::string names;
+      if (subgraphs_) {
+        for (const auto& item : *subgraphs_)
+          names += (names.empty() ? "" : ", ") + item.first.Scalar();
+      }
+      return Unexpected(at(node, key, "no subgraph named '" + name + "' (subgraphs: " +
+                                          (names.empty() ? "none" : names) + ")"));
+    }
+    for (size_t i = 0; i < loading_.size(); ++i) {
+      if (loading_[i] != name) continue;
+      std::string cycle;
+      for (size_t j = i; j < loading_.size(); ++j)
+        cycle += loading_[j] + " -> ";
+      return Unexpected(at(node, key, "subgraph '" + name + "' refers to itself (" + cycle + name +
+                                          "); a model can only refer to finished models"));
+    }
+    const YAML::Node definition = (*subgraphs)[name];
+    const std::string prefix = "subgraphs." + name + ".";
+    if (!definition.IsMap()) {
+      return Unexpected(at(definition, "subgraphs." + name, "expected a mapping with operands, operations, inputs, outputs"));
+    }
+    NNRT_RETURN_IF_ERROR(checkMap(definition, "subgraphs." + name, {"operands", "operations", "inputs", "outputs"}));
+    ModelFileSubgraph loaded;
+    loaded.name = name;
+    loaded.line = keyNode(*subgraphs_, name).Mark().line + 1;
+    ANeuralNetworksModel* model = nullptr;
+    NNRT_RETURN_IF_ERROR(api(definition, "subgraphs." + name, "ANeuralNetworksModel_create",
+                             ANeuralNetworksModel_create(&model)));
+    loaded.model.reset(model);
+    // The subgraph is loaded in the middle of its referrer's operands: keep the referrer's state.
+    ModelFileGraph* const graph = graph_;
+    ANeuralNetworksModel* const referrer = model_;
+    std::map<std::string, uint32_t> indexes = std::move(indexes_);
+    const std::string referrerPrefix = prefix_;
+    graph_ = &loaded;
+    model_ = model;
+    indexes_.clear();
+    loading_.push_back(name);
+    Result<void> result = loadGraph(definition, prefix);
+    loading_.pop_back();
+    graph_ = graph;
+    model_ = referrer;
+    indexes_ = std::move(indexes);
+    prefix_ = referrerPrefix;
+    NNRT_RETURN_IF_ERROR(result);
+    loaded_[name] = out_.subgraphs.size();
+    out_.subgraphs.push_back(std::move(loaded));
+    return model;
+  }
+
   // ---- Messages ---------------------------------------------------------------------------------
 
   // A refused C API call: the function and its result code (the runtime has logged its reason).
@@ -257,7 +337,7 @@ class Loader : private YamlReader {
     int32_t type = 0;
     NNRT_RETURN_IF_ERROR(
         api(node, key, "ANeuralNetworksModel_getExtensionOperandType",
-            ANeuralNetworksModel_getExtensionOperandType(out_.model.get(), extension.c_str(), *code, &type),
+            ANeuralNetworksModel_getExtensionOperandType(model_, extension.c_str(), *code, &type),
             kExtensionHint));
     out_.usesExtensions = true;
     return type;
@@ -291,7 +371,7 @@ class Loader : private YamlReader {
     int32_t type = 0;
     NNRT_RETURN_IF_ERROR(
         api(node, key, "ANeuralNetworksModel_getExtensionOperationType",
-            ANeuralNetworksModel_getExtensionOperationType(out_.model.get(), extension.c_str(), *code, &type),
+            ANeuralNetworksModel_getExtensionOperationType(model_, extension.c_str(), *code, &type),
             kExtensionHint));
     out_.usesExtensions = true;
     return type;
@@ -300,7 +380,7 @@ class Loader : private YamlReader {
   // ---- Operands ---------------------------------------------------------------------------------
 
   Result<void> addOperand(const YAML::Node& node, size_t index) {
-    const std::string key = "operands[" + std::to_string(index) + "]";
+    const std::string key = prefix_ + "operands[" + std::to_string(index) + "]";
     NNRT_RETURN_IF_ERROR(checkMap(node, key,
                                   {"name", "type", "dims", "scale", "zero_point", "value", "file", "offset",
                                    "length", "omitted", "element_type", "channel_quant", "extension_data"}));
@@ -314,7 +394,7 @@ class Loader : private YamlReader {
     if (auto previous = indexes_.find(operand.name); previous != indexes_.end()) {
       return Unexpected(at(node["name"], key + ".name",
                            "operand '" + operand.name + "' is already defined at line " +
-                               std::to_string(out_.operands[previous->second].line)));
+                               std::to_string(graph_->operands[previous->second].line)));
     }
     operand.typeName = node["type"].IsScalar() ? node["type"].Scalar() : "";
     NNRT_ASSIGN_OR_RETURN(operand.type, operandType(node["type"], key + ".type", operand.element));
@@ -350,13 +430,13 @@ class Loader : private YamlReader {
                                     operand.scale, operand.zeroPoint};
     const int32_t id = static_cast<int32_t>(index);
     NNRT_RETURN_IF_ERROR(api(node, key, "ANeuralNetworksModel_addOperand",
-                             ANeuralNetworksModel_addOperand(out_.model.get(), &type),
+                             ANeuralNetworksModel_addOperand(model_, &type),
                              operand.typeName + " " + ops::shapeToString(operand.dimensions)));
     if (const YAML::Node quant = node["channel_quant"]) NNRT_RETURN_IF_ERROR(setChannelQuant(quant, key, id));
     if (const YAML::Node data = node["extension_data"]) NNRT_RETURN_IF_ERROR(setExtensionData(data, key, id));
     NNRT_RETURN_IF_ERROR(setValue(node, key, operand));
     indexes_[operand.name] = static_cast<uint32_t>(index);
-    out_.operands.push_back(std::move(operand));
+    graph_->operands.push_back(std::move(operand));
     return {};
   }
 
@@ -375,7 +455,7 @@ class Loader : private YamlReader {
     }
     ANeuralNetworksSymmPerChannelQuantParams params{dim, static_cast<uint32_t>(scales.size()), scales.data()};
     return api(node, key, "ANeuralNetworksModel_setOperandSymmPerChannelQuantParams",
-               ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(out_.model.get(), index, &params));
+               ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(model_, index, &params));
   }
 
   // `base64: ...` or `struct: [{f64: 1.0}, {i64: 0}]` (fields laid out as a C struct would be).
@@ -418,7 +498,7 @@ class Loader : private YamlReader {
     }
     return api(
         node, key, "ANeuralNetworksModel_setOperandExtensionData",
-        ANeuralNetworksModel_setOperandExtensionData(out_.model.get(), index, bytes.data(), bytes.size()),
+        ANeuralNetworksModel_setOperandExtensionData(model_, index, bytes.data(), bytes.size()),
         std::to_string(bytes.size()) + " bytes");
   }
 
@@ -434,8 +514,8 @@ class Loader : private YamlReader {
     for (const char* k : {"offset", "length"}) {
       if (node[k] && !hasFile) return Unexpected(at(node[k], key + "." + k, "only goes with file"));
     }
-    const int32_t index = static_cast<int32_t>(out_.operands.size());
-    ANeuralNetworksModel* model = out_.model.get();
+    const int32_t index = static_cast<int32_t>(graph_->operands.size());
+    ANeuralNetworksModel* model = model_;
     const std::string described = operand.typeName + " " + ops::shapeToString(operand.dimensions);
     if (omitted) {
       operand.hasValue = true;
@@ -444,6 +524,13 @@ class Loader : private YamlReader {
     }
     if (!hasValue && !hasFile) return {};
     operand.hasValue = true;
+    if (operand.type == ANEURALNETWORKS_MODEL && hasValue) {
+      // The name of a subgraph, loaded and finished first (setOperandValueFromModel takes finished models).
+      NNRT_ASSIGN_OR_RETURN(std::string name, string(node["value"], key + ".value"));
+      NNRT_ASSIGN_OR_RETURN(ANeuralNetworksModel * referenced, subgraph(name, node["value"], key + ".value"));
+      return api(node["value"], key + ".value", "ANeuralNetworksModel_setOperandValueFromModel",
+                 ANeuralNetworksModel_setOperandValueFromModel(model, index, referenced), "subgraph " + name);
+    }
     auto bytes = std::make_unique<std::vector<uint8_t>>();
     std::string detail;
     const YAML::Node where = hasValue ? node["value"] : node["file"];
@@ -472,7 +559,7 @@ class Loader : private YamlReader {
   // ---- Operations -------------------------------------------------------------------------------
 
   Result<void> addOperation(const YAML::Node& node, size_t index) {
-    const std::string key = "operations[" + std::to_string(index) + "]";
+    const std::string key = prefix_ + "operations[" + std::to_string(index) + "]";
     NNRT_RETURN_IF_ERROR(checkMap(node, key, {"name", "type", "inputs", "outputs"}));
     for (const char* required : {"type", "inputs", "outputs"}) {
       if (!node[required]) return Unexpected(at(node, key + "." + required, "missing (required)"));
@@ -488,11 +575,11 @@ class Loader : private YamlReader {
     NNRT_ASSIGN_OR_RETURN(operation.outputs, operandList(node["outputs"], key + ".outputs"));
     NNRT_RETURN_IF_ERROR(api(node, key, "ANeuralNetworksModel_addOperation",
                              ANeuralNetworksModel_addOperation(
-                                 out_.model.get(), operation.type,
+                                 model_, operation.type,
                                  static_cast<uint32_t>(operation.inputs.size()), operation.inputs.data(),
                                  static_cast<uint32_t>(operation.outputs.size()), operation.outputs.data()),
                              operation.typeName));
-    out_.operations.push_back(std::move(operation));
+    graph_->operations.push_back(std::move(operation));
     return {};
   }
 
@@ -511,7 +598,14 @@ class Loader : private YamlReader {
 
   ModelFile& out_;
   std::map<std::string, ExtensionNames> names_ = builtInExtensionNames();
-  std::map<std::string, uint32_t> indexes_;
+  std::optional<YAML::Node> subgraphs_;    // the file's `subgraphs:`, if any
+  std::map<std::string, size_t> loaded_;   // subgraph name -> index in out_.subgraphs
+  std::vector<std::string> loading_;       // subgraphs being loaded, outermost first
+  // The model being loaded: the main one or a subgraph.
+  ModelFileGraph* graph_ = nullptr;
+  ANeuralNetworksModel* model_ = nullptr;
+  std::string prefix_;                     // of its keys: "" or "subgraphs.NAME."
+  std::map<std::string, uint32_t> indexes_;  // its operand names
 };
 
 }  // namespace
@@ -520,25 +614,25 @@ std::string resultCodeText(int code) {
   return std::string("ANEURALNETWORKS_") + resultCodeName(static_cast<ResultCode>(code));
 }
 
-std::optional<uint32_t> ModelFile::findOperand(std::string_view name) const {
+std::optional<uint32_t> ModelFileGraph::findOperand(std::string_view name) const {
   for (size_t i = 0; i < operands.size(); ++i) {
     if (operands[i].name == name) return static_cast<uint32_t>(i);
   }
   return std::nullopt;
 }
 
-std::string ModelFile::operationLabel(uint32_t operation) const {
+std::string ModelFileGraph::operationLabel(uint32_t operation) const {
   if (operation >= operations.size()) return "operation " + std::to_string(operation);
   const ModelFileOperation& op = operations[operation];
   return op.name.empty() ? op.typeName : op.typeName + " '" + op.name + "'";
 }
 
-size_t ModelFile::elementSize(uint32_t operand) const {
+size_t ModelFileGraph::elementSize(uint32_t operand) const {
   const auto& element = operands.at(operand).element;
   return element ? tools::elementBytes(*element) : 0;
 }
 
-std::optional<size_t> ModelFile::byteSize(uint32_t operand, const std::vector<uint32_t>& dimensions) const {
+std::optional<size_t> ModelFileGraph::byteSize(uint32_t operand, const std::vector<uint32_t>& dimensions) const {
   size_t size = elementSize(operand);
   if (size == 0) return std::nullopt;
   for (uint32_t d : dimensions) {

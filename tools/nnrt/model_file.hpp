@@ -46,17 +46,13 @@ struct ModelDeleter {
   void operator()(ANeuralNetworksModel* model) const { ANeuralNetworksModel_free(model); }
 };
 
-// A loaded, finished model and what the file said about it. Operand indexes are positions in
-// `operands:`; operation indexes are positions in `operations:` (the order of addOperation).
-struct ModelFile {
-  std::filesystem::path path;
-  std::string description;
-  std::unique_ptr<ANeuralNetworksModel, ModelDeleter> model;  // finished
+// The operands, operations, inputs and outputs of one model of the file (the main model or a
+// subgraph). Operand indexes are positions in its `operands:`; operation indexes are positions in its
+// `operations:` (the order of addOperation).
+struct ModelFileGraph {
   std::vector<ModelFileOperand> operands;
   std::vector<ModelFileOperation> operations;
   std::vector<uint32_t> inputs, outputs;  // operand indexes, the model's input and output order
-  bool relaxed = false;
-  bool usesExtensions = false;
 
   // Index of the operand named `name`.
   std::optional<uint32_t> findOperand(std::string_view name) const;
@@ -66,6 +62,25 @@ struct ModelFile {
   // dimension is unknown or the element size is).
   size_t elementSize(uint32_t operand) const;
   std::optional<size_t> byteSize(uint32_t operand, const std::vector<uint32_t>& dimensions) const;
+};
+
+// A model of the file's `subgraphs:` that SUBGRAPH operands refer to (the branches of IF, the
+// condition and body of WHILE).
+struct ModelFileSubgraph : ModelFileGraph {
+  std::string name;  // its key under `subgraphs:`
+  int line = 0;
+  std::unique_ptr<ANeuralNetworksModel, ModelDeleter> model;  // finished
+};
+
+// A loaded, finished model and what the file said about it.
+struct ModelFile : ModelFileGraph {
+  std::filesystem::path path;
+  std::string description;
+  std::unique_ptr<ANeuralNetworksModel, ModelDeleter> model;  // finished
+  bool relaxed = false;
+  bool usesExtensions = false;
+  // Every entry of `subgraphs:`, in the order they were finished (each after those it refers to).
+  std::vector<ModelFileSubgraph> subgraphs;
 
   // Constant bytes given to setOperandValue; the runtime may read them until finish, so they live
   // as long as the ModelFile.
