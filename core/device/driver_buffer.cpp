@@ -104,21 +104,20 @@ Result<std::unique_ptr<DriverBurst>> DriverBurst::configure(std::shared_ptr<Prep
 }
 
 DriverBurst::~DriverBurst() {
-  if (burst_ != nullptr) prepared_->library()->api().release_burst(burst_);
+  // An out-of-service device may still be running a call through this burst: it is leaked.
+  if (burst_ != nullptr && prepared_->inService()) prepared_->library()->api().release_burst(burst_);
 }
 
 Result<driver::ExecutionResult> DriverBurst::execute(const nnrt_request& request, bool measure, uint64_t deadlineNs,
-                                                     uint64_t loopTimeoutNs, std::vector<nnrt_output_shape>& shapes) {
-  shapes.resize(request.output_count);
-  nnrt_timing timing{UINT64_MAX, UINT64_MAX};
-  nnrt_reason reason{};
-  nnrt_status status = prepared_->library()->api().execute_burst(burst_, &request, measure ? 1 : 0, deadlineNs,
-                                                                 loopTimeoutNs, shapes.data(), request.output_count,
-                                                                 &timing, &reason);
-  if (status != NNRT_STATUS_NONE && status != NNRT_STATUS_OUTPUT_INSUFFICIENT_SIZE) {
-    return Unexpected(driverError(status, reason, "burst execution on device '" + prepared_->deviceName() + "'"));
-  }
-  return toExecutionResult(status, shapes.data(), request.output_count, timing);
+                                                     uint64_t loopTimeoutNs) {
+  return prepared_->executeBounded(
+      request, deadlineNs, "burst execution on device '" + prepared_->deviceName() + "'",
+      [library = prepared_->library(), burst = burst_, measure, deadlineNs, loopTimeoutNs](
+          const nnrt_request& view, nnrt_output_shape* shapes, uint32_t count, nnrt_timing* timing,
+          nnrt_reason* reason) {
+        return library->api().execute_burst(burst, &view, measure ? 1 : 0, deadlineNs, loopTimeoutNs, shapes, count,
+                                            timing, reason);
+      });
 }
 
 }  // namespace nnrt

@@ -67,9 +67,9 @@ class DriverBurst {
   DriverBurst(const DriverBurst&) = delete;
   DriverBurst& operator=(const DriverBurst&) = delete;
 
-  // As PreparedModel::execute, through the burst; `shapes` is reused storage for the driver's answer.
+  // As PreparedModel::execute (bounded the same way), through the burst.
   Result<driver::ExecutionResult> execute(const nnrt_request& request, bool measure, uint64_t deadlineNs,
-                                          uint64_t loopTimeoutNs, std::vector<nnrt_output_shape>& shapes);
+                                          uint64_t loopTimeoutNs);
 
  private:
   DriverBurst() = default;

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <functional>
 #include <atomic>
 #include <cerrno>
 #include <cmath>
@@ -310,19 +311,28 @@ PreparedModel::~PreparedModel() {
 
 Result<driver::ExecutionResult> PreparedModel::execute(const nnrt_request& request, bool measure,
                                                        uint64_t deadlineNs, uint64_t loopTimeoutNs) const {
+  return executeBounded(request, deadlineNs, "execution on device '" + deviceName() + "'",
+                        [library = library_, prepared = prepared_, measure, deadlineNs, loopTimeoutNs](
+                            const nnrt_request& view, nnrt_output_shape* shapes, uint32_t count, nnrt_timing* timing,
+                            nnrt_reason* reason) {
+                          return library->api().execute_synchronously_1_3(prepared, &view, measure ? 1 : 0,
+                                                                          deadlineNs, loopTimeoutNs, shapes, count,
+                                                                          timing, reason);
+                        });
+}
+
+Result<driver::ExecutionResult> PreparedModel::executeBounded(const nnrt_request& request, uint64_t deadlineNs,
+                                                              const std::string& what, SyncEntry entry) const {
   auto call = std::make_shared<ExecuteCall>(guard_, std::make_shared<const RequestCopy>(request));
-  guard_->submit([call, library = library_, prepared = prepared_, measure, deadlineNs, loopTimeoutNs] {
+  guard_->submit([call, entry = std::move(entry)] {
     const uint32_t count = call->request->view().output_count;
     std::vector<nnrt_output_shape> shapes(count);
     nnrt_timing timing{UINT64_MAX, UINT64_MAX};
     nnrt_reason reason{};
-    nnrt_status s = library->api().execute_synchronously_1_3(prepared, &call->request->view(), measure ? 1 : 0,
-                                                              deadlineNs, loopTimeoutNs, shapes.data(), count,
-                                                              &timing, &reason);
+    nnrt_status s = entry(call->request->view(), shapes.data(), count, &timing, &reason);
     const bool withShapes = s == NNRT_STATUS_NONE || s == NNRT_STATUS_OUTPUT_INSUFFICIENT_SIZE;
     call->answer([&] { call->store(s, withShapes ? shapes.data() : nullptr, count, timing, reasonText(reason)); });
   });
-  const std::string what = "execution on device '" + deviceName() + "'";
   DriverGuard::WaitEnd end = guard_->wait(*call, deadlineNs, what);
   if (end != DriverGuard::WaitEnd::Answered) return Unexpected(waitError(end, what));
   return executionResult(*call, what);

@@ -61,6 +61,16 @@ class PreparedModel {
   Result<FencedResult> executeFenced(const nnrt_request& request, std::span<const int> waitFds, bool measure,
                                      uint64_t deadlineNs, uint64_t loopTimeoutNs, uint64_t durationNs) const;
   const std::string& deviceName() const { return guard_->deviceName(); }
+  // Whether the device is still in service (not so after a call on it was abandoned).
+  bool inService() const { return guard_->inService(); }
+  // One synchronous driver execution entry (execute_synchronously_1_3, execute_burst) on `request`,
+  // with the driver's outputs to fill.
+  using SyncEntry = std::function<nnrt_status(const nnrt_request& request, nnrt_output_shape* shapes,
+                                              uint32_t count, nnrt_timing* timing, nnrt_reason* reason)>;
+  // Runs `entry` as execute() runs execute_synchronously_1_3: on the device's worker, the wait
+  // bounded by the deadline and the device's health; `what` names the call in errors.
+  Result<driver::ExecutionResult> executeBounded(const nnrt_request& request, uint64_t deadlineNs,
+                                                 const std::string& what, SyncEntry entry) const;
   // For the ABI 1.1 calls that take the prepared model (driver_buffer.hpp).
   nnrt_prepared_model* handle() const { return prepared_; }
   const std::shared_ptr<DriverLibrary>& library() const { return library_; }

@@ -763,7 +763,6 @@ struct BurstRunner::State {
   bool configured = false;
   std::unique_ptr<DriverBurst> driverBurst;  // null: the driver offers none, or it failed
   RequestBuilder request;                    // reused: its arrays keep their capacity
-  std::vector<nnrt_output_shape> shapes;
 };
 
 BurstRunner::BurstRunner(std::shared_ptr<const CompiledModel> compiled) : state_(std::make_unique<State>()) {
@@ -800,7 +799,7 @@ Result<RunOutcome> BurstRunner::run(std::span<const Argument> inputs, std::span<
     NNRT_ASSIGN_OR_RETURN(driver::ExecutionResult result,
                           state_->driverBurst
                               ? state_->driverBurst->execute(request, options.measure, options.deadlineNs,
-                                                             options.loopTimeoutNs, state_->shapes)
+                                                             options.loopTimeoutNs)
                               : step.prepared->execute(request, options.measure, options.deadlineNs,
                                                        options.loopTimeoutNs));
     return outcomeOf(result, out, step.prepared->deviceName());
