@@ -30,7 +30,9 @@ inline std::unique_ptr<DeviceRegistry> registryFrom(const std::string& devicesYa
 
 // The cpu driver on `threads` threads; `fast` false runs its reference kernels only.
 inline std::string cpuEntry(int threads, bool fast = true) {
-  return "  - name: cpu\n    library: libnnrt_driver_cpu.so\n    options: {threads: \"" + std::to_string(threads) +
+  // As the default configuration: the built-in cpu runs without the watchdog's thread handoff.
+  return "  - name: cpu\n    library: libnnrt_driver_cpu.so\n    watchdog: false\n    options: {threads: \"" +
+         std::to_string(threads) +
          "\", fast: " + (fast ? "on" : "off") + "}\n";
 }
 

@@ -111,7 +111,10 @@ int ANeuralNetworksDevice_wait(const ANeuralNetworksDevice* device) {
   });
 }
 
-int64_t ANeuralNetworks_getRuntimeFeatureLevel(void) { return ANEURALNETWORKS_FEATURE_LEVEL_4; }
+// Feature level 7: every NNAPI operation through feature level 7 (BATCH_MATMUL, PACK, MIRROR_PAD, REVERSE
+// included), control flow and memory domains (4), padding, reusable executions and the memory
+// preference queries (5). What a device runs is its own feature level.
+int64_t ANeuralNetworks_getRuntimeFeatureLevel(void) { return ANEURALNETWORKS_FEATURE_LEVEL_7; }
 uint64_t ANeuralNetworks_getDefaultLoopTimeout(void) { return kDefaultLoopTimeoutNs; }
 uint64_t ANeuralNetworks_getMaximumLoopTimeout(void) { return kMaximumLoopTimeoutNs; }
 

@@ -159,7 +159,7 @@ std::filesystem::path resolveLibrary(const std::string& library, const std::file
 
 Result<DeviceConfig> parseDevice(const Reader& r, const YAML::Node& node, const std::string& key,
                                  const std::filesystem::path& file, const std::filesystem::path& pluginDir) {
-  NNRT_RETURN_IF_ERROR(r.checkMap(node, key, {"name", "library", "enabled", "options", "performance"}));
+  NNRT_RETURN_IF_ERROR(r.checkMap(node, key, {"name", "library", "enabled", "watchdog", "options", "performance"}));
   DeviceConfig d;
   d.line = node.Mark().line + 1;
   if (!node["name"]) return Unexpected(r.error(node, key + ".name", "missing"));
@@ -173,6 +173,9 @@ Result<DeviceConfig> parseDevice(const Reader& r, const YAML::Node& node, const 
   d.libraryPath = resolveLibrary(d.library, file, pluginDir);
   if (node["enabled"]) {
     NNRT_ASSIGN_OR_RETURN(d.enabled, r.boolean(node["enabled"], key + ".enabled"));
+  }
+  if (node["watchdog"]) {
+    NNRT_ASSIGN_OR_RETURN(d.watchdog, r.boolean(node["watchdog"], key + ".watchdog"));
   }
   if (const YAML::Node options = node["options"]) {
     if (!options.IsMap()) return Unexpected(r.error(options, key + ".options", "expected a mapping of strings"));

@@ -34,6 +34,9 @@ struct DeviceConfig {
   std::string library;                 // as written in the file
   std::filesystem::path libraryPath;   // resolved: absolute, relative to the config file, or in the plugin dir
   bool enabled = true;
+  // Calls into the driver run on a watchdog's worker thread, every wait bounded (see DriverGuard);
+  // off: on the caller's thread, for a driver one trusts to return (the built-in cpu).
+  bool watchdog = true;
   std::vector<std::pair<std::string, std::string>> options;  // passed to the plugin's open()
   PerformanceOverride performance;
   int line = 0;                        // 1-based line of the entry, for messages

@@ -59,7 +59,8 @@ std::unique_ptr<DeviceRegistry> DeviceRegistry::create(config::RuntimeConfig con
       const uint32_t interval = registry->config_.policy.healthCheckIntervalMs;
       auto device = DriverDevice::create(*library, handle, name, entry.performance,
                                          interval != 0 ? std::chrono::milliseconds(interval)
-                                                       : DriverDevice::kDefaultGrace);
+                                                       : DriverDevice::kDefaultGrace,
+                                         entry.watchdog);
       if (!device) {
         logWarning("skipping device '" + name + "': " + device.error().message);
         registry->skipped_.push_back({name, entry.libraryPath.string(), device.error().message});

@@ -341,14 +341,14 @@ Result<driver::ExecutionResult> PreparedModel::executeBounded(const nnrt_request
 Result<std::shared_ptr<DriverDevice>> DriverDevice::create(std::shared_ptr<DriverLibrary> library, nnrt_device* device,
                                                            std::string name,
                                                            const config::PerformanceOverride& overrides,
-                                                           std::chrono::milliseconds grace) {
+                                                           std::chrono::milliseconds grace, bool watchdog) {
   const nnrt_driver_api& api = library->api();
   const std::string where = library->path().string() + ": device '" + name + "'";
   std::shared_ptr<DriverDevice> d(new DriverDevice());
   d->library_ = library;
   d->device_ = device;
   d->name_ = std::move(name);
-  d->guard_ = std::make_shared<DriverGuard>(d->name_, api.plugin_name, grace);
+  d->guard_ = std::make_shared<DriverGuard>(d->name_, api.plugin_name, grace, watchdog);
   // The SDK turns a getter's exception into NULL, an invalid type or feature level 0.
   std::optional<std::string> driverName = boundedString(api.get_name(device));
   if (!driverName || driverName->empty()) {

@@ -94,7 +94,8 @@ class DriverDevice {
   // of order, a negative cost, too many entries). `grace`: see DriverGuard.
   static Result<std::shared_ptr<DriverDevice>> create(std::shared_ptr<DriverLibrary> library, nnrt_device* device,
                                                       std::string name, const config::PerformanceOverride& overrides,
-                                                      std::chrono::milliseconds grace = kDefaultGrace);
+                                                      std::chrono::milliseconds grace = kDefaultGrace,
+                                                      bool watchdog = true);
   // The grace period when the configuration gives no health check interval.
   static constexpr std::chrono::milliseconds kDefaultGrace{1000};
 

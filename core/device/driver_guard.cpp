@@ -53,10 +53,12 @@ struct DriverGuard::Workers {
   }
 };
 
-DriverGuard::DriverGuard(std::string deviceName, std::string pluginName, std::chrono::milliseconds grace)
+DriverGuard::DriverGuard(std::string deviceName, std::string pluginName, std::chrono::milliseconds grace,
+                         bool watchdog)
     : deviceName_(std::move(deviceName)),
       pluginName_(std::move(pluginName)),
       grace_(grace),
+      watchdog_(watchdog),
       workers_(std::make_shared<Workers>()) {}
 
 DriverGuard::~DriverGuard() {
@@ -68,6 +70,10 @@ DriverGuard::~DriverGuard() {
 }
 
 void DriverGuard::submit(std::function<void()> job) {
+  if (!watchdog_) {
+    job();
+    return;
+  }
   std::lock_guard lock(workers_->mutex);
   workers_->jobs.push_back(std::move(job));
   if (workers_->idle >= workers_->jobs.size()) {

@@ -261,7 +261,7 @@ TEST(CapiValidation, UnsupportedFeaturesSayNotSupported) {
 TEST(CapiValidation, RuntimeConstants) {
   EXPECT_EQ(ANeuralNetworks_getDefaultLoopTimeout(), 2'000'000'000ull);
   EXPECT_EQ(ANeuralNetworks_getMaximumLoopTimeout(), 15'000'000'000ull);
-  EXPECT_EQ(ANeuralNetworks_getRuntimeFeatureLevel(), ANEURALNETWORKS_FEATURE_LEVEL_4);
+  EXPECT_EQ(ANeuralNetworks_getRuntimeFeatureLevel(), ANEURALNETWORKS_FEATURE_LEVEL_7);
 }
 
 }  // namespace

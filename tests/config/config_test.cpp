@@ -105,11 +105,21 @@ TEST(ConfigTest, UnknownTopLevelKey) {
             "/etc/nnrt/runtime.yaml:2: devcies: unknown key (expected one of: version, devices, policy)");
 }
 
+TEST(ConfigTest, TheWatchdogIsOnUnlessADeviceTurnsItOff) {
+  auto config = parseConfig("devices:\n  - name: a\n    library: a.so\n  - name: b\n    library: b.so\n    watchdog: false\n",
+                            "/etc/nnrt/runtime.yaml", "/opt/plugins");
+  ASSERT_TRUE(config.has_value()) << config.error().message;
+  EXPECT_TRUE(config->devices[0].watchdog);
+  EXPECT_FALSE(config->devices[1].watchdog);
+  EXPECT_EQ(errorOf("devices:\n  - name: a\n    library: a.so\n    watchdog: maybe\n"),
+            "/etc/nnrt/runtime.yaml:4: devices[0].watchdog: expected true or false, got 'maybe'");
+}
+
 TEST(ConfigTest, UnknownDeviceKey) {
   std::string e = errorOf("devices:\n  - name: cpu\n    library: a.so\n    enable: true\n");
   EXPECT_EQ(e,
-            "/etc/nnrt/runtime.yaml:4: devices[0].enable: unknown key (expected one of: name, library, enabled, options, "
-            "performance)");
+            "/etc/nnrt/runtime.yaml:4: devices[0].enable: unknown key (expected one of: name, library, enabled, "
+            "watchdog, options, performance)");
 }
 
 TEST(ConfigTest, WrongTypeNamesTheKey) {
