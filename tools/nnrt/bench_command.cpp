@@ -31,6 +31,8 @@ constexpr const char* kUsage =
     "  without --runs and --time: 1000 runs or 10 seconds, whichever comes first; --warmup 5\n";
 constexpr size_t kDefaultWarmup = 5;
 constexpr size_t kDefaultRuns = 1000;
+// Every run's times are kept for the statistics (about 150 bytes a run): at most this many runs.
+constexpr long kMaxRuns = 1000000;
 constexpr double kDefaultSeconds = 10;
 constexpr double kMaxSeconds = 86400;
 
@@ -70,8 +72,9 @@ Result<Arguments> parseArguments(const std::vector<std::string>& args) {
       if (!n) return bad("--warmup takes a number from 0 to 1000000, not '" + *value + "'");
       out.warmup = static_cast<size_t>(*n);
     } else if (a == "--runs") {
-      auto n = parseCount(*value, 1, 100000000);
-      if (!n) return bad("--runs takes a number from 1 to 100000000, not '" + *value + "'");
+      auto n = parseCount(*value, 1, kMaxRuns);
+      if (!n)
+        return bad("--runs takes a number from 1 to " + std::to_string(kMaxRuns) + ", not '" + *value + "'");
       out.runs = static_cast<size_t>(*n);
     } else if (a == "--time") {
       char* end = nullptr;
@@ -97,6 +100,8 @@ Result<Arguments> parseArguments(const std::vector<std::string>& args) {
   if (!out.runs && !out.seconds) {
     out.runs = kDefaultRuns;
     out.seconds = kDefaultSeconds;
+  } else if (!out.runs) {
+    out.runs = kMaxRuns;
   }
   return out;
 }
@@ -374,6 +379,8 @@ int benchCommand(const std::vector<std::string>& argv) {
       progress.clear();
       return failure("run " + std::to_string(runs.size()) + ": " + outcome.error().message);
     }
+    outcome->outputs = {};  // only the times are kept
+    outcome->dimensions = {};
     runs.push_back(std::move(*outcome));
     elapsed = secondsSince(start);
     progress.update(runs.size(), elapsed);
