@@ -24,7 +24,7 @@ namespace nnrt::tools {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: nnrt bench MODEL [--device NAME[,NAME...]] [--preference "
+    "usage: nnrt bench MODEL [--device(s) NAME[,NAME...]] [--preference "
     "low-power|fast-single-answer|sustained-speed]\n"
     "                        [--input NAME=FILE|NAME=v1,v2,...]... [--warmup N] [--runs N] [--time SECONDS]\n"
     "                        [--json] [--svg FILE]\n"

@@ -19,7 +19,7 @@ void usage(FILE* out) {
       "  plan MODEL           show how a model file is partitioned: steps, candidates, costs, rules\n"
       "                       [--preference P] [--devices a,b] [--json] [--dot FILE]\n"
       "  run MODEL            compile and run a model file; print outputs, timing and devices\n"
-      "                       [--device NAME] [--preference P] [--input NAME=FILE|NAME=v1,v2,...]\n"
+      "                       [--device(s) a,b] [--preference P] [--input NAME=FILE|NAME=v1,v2,...]\n"
       "                       [--output NAME=FILE] [--repeat N] [--explain]\n"
       "  bench MODEL          measure a model's latency (min, median, p90, p99, max), throughput and\n"
       "                       each step's time by device; same device and input options as run\n"

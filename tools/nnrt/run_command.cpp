@@ -21,7 +21,7 @@ namespace nnrt::tools {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: nnrt run MODEL [--device NAME[,NAME...]] [--preference "
+    "usage: nnrt run MODEL [--device(s) NAME[,NAME...]] [--preference "
     "low-power|fast-single-answer|sustained-speed]\n"
     "                      [--input NAME=FILE|NAME=v1,v2,...]... [--output NAME=FILE]... [--repeat N] "
     "[--explain]\n";
