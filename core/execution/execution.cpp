@@ -403,12 +403,17 @@ Result<void> Execution::record(Result<RunOutcome> outcome) {
   outputSufficient_ = std::move(outcome->outputSufficient);
   devicesUsed_ = std::move(outcome->devicesUsed);
   durations_ = {};
+  stepDurations_.clear();
   if (measure_) {
     auto ns = [](uint64_t us) { return us == UINT64_MAX ? UINT64_MAX : us * 1000; };
     durations_.onHardware = ns(outcome->timeOnDeviceUs);
     durations_.inDriver = ns(outcome->timeInDriverUs);
     durations_.fencedOnHardware = ns(outcome->fencedTimeOnDeviceUs);
     durations_.fencedInDriver = ns(outcome->fencedTimeInDriverUs);
+    for (const driver::Timing& step : outcome->stepTimings) {
+      stepDurations_.push_back(
+          Durations{.onHardware = ns(step.timeOnDevice), .inDriver = ns(step.timeInDriver)});
+    }
   }
   if (auto finished = finishOutputMemories(outcome->code == ResultCode::NO_ERROR); !finished) {
     lastResult_ = finished.error().code;

@@ -94,6 +94,9 @@ class Execution {
   const CompiledModel& compiled() const { return *compiled_; }
   // Which device ran each step of the last run (after fallback).
   const std::vector<std::string>& devicesUsed() const { return devicesUsed_; }
+  // What each step of the last run took (onHardware and inDriver; in devicesUsed's order), when
+  // timing was measured; empty otherwise. An interpreted step's is the sum of its subgraphs' runs.
+  const std::vector<Durations>& stepDurations() const { return stepDurations_; }
 
  private:
   enum class State { Preparation, Computing, Completed };
@@ -133,6 +136,7 @@ class Execution {
   std::vector<bool> outputSufficient_;
   Durations durations_;
   std::vector<std::string> devicesUsed_;
+  std::vector<Durations> stepDurations_;
   // A run in progress (compute, or the thread of startCompute); the destructor waits for it to end.
   std::mutex runMutex_;
   std::condition_variable idle_;

@@ -196,6 +196,7 @@ RunOutcome outcomeOf(const driver::ExecutionResult& result, std::span<const Buff
   outcome.timeOnDeviceUs = result.timing.timeOnDevice;
   outcome.timeInDriverUs = result.timing.timeInDriver;
   outcome.devicesUsed.push_back(device);
+  outcome.stepTimings.push_back(result.timing);
   return outcome;
 }
 
@@ -341,6 +342,7 @@ class SubgraphRun : public StepLauncher {
       outcome.timeOnDeviceUs = addTime(outcome.timeOnDeviceUs, timing.timeOnDevice);
       outcome.timeInDriverUs = addTime(outcome.timeInDriverUs, timing.timeInDriver);
       outcome.devicesUsed.push_back(devices_[s]);
+      outcome.stepTimings.push_back(timing);
     }
     return outcome;
   }
@@ -738,6 +740,7 @@ Result<RunOutcome> runCompiledModelFenced(const CompiledModel& compiled, std::sp
   outcome.fencedTimeOnDeviceUs = fenced.fenced.timeOnDevice;
   outcome.fencedTimeInDriverUs = fenced.fenced.timeInDriver;
   outcome.devicesUsed.push_back(prepared.deviceName());
+  outcome.stepTimings.push_back(fenced.launched);
   return outcome;
 }
 

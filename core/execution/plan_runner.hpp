@@ -67,6 +67,7 @@ struct RunOutcome {
   uint64_t fencedTimeOnDeviceUs = UINT64_MAX;  // fenced runs: from the wait-for fences being signalled
   uint64_t fencedTimeInDriverUs = UINT64_MAX;
   std::vector<std::string> devicesUsed;  // per step, after fallback
+  std::vector<driver::Timing> stepTimings;  // per step, as devicesUsed (µs, UINT64_MAX when not measured)
 };
 
 // Whether runCompiledModelFenced can run this: one step, on a driver that offers fenced execution,

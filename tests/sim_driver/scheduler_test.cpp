@@ -239,6 +239,35 @@ TEST_F(SchedulerTest, TimingIsMeasuredForCompoundPlans) {
   EXPECT_EQ(e.devicesUsed(), (std::vector<std::string>{"simA", "simB"}));
 }
 
+// Each step's own durations, in devicesUsed's order: simA reports 7 us on the device and 14 us in
+// the driver, simB 5 and 10; the whole run's are their sums.
+TEST_F(SchedulerTest, StepDurationsArePerStepInPlanOrder) {
+  auto reg = registry(1, ", timing_us: \"7\"", true, ", timing_us: \"5\"");
+  auto compiled = compile(buildModel(*reg, /*chain=*/true), *reg);
+  Execution e(compiled);
+  const float x[4] = {1, 2, 3, 4};
+  float b[4] = {};
+  ASSERT_TRUE(e.setInput(0, nullptr, x, sizeof x));
+  ASSERT_TRUE(e.setOutput(0, nullptr, b, sizeof b));
+  ASSERT_TRUE(e.compute());
+  EXPECT_TRUE(e.stepDurations().empty());  // not measured
+
+  Execution measured(compiled);
+  ASSERT_TRUE(measured.setInput(0, nullptr, x, sizeof x));
+  ASSERT_TRUE(measured.setOutput(0, nullptr, b, sizeof b));
+  ASSERT_TRUE(measured.setMeasureTiming(true));
+  ASSERT_TRUE(measured.compute());
+  EXPECT_EQ(measured.devicesUsed(), (std::vector<std::string>{"simA", "simB"}));
+  const auto& steps = measured.stepDurations();
+  ASSERT_EQ(steps.size(), 2u);
+  EXPECT_EQ(steps[0].onHardware, 7'000u);
+  EXPECT_EQ(steps[0].inDriver, 14'000u);
+  EXPECT_EQ(steps[1].onHardware, 5'000u);
+  EXPECT_EQ(steps[1].inDriver, 10'000u);
+  EXPECT_EQ(*measured.getDuration(0), 12'000u);
+  EXPECT_EQ(*measured.getDuration(1), 24'000u);
+}
+
 // Waits up to two seconds for `condition`.
 template <class F>
 bool eventually(F condition) {

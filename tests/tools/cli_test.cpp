@@ -1,14 +1,17 @@
-// The `nnrt plan` and `nnrt run` commands, run as the user runs them: the built binary, the build
-// tree's configuration, the example model files. `plan --json` is parsed back (yaml-cpp reads JSON)
-// and checked field by field against docs/plan-format.md.
+// The `nnrt plan`, `nnrt run` and `nnrt bench` commands, run as the user runs them: the built binary, the
+// build tree's configuration, the example model files. `plan --json` is parsed back (yaml-cpp reads JSON) and
+// checked field by field against docs/plan-format.md.
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+
+#include "tools/nnrt/statistics.hpp"
 
 namespace {
 
@@ -270,6 +273,225 @@ TEST(RunCommandTest, MlpAndCnnOnCpu) {
     EXPECT_NEAR(sum, 1.0, 1e-4) << out.text;
     EXPECT_NE(out.text.find("ran on: step 0 on cpu"), std::string::npos) << out.text;
   }
+}
+
+// ---- nnrt bench ---------------------------------------------------------------------------------
+
+// Minimal well-formedness of an XML document: every tag closes in order, attributes are quoted,
+// and the root element is <svg>. Returns an empty string when it holds, else what broke.
+std::string xmlProblem(const std::string& xml) {
+  std::vector<std::string> open;
+  std::string root;
+  size_t i = 0;
+  while ((i = xml.find('<', i)) != std::string::npos) {
+    const size_t end = xml.find('>', i);
+    if (end == std::string::npos) return "a tag at " + std::to_string(i) + " never ends";
+    std::string tag = xml.substr(i + 1, end - i - 1);
+    i = end + 1;
+    if (tag.starts_with("?")) {
+      if (!tag.ends_with("?")) return "bad declaration <" + tag + ">";
+      continue;
+    }
+    if (std::count(tag.begin(), tag.end(), '"') % 2 != 0) return "unbalanced quotes in <" + tag + ">";
+    if (tag.starts_with("/")) {
+      if (open.empty() || open.back() != tag.substr(1)) return "</" + tag.substr(1) + "> closes nothing open";
+      open.pop_back();
+      continue;
+    }
+    const bool selfClosing = tag.ends_with("/");
+    const std::string name = tag.substr(0, tag.find_first_of(" /\n"));
+    if (name.empty()) return "a tag without a name";
+    if (root.empty()) {
+      root = name;
+    } else if (open.empty()) {
+      return "a second root <" + name + ">";
+    }
+    if (!selfClosing) open.push_back(name);
+  }
+  if (!open.empty()) return "<" + open.back() + "> is never closed";
+  if (root != "svg") return "the root is <" + root + ">, not <svg>";
+  return "";
+}
+
+// Values worked out by hand: the median is the middle value (mean of the two middle ones), p90 and
+// p99 the nearest rank ceil(p / 100 * n).
+TEST(BenchStatisticsTest, MedianAndNearestRankPercentiles) {
+  EXPECT_FALSE(nnrt::tools::summarize({}).has_value());
+  auto one = nnrt::tools::summarize({4.0});
+  ASSERT_TRUE(one.has_value());
+  EXPECT_EQ(one->min, 4.0);
+  EXPECT_EQ(one->median, 4.0);
+  EXPECT_EQ(one->p99, 4.0);
+  // 1..10 shuffled: median (5 + 6) / 2, p90 rank 9, p99 rank 10, mean 5.5.
+  auto ten = nnrt::tools::summarize({7, 3, 10, 1, 5, 9, 2, 8, 6, 4});
+  ASSERT_TRUE(ten.has_value());
+  EXPECT_EQ(ten->count, 10u);
+  EXPECT_EQ(ten->min, 1.0);
+  EXPECT_EQ(ten->median, 5.5);
+  EXPECT_EQ(ten->mean, 5.5);
+  EXPECT_EQ(ten->p90, 9.0);
+  EXPECT_EQ(ten->p99, 10.0);
+  EXPECT_EQ(ten->max, 10.0);
+  // 1..200: p90 rank 180, p99 rank 198, median (100 + 101) / 2.
+  std::vector<double> many;
+  for (int v = 200; v >= 1; --v)
+    many.push_back(v);
+  auto summary = nnrt::tools::summarize(many);
+  EXPECT_EQ(summary->median, 100.5);
+  EXPECT_EQ(summary->p90, 180.0);
+  EXPECT_EQ(summary->p99, 198.0);
+}
+
+TEST(BenchCommandTest, JsonHasTheRunsAndOrderedStatistics) {
+  Output out = nnrt("bench " + model("mlp.yaml") + " --runs 20 --warmup 2 --json");
+  ASSERT_EQ(out.status, 0) << out.text;
+  YAML::Node bench = YAML::Load(out.text);
+  EXPECT_EQ(bench["format"].as<std::string>(), "nnrt-bench");
+  EXPECT_EQ(bench["version"].as<int>(), 1);
+  EXPECT_EQ(bench["plan"].as<std::string>(), "whole model on cpu");
+  EXPECT_TRUE(bench["fallback"].IsNull());
+  EXPECT_EQ(bench["warmup"].as<int>(), 2);
+  EXPECT_EQ(bench["runs"].as<int>(), 20);
+  EXPECT_GT(bench["compile_ms"].as<double>(), 0.0);
+  const YAML::Node latencies = bench["latencies_ms"];
+  ASSERT_EQ(latencies.size(), 20u);
+  double smallest = 1e300, largest = 0, sum = 0;
+  for (const YAML::Node& v : latencies) {
+    smallest = std::min(smallest, v.as<double>());
+    largest = std::max(largest, v.as<double>());
+    sum += v.as<double>();
+  }
+  // The summary agrees with the list (within the 6 significant digits both are printed with).
+  const YAML::Node latency = bench["latency_ms"];
+  const double min = latency["min"].as<double>(), median = latency["median"].as<double>();
+  const double p90 = latency["p90"].as<double>(), p99 = latency["p99"].as<double>();
+  const double max = latency["max"].as<double>(), mean = latency["mean"].as<double>();
+  EXPECT_GT(min, 0.0);
+  EXPECT_LE(min, median);
+  EXPECT_LE(median, p90);
+  EXPECT_LE(p90, p99);
+  EXPECT_LE(p99, max);
+  EXPECT_LE(min, mean);
+  EXPECT_LE(mean, max);
+  EXPECT_NEAR(min, smallest, 1e-5 * smallest);
+  EXPECT_NEAR(max, largest, 1e-5 * largest);
+  EXPECT_NEAR(mean, sum / 20, 1e-4 * mean);
+  EXPECT_NEAR(p99, largest, 1e-5 * largest);  // nearest rank: ceil(0.99 * 20) = 20, the largest
+  EXPECT_NEAR(bench["throughput"].as<double>() * bench["total_s"].as<double>(), 20.0, 1e-3);
+  // The cpu measures its steps: one step on the cpu, in every run.
+  ASSERT_TRUE(bench["in_driver_ms"].IsMap()) << out.text;
+  EXPECT_LE(bench["in_driver_ms"]["min"].as<double>(), bench["in_driver_ms"]["max"].as<double>());
+  ASSERT_EQ(bench["steps"].size(), 1u);
+  EXPECT_EQ(bench["steps"][0]["index"].as<int>(), 0);
+  EXPECT_EQ(bench["steps"][0]["device"].as<std::string>(), "cpu");
+  EXPECT_EQ(bench["steps"][0]["runs"].as<int>(), 20);
+  ASSERT_EQ(bench["devices"].size(), 1u);
+  EXPECT_EQ(bench["devices"][0]["device"].as<std::string>(), "cpu");
+  EXPECT_EQ(bench["devices"][0]["steps"].as<int>(), 1);
+  EXPECT_LT(bench["timeline"]["run"].as<int>(), 20);
+  ASSERT_EQ(bench["timeline"]["steps"].size(), 1u);
+  EXPECT_EQ(bench["timeline"]["steps"][0]["device"].as<std::string>(), "cpu");
+}
+
+// Steps on two devices; the fibonacci driver does not measure its time, which is reported as null.
+TEST(BenchCommandTest, StepsByDeviceAndText) {
+  Output out =
+      nnrt("bench " + model("add_fib_add.yaml") + " --input x=6 --devices cpu,fibonacci --runs 5 --json");
+  ASSERT_EQ(out.status, 0) << out.text;
+  YAML::Node bench = YAML::Load(out.text);
+  const YAML::Node steps = bench["steps"];
+  ASSERT_EQ(steps.size(), 3u) << out.text;
+  const char* devices[] = {"cpu", "fibonacci", "cpu"};
+  for (size_t s = 0; s < 3; ++s) {
+    EXPECT_EQ(steps[s]["index"].as<size_t>(), s);
+    EXPECT_EQ(steps[s]["device"].as<std::string>(), devices[s]);
+    EXPECT_EQ(steps[s]["runs"].as<int>(), 5);
+  }
+  EXPECT_TRUE(steps[1]["on_hardware_ms"].IsNull());
+  EXPECT_TRUE(steps[1]["in_driver_ms"].IsNull());
+  EXPECT_TRUE(bench["in_driver_ms"].IsNull());  // a sum with an unknown part is unknown
+  ASSERT_EQ(bench["devices"].size(), 2u);
+  EXPECT_EQ(bench["devices"][0]["device"].as<std::string>(), "cpu");
+  EXPECT_EQ(bench["devices"][0]["steps"].as<int>(), 2);
+  EXPECT_EQ(bench["devices"][1]["device"].as<std::string>(), "fibonacci");
+  EXPECT_TRUE(bench["devices"][1]["in_driver_ms"].IsNull());
+
+  out = nnrt("bench " + model("add_fib_add.yaml") + " --input x=6 --runs 3 --warmup 0");
+  ASSERT_EQ(out.status, 0) << out.text;
+  EXPECT_EQ(out.text.find('\r'), std::string::npos) << "no progress line when piped";
+  EXPECT_NE(out.text.find("compiled in "), std::string::npos) << out.text;
+  EXPECT_NE(out.text.find("runs: 3 measured in "), std::string::npos) << out.text;
+  EXPECT_NE(out.text.find("  wall  "), std::string::npos) << out.text;
+  EXPECT_NE(out.text.find("  1     fibonacci  3     n/a"), std::string::npos) << out.text;
+}
+
+TEST(BenchCommandTest, TimeLimit) {
+  Output out = nnrt("bench " + model("mlp.yaml") + " --time 0.05 --warmup 0 --json");
+  ASSERT_EQ(out.status, 0) << out.text;
+  YAML::Node bench = YAML::Load(out.text);
+  EXPECT_GE(bench["runs"].as<int>(), 1);
+  EXPECT_GE(bench["total_s"].as<double>(), 0.05);
+  EXPECT_LT(bench["total_s"].as<double>(), 1.0);
+  // --runs and --time: whichever comes first.
+  out = nnrt("bench " + model("mlp.yaml") + " --time 5 --runs 3 --json");
+  ASSERT_EQ(out.status, 0) << out.text;
+  EXPECT_EQ(YAML::Load(out.text)["runs"].as<int>(), 3);
+}
+
+TEST(BenchCommandTest, SvgIsWellFormed) {
+  std::filesystem::path svg =
+      std::filesystem::temp_directory_path() / ("nnrt_cli_test_" + std::to_string(getpid()) + ".svg");
+  Output out =
+      nnrt("bench " + model("add_fib_add.yaml") + " --input x=6 --runs 20 --svg '" + svg.string() + "'");
+  ASSERT_EQ(out.status, 0) << out.text;
+  EXPECT_NE(out.text.find("picture: " + svg.string()), std::string::npos) << out.text;
+  std::ifstream in(svg);
+  std::stringstream picture;
+  picture << in.rdbuf();
+  std::filesystem::remove(svg);
+  const std::string text = picture.str();
+  EXPECT_EQ(xmlProblem(text), "") << text;
+  EXPECT_NE(text.find("<svg xmlns=\"http://www.w3.org/2000/svg\""), std::string::npos);
+  for (const char* banned : {"nan", "inf", "<script", "href", "url("}) {
+    EXPECT_EQ(text.find(banned), std::string::npos) << banned << " in\n" << text;
+  }
+  EXPECT_NE(text.find("<title>step 0 on cpu: "), std::string::npos) << text;  // a timeline bar
+  EXPECT_NE(text.find("not drawn: step 1"), std::string::npos) << text;       // fibonacci does not measure
+  EXPECT_NE(text.find(">median "), std::string::npos) << text;
+
+  // The checker itself catches what it is meant to.
+  EXPECT_NE(xmlProblem("<svg><g></svg>"), "");
+  EXPECT_NE(xmlProblem("<html></html>"), "");
+  EXPECT_NE(xmlProblem("<svg><rect x=\"1/></svg>"), "");
+}
+
+TEST(BenchCommandTest, BadOptionsAreOneLineErrors) {
+  const std::string mlp = model("mlp.yaml");
+  for (const std::string arguments :
+       {"--runs 0", "--runs x", "--runs", "--warmup -1", "--time 0", "--time nan", "--time 1e9", "--time 2s",
+        "--preference fastest", "--input", "--frobnicate", ""}) {
+    const std::string command = "NNRT_LOG=error '" + kTool + "' bench " +
+                                (arguments.empty() ? std::string() : mlp + " ") + arguments +
+                                " 2>&1 >/dev/null";
+    FILE* pipe = popen(command.c_str(), "r");
+    ASSERT_NE(pipe, nullptr);
+    std::string err;
+    char buffer[4096];
+    size_t n;
+    while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0)
+      err.append(buffer, n);
+    const int status = pclose(pipe);
+    EXPECT_EQ(WEXITSTATUS(status), 2) << arguments;
+    ASSERT_TRUE(err.starts_with("nnrt bench: ")) << arguments << ": " << err;
+    const std::string first = err.substr(0, err.find('\n'));
+    EXPECT_NE(first.find(arguments.empty() ? "no model file" : arguments.substr(0, arguments.find(' '))),
+              std::string::npos)
+        << "the error names the option: " << first;
+    EXPECT_NE(err.find("usage: nnrt bench MODEL"), std::string::npos) << err;
+  }
+  EXPECT_EQ(nnrt("bench " + mlp + " --devices nosuch").status, 1);
+  EXPECT_EQ(nnrt("bench /nonexistent.yaml --runs 1").status, 1);
+  EXPECT_EQ(nnrt("bench " + mlp + " --runs 1 --svg /nonexistent/dir/x.svg").status, 1);
 }
 
 }  // namespace

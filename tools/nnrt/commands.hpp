@@ -14,6 +14,7 @@ namespace nnrt::tools {
 int devicesCommand(const std::vector<std::string>& args);
 int planCommand(const std::vector<std::string>& args);
 int runCommand(const std::vector<std::string>& args);
+int benchCommand(const std::vector<std::string>& args);
 
 // "a,b" -> {"a", "b"}.
 std::vector<std::string> splitList(const std::string& text);

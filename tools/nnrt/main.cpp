@@ -19,8 +19,11 @@ void usage(FILE* out) {
       "  plan MODEL           show how a model file is partitioned: steps, candidates, costs, rules\n"
       "                       [--preference P] [--devices a,b] [--json] [--dot FILE]\n"
       "  run MODEL            compile and run a model file; print outputs, timing and devices\n"
-      "                       [--device NAME] [--preference P] [--input NAME=FILE|NAME=v1,v2,...]\n"
+      "                       [--device(s) a,b] [--preference P] [--input NAME=FILE|NAME=v1,v2,...]\n"
       "                       [--output NAME=FILE] [--repeat N] [--explain]\n"
+      "  bench MODEL          measure a model's latency (min, median, p90, p99, max), throughput and\n"
+      "                       each step's time by device; same device and input options as run\n"
+      "                       [--warmup N] [--runs N] [--time SECONDS] [--json] [--svg FILE]\n"
       "\n"
       "P: low-power | fast-single-answer | sustained-speed. Model files: docs/model-format.md\n"
       "environment: NNRT_CONFIG (configuration file), NNRT_LOG (error|warning|info|verbose),\n"
@@ -39,6 +42,7 @@ int main(int argc, char** argv) {
   if (command == "devices") return nnrt::tools::devicesCommand(args);
   if (command == "plan") return nnrt::tools::planCommand(args);
   if (command == "run") return nnrt::tools::runCommand(args);
+  if (command == "bench") return nnrt::tools::benchCommand(args);
   if (command == "-h" || command == "--help" || command == "help") {
     usage(stdout);
     return 0;
