@@ -1,8 +1,12 @@
-// QUANTIZED_16BIT_LSTM (part of the recurrent family): seeded random steps against
-// ref::quantizedLstm16 (tests/support/reference_recurrent.hpp), which works in real numbers and rounds
-// where NNAPI's fixed-point formats do. Sizes from one unit to odd shapes, weights of several scales
-// and zero points, and a case whose pre-activations and cell state saturate.
+// QUANTIZED_16BIT_LSTM and QUANTIZED_LSTM (part of the recurrent family): seeded random steps against
+// ref::quantizedLstm16 and ref::quantizedLstm (tests/support/reference_recurrent.hpp), which work in
+// real numbers and round where NNAPI's fixed-point formats do. QUANTIZED_16BIT_LSTM: sizes from one
+// unit to odd shapes, weights of several scales and zero points, and a case whose pre-activations and
+// cell state saturate. QUANTIZED_LSTM: the plain cell, CIFG, peephole, layer normalization,
+// projection with bias and clip, their combinations, and odd sizes (a layer normalization over a
+// number of units that is not a power of two, a cell state at 2^-12, the cell clip).
 //
+// QUANTIZED_16BIT_LSTM tolerances:
 // Tolerances: the driver rescales its exact int32 accumulators with a fixed-point multiplier exact to
 // 2^-31 relative, the reference multiplies in double; only a pre-activation within that distance of a
 // rounding tie can come out one 2^-12 step apart. Such a step moves a gate value by at most 2^-12
@@ -22,6 +26,7 @@ namespace {
 
 using O = OperationType;
 constexpr auto Q16 = OperandType::TENSOR_QUANT16_SYMM;
+constexpr auto Q8Symm = OperandType::TENSOR_QUANT8_SYMM;
 
 struct Quantized16Spec {
   std::string name;
@@ -73,6 +78,131 @@ OperationCase quantized16BitLstmRandom(const Quantized16Spec& s) {
   return c.build(ops);
 }
 
+// QUANTIZED_LSTM's cases. Weights are int8 in +-127, the scales below put pre-activations, cell states
+// and outputs mostly inside their ranges with some saturation.
+struct QuantizedLstmSpec {
+  std::string name;
+  size_t batch = 2, inputSize = 3, numUnits = 4, outputSize = 4;
+  bool cifg = false, peephole = false, layerNorm = false, projection = false, projectionBias = false;
+  float cellScale = 0x1p-11f;
+  float cellClip = 0.0f, projectionClip = 0.0f;
+  int32_t hiddenZeroPoint = 0;
+  uint32_t seed = 0;
+};
+
+// Tolerance, in stored units of each output (int16 cell state units of cellScale, int8 output units):
+// 1. The kernel and the reference round at the same points, and on the data below they agree exactly
+// (checked with a tolerance of 0). They can part only where the kernel's fixed-point multipliers
+// (exact to 2^-31 relative) and the reference's double division, or another C library's exp and tanh,
+// put a value on opposite sides of a rounding tie; the one unit admits such a tie at the last
+// rounding of the cell state or of the output. A tie earlier in the step would propagate further,
+// which this data does not meet.
+OperationCase quantizedLstmRandom(const QuantizedLstmSpec& s) {
+  CaseBuilder c(s.name, O::QUANTIZED_LSTM);
+  uint32_t seed = s.seed;
+  ref::QuantizedLstmParams p;
+  p.batch = s.batch;
+  p.inputSize = s.inputSize;
+  p.numUnits = s.numUnits;
+  p.outputSize = s.outputSize;
+  p.cifg = s.cifg;
+  p.peephole = s.peephole;
+  p.layerNorm = s.layerNorm;
+  p.projection = s.projection;
+  p.inputScale = 1.0 / 128.0;
+  p.inputZeroPoint = -3;
+  // Without projection the output is the hidden state: its scale, and its zero point negated (Android
+  // stores the hidden state as real / scale - zero point).
+  p.hiddenScale = 1.0 / 128.0;
+  p.hiddenZeroPoint = s.hiddenZeroPoint;
+  p.outputScale = s.projection ? 1.0 / 64.0 : p.hiddenScale;
+  p.outputZeroPoint = s.projection ? 2 : -s.hiddenZeroPoint;
+  p.cellScale = s.cellScale;
+  p.cellClip = s.cellClip;
+  p.projectionClip = s.projectionClip;
+  const size_t n = s.numUnits;
+  for (size_t k = s.cifg ? 1 : 0; k < 4; ++k) {
+    p.inputWeights[k] = randomQuant(n * s.inputSize, seed++, -127, 127);
+    p.recurrentWeights[k] = randomQuant(n * s.outputSize, seed++, -127, 127);
+    p.inputWeightScale[k] = 0.01 + 0.002 * double(k);
+    p.recurrentWeightScale[k] = 0.008 + 0.001 * double(k);
+    if (s.peephole && k != 2) {
+      p.peepholeWeights[k] = randomQuant(n, seed++, -32767, 32767);
+      p.peepholeScale[k] = 0x1p-16;
+    }
+    if (s.layerNorm) {
+      // Biases at the layer normalization weights' scale / 1024: +-0.5.
+      p.layerNormWeights[k] = randomQuant(n, seed++, 4000, 30000);
+      p.layerNormScale[k] = 1.0 / 16384.0;
+      p.biases[k] = randomQuant(n, seed++, -8000000, 8000000);
+      p.intermediateScale[k] = 0x1p-10 * (1.0 + 0.25 * double(k));
+    } else {
+      // Biases at the input scale times the input weights' scale: +-0.5. Without layer normalization
+      // the intermediate value is the gate input itself (2^-12).
+      p.biases[k] = randomQuant(n, seed++, -6400, 6400);
+      p.intermediateScale[k] = 0x1p-12;
+    }
+  }
+  if (s.projection) {
+    p.projectionWeights = randomQuant(s.outputSize * n, seed++, -127, 127);
+    p.projectionScale = 0.005;
+    if (s.projectionBias) p.projectionBias = randomQuant(s.outputSize, seed++, -5000, 5000);
+  }
+  const auto x = randomQuant(s.batch * s.inputSize, seed++, -128, 127);
+  const auto outputIn = randomQuant(s.batch * s.outputSize, seed++, -128, 127);
+  const auto cellIn = randomQuant(s.batch * n, seed++, -8000, 8000);
+  const ref::QuantizedLstmResult want = ref::quantizedLstm(p, x, outputIn, cellIn);
+
+  const uint32_t batch = uint32_t(s.batch), in = uint32_t(s.inputSize), units = uint32_t(n),
+                 out = uint32_t(s.outputSize);
+  auto f = [](double v) { return float(v); };
+  std::vector<uint32_t> ops{c.input(Q8S, {batch, in}, x, f(p.inputScale), p.inputZeroPoint)};
+  for (size_t k = 0; k < 4; ++k) {
+    ops.push_back(s.cifg && k == 0
+                      ? c.omitted(Q8Symm)
+                      : c.constant(Q8Symm, {units, in}, p.inputWeights[k], f(p.inputWeightScale[k]), 0));
+  }
+  for (size_t k = 0; k < 4; ++k) {
+    ops.push_back(s.cifg && k == 0
+                      ? c.omitted(Q8Symm)
+                      : c.constant(Q8Symm, {units, out}, p.recurrentWeights[k], f(p.recurrentWeightScale[k]), 0));
+  }
+  for (size_t k : {0u, 1u, 3u}) {
+    ops.push_back(!s.peephole || (s.cifg && k == 0)
+                      ? c.omitted(Q16)
+                      : c.constant(Q16, {units}, p.peepholeWeights[k], f(p.peepholeScale[k]), 0));
+  }
+  for (size_t k = 0; k < 4; ++k) {
+    const double biasScale = s.layerNorm ? p.layerNormScale[k] / 1024.0 : p.inputScale * p.inputWeightScale[k];
+    ops.push_back(s.cifg && k == 0 ? c.omitted(I32) : c.constant(I32, {units}, p.biases[k], f(biasScale), 0));
+  }
+  ops.push_back(s.projection ? c.constant(Q8Symm, {out, units}, p.projectionWeights, f(p.projectionScale), 0)
+                             : c.omitted(Q8Symm));
+  ops.push_back(s.projectionBias
+                    ? c.constant(I32, {out}, p.projectionBias, f(p.projectionScale * p.hiddenScale), 0)
+                    : c.omitted(I32));
+  ops.push_back(c.input(Q8S, {batch, out}, outputIn, f(p.outputScale), p.outputZeroPoint));
+  ops.push_back(c.input(Q16, {batch, units}, cellIn, s.cellScale, 0));
+  for (size_t k = 0; k < 4; ++k) {
+    ops.push_back(!s.layerNorm || (s.cifg && k == 0)
+                      ? c.omitted(Q16)
+                      : c.constant(Q16, {units}, p.layerNormWeights[k], f(p.layerNormScale[k]), 0));
+  }
+  ops.push_back(c.float32(s.cellClip));
+  ops.push_back(c.float32(s.projectionClip));
+  for (size_t k = 0; k < 4; ++k)
+    ops.push_back(c.float32(f(p.intermediateScale[k])));
+  ops.push_back(c.int32(s.hiddenZeroPoint));
+  ops.push_back(c.float32(f(p.hiddenScale)));
+  c.output(Q8S, {batch, out}, want.output, f(p.outputScale), p.outputZeroPoint);
+  c.tolerance(1.0, 0.0);  // see above
+  c.output(Q16, {batch, units}, want.cellState, s.cellScale, 0);
+  c.tolerance(1.0, 0.0);
+  c.output(Q8S, {batch, out}, want.output, f(p.outputScale), p.outputZeroPoint);
+  c.tolerance(1.0, 0.0);
+  return c.build(ops);
+}
+
 }  // namespace
 
 std::vector<OperationCase> quantizedLstmCases() {
@@ -103,6 +233,40 @@ std::vector<OperationCase> quantizedLstmCases() {
                                             .biasRange = 100000,
                                             .cellRange = 32767,
                                             .seed = 2400}));
+
+  cases.push_back(quantizedLstmRandom({.name = "quantized_lstm", .seed = 3000}));
+  cases.push_back(quantizedLstmRandom({.name = "quantized_lstm_cifg", .cifg = true, .seed = 3100}));
+  cases.push_back(quantizedLstmRandom({.name = "quantized_lstm_peephole", .peephole = true, .seed = 3200}));
+  cases.push_back(quantizedLstmRandom({.name = "quantized_lstm_layer_norm", .layerNorm = true, .seed = 3300}));
+  cases.push_back(quantizedLstmRandom({.name = "quantized_lstm_projection",
+                                       .outputSize = 3,
+                                       .layerNorm = true,
+                                       .projection = true,
+                                       .projectionBias = true,
+                                       .projectionClip = 0.1f,
+                                       .hiddenZeroPoint = 3,
+                                       .seed = 3400}));
+  cases.push_back(quantizedLstmRandom({.name = "quantized_lstm_cifg_peephole_layer_norm",
+                                       .numUnits = 8,
+                                       .outputSize = 5,
+                                       .cifg = true,
+                                       .peephole = true,
+                                       .layerNorm = true,
+                                       .projection = true,
+                                       .seed = 3500}));
+  cases.push_back(quantizedLstmRandom({.name = "quantized_lstm_odd_sizes",
+                                       .batch = 3,
+                                       .inputSize = 5,
+                                       .numUnits = 3,
+                                       .outputSize = 2,
+                                       .peephole = true,
+                                       .layerNorm = true,
+                                       .projection = true,
+                                       .projectionBias = true,
+                                       .cellScale = 0x1p-12f,
+                                       .cellClip = 1.5f,
+                                       .hiddenZeroPoint = -5,
+                                       .seed = 3600}));
   return cases;
 }
 

@@ -130,7 +130,7 @@ std::vector<OperationCase> shapeCases();
 std::vector<OperationCase> tensorCases();     // space/depth/batch moves, slices, lookups
 std::vector<OperationCase> imageCases();      // normalization, resizing, dequantization
 std::vector<OperationCase> recurrentCases();  // RNN, SVDF, LSTM
-std::vector<OperationCase> quantizedLstmCases();  // QUANTIZED_16BIT_LSTM: cases_quantized_lstm.cpp, in recurrentCases
+std::vector<OperationCase> quantizedLstmCases();  // QUANTIZED_16BIT_LSTM, QUANTIZED_LSTM: cases_quantized_lstm.cpp, in recurrentCases
 std::vector<OperationCase> mathCases();       // feature level 3 element-wise math, comparisons, logic, SELECT
 std::vector<OperationCase> reduceCases();     // REDUCE_*, ARGMAX, ARGMIN
 std::vector<OperationCase> nonlinearCases();  // PRELU, ELU, HARD_SWISH, POW, LOG_SOFTMAX, CAST, QUANTIZE, FILL

@@ -37,4 +37,48 @@ struct QuantizedLstm16 {
 void quantizedLstm16(const uint8_t* input, const QuantizedLstm16& p, const int16_t* cellIn,
                      const uint8_t* outputIn, int16_t* cellOut, uint8_t* output);
 
+// QUANTIZED_LSTM: one LSTM step on signed 8-bit data (feature level 4), with the integer arithmetic
+// of Android's reference. Per batch entry, unit u and gate k (input, forget, cell, output):
+//   pre_k  = sat16(round(inputEffective_k * (bias_k[u] + sum_i (x_i - xZero) W_k[u, i])))   (*)
+//          + round(recurrentEffective_k * sum_j (h_j - hZero) R_k[u, j])      (saturated to int16)
+//          + round(peepholeEffective_k * P_k[u] * c[u])                       (saturated to int16)
+//   (*) bias_k here only without layer normalization; with it the bias enters the normalization:
+//   mean = trunc(1024 sum / n), var = trunc((sum_sq * trunc(2^20 / n) - mean^2) / 2^20) (1 if < 1),
+//   z = round((1024 pre - mean) / sqrt(var)), pre = sat16(round(lnScale * 2^12 * round((z L_k[u] +
+//   bias_k[u]) / 1024))). pre is then read with 3 integer bits (2^-12): i, f, o = sigmoid, g = tanh, to
+//   2^-15 (rounded once, as the 16-bit cell does); under CIFG i = 32767 - f.
+//   c'  = sat16(round(f cPrev / 2^15) + round(i g / 2^(30 + cellShift))), clipped to +-cellClip
+//   hid = clamp(round(o tanh(c' 2^cellShift) 2^15 * hiddenEffective) - hiddenZeroPoint, int8)
+//   out = clamp(round(projectionEffective * (projBias[k] + sum_u (hid_u + hiddenZeroPoint) Pr[k, u]))
+//         + outZero, int8), clipped to +-projectionClip; out = hid without projection.
+// The peephole reads the previous cell state for the input and forget gates, the new one for the
+// output gate. Rounding is to nearest, halves away from zero.
+struct QuantizedLstm {
+  size_t batch = 0, inputSize = 0, numUnits = 0, outputSize = 0;
+  // Per gate (input, forget, cell, output); the input gate's are null under CIFG. Weights
+  // [numUnits, inputSize] and [numUnits, outputSize], symmetric.
+  std::array<const int8_t*, 4> inputWeights{}, recurrentWeights{};
+  std::array<double, 4> inputEffective{}, recurrentEffective{};  // weights' scale * data scale / intermediate
+  std::array<const int16_t*, 4> peephole{};  // [numUnits]; null without peephole (never the cell gate)
+  std::array<double, 4> peepholeEffective{};
+  std::array<const int16_t*, 4> layerNorm{};  // [numUnits]; null without layer normalization
+  std::array<double, 4> layerNormScale{};
+  std::array<const int32_t*, 4> biases{};  // [numUnits]
+  int32_t inputZeroPoint = 0, outputZeroPoint = 0;
+  int cellShift = -11;        // the cell state's scale is 2^cellShift, -15 <= cellShift <= -9
+  int32_t cellClip = 0;       // in cell state units; 0: none
+  double hiddenEffective = 0;  // 2^-30 / hidden scale
+  int32_t hiddenZeroPoint = 0;
+  const int8_t* projection = nullptr;        // [outputSize, numUnits], or null
+  const int32_t* projectionBias = nullptr;   // [outputSize], or null
+  double projectionEffective = 0;            // projection scale * hidden scale / output scale
+  int32_t projectionClip = 0;                // in stored units; 0: none
+};
+
+// input [batch, inputSize], outputIn and output [batch, outputSize] (int8); cellIn and cellOut
+// [batch, numUnits] (int16). Without projection outputSize == numUnits. Precondition: every size
+// below 2^15 (the accumulators stay below 2^32).
+void quantizedLstm(const int8_t* input, const QuantizedLstm& p, const int8_t* outputIn, const int16_t* cellIn,
+                   int16_t* cellOut, int8_t* output);
+
 }  // namespace nnrt::cpu
