@@ -51,8 +51,15 @@ void quantizedLstm16(const uint8_t* input, const QuantizedLstm16& p, const int16
 //   hid = clamp(round(o tanh(c' 2^cellShift) 2^15 * hiddenEffective) - hiddenZeroPoint, int8)
 //   out = clamp(round(projectionEffective * (projBias[k] + sum_u (hid_u + hiddenZeroPoint) Pr[k, u]))
 //         + outZero, int8), clipped to +-projectionClip; out = hid without projection.
-// The peephole reads the previous cell state for the input and forget gates, the new one for the
-// output gate. Rounding is to nearest, halves away from zero.
+// Rounding is to nearest, halves away from zero. Where this differs from Android's reference
+// (common/cpu_operations/QLSTM.cpp), which defines the operation's results:
+// - sigmoid, tanh and the layer normalization's 1 / sqrt(var) are exact (rounded once) where Android
+//   uses gemmlowp's fixed-point approximations: a unit or two of 2^-15 in a gate value;
+// - the peephole of the input and forget gates reads the previous cell state (Android's reads the
+//   cell state output before this step writes it), the output gate's the new one, as LSTM defines;
+// - without layer normalization the gate biases are added at the scale NNAPI documents (input scale
+//   times the weights' scale); Android's reference drops them there;
+// - z L_k[u] + bias_k[u] is computed in 64 bits (Android's int32 product can overflow).
 struct QuantizedLstm {
   size_t batch = 0, inputSize = 0, numUnits = 0, outputSize = 0;
   // Per gate (input, forget, cell, output); the input gate's are null under CIFG. Weights
