@@ -186,6 +186,7 @@ Result<void> quantizedLstmCell(const KernelCall& c) {
   p.outputZeroPoint = in[18].zeroPoint;
   const double cellScale = std::ldexp(1.0, cellShift);
   static constexpr size_t kPeephole[] = {9, 10, 0, 11};  // per gate; the cell gate has none
+  // The effective scales are rounded to float where Android's reference computes them in float.
   for (size_t k = cifg ? 1 : 0; k < 4; ++k) {
     const float intermediate = in[26 + k].scalar<float>();
     if (!(intermediate > 0) || !std::isfinite(intermediate)) {
@@ -194,12 +195,12 @@ Result<void> quantizedLstmCell(const KernelCall& c) {
     }
     p.inputWeights[k] = input<int8_t>(c, 1 + k);
     p.recurrentWeights[k] = input<int8_t>(c, 5 + k);
-    p.inputEffective[k] = double{in[1 + k].scale} * in[0].scale / intermediate;
-    p.recurrentEffective[k] = double{in[5 + k].scale} * in[18].scale / intermediate;
+    p.inputEffective[k] = in[1 + k].scale * in[0].scale / intermediate;
+    p.recurrentEffective[k] = in[5 + k].scale * in[18].scale / intermediate;
     p.biases[k] = input<int32_t>(c, 12 + k);
     if (peephole && k != 2) {
       p.peephole[k] = input<int16_t>(c, kPeephole[k]);
-      p.peepholeEffective[k] = cellScale * in[kPeephole[k]].scale / intermediate;
+      p.peepholeEffective[k] = static_cast<float>(cellScale * in[kPeephole[k]].scale / intermediate);
     }
     if (layerNorm) {
       p.layerNorm[k] = input<int16_t>(c, 20 + k);
@@ -211,12 +212,12 @@ Result<void> quantizedLstmCell(const KernelCall& c) {
   const float cellClip = in[24].scalar<float>(), projectionClip = in[25].scalar<float>();
   if (cellClip > 0)
     p.cellClip = static_cast<int32_t>(std::min(std::max(cellClip / in[19].scale, -32768.0f), 32767.0f));
-  p.hiddenEffective = std::ldexp(1.0, -30) / hiddenScale;
+  p.hiddenEffective = static_cast<float>(std::ldexp(1.0, -15) / hiddenScale * std::ldexp(1.0, -15));
   p.hiddenZeroPoint = hiddenZeroPoint;
   if (projection) {
     p.projection = input<int8_t>(c, 16);
     p.projectionBias = absent(in[17]) ? nullptr : input<int32_t>(c, 17);
-    p.projectionEffective = double{in[16].scale} * hiddenScale / in[18].scale;
+    p.projectionEffective = in[16].scale * hiddenScale / in[18].scale;
     if (projectionClip > 0)
       p.projectionClip = static_cast<int32_t>(std::min(std::max(projectionClip / in[16].scale, -128.0f), 127.0f));
   }

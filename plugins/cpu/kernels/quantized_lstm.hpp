@@ -37,29 +37,28 @@ struct QuantizedLstm16 {
 void quantizedLstm16(const uint8_t* input, const QuantizedLstm16& p, const int16_t* cellIn,
                      const uint8_t* outputIn, int16_t* cellOut, uint8_t* output);
 
-// QUANTIZED_LSTM: one LSTM step on signed 8-bit data (feature level 4), with the integer arithmetic
-// of Android's reference. Per batch entry, unit u and gate k (input, forget, cell, output):
-//   pre_k  = sat16(round(inputEffective_k * (bias_k[u] + sum_i (x_i - xZero) W_k[u, i])))   (*)
-//          + round(recurrentEffective_k * sum_j (h_j - hZero) R_k[u, j])      (saturated to int16)
-//          + round(peepholeEffective_k * P_k[u] * c[u])                       (saturated to int16)
-//   (*) bias_k here only without layer normalization; with it the bias enters the normalization:
-//   mean = trunc(1024 sum / n), var = trunc((sum_sq * trunc(2^20 / n) - mean^2) / 2^20) (1 if < 1),
-//   z = round((1024 pre - mean) / sqrt(var)), pre = sat16(round(lnScale * 2^12 * round((z L_k[u] +
-//   bias_k[u]) / 1024))). pre is then read with 3 integer bits (2^-12): i, f, o = sigmoid, g = tanh, to
-//   2^-15 (rounded once, as the 16-bit cell does); under CIFG i = 32767 - f.
+// QUANTIZED_LSTM: one LSTM step on signed 8-bit data (feature level 4), in the integer arithmetic
+// of Android's reference (common/cpu_operations/QLSTM.cpp), which defines the operation's results.
+// Per batch entry, unit u and gate k (input, forget, cell, output), "x * s" rescaling an integer by a
+// fixed-point multiplier as gemmlowp does (a rounded doubling high product, then a rounding shift):
+//   pre_k  = sat16(sum_i (x_i - xZero) W_k[u, i] (+ bias_k[u], see below) * inputEffective_k)
+//          + sum_j (h_j - hZero) R_k[u, j] * recurrentEffective_k          (saturated to int16)
+//          + P_k[u] c[u] * peepholeEffective_k                             (saturated to int16)
+//   With layer normalization: mean = trunc(1024 sum / n), var = trunc((sum_sq trunc(2^20 / n) -
+//   mean^2) / 2^20), z = (1024 pre - mean) * invSqrt(var) (Android's Newton iteration), pre =
+//   sat16(round((z L_k[u] + bias_k[u]) / 1024) * lnScale 2^12). pre is read with 3 integer bits:
+//   i, f, o = sigmoid, g = tanh in gemmlowp's 16-bit fixed point (0 integer bits); CIFG: i = 32767 - f.
 //   c'  = sat16(round(f cPrev / 2^15) + round(i g / 2^(30 + cellShift))), clipped to +-cellClip
-//   hid = clamp(round(o tanh(c' 2^cellShift) 2^15 * hiddenEffective) - hiddenZeroPoint, int8)
-//   out = clamp(round(projectionEffective * (projBias[k] + sum_u (hid_u + hiddenZeroPoint) Pr[k, u]))
+//   hid = clamp(o tanh(c') * hiddenEffective - hiddenZeroPoint, int8)   (tanh with cellShift + 15
+//         integer bits)
+//   out = clamp((projBias[k] + sum_u (hid_u + hiddenZeroPoint) Pr[k, u]) * projectionEffective
 //         + outZero, int8), clipped to +-projectionClip; out = hid without projection.
-// Rounding is to nearest, halves away from zero. Where this differs from Android's reference
-// (common/cpu_operations/QLSTM.cpp), which defines the operation's results:
-// - sigmoid, tanh and the layer normalization's 1 / sqrt(var) are exact (rounded once) where Android
-//   uses gemmlowp's fixed-point approximations: a unit or two of 2^-15 in a gate value;
+// Rounding is to nearest, halves away from zero. Where this differs from Android's reference:
 // - the peephole of the input and forget gates reads the previous cell state (Android's reads the
 //   cell state output before this step writes it), the output gate's the new one, as LSTM defines;
 // - without layer normalization the gate biases are added at the scale NNAPI documents (input scale
 //   times the weights' scale); Android's reference drops them there;
-// - z L_k[u] + bias_k[u] is computed in 64 bits (Android's int32 product can overflow).
+// - sums and products are computed in 64 bits where Android's int32 ones could overflow.
 struct QuantizedLstm {
   size_t batch = 0, inputSize = 0, numUnits = 0, outputSize = 0;
   // Per gate (input, forget, cell, output); the input gate's are null under CIFG. Weights
