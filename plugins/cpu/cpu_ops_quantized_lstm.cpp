@@ -5,8 +5,8 @@
 // state at 2^-11) when the model is prepared; the adapters check the shapes, which optional inputs
 // come together, and the scales the kernels read.
 #include <algorithm>
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 #include <initializer_list>
 #include <span>
 #include <string>
@@ -66,7 +66,8 @@ Result<void> quantized16BitLstm(const KernelCall& c) {
   NNRT_RETURN_IF_ERROR(expectDims(name, c.op.inputs[13], "input 13 (prev_cell_state)", {batch, outputSize}));
   NNRT_RETURN_IF_ERROR(expectDims(name, previousOutput, "input 14 (prev_output)", {batch, outputSize}));
   for (size_t k = 0; k < 2; ++k)
-    NNRT_RETURN_IF_ERROR(expectDims(name, c.op.outputs[k], "output " + std::to_string(k), {batch, outputSize}));
+    NNRT_RETURN_IF_ERROR(
+        expectDims(name, c.op.outputs[k], "output " + std::to_string(k), {batch, outputSize}));
 
   QuantizedLstm16 p;
   p.batch = batch;
@@ -114,26 +115,31 @@ Result<void> quantizedLstmCell(const KernelCall& c) {
   }
   const bool cifg = absent(in[1]);
   if (absent(in[5]) != cifg || absent(in[12]) != cifg) {
-    return driver::invalidArgument(name + " inputs 1, 5 and 12 (the input gate's weights and bias) must all be "
-                                          "given or all be absent (CIFG)");
+    return driver::invalidArgument(name +
+                                   " inputs 1, 5 and 12 (the input gate's weights and bias) must all be "
+                                   "given or all be absent (CIFG)");
   }
   const bool peephole = !absent(in[10]);
   if (absent(in[11]) == peephole || (!cifg && absent(in[9]) == peephole) || (cifg && !absent(in[9]))) {
-    return driver::invalidArgument(name + " inputs 9..11 (peephole weights) must all be given or all be absent"
-                                          " (input 9 absent with CIFG)");
+    return driver::invalidArgument(name +
+                                   " inputs 9..11 (peephole weights) must all be given or all be absent"
+                                   " (input 9 absent with CIFG)");
   }
   const bool layerNorm = !absent(in[21]);
   if (absent(in[22]) == layerNorm || absent(in[23]) == layerNorm || (!cifg && absent(in[20]) == layerNorm) ||
       (cifg && !absent(in[20]))) {
-    return driver::invalidArgument(name + " inputs 20..23 (layer normalization weights) must all be given or "
-                                          "all be absent (input 20 absent with CIFG)");
+    return driver::invalidArgument(name +
+                                   " inputs 20..23 (layer normalization weights) must all be given or "
+                                   "all be absent (input 20 absent with CIFG)");
   }
   const bool projection = !absent(in[16]);
   if (!projection && !absent(in[17]))
-    return driver::invalidArgument(name + " input 17 (projection_bias) is given without input 16 (projection weights)");
+    return driver::invalidArgument(
+        name + " input 17 (projection_bias) is given without input 16 (projection weights)");
   if (!projection && outputSize != numUnits) {
-    return driver::invalidArgument(name + ": without projection the output size (" + std::to_string(outputSize) +
-                                   ") must equal the number of units (" + std::to_string(numUnits) + ")");
+    return driver::invalidArgument(name + ": without projection the output size (" +
+                                   std::to_string(outputSize) + ") must equal the number of units (" +
+                                   std::to_string(numUnits) + ")");
   }
   for (size_t k = 0; k < 4; ++k) {
     if (k == 0 && cifg) continue;
@@ -190,7 +196,8 @@ Result<void> quantizedLstmCell(const KernelCall& c) {
   for (size_t k = cifg ? 1 : 0; k < 4; ++k) {
     const float intermediate = in[26 + k].scalar<float>();
     if (!(intermediate > 0) || !std::isfinite(intermediate)) {
-      return driver::invalidArgument(name + " " + label(26 + k) + " (intermediate scale) must be positive, not " +
+      return driver::invalidArgument(name + " " + label(26 + k) +
+                                     " (intermediate scale) must be positive, not " +
                                      std::to_string(intermediate));
     }
     p.inputWeights[k] = input<int8_t>(c, 1 + k);
@@ -219,10 +226,12 @@ Result<void> quantizedLstmCell(const KernelCall& c) {
     p.projectionBias = absent(in[17]) ? nullptr : input<int32_t>(c, 17);
     p.projectionEffective = in[16].scale * hiddenScale / in[18].scale;
     if (projectionClip > 0)
-      p.projectionClip = static_cast<int32_t>(std::min(std::max(projectionClip / in[16].scale, -128.0f), 127.0f));
+      p.projectionClip =
+          static_cast<int32_t>(std::min(std::max(projectionClip / in[16].scale, -128.0f), 127.0f));
   }
   int8_t* out = output<int8_t>(c, 2);
-  quantizedLstm(input<int8_t>(c, 0), p, input<int8_t>(c, 18), input<int16_t>(c, 19), output<int16_t>(c, 1), out);
+  quantizedLstm(input<int8_t>(c, 0), p, input<int8_t>(c, 18), input<int16_t>(c, 19), output<int16_t>(c, 1),
+                out);
   std::copy_n(out, size_t{batch} * outputSize, output<int8_t>(c, 0));
   return {};
 }

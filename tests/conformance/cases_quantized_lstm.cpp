@@ -172,9 +172,9 @@ OperationCase quantizedLstmRandom(const QuantizedLstmSpec& s) {
                       : c.constant(Q8Symm, {units, in}, p.inputWeights[k], f(p.inputWeightScale[k]), 0));
   }
   for (size_t k = 0; k < 4; ++k) {
-    ops.push_back(s.cifg && k == 0
-                      ? c.omitted(Q8Symm)
-                      : c.constant(Q8Symm, {units, out}, p.recurrentWeights[k], f(p.recurrentWeightScale[k]), 0));
+    ops.push_back(s.cifg && k == 0 ? c.omitted(Q8Symm)
+                                   : c.constant(Q8Symm, {units, out}, p.recurrentWeights[k],
+                                                f(p.recurrentWeightScale[k]), 0));
   }
   for (size_t k : {0u, 1u, 3u}) {
     ops.push_back(!s.peephole || (s.cifg && k == 0)
@@ -182,7 +182,8 @@ OperationCase quantizedLstmRandom(const QuantizedLstmSpec& s) {
                       : c.constant(Q16, {units}, p.peepholeWeights[k], f(p.peepholeScale[k]), 0));
   }
   for (size_t k = 0; k < 4; ++k) {
-    const double biasScale = s.layerNorm ? p.layerNormScale[k] / 1024.0 : p.inputScale * p.inputWeightScale[k];
+    const double biasScale =
+        s.layerNorm ? p.layerNormScale[k] / 1024.0 : p.inputScale * p.inputWeightScale[k];
     ops.push_back(s.cifg && k == 0 ? c.omitted(I32) : c.constant(I32, {units}, p.biases[k], f(biasScale), 0));
   }
   ops.push_back(s.projection ? c.constant(Q8Symm, {out, units}, p.projectionWeights, f(p.projectionScale), 0)
@@ -204,7 +205,9 @@ OperationCase quantizedLstmRandom(const QuantizedLstmSpec& s) {
   ops.push_back(c.int32(s.hiddenZeroPoint));
   ops.push_back(c.float32(f(p.hiddenScale)));
   // See the tolerances above.
-  const double outputTolerance = s.projection ? 1.0 + std::floor(127.0 * p.projectionScale * p.hiddenScale / p.outputScale * double(n)) : 1.0;
+  const double outputTolerance =
+      s.projection ? 1.0 + std::floor(127.0 * p.projectionScale * p.hiddenScale / p.outputScale * double(n))
+                   : 1.0;
   c.output(Q8S, {batch, out}, want.output, f(p.outputScale), p.outputZeroPoint);
   c.tolerance(outputTolerance, 0.0);
   c.output(Q16, {batch, units}, want.cellState, s.cellScale, 0);
@@ -215,6 +218,23 @@ OperationCase quantizedLstmRandom(const QuantizedLstmSpec& s) {
 }
 
 }  // namespace
+
+std::vector<std::pair<OperationCase, std::string>> quantizedLstmRefusedCases() {
+  std::vector<std::pair<OperationCase, std::string>> cases;
+  cases.emplace_back(
+      quantizedLstmRandom({.name = "quantized_lstm_cell_scale_2e-8", .cellScale = 0x1p-8f, .seed = 3700}),
+      "input 19 (cell_state_in) scale");
+  cases.emplace_back(quantizedLstmRandom({.name = "quantized_lstm_hidden_zero_point_200",
+                                          .projection = true,
+                                          .hiddenZeroPoint = 200,
+                                          .seed = 3800}),
+                     "input 30 (hidden_state_zero_point) must be in -128..127, not 200");
+  cases.emplace_back(
+      quantizedLstmRandom(
+          {.name = "quantized_lstm_output_size_without_projection", .outputSize = 3, .seed = 3900}),
+      "without projection the output size (3) must equal the number of units (4)");
+  return cases;
+}
 
 std::vector<OperationCase> quantizedLstmCases() {
   std::vector<OperationCase> cases;
@@ -248,7 +268,8 @@ std::vector<OperationCase> quantizedLstmCases() {
   cases.push_back(quantizedLstmRandom({.name = "quantized_lstm", .seed = 3000}));
   cases.push_back(quantizedLstmRandom({.name = "quantized_lstm_cifg", .cifg = true, .seed = 3100}));
   cases.push_back(quantizedLstmRandom({.name = "quantized_lstm_peephole", .peephole = true, .seed = 3200}));
-  cases.push_back(quantizedLstmRandom({.name = "quantized_lstm_layer_norm", .layerNorm = true, .seed = 3300}));
+  cases.push_back(
+      quantizedLstmRandom({.name = "quantized_lstm_layer_norm", .layerNorm = true, .seed = 3300}));
   cases.push_back(quantizedLstmRandom({.name = "quantized_lstm_projection",
                                        .outputSize = 3,
                                        .layerNorm = true,

@@ -225,7 +225,8 @@ inline double onGrid(double v, double step, double lo, double hi) {
 }
 
 inline QuantizedLstm16Result quantizedLstm16(const QuantizedLstm16Params& p, const std::vector<double>& x,
-                                             const std::vector<double>& cellIn, const std::vector<double>& outputIn) {
+                                             const std::vector<double>& cellIn,
+                                             const std::vector<double>& outputIn) {
   const size_t n = p.outputSize;
   const double biasScale = p.weightsScale / 128.0;
   QuantizedLstm16Result r{std::vector<double>(p.batch * n), std::vector<double>(p.batch * n)};
@@ -273,9 +274,11 @@ struct QuantizedLstmParams {
   size_t batch = 1, inputSize = 1, numUnits = 1, outputSize = 1;
   bool cifg = false, peephole = false, layerNorm = false, projection = false;
   // input, forget, cell, output gate (the input gate's empty under CIFG; the cell gate has no peephole)
-  std::vector<double> inputWeights[4], recurrentWeights[4], peepholeWeights[4], layerNormWeights[4], biases[4];
+  std::vector<double> inputWeights[4], recurrentWeights[4], peepholeWeights[4], layerNormWeights[4],
+      biases[4];
   double inputWeightScale[4] = {1, 1, 1, 1}, recurrentWeightScale[4] = {1, 1, 1, 1};
-  double peepholeScale[4] = {1, 1, 1, 1}, layerNormScale[4] = {1, 1, 1, 1}, intermediateScale[4] = {1, 1, 1, 1};
+  double peepholeScale[4] = {1, 1, 1, 1}, layerNormScale[4] = {1, 1, 1, 1},
+         intermediateScale[4] = {1, 1, 1, 1};
   std::vector<double> projectionWeights, projectionBias;  // [outputSize, numUnits], [outputSize] or empty
   double projectionScale = 1.0;
   double inputScale = 1.0, outputScale = 1.0;  // input 0 and input 18 / the outputs
@@ -290,7 +293,8 @@ struct QuantizedLstmResult {
 };
 
 inline QuantizedLstmResult quantizedLstm(const QuantizedLstmParams& p, const std::vector<double>& x,
-                                         const std::vector<double>& outputIn, const std::vector<double>& cellIn) {
+                                         const std::vector<double>& outputIn,
+                                         const std::vector<double>& cellIn) {
   const size_t n = p.numUnits;
   QuantizedLstmResult r{std::vector<double>(p.batch * n), std::vector<double>(p.batch * p.outputSize)};
   auto sat16 = [](double v) { return std::clamp(v, -32768.0, 32767.0); };
@@ -368,9 +372,11 @@ inline QuantizedLstmResult quantizedLstm(const QuantizedLstmParams& p, const std
     for (size_t k = 0; k < p.outputSize; ++k) {
       double v = hidden[k];
       if (p.projection) {
-        double real = p.projectionBias.empty() ? 0.0 : p.projectionBias[k] * p.projectionScale * p.hiddenScale;
+        double real =
+            p.projectionBias.empty() ? 0.0 : p.projectionBias[k] * p.projectionScale * p.hiddenScale;
         for (size_t u = 0; u < n; ++u)
-          real += (hidden[u] + p.hiddenZeroPoint) * p.hiddenScale * p.projectionWeights[k * n + u] * p.projectionScale;
+          real += (hidden[u] + p.hiddenZeroPoint) * p.hiddenScale * p.projectionWeights[k * n + u] *
+                  p.projectionScale;
         v = std::clamp(std::round(real / p.outputScale) + p.outputZeroPoint, -128.0, 127.0);
         if (projectionClip > 0) v = std::clamp(v, -projectionClip, projectionClip);
       }

@@ -64,7 +64,7 @@ QuantizedMultiplier inverseSqrt(int64_t v) {
   const int pairs = (std::countl_zero(static_cast<uint32_t>(v)) - 1) / 2 - 1;
   shift -= pairs;
   v <<= 2 * pairs;
-  const int32_t input = static_cast<int32_t>(v >> 1);                 // 3 integer bits
+  const int32_t input = static_cast<int32_t>(v >> 1);  // 3 integer bits
   const int32_t halfInput = static_cast<int32_t>(roundingShiftRight(input, 1));
   const int32_t halfThree = (1 << 28) + (1 << 27);
   int32_t x = 1 << 28;
@@ -101,7 +101,8 @@ int16_t mulByPowerOfTwo16(int16_t x, int exponent) {
 }
 // A 32-bit fixed-point constant (raw value of a 2^-31-scaled fraction) in 16 bits, rounded.
 constexpr int16_t constant16(int32_t raw32) {
-  return static_cast<int16_t>(raw32 >= 0 ? (int64_t{raw32} + (1 << 15)) >> 16 : -((-int64_t{raw32} + (1 << 15)) >> 16));
+  return static_cast<int16_t>(raw32 >= 0 ? (int64_t{raw32} + (1 << 15)) >> 16
+                                         : -((-int64_t{raw32} + (1 << 15)) >> 16));
 }
 int16_t addSaturating16(int16_t a, int16_t b) {
   return static_cast<int16_t>(saturate16(int64_t{a} + b));
@@ -146,7 +147,8 @@ int16_t expOnNegative16(int16_t a, int integerBits) {
 // integer bits.
 int16_t twoOverOnePlus16(int16_t a) {
   const int16_t halfDenominator = halfSum16(a, INT16_MAX);
-  int16_t x = wrap16(constant16(1515870810) + highMul16(halfDenominator, constant16(-1010580540)));  // 48/17 - 32/17 d
+  int16_t x = wrap16(constant16(1515870810) +
+                     highMul16(halfDenominator, constant16(-1010580540)));  // 48/17 - 32/17 d
   const int16_t one = 1 << 13;
   for (int i = 0; i < 3; ++i) {
     const int16_t oneMinusDx = wrap16(one - highMul16(halfDenominator, x));
@@ -279,7 +281,8 @@ void quantizedLstm(const int8_t* input, const QuantizedLstm& p, const int8_t* ou
           v = saturate16(v + rescale(int64_t{p.peephole[k][u]} * cPrev[u], fromPeephole[k]));
         pre[k][u] = v;
       }
-      if (normalized && k != 3) layerNormalize(pre[k].data(), n, p.layerNorm[k], p.biases[k], p.layerNormScale[k]);
+      if (normalized && k != 3)
+        layerNormalize(pre[k].data(), n, p.layerNorm[k], p.biases[k], p.layerNormScale[k]);
     }
     for (size_t u = 0; u < n; ++u) {
       const int64_t forgetGate = fixedSigmoid(static_cast<int16_t>(pre[1][u]));
@@ -292,11 +295,13 @@ void quantizedLstm(const int8_t* input, const QuantizedLstm& p, const int8_t* ou
       if (p.peephole[3] != nullptr)
         pre[3][u] = saturate16(pre[3][u] + rescale(int64_t{p.peephole[3][u]} * cell, fromPeephole[3]));
     }
-    if (p.layerNorm[3] != nullptr) layerNormalize(pre[3].data(), n, p.layerNorm[3], p.biases[3], p.layerNormScale[3]);
+    if (p.layerNorm[3] != nullptr)
+      layerNormalize(pre[3].data(), n, p.layerNorm[3], p.biases[3], p.layerNormScale[3]);
     for (size_t u = 0; u < n; ++u) {
       const int64_t outputGate = fixedSigmoid(static_cast<int16_t>(pre[3][u]));
       const int64_t activated = fixedTanh(c[u], p.cellShift + 15);
-      hidden[u] = std::clamp<int64_t>(rescale(outputGate * activated, toHidden) - p.hiddenZeroPoint, -128, 127);
+      hidden[u] =
+          std::clamp<int64_t>(rescale(outputGate * activated, toHidden) - p.hiddenZeroPoint, -128, 127);
     }
     int8_t* out = output + b * p.outputSize;
     for (size_t k = 0; k < p.outputSize; ++k) {

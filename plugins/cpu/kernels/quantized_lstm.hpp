@@ -71,14 +71,14 @@ struct QuantizedLstm {
   std::array<double, 4> layerNormScale{};
   std::array<const int32_t*, 4> biases{};  // [numUnits]
   int32_t inputZeroPoint = 0, outputZeroPoint = 0;
-  int cellShift = -11;        // the cell state's scale is 2^cellShift, -15 <= cellShift <= -9
-  int32_t cellClip = 0;       // in cell state units; 0: none
+  int cellShift = -11;         // the cell state's scale is 2^cellShift, -15 <= cellShift <= -9
+  int32_t cellClip = 0;        // in cell state units; 0: none
   double hiddenEffective = 0;  // 2^-30 / hidden scale
   int32_t hiddenZeroPoint = 0;
-  const int8_t* projection = nullptr;        // [outputSize, numUnits], or null
-  const int32_t* projectionBias = nullptr;   // [outputSize], or null
-  double projectionEffective = 0;            // projection scale * hidden scale / output scale
-  int32_t projectionClip = 0;                // in stored units; 0: none
+  const int8_t* projection = nullptr;       // [outputSize, numUnits], or null
+  const int32_t* projectionBias = nullptr;  // [outputSize], or null
+  double projectionEffective = 0;           // projection scale * hidden scale / output scale
+  int32_t projectionClip = 0;               // in stored units; 0: none
 };
 
 // input [batch, inputSize], outputIn and output [batch, outputSize] (int8); cellIn and cellOut
