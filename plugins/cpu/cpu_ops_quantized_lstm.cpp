@@ -229,6 +229,19 @@ Result<void> quantizedLstmCell(const KernelCall& c) {
       p.projectionClip =
           static_cast<int32_t>(std::min(std::max(projectionClip / in[16].scale, -128.0f), 127.0f));
   }
+  // Multipliers of 2^31 and more would shift Android's int32 arithmetic out of range.
+  for (double scale :
+       {p.inputEffective[0], p.inputEffective[1], p.inputEffective[2], p.inputEffective[3],
+        p.recurrentEffective[0], p.recurrentEffective[1], p.recurrentEffective[2], p.recurrentEffective[3],
+        p.peepholeEffective[0], p.peepholeEffective[1], p.peepholeEffective[3], p.layerNormScale[0] * 4096.0,
+        p.layerNormScale[1] * 4096.0, p.layerNormScale[2] * 4096.0, p.layerNormScale[3] * 4096.0,
+        p.hiddenEffective, p.projectionEffective}) {
+    if (!(scale < 0x1p31) || !std::isfinite(scale)) {
+      return driver::invalidArgument(
+          name + ": a rescaling factor of " + std::to_string(scale) +
+          " (from the operands' and intermediate scales) is not supported (at most 2^31)");
+    }
+  }
   int8_t* out = output<int8_t>(c, 2);
   quantizedLstm(input<int8_t>(c, 0), p, input<int8_t>(c, 18), input<int16_t>(c, 19), output<int16_t>(c, 1),
                 out);

@@ -31,7 +31,10 @@ double hyperbolicTangent(double x) {
 // x * m as Android's reference rescales (gemmlowp): x shifted left by m's positive exponent, the
 // rounded doubling high product with the mantissa, then a rounding shift right by its negative one;
 // two roundings, each to nearest with halves away from zero.
+// Precondition: m's exponent at most 31 (the adapter refuses larger multipliers); below -62 the
+// result is 0, as Android's reference treats multipliers under 2^-31.
 int64_t rescale(int64_t x, QuantizedMultiplier m) {
+  if (m.exponent < -62) return 0;
   const __int128 product = static_cast<__int128>(x) * (int64_t{1} << std::max(m.exponent, 0)) * m.mantissa;
   const __int128 nudge = product >= 0 ? (__int128{1} << 30) : 1 - (__int128{1} << 30);
   const int64_t high = static_cast<int64_t>((product + nudge) / (__int128{1} << 31));

@@ -82,8 +82,8 @@ struct QuantizedLstm {
 };
 
 // input [batch, inputSize], outputIn and output [batch, outputSize] (int8); cellIn and cellOut
-// [batch, numUnits] (int16). Without projection outputSize == numUnits. Precondition: every size
-// below 2^15 (the accumulators stay below 2^32).
+// [batch, numUnits] (int16). Without projection outputSize == numUnits. Preconditions: every size
+// below 2^15 (the accumulators stay below 2^34); every effective scale below 2^31.
 void quantizedLstm(const int8_t* input, const QuantizedLstm& p, const int8_t* outputIn, const int16_t* cellIn,
                    int16_t* cellOut, int8_t* output);
 
