@@ -11,7 +11,8 @@ cmake --build build -j"$jobs"
 ctest --test-dir build --output-on-failure
 
 # Sanitizer builds: only what the concurrency-heavy suites need.
-targets=(scheduler_test capi_test model_builder_fuzz_test cpu_core_lease_test nnrt_driver_sim nnrt_driver_cpu nnrt_driver_sample_ext)
+targets=(scheduler_test capi_test model_builder_fuzz_test cpu_core_lease_test memory_domain_test fault_test
+         nnrt_driver_sim nnrt_driver_sim10 nnrt_driver_cpu nnrt_driver_sample_ext nnrt_driver_fault)
 # Timing assertions mean nothing under a sanitizer's slowdown; everything else runs.
 filter='-*IndependentStepsOnTwoDevicesOverlap*'
 export NNRT_APP_ID=com.example.fibonacci_demo NNRT_LOG=error
@@ -26,6 +27,14 @@ for sanitizer in thread address; do
     echo "== $t ($sanitizer sanitizer)"
     "$dir/bin/$t" --gtest_brief=1 --gtest_filter="$filter"
   done
+  echo "== memory_domain_test ($sanitizer sanitizer)"
+  NNRT_CONFIG="$dir/tests/sim_driver/memory_domain_runtime.yaml" "$dir/bin/memory_domain_test" --gtest_brief=1
+  # The misbehaving driver: its cases check the warning lines the runtime logs.
+  echo "== fault_test ($sanitizer sanitizer)"
+  NNRT_CONFIG="$dir/lib/fault_runtime.yaml" NNRT_PLUGIN_DIR="$dir/lib" NNRT_LOG=warning \
+    "$dir/bin/fault_test" --gtest_brief=1 --gtest_filter="-FaultFallback.*"
+  NNRT_CONFIG="$dir/lib/fault_fallback_runtime.yaml" NNRT_PLUGIN_DIR="$dir/lib" NNRT_LOG=warning \
+    "$dir/bin/fault_test" --gtest_brief=1 --gtest_filter="FaultFallback.*"
   if [ "$sanitizer" = address ]; then
     echo "== model_builder_fuzz_test (address sanitizer: a fixed seed, then random seeds for 20 s)"
     NNRT_FUZZ_SECONDS=20 "$dir/bin/model_builder_fuzz_test" --gtest_brief=1
