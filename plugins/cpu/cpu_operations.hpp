@@ -85,7 +85,7 @@ std::span<const KernelEntry> basicKernels();   // cpu_operations.cpp: element-wi
 std::span<const KernelEntry> tensorKernels();  // cpu_ops_tensor.cpp: space/depth/batch moves, slices, lookups
 std::span<const KernelEntry> imageKernels();   // cpu_ops_image.cpp: normalization, resizing, dequantization
 std::span<const KernelEntry> recurrentKernels();  // cpu_ops_recurrent.cpp: RNN, SVDF, LSTM
-std::span<const KernelEntry> quantizedLstmKernels();  // cpu_ops_quantized_lstm.cpp: QUANTIZED_16BIT_LSTM
+std::span<const KernelEntry> quantizedLstmKernels();  // cpu_ops_quantized_lstm.cpp: QUANTIZED_16BIT_LSTM, QUANTIZED_LSTM
 std::span<const KernelEntry> mathKernels();  // cpu_ops_math.cpp: unary math, comparisons, min/max, logic, SELECT
 std::span<const KernelEntry> reduceKernels();  // cpu_ops_reduce.cpp: REDUCE_*, ARGMAX, ARGMIN, TOPK_V2
 std::span<const KernelEntry> nonlinearKernels();  // cpu_ops_nonlinear.cpp: PRELU, ELU, HARD_SWISH, POW, LOG_SOFTMAX, CAST, QUANTIZE, FILL

@@ -4,8 +4,8 @@
 // ops::validate checks the operand types only, so the adapters check the sizes the kernels will read
 // before calling them.
 //
-// LSTM's optional tensors count as absent when omitted (NO_VALUE) or when they have no elements:
-// NNAPI models use both forms.
+// LSTM's optional tensors count as absent when omitted (NO_VALUE) or when they have no elements
+// (absent(), kernel_call.hpp): NNAPI models use both forms.
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -28,11 +28,6 @@ namespace {
 using driver::OperandType;
 using driver::Result;
 using ops::Arg;
-
-// An optional tensor given no value, or given one without elements.
-bool absent(const Arg& arg) {
-  return arg.omitted || arg.data == nullptr || elementsOf(arg) == 0;
-}
 
 // Input i, or null when it is absent.
 const float* optionalInput(const KernelCall& c, size_t i) {

@@ -24,6 +24,11 @@ inline Quant quantOf(const ops::Arg& arg) {
 inline size_t elementsOf(const ops::Arg& arg) {
   return shapeOf(arg).elements();
 }
+// An optional tensor given no value (NO_VALUE), or given one without elements: NNAPI models use both
+// forms for the recurrent operations' optional inputs.
+inline bool absent(const ops::Arg& arg) {
+  return arg.omitted || arg.data == nullptr || elementsOf(arg) == 0;
+}
 template <class T>
 const T* input(const KernelCall& c, size_t i) {
   return static_cast<const T*>(c.op.inputs[i].data);

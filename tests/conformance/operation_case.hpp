@@ -10,6 +10,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "support/tensor_data.hpp"
@@ -130,7 +131,10 @@ std::vector<OperationCase> shapeCases();
 std::vector<OperationCase> tensorCases();     // space/depth/batch moves, slices, lookups
 std::vector<OperationCase> imageCases();      // normalization, resizing, dequantization
 std::vector<OperationCase> recurrentCases();  // RNN, SVDF, LSTM
-std::vector<OperationCase> quantizedLstmCases();  // QUANTIZED_16BIT_LSTM: cases_quantized_lstm.cpp, in recurrentCases
+std::vector<OperationCase> quantizedLstmCases();  // QUANTIZED_16BIT_LSTM, QUANTIZED_LSTM: cases_quantized_lstm.cpp, in recurrentCases
+// QUANTIZED_LSTM models the cpu driver must refuse when executed, each with a text its error names
+// (cases_quantized_lstm.cpp; run by cpu_quantized_lstm_test.cpp).
+std::vector<std::pair<OperationCase, std::string>> quantizedLstmRefusedCases();
 std::vector<OperationCase> mathCases();       // feature level 3 element-wise math, comparisons, logic, SELECT
 std::vector<OperationCase> reduceCases();     // REDUCE_*, ARGMAX, ARGMIN
 std::vector<OperationCase> nonlinearCases();  // PRELU, ELU, HARD_SWISH, POW, LOG_SOFTMAX, CAST, QUANTIZE, FILL

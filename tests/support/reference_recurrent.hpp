@@ -225,7 +225,8 @@ inline double onGrid(double v, double step, double lo, double hi) {
 }
 
 inline QuantizedLstm16Result quantizedLstm16(const QuantizedLstm16Params& p, const std::vector<double>& x,
-                                             const std::vector<double>& cellIn, const std::vector<double>& outputIn) {
+                                             const std::vector<double>& cellIn,
+                                             const std::vector<double>& outputIn) {
   const size_t n = p.outputSize;
   const double biasScale = p.weightsScale / 128.0;
   QuantizedLstm16Result r{std::vector<double>(p.batch * n), std::vector<double>(p.batch * n)};
@@ -255,6 +256,131 @@ inline QuantizedLstm16Result quantizedLstm16(const QuantizedLstm16Params& p, con
       const double hidden = gateValue(out * gateValue(std::tanh(std::clamp(c, -8.0, 8.0 - 0x1p-12))));
       r.cellState[b * n + u] = c * 2048.0;
       r.output[b * n + u] = onGrid(hidden, 0x1p-7, -1.0, 1.0) * 128.0 + 128.0;
+    }
+  }
+  return r;
+}
+
+// QUANTIZED_LSTM in real numbers, rounded where Android's integer reference rounds (values to nearest,
+// halves away from zero): each matrix product and peephole term to the gate's intermediate scale and
+// int16 range, added with saturation; with layer normalization, the integer mean (2^-10 units) and
+// variance Android truncates, the normalized value to 2^-10 and the weighted sum to the layer
+// normalization weights' scale, then the gate input to 2^-12 in [-8, 8) (without layer normalization
+// the intermediate value is read at 2^-12 directly, as Android does); gate values to 2^-15 in [-1, 1);
+// f * c_prev and i * g each to the cell state's scale; the cell state to int16 and the clip; tanh of
+// the cell state to 2^-15, o * tanh to the hidden scale (stored minus its zero point, int8); the
+// projection to the output scale. Values are stored integers; scales as the operands give them.
+struct QuantizedLstmParams {
+  size_t batch = 1, inputSize = 1, numUnits = 1, outputSize = 1;
+  bool cifg = false, peephole = false, layerNorm = false, projection = false;
+  // input, forget, cell, output gate (the input gate's empty under CIFG; the cell gate has no peephole)
+  std::vector<double> inputWeights[4], recurrentWeights[4], peepholeWeights[4], layerNormWeights[4],
+      biases[4];
+  double inputWeightScale[4] = {1, 1, 1, 1}, recurrentWeightScale[4] = {1, 1, 1, 1};
+  double peepholeScale[4] = {1, 1, 1, 1}, layerNormScale[4] = {1, 1, 1, 1},
+         intermediateScale[4] = {1, 1, 1, 1};
+  std::vector<double> projectionWeights, projectionBias;  // [outputSize, numUnits], [outputSize] or empty
+  double projectionScale = 1.0;
+  double inputScale = 1.0, outputScale = 1.0;  // input 0 and input 18 / the outputs
+  int32_t inputZeroPoint = 0, outputZeroPoint = 0;
+  double cellScale = 0x1p-11;
+  double cellClip = 0.0, projectionClip = 0.0;
+  double hiddenScale = 1.0;
+  int32_t hiddenZeroPoint = 0;
+};
+struct QuantizedLstmResult {
+  std::vector<double> cellState, output;  // stored int16 and int8 values
+};
+
+inline QuantizedLstmResult quantizedLstm(const QuantizedLstmParams& p, const std::vector<double>& x,
+                                         const std::vector<double>& outputIn,
+                                         const std::vector<double>& cellIn) {
+  const size_t n = p.numUnits;
+  QuantizedLstmResult r{std::vector<double>(p.batch * n), std::vector<double>(p.batch * p.outputSize)};
+  auto sat16 = [](double v) { return std::clamp(v, -32768.0, 32767.0); };
+  auto gateValue = [](double v) { return onGrid(v, 0x1p-15, -1.0, 1.0); };
+  const double cellLo = -32768.0 * p.cellScale, cellHi = 32768.0 * p.cellScale;
+  // Android truncates the clips to stored units.
+  const double cellClip = p.cellClip > 0 ? std::min(std::trunc(p.cellClip / p.cellScale), 32767.0) : 0.0;
+  const double projectionClip =
+      p.projectionClip > 0 ? std::min(std::trunc(p.projectionClip / p.projectionScale), 127.0) : 0.0;
+  for (size_t b = 0; b < p.batch; ++b) {
+    std::vector<double> xb(p.inputSize), hb(p.outputSize), cPrev(n), c(n);
+    for (size_t i = 0; i < p.inputSize; ++i)
+      xb[i] = (x[b * p.inputSize + i] - p.inputZeroPoint) * p.inputScale;
+    for (size_t j = 0; j < p.outputSize; ++j)
+      hb[j] = (outputIn[b * p.outputSize + j] - p.outputZeroPoint) * p.outputScale;
+    for (size_t u = 0; u < n; ++u)
+      cPrev[u] = cellIn[b * n + u] * p.cellScale;
+    // Gate k's values in [-1, 1) from its inputs; `cell` is the state its peephole reads.
+    auto gate = [&](size_t k, const std::vector<double>& cell, bool tanhGate) {
+      const double s = p.intermediateScale[k];
+      std::vector<double> t(n);  // intermediate units
+      for (size_t u = 0; u < n; ++u) {
+        double in = p.layerNorm ? 0.0 : p.biases[k][u] * p.inputScale * p.inputWeightScale[k];
+        for (size_t i = 0; i < p.inputSize; ++i)
+          in += xb[i] * p.inputWeights[k][u * p.inputSize + i] * p.inputWeightScale[k];
+        double rec = 0.0;
+        for (size_t j = 0; j < p.outputSize; ++j)
+          rec += hb[j] * p.recurrentWeights[k][u * p.outputSize + j] * p.recurrentWeightScale[k];
+        t[u] = sat16(sat16(std::round(in / s)) + std::round(rec / s));
+        if (p.peephole && k != 2)
+          t[u] = sat16(t[u] + std::round(p.peepholeWeights[k][u] * p.peepholeScale[k] * cell[u] / s));
+      }
+      std::vector<double> pre(t);  // 2^-12 units
+      if (p.layerNorm) {
+        double sum = 0.0, sumSquares = 0.0;
+        for (double v : t) {
+          sum += v;
+          sumSquares += v * v;
+        }
+        const double mean = std::trunc(sum * 1024.0 / double(n));
+        const double variance =
+            std::max(1.0, std::trunc((sumSquares * std::trunc(0x1p20 / double(n)) - mean * mean) / 0x1p20));
+        for (size_t u = 0; u < n; ++u) {
+          const double z = std::round((1024.0 * t[u] - mean) / std::sqrt(variance));  // 2^-10 units
+          const double weighted = std::round((z * p.layerNormWeights[k][u] + p.biases[k][u]) / 1024.0);
+          pre[u] = sat16(std::round(weighted * p.layerNormScale[k] * 4096.0));
+        }
+      }
+      std::vector<double> g(n);
+      for (size_t u = 0; u < n; ++u)
+        g[u] = gateValue(tanhGate ? std::tanh(pre[u] / 4096.0) : logistic(pre[u] / 4096.0));
+      return g;
+    };
+    const auto f = gate(1, cPrev, false), g = gate(2, cPrev, true);
+    std::vector<double> i(n);
+    if (p.cifg) {
+      for (size_t u = 0; u < n; ++u)
+        i[u] = 1.0 - 0x1p-15 - f[u];
+    } else {
+      i = gate(0, cPrev, false);
+    }
+    for (size_t u = 0; u < n; ++u) {
+      c[u] = std::clamp(onGrid(f[u] * cPrev[u], p.cellScale, cellLo, cellHi) +
+                            onGrid(i[u] * g[u], p.cellScale, cellLo, cellHi),
+                        cellLo, cellHi - p.cellScale);
+      if (cellClip > 0) c[u] = std::clamp(c[u], -cellClip * p.cellScale, cellClip * p.cellScale);
+      r.cellState[b * n + u] = c[u] / p.cellScale;
+    }
+    const auto o = gate(3, c, false);
+    std::vector<double> hidden(n);  // stored int8 values
+    for (size_t u = 0; u < n; ++u) {
+      const double real = o[u] * gateValue(std::tanh(c[u]));
+      hidden[u] = std::clamp(std::round(real / p.hiddenScale) - p.hiddenZeroPoint, -128.0, 127.0);
+    }
+    for (size_t k = 0; k < p.outputSize; ++k) {
+      double v = hidden[k];
+      if (p.projection) {
+        double real =
+            p.projectionBias.empty() ? 0.0 : p.projectionBias[k] * p.projectionScale * p.hiddenScale;
+        for (size_t u = 0; u < n; ++u)
+          real += (hidden[u] + p.hiddenZeroPoint) * p.hiddenScale * p.projectionWeights[k * n + u] *
+                  p.projectionScale;
+        v = std::clamp(std::round(real / p.outputScale) + p.outputZeroPoint, -128.0, 127.0);
+        if (projectionClip > 0) v = std::clamp(v, -projectionClip, projectionClip);
+      }
+      r.output[b * p.outputSize + k] = v;
     }
   }
   return r;
