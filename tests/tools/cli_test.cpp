@@ -343,7 +343,7 @@ TEST(BenchStatisticsTest, MedianAndNearestRankPercentiles) {
 }
 
 TEST(BenchCommandTest, JsonHasTheRunsAndOrderedStatistics) {
-  Output out = nnrt("bench " + model("mlp.yaml") + " --runs 20 --warmup 2 --json");
+  Output out = nnrt("bench " + model("mlp.yaml") + " --device cpu --runs 20 --warmup 2 --json");
   ASSERT_EQ(out.status, 0) << out.text;
   YAML::Node bench = YAML::Load(out.text);
   EXPECT_EQ(bench["format"].as<std::string>(), "nnrt-bench");
