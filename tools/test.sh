@@ -28,12 +28,12 @@ for sanitizer in thread address; do
     "$dir/bin/$t" --gtest_brief=1 --gtest_filter="$filter"
   done
   echo "== memory_domain_test ($sanitizer sanitizer)"
-  NNRT_CONFIG="$dir/tests/sim_driver/memory_domain_runtime.yaml" "$dir/bin/memory_domain_test" --gtest_brief=1
+  NNRT_CONFIG="$PWD/$dir/tests/sim_driver/memory_domain_runtime.yaml" "$dir/bin/memory_domain_test" --gtest_brief=1
   # The misbehaving driver: its cases check the warning lines the runtime logs.
   echo "== fault_test ($sanitizer sanitizer)"
-  NNRT_CONFIG="$dir/lib/fault_runtime.yaml" NNRT_PLUGIN_DIR="$dir/lib" NNRT_LOG=warning \
+  NNRT_CONFIG="$PWD/$dir/lib/fault_runtime.yaml" NNRT_PLUGIN_DIR="$PWD/$dir/lib" NNRT_LOG=warning \
     "$dir/bin/fault_test" --gtest_brief=1 --gtest_filter="-FaultFallback.*"
-  NNRT_CONFIG="$dir/lib/fault_fallback_runtime.yaml" NNRT_PLUGIN_DIR="$dir/lib" NNRT_LOG=warning \
+  NNRT_CONFIG="$PWD/$dir/lib/fault_fallback_runtime.yaml" NNRT_PLUGIN_DIR="$PWD/$dir/lib" NNRT_LOG=warning \
     "$dir/bin/fault_test" --gtest_brief=1 --gtest_filter="FaultFallback.*"
   if [ "$sanitizer" = address ]; then
     echo "== model_builder_fuzz_test (address sanitizer: a fixed seed, then random seeds for 20 s)"

@@ -214,7 +214,10 @@ void PreparedModel::executeAsync(const nnrt_request& request, bool measure, uint
                                  uint64_t loopTimeoutNs, std::function<void(Result<driver::ExecutionResult>)> done) const {
   auto call = std::make_shared<ExecuteCall>(guard_, std::make_shared<const RequestCopy>(request));
   // One worker launches (the driver may run the whole request inside execute_1_3), another waits.
-  guard_->submit([call, library = library_, prepared = prepared_, measure, deadlineNs, loopTimeoutNs] {
+  // The launch holds the prepared model: a driver may still use it after calling back and before
+  // execute_1_3 returns, so it is not released under that call.
+  guard_->submit([call, self = shared_from_this(), library = library_, prepared = prepared_, measure, deadlineNs,
+                  loopTimeoutNs] {
     void* context = DriverCallbacks::add(call);
     nnrt_reason reason{};
     nnrt_status s = library->api().execute_1_3(prepared, &call->request->view(), measure ? 1 : 0, deadlineNs,

@@ -31,7 +31,7 @@ driver::ExecutionResult toExecutionResult(nnrt_status status, const nnrt_output_
 
 // A model prepared by a driver. Releases it when the last reference goes (leaks it when the device
 // is out of service: a stuck call may still use it); keeps the plugin loaded.
-class PreparedModel {
+class PreparedModel : public std::enable_shared_from_this<PreparedModel> {
  public:
   PreparedModel(std::shared_ptr<DriverLibrary> library, nnrt_prepared_model* prepared,
                 std::shared_ptr<DriverGuard> guard)
