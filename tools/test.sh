@@ -29,11 +29,13 @@ for sanitizer in thread address; do
   done
   echo "== memory_domain_test ($sanitizer sanitizer)"
   NNRT_CONFIG="$PWD/$dir/tests/sim_driver/memory_domain_runtime.yaml" "$dir/bin/memory_domain_test" --gtest_brief=1
-  # The misbehaving driver: its cases check the warning lines the runtime logs.
+  # The misbehaving driver: its cases check the warning lines the runtime logs. What a stuck or
+  # abandoned driver call holds is leaked on purpose (never freed under it: docs/runtime.md), so
+  # LeakSanitizer is off for this suite only.
   echo "== fault_test ($sanitizer sanitizer)"
-  NNRT_CONFIG="$PWD/$dir/lib/fault_runtime.yaml" NNRT_PLUGIN_DIR="$PWD/$dir/lib" NNRT_LOG=warning \
+  ASAN_OPTIONS="detect_leaks=0:abort_on_error=1" NNRT_CONFIG="$PWD/$dir/lib/fault_runtime.yaml" NNRT_PLUGIN_DIR="$PWD/$dir/lib" NNRT_LOG=warning \
     "$dir/bin/fault_test" --gtest_brief=1 --gtest_filter="-FaultFallback.*"
-  NNRT_CONFIG="$PWD/$dir/lib/fault_fallback_runtime.yaml" NNRT_PLUGIN_DIR="$PWD/$dir/lib" NNRT_LOG=warning \
+  ASAN_OPTIONS="detect_leaks=0:abort_on_error=1" NNRT_CONFIG="$PWD/$dir/lib/fault_fallback_runtime.yaml" NNRT_PLUGIN_DIR="$PWD/$dir/lib" NNRT_LOG=warning \
     "$dir/bin/fault_test" --gtest_brief=1 --gtest_filter="FaultFallback.*"
   if [ "$sanitizer" = address ]; then
     echo "== model_builder_fuzz_test (address sanitizer: a fixed seed, then random seeds for 20 s)"
