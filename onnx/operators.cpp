@@ -1,0 +1,922 @@
+// ONNX operators -> NNAPI operations. Each mapping checks what NNAPI cannot express exactly and
+// refuses it with the reason; shapes are inferred as it goes (0 = unknown dimension).
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+
+#include "onnx/graph_builder.hpp"
+#include "onnx/tensor_proto.hpp"
+
+namespace nnrt::onnxfront {
+namespace {
+
+using Dims = std::vector<uint32_t>;
+
+Result<Dims> broadcastShape(const GraphBuilder& b, const Dims& x, const Dims& y) {
+  Dims out(std::max(x.size(), y.size()));
+  for (size_t i = 0; i < out.size(); ++i) {
+    uint32_t dx = i < out.size() - x.size() ? 1 : x[i - (out.size() - x.size())];
+    uint32_t dy = i < out.size() - y.size() ? 1 : y[i - (out.size() - y.size())];
+    if (dx == dy || dy == 1) out[i] = dx;
+    else if (dx == 1) out[i] = dy;
+    else if (dx == 0 || dy == 0) out[i] = 0;
+    else return b.refused("shapes do not broadcast");
+  }
+  return out;
+}
+
+bool allKnown(const Dims& dims) {
+  return std::all_of(dims.begin(), dims.end(), [](uint32_t d) { return d != 0; });
+}
+
+Result<void> requireFloat(const GraphBuilder& b, const Value& v) {
+  if (v.type != ANEURALNETWORKS_TENSOR_FLOAT32) return b.refused("only float32 tensors are supported");
+  return {};
+}
+
+// Binary elementwise with NNAPI broadcasting (numpy's, as ONNX's multidirectional broadcasting).
+Result<void> binary(GraphBuilder& b, int32_t op, bool fused, int32_t outType = 0) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* y, b.requiredInput(1));
+  if (x->type != y->type) return b.refused("inputs of different types");
+  NNRT_ASSIGN_OR_RETURN(Dims dims, broadcastShape(b, x->dims, y->dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t a, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t c, b.operand(*y));
+  std::vector<uint32_t> inputs{a, c};
+  if (fused) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t fuse, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+    inputs.push_back(fuse);
+  }
+  return b.emit(op, inputs, outType != 0 ? outType : x->type, dims);
+}
+
+Result<void> unary(GraphBuilder& b, int32_t op) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(uint32_t a, b.operand(*x));
+  return b.emit(op, {a}, x->type, x->dims);
+}
+
+// Variadic Max/Min/Sum: a chain of binary operations, left to right.
+Result<void> variadic(GraphBuilder& b, int32_t op, bool fused) {
+  int n = b.node()->input_size();
+  if (n < 2) return b.refused("fewer than two inputs");
+  NNRT_ASSIGN_OR_RETURN(const Value* first, b.requiredInput(0));
+  Value acc = *first;
+  NNRT_ASSIGN_OR_RETURN(acc.operand, b.operand(*first));
+  for (int i = 1; i < n; ++i) {
+    NNRT_ASSIGN_OR_RETURN(const Value* y, b.requiredInput(i));
+    if (y->type != acc.type) return b.refused("inputs of different types");
+    NNRT_ASSIGN_OR_RETURN(Dims dims, broadcastShape(b, acc.dims, y->dims));
+    NNRT_ASSIGN_OR_RETURN(uint32_t c, b.operand(*y));
+    std::vector<uint32_t> inputs{acc.operand, c};
+    if (fused) {
+      NNRT_ASSIGN_OR_RETURN(uint32_t fuse, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+      inputs.push_back(fuse);
+    }
+    NNRT_ASSIGN_OR_RETURN(uint32_t out, b.addTensor(acc.type, dims));
+    NNRT_RETURN_IF_ERROR(b.addOperation(op, inputs, {out}));
+    acc.operand = out;
+    acc.dims = dims;
+    acc.constant.reset();
+  }
+  b.define(0, acc);
+  return {};
+}
+
+Result<void> mapIdentity(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  NNRT_ASSIGN_OR_RETURN(uint32_t a, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t out, b.reshape(a, x->type, x->dims));
+  Value v = *x;
+  v.operand = out;
+  v.constant.reset();
+  b.define(0, v);
+  return {};
+}
+
+Result<void> reshapeTo(GraphBuilder& b, const Value& x, Dims dims, bool scalar = false) {
+  NNRT_ASSIGN_OR_RETURN(uint32_t a, b.operand(x));
+  if (dims.empty()) dims = {1};
+  NNRT_ASSIGN_OR_RETURN(uint32_t out, b.reshape(a, x.type, dims));
+  Value v;
+  v.operand = out;
+  v.type = x.type;
+  v.dims = dims;
+  v.scalar = scalar;
+  b.define(0, v);
+  return {};
+}
+
+Result<void> mapReshape(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(int64_t allowZero, b.attrInt("allowzero", 0));
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> shape, b.constantInts(1));
+  size_t total = elementCount(x->dims);
+  Dims out;
+  int inferred = -1;
+  size_t known = 1;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    int64_t d = shape[i];
+    if (d == 0 && allowZero == 0) {
+      if (i >= x->dims.size()) return b.refused("shape copies a dimension the input does not have");
+      d = x->dims[i];
+    }
+    if (d == -1) {
+      if (inferred >= 0) return b.refused("more than one -1 in shape");
+      inferred = static_cast<int>(i);
+      out.push_back(1);
+      continue;
+    }
+    if (d <= 0) return b.refused("shape entry " + std::to_string(d) + " is not supported");
+    out.push_back(static_cast<uint32_t>(d));
+    known *= d;
+  }
+  if (inferred >= 0) {
+    if (known == 0 || total % known != 0) return b.refused("shape does not match the input's element count");
+    out[inferred] = static_cast<uint32_t>(total / known);
+  }
+  if (elementCount(out) != total) return b.refused("shape does not match the input's element count");
+  return reshapeTo(b, *x, out, out.empty());
+}
+
+Result<void> mapFlatten(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  size_t rank = x->scalar ? 0 : x->dims.size();
+  NNRT_ASSIGN_OR_RETURN(int64_t axis, b.attrInt("axis", 1));
+  if (axis < 0) axis += static_cast<int64_t>(rank);
+  if (axis < 0 || axis > static_cast<int64_t>(rank)) return b.refused("axis outside the input's rank");
+  uint32_t outer = 1, inner = 1;
+  for (size_t i = 0; i < rank; ++i) (static_cast<int64_t>(i) < axis ? outer : inner) *= x->dims[i];
+  return reshapeTo(b, *x, {outer, inner});
+}
+
+Result<std::vector<int64_t>> axesInputOrAttribute(GraphBuilder& b, int inputIndex, int64_t sinceOpset) {
+  if (b.opset() >= sinceOpset) {
+    NNRT_ASSIGN_OR_RETURN(const Value* axes, b.input(inputIndex));
+    if (axes == nullptr) return std::vector<int64_t>{};
+    NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> values, b.constantInts(inputIndex));
+    return std::vector<int64_t>(values.begin(), values.end());
+  }
+  return b.attrInts("axes");
+}
+
+Result<void> mapSqueeze(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  NNRT_ASSIGN_OR_RETURN(std::vector<int64_t> axes, axesInputOrAttribute(b, 1, 13));
+  std::vector<bool> drop(x->dims.size(), false);
+  for (int64_t a : axes) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, a, x->dims.size()));
+    if (x->dims[axis] != 1) return b.refused("squeezed axis has size " + std::to_string(x->dims[axis]));
+    drop[axis] = true;
+  }
+  Dims out;
+  for (size_t i = 0; i < x->dims.size(); ++i) {
+    if (axes.empty() ? x->dims[i] != 1 : !drop[i]) out.push_back(x->dims[i]);
+  }
+  return reshapeTo(b, *x, out, out.empty());
+}
+
+Result<void> mapUnsqueeze(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  NNRT_ASSIGN_OR_RETURN(std::vector<int64_t> axes, axesInputOrAttribute(b, 1, 13));
+  if (axes.empty()) return b.refused("axes missing");
+  Dims in = x->scalar ? Dims{} : x->dims;
+  size_t rank = in.size() + axes.size();
+  std::vector<bool> inserted(rank, false);
+  for (int64_t a : axes) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, a, rank));
+    if (inserted[axis]) return b.refused("axis repeated");
+    inserted[axis] = true;
+  }
+  Dims out;
+  size_t next = 0;
+  for (size_t i = 0; i < rank; ++i) out.push_back(inserted[i] ? 1 : in[next++]);
+  return reshapeTo(b, *x, out);
+}
+
+Result<void> mapTranspose(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(std::vector<int64_t> perm, b.attrInts("perm"));
+  size_t rank = x->dims.size();
+  if (perm.empty()) {
+    for (size_t i = 0; i < rank; ++i) perm.push_back(static_cast<int64_t>(rank - 1 - i));
+  }
+  if (perm.size() != rank) return b.refused("perm does not match the input's rank");
+  Dims out;
+  std::vector<int32_t> p;
+  for (int64_t a : perm) {
+    if (a < 0 || a >= static_cast<int64_t>(rank)) return b.refused("perm entry out of range");
+    out.push_back(x->dims[a]);
+    p.push_back(static_cast<int32_t>(a));
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t permOperand, b.constInts(p));
+  return b.emit(ANEURALNETWORKS_TRANSPOSE, {in, permOperand}, x->type, out);
+}
+
+Result<void> mapConcat(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* first, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(int64_t a, b.attrInt("axis", b.opset() < 4 ? 1 : INT64_MAX));
+  if (a == INT64_MAX) return b.refused("attribute axis missing");
+  NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, a, first->dims.size()));
+  Dims out = first->dims;
+  out[axis] = 0;
+  std::vector<uint32_t> inputs;
+  bool known = true;
+  for (int i = 0; i < b.node()->input_size(); ++i) {
+    NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(i));
+    if (x->dims.size() != out.size() || x->type != first->type) return b.refused("inputs differ in rank or type");
+    known = known && x->dims[axis] != 0;
+    out[axis] += x->dims[axis];
+    NNRT_ASSIGN_OR_RETURN(uint32_t o, b.operand(*x));
+    inputs.push_back(o);
+  }
+  if (!known) out[axis] = 0;
+  NNRT_ASSIGN_OR_RETURN(uint32_t axisOperand, b.scalarInt(static_cast<int32_t>(axis)));
+  inputs.push_back(axisOperand);
+  return b.emit(ANEURALNETWORKS_CONCATENATION, inputs, first->type, out);
+}
+
+Result<void> softmaxLike(GraphBuilder& b, int32_t op) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  size_t rank = x->dims.size();
+  NNRT_ASSIGN_OR_RETURN(int64_t a, b.attrInt("axis", b.opset() < 13 ? 1 : -1));
+  NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, a, rank));
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t beta, b.scalarFloat(1.0f));
+  if (b.opset() >= 13 || axis == rank - 1) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t axisOperand, b.scalarInt(static_cast<int32_t>(axis)));
+    return b.emit(op, {in, beta, axisOperand}, x->type, x->dims);
+  }
+  // Before opset 13 the input is coerced to 2-D [before axis, from axis] and normalized per row.
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  uint32_t outer = 1, inner = 1;
+  for (size_t i = 0; i < rank; ++i) (i < axis ? outer : inner) *= x->dims[i];
+  NNRT_ASSIGN_OR_RETURN(uint32_t flat, b.reshape(in, x->type, {outer, inner}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t axisOperand, b.scalarInt(1));
+  NNRT_ASSIGN_OR_RETURN(uint32_t normalized, b.addTensor(x->type, {outer, inner}));
+  NNRT_RETURN_IF_ERROR(b.addOperation(op, {flat, beta, axisOperand}, {normalized}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t out, b.reshape(normalized, x->type, x->dims));
+  Value v;
+  v.operand = out;
+  v.type = x->type;
+  v.dims = x->dims;
+  b.define(0, v);
+  return {};
+}
+
+// Explicit 2-D window geometry (Conv and the pools), NCHW input.
+struct Window {
+  int32_t padTop = 0, padLeft = 0, padBottom = 0, padRight = 0;
+  int32_t strideH = 1, strideW = 1, dilationH = 1, dilationW = 1;
+  uint32_t outH = 0, outW = 0;
+};
+
+Result<Window> windowGeometry(GraphBuilder& b, const Dims& input, uint32_t kernelH, uint32_t kernelW, bool ceilMode) {
+  Window w;
+  NNRT_ASSIGN_OR_RETURN(std::vector<int64_t> strides, b.attrInts("strides"));
+  NNRT_ASSIGN_OR_RETURN(std::vector<int64_t> dilations, b.attrInts("dilations"));
+  NNRT_ASSIGN_OR_RETURN(std::vector<int64_t> pads, b.attrInts("pads"));
+  NNRT_ASSIGN_OR_RETURN(std::string autoPad, b.attrString("auto_pad", "NOTSET"));
+  if (!strides.empty()) {
+    if (strides.size() != 2) return b.refused("strides must have 2 entries");
+    w.strideH = static_cast<int32_t>(strides[0]);
+    w.strideW = static_cast<int32_t>(strides[1]);
+  }
+  if (!dilations.empty()) {
+    if (dilations.size() != 2) return b.refused("dilations must have 2 entries");
+    w.dilationH = static_cast<int32_t>(dilations[0]);
+    w.dilationW = static_cast<int32_t>(dilations[1]);
+  }
+  if (w.strideH < 1 || w.strideW < 1 || w.dilationH < 1 || w.dilationW < 1) return b.refused("strides/dilations must be positive");
+  uint32_t inH = input[2], inW = input[3];
+  if (inH == 0 || inW == 0) return b.refused("spatial input size unknown");
+  int64_t extentH = (static_cast<int64_t>(kernelH) - 1) * w.dilationH + 1;
+  int64_t extentW = (static_cast<int64_t>(kernelW) - 1) * w.dilationW + 1;
+  if (autoPad == "NOTSET") {
+    if (!pads.empty()) {
+      if (pads.size() != 4) return b.refused("pads must have 4 entries");
+      if (std::any_of(pads.begin(), pads.end(), [](int64_t p) { return p < 0; })) return b.refused("negative pads");
+      w.padTop = static_cast<int32_t>(pads[0]);
+      w.padLeft = static_cast<int32_t>(pads[1]);
+      w.padBottom = static_cast<int32_t>(pads[2]);
+      w.padRight = static_cast<int32_t>(pads[3]);
+    }
+  } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+    auto same = [&](int64_t in, int64_t stride, int64_t extent, int32_t& begin, int32_t& end) {
+      int64_t out = (in + stride - 1) / stride;
+      int64_t total = std::max<int64_t>((out - 1) * stride + extent - in, 0);
+      int64_t small = total / 2, large = total - small;
+      begin = static_cast<int32_t>(autoPad == "SAME_UPPER" ? small : large);
+      end = static_cast<int32_t>(autoPad == "SAME_UPPER" ? large : small);
+    };
+    same(inH, w.strideH, extentH, w.padTop, w.padBottom);
+    same(inW, w.strideW, extentW, w.padLeft, w.padRight);
+  } else if (autoPad != "VALID") {
+    return b.refused("auto_pad '" + autoPad + "' is not supported");
+  }
+  auto outSize = [&](int64_t in, int64_t padSum, int64_t extent, int64_t stride, bool ceil) -> int64_t {
+    int64_t span = in + padSum - extent;
+    if (span < 0) return -1;
+    return (ceil ? (span + stride - 1) / stride : span / stride) + 1;
+  };
+  int64_t oh = outSize(inH, w.padTop + w.padBottom, extentH, w.strideH, false);
+  int64_t ow = outSize(inW, w.padLeft + w.padRight, extentW, w.strideW, false);
+  if (oh <= 0 || ow <= 0) return b.refused("the window is larger than the padded input");
+  if (ceilMode && (outSize(inH, w.padTop + w.padBottom, extentH, w.strideH, true) != oh ||
+                   outSize(inW, w.padLeft + w.padRight, extentW, w.strideW, true) != ow)) {
+    return b.refused("ceil_mode adds a partial window, which NNAPI does not compute");
+  }
+  w.outH = static_cast<uint32_t>(oh);
+  w.outW = static_cast<uint32_t>(ow);
+  return w;
+}
+
+Result<void> mapConv(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* w, b.requiredInput(1));
+  NNRT_ASSIGN_OR_RETURN(const Value* bias, b.input(2));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  if (x->dims.size() != 4) return b.refused("only 2-D convolutions (4-D input) are supported");
+  if (!w->constant.has_value() || w->dims.size() != 4) return b.refused("weights must be a 4-D constant");
+  NNRT_ASSIGN_OR_RETURN(std::vector<int64_t> kernel, b.attrInts("kernel_shape"));
+  uint32_t M = w->dims[0], Cg = w->dims[1], kH = w->dims[2], kW = w->dims[3];
+  if (!kernel.empty() && (kernel.size() != 2 || kernel[0] != kH || kernel[1] != kW)) {
+    return b.refused("kernel_shape differs from the weights' shape");
+  }
+  NNRT_ASSIGN_OR_RETURN(int64_t group, b.attrInt("group", 1));
+  uint32_t C = x->dims[1];
+  if (group < 1 || C == 0 || C != Cg * group || M % group != 0) return b.refused("group does not match the channels");
+  NNRT_ASSIGN_OR_RETURN(Window g, windowGeometry(b, x->dims, kH, kW, false));
+  std::vector<float> weights(elementCount(w->dims));
+  std::memcpy(weights.data(), w->constant->bytes.data(), weights.size() * 4);
+  auto at = [&](uint32_t m, uint32_t c, uint32_t h, uint32_t ww) { return weights[((m * Cg + c) * kH + h) * kW + ww]; };
+  const bool depthwise = group > 1 && static_cast<uint32_t>(group) == C && Cg == 1;
+  std::vector<float> filter(weights.size());
+  Dims filterDims;
+  if (depthwise) {  // [1, kH, kW, M]
+    filterDims = {1, kH, kW, M};
+    for (uint32_t h = 0; h < kH; ++h)
+      for (uint32_t ww = 0; ww < kW; ++ww)
+        for (uint32_t m = 0; m < M; ++m) filter[(h * kW + ww) * M + m] = at(m, 0, h, ww);
+  } else {  // [M, kH, kW, Cg]
+    filterDims = {M, kH, kW, Cg};
+    for (uint32_t m = 0; m < M; ++m)
+      for (uint32_t h = 0; h < kH; ++h)
+        for (uint32_t ww = 0; ww < kW; ++ww)
+          for (uint32_t c = 0; c < Cg; ++c) filter[((m * kH + h) * kW + ww) * Cg + c] = at(m, c, h, ww);
+  }
+  if (group > 1 && !depthwise && (g.dilationH != 1 || g.dilationW != 1)) {
+    return b.refused("grouped convolution with dilations has no NNAPI operation");
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t filterOperand, b.constFloats(filter, filterDims));
+  uint32_t biasOperand;
+  if (bias != nullptr) {
+    if (bias->dims.size() != 1 || bias->dims[0] != M) return b.refused("bias must have shape [M]");
+    NNRT_ASSIGN_OR_RETURN(biasOperand, b.operand(*bias));
+  } else {
+    NNRT_ASSIGN_OR_RETURN(biasOperand, b.constFloats(std::vector<float>(M, 0.0f)));
+  }
+  std::vector<uint32_t> inputs{in, filterOperand, biasOperand};
+  for (int32_t v : {g.padLeft, g.padRight, g.padTop, g.padBottom, g.strideW, g.strideH}) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t s, b.scalarInt(v));
+    inputs.push_back(s);
+  }
+  int32_t op = ANEURALNETWORKS_CONV_2D;
+  if (depthwise) {
+    op = ANEURALNETWORKS_DEPTHWISE_CONV_2D;
+    NNRT_ASSIGN_OR_RETURN(uint32_t multiplier, b.scalarInt(static_cast<int32_t>(M / C)));
+    inputs.push_back(multiplier);
+  } else if (group > 1) {
+    op = ANEURALNETWORKS_GROUPED_CONV_2D;
+    NNRT_ASSIGN_OR_RETURN(uint32_t groups, b.scalarInt(static_cast<int32_t>(group)));
+    inputs.push_back(groups);
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t fuse, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+  NNRT_ASSIGN_OR_RETURN(uint32_t nchw, b.scalarBool(true));
+  inputs.push_back(fuse);
+  inputs.push_back(nchw);
+  if (op != ANEURALNETWORKS_GROUPED_CONV_2D) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t dw, b.scalarInt(g.dilationW));
+    NNRT_ASSIGN_OR_RETURN(uint32_t dh, b.scalarInt(g.dilationH));
+    inputs.push_back(dw);
+    inputs.push_back(dh);
+  }
+  return b.emit(op, inputs, x->type, {x->dims[0], M, g.outH, g.outW});
+}
+
+Result<void> pool(GraphBuilder& b, int32_t op, bool global) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  if (x->dims.size() != 4) return b.refused("only 2-D pooling (4-D input) is supported");
+  if (b.node()->output_size() > 1 && !b.node()->output(1).empty()) return b.refused("the Indices output is not supported");
+  uint32_t kH = x->dims[2], kW = x->dims[3];
+  Window g;
+  if (global) {
+    if (kH == 0 || kW == 0) return b.refused("spatial input size unknown");
+    g.outH = g.outW = 1;
+  } else {
+    NNRT_ASSIGN_OR_RETURN(std::vector<int64_t> kernel, b.attrInts("kernel_shape"));
+    if (kernel.size() != 2) return b.refused("kernel_shape must have 2 entries");
+    kH = static_cast<uint32_t>(kernel[0]);
+    kW = static_cast<uint32_t>(kernel[1]);
+    NNRT_ASSIGN_OR_RETURN(int64_t ceilMode, b.attrInt("ceil_mode", 0));
+    NNRT_ASSIGN_OR_RETURN(int64_t storageOrder, b.attrInt("storage_order", 0));
+    if (storageOrder != 0) return b.refused("storage_order 1 is not supported");
+    NNRT_ASSIGN_OR_RETURN(g, windowGeometry(b, x->dims, kH, kW, ceilMode != 0));
+    if (g.dilationH != 1 || g.dilationW != 1) return b.refused("dilated pooling has no NNAPI operation");
+    NNRT_ASSIGN_OR_RETURN(int64_t includePad, b.attrInt("count_include_pad", 0));
+    if (includePad != 0 && (g.padTop || g.padLeft || g.padBottom || g.padRight)) {
+      return b.refused("count_include_pad with padding: NNAPI averages over the input elements only");
+    }
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  std::vector<uint32_t> inputs{in};
+  for (int32_t v : {g.padLeft, g.padRight, g.padTop, g.padBottom, g.strideW, g.strideH, static_cast<int32_t>(kW),
+                    static_cast<int32_t>(kH), static_cast<int32_t>(ANEURALNETWORKS_FUSED_NONE)}) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t s, b.scalarInt(v));
+    inputs.push_back(s);
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t nchw, b.scalarBool(true));
+  inputs.push_back(nchw);
+  return b.emit(op, inputs, x->type, {x->dims[0], x->dims[1], g.outH, g.outW});
+}
+
+// Transposes a constant 2-D float matrix.
+std::vector<float> transposed(const std::vector<float>& m, uint32_t rows, uint32_t cols) {
+  std::vector<float> t(m.size());
+  for (uint32_t r = 0; r < rows; ++r)
+    for (uint32_t c = 0; c < cols; ++c) t[c * rows + r] = m[r * cols + c];
+  return t;
+}
+
+Result<void> mapGemm(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* a, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* w, b.requiredInput(1));
+  NNRT_ASSIGN_OR_RETURN(const Value* c, b.input(2));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *a));
+  NNRT_ASSIGN_OR_RETURN(float alpha, b.attrFloat("alpha", 1.0f));
+  NNRT_ASSIGN_OR_RETURN(float beta, b.attrFloat("beta", 1.0f));
+  NNRT_ASSIGN_OR_RETURN(int64_t transA, b.attrInt("transA", 0));
+  NNRT_ASSIGN_OR_RETURN(int64_t transB, b.attrInt("transB", 0));
+  if (a->dims.size() != 2 || w->dims.size() != 2) return b.refused("A and B must be 2-D");
+  NNRT_ASSIGN_OR_RETURN(uint32_t aOperand, b.operand(*a));
+  uint32_t M = a->dims[0], K = a->dims[1];
+  if (transA != 0) {
+    M = a->dims[1];
+    K = a->dims[0];
+    NNRT_ASSIGN_OR_RETURN(uint32_t perm, b.constInts({1, 0}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t t, b.addTensor(a->type, {M, K}));
+    NNRT_RETURN_IF_ERROR(b.addOperation(ANEURALNETWORKS_TRANSPOSE, {aOperand, perm}, {t}));
+    aOperand = t;
+  }
+  uint32_t N = transB != 0 ? w->dims[0] : w->dims[1];
+  if ((transB != 0 ? w->dims[1] : w->dims[0]) != K || K == 0 || N == 0) return b.refused("A and B do not multiply");
+  // FULLY_CONNECTED takes weights as [N, K].
+  uint32_t weights;
+  if (transB != 0) {
+    NNRT_ASSIGN_OR_RETURN(weights, b.operand(*w));
+  } else if (w->constant.has_value()) {
+    std::vector<float> m(elementCount(w->dims));
+    std::memcpy(m.data(), w->constant->bytes.data(), m.size() * 4);
+    NNRT_ASSIGN_OR_RETURN(weights, b.constFloats(transposed(m, K, N), {N, K}));
+  } else {
+    NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*w));
+    NNRT_ASSIGN_OR_RETURN(uint32_t perm, b.constInts({1, 0}));
+    NNRT_ASSIGN_OR_RETURN(weights, b.addTensor(w->type, {N, K}));
+    NNRT_RETURN_IF_ERROR(b.addOperation(ANEURALNETWORKS_TRANSPOSE, {in, perm}, {weights}));
+  }
+  // C joins as FULLY_CONNECTED's bias when it is a constant vector of N (or one value) and alpha is 1;
+  // otherwise alpha * (A B) + beta * C is computed as ONNX writes it.
+  bool cAsBias = false;
+  std::vector<float> biasValues(N, 0.0f);
+  if (c != nullptr && c->constant.has_value() && alpha == 1.0f) {
+    size_t count = elementCount(c->dims);
+    bool vector = count == N && (c->dims.size() == 1 || (c->dims.size() == 2 && c->dims[0] == 1));
+    if (vector || count == 1) {
+      std::vector<float> values(count);
+      std::memcpy(values.data(), c->constant->bytes.data(), count * 4);
+      for (uint32_t n = 0; n < N; ++n) biasValues[n] = beta * values[count == 1 ? 0 : n];
+      cAsBias = true;
+    }
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t bias, b.constFloats(biasValues));
+  NNRT_ASSIGN_OR_RETURN(uint32_t fuse, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+  NNRT_ASSIGN_OR_RETURN(uint32_t product, b.addTensor(a->type, {M, N}));
+  NNRT_RETURN_IF_ERROR(b.addOperation(ANEURALNETWORKS_FULLY_CONNECTED, {aOperand, weights, bias, fuse}, {product}));
+  uint32_t result = product;
+  if (alpha != 1.0f) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t alphaOperand, b.constFloats({alpha}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t f, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+    NNRT_ASSIGN_OR_RETURN(uint32_t scaled, b.addTensor(a->type, {M, N}));
+    NNRT_RETURN_IF_ERROR(b.addOperation(ANEURALNETWORKS_MUL, {result, alphaOperand, f}, {scaled}));
+    result = scaled;
+  }
+  if (c != nullptr && !cAsBias) {
+    uint32_t cOperand;
+    if (beta == 1.0f) {
+      NNRT_ASSIGN_OR_RETURN(cOperand, b.operand(*c));
+    } else {
+      NNRT_ASSIGN_OR_RETURN(uint32_t cIn, b.operand(*c));
+      NNRT_ASSIGN_OR_RETURN(uint32_t betaOperand, b.constFloats({beta}));
+      NNRT_ASSIGN_OR_RETURN(uint32_t f, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+      NNRT_ASSIGN_OR_RETURN(cOperand, b.addTensor(c->type, c->dims));
+      NNRT_RETURN_IF_ERROR(b.addOperation(ANEURALNETWORKS_MUL, {cIn, betaOperand, f}, {cOperand}));
+    }
+    NNRT_ASSIGN_OR_RETURN(Dims dims, broadcastShape(b, {M, N}, c->dims));
+    if (dims != Dims{M, N}) return b.refused("C does not broadcast to [M, N]");
+    NNRT_ASSIGN_OR_RETURN(uint32_t f, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+    NNRT_ASSIGN_OR_RETURN(uint32_t sum, b.addTensor(a->type, {M, N}));
+    NNRT_RETURN_IF_ERROR(b.addOperation(ANEURALNETWORKS_ADD, {result, cOperand, f}, {sum}));
+    result = sum;
+  }
+  Value v;
+  v.operand = result;
+  v.type = a->type;
+  v.dims = {M, N};
+  b.define(0, v);
+  return {};
+}
+
+Result<void> mapMatMul(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* a, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* w, b.requiredInput(1));
+  if (a->scalar || w->scalar || a->dims.size() < 2 || w->dims.size() < 2) {
+    return b.refused("1-D operands are not supported");
+  }
+  if (a->dims.size() != w->dims.size() || a->dims.size() > 4) return b.refused("operands must have the same rank, 2 to 4");
+  size_t r = a->dims.size();
+  for (size_t i = 0; i + 2 < r; ++i) {
+    if (a->dims[i] != w->dims[i]) return b.refused("broadcast batch dimensions are not supported");
+  }
+  if (a->dims[r - 1] != w->dims[r - 2]) return b.refused("operands do not multiply");
+  Dims out = a->dims;
+  out[r - 1] = w->dims[r - 1];
+  NNRT_ASSIGN_OR_RETURN(uint32_t x, b.operand(*a));
+  NNRT_ASSIGN_OR_RETURN(uint32_t y, b.operand(*w));
+  NNRT_ASSIGN_OR_RETURN(uint32_t adjX, b.scalarBool(false));
+  NNRT_ASSIGN_OR_RETURN(uint32_t adjY, b.scalarBool(false));
+  return b.emit(ANEURALNETWORKS_BATCH_MATMUL, {x, y, adjX, adjY}, a->type, out);
+}
+
+// Clip: max(x, lo) then min(., hi) with one-element constants; RELU/RELU1/RELU6 when the bounds are theirs.
+Result<void> mapClip(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  std::optional<float> lo, hi;
+  if (b.opset() < 11) {
+    if (b.attribute("min") != nullptr) {
+      NNRT_ASSIGN_OR_RETURN(lo, b.attrFloat("min", 0.0f));
+    }
+    if (b.attribute("max") != nullptr) {
+      NNRT_ASSIGN_OR_RETURN(hi, b.attrFloat("max", 0.0f));
+    }
+  } else {
+    for (int i = 1; i <= 2; ++i) {
+      NNRT_ASSIGN_OR_RETURN(const Value* bound, b.input(i));
+      if (bound == nullptr) continue;
+      NNRT_ASSIGN_OR_RETURN(std::vector<float> v, b.constantFloats(i));
+      if (v.size() != 1) return b.refused("min and max must be single values");
+      (i == 1 ? lo : hi) = v[0];
+    }
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  if (lo == 0.0f && !hi) return b.emit(ANEURALNETWORKS_RELU, {in}, x->type, x->dims);
+  if (lo == 0.0f && hi == 6.0f) return b.emit(ANEURALNETWORKS_RELU6, {in}, x->type, x->dims);
+  if (lo == -1.0f && hi == 1.0f) return b.emit(ANEURALNETWORKS_RELU1, {in}, x->type, x->dims);
+  uint32_t current = in;
+  for (auto [bound, op] : {std::pair{lo, ANEURALNETWORKS_MAXIMUM}, std::pair{hi, ANEURALNETWORKS_MINIMUM}}) {
+    if (!bound) continue;
+    NNRT_ASSIGN_OR_RETURN(uint32_t k, b.constFloats({*bound}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t out, b.addTensor(x->type, x->dims));
+    NNRT_RETURN_IF_ERROR(b.addOperation(op, {current, k}, {out}));
+    current = out;
+  }
+  if (current == in) return mapIdentity(b);
+  Value v;
+  v.operand = current;
+  v.type = x->type;
+  v.dims = x->dims;
+  b.define(0, v);
+  return {};
+}
+
+// BatchNormalization (inference): y = x * a + c with a = scale / sqrt(var + eps), c = B - mean * a
+// per channel (axis 1), from constant parameters.
+Result<void> mapBatchNorm(GraphBuilder& b) {
+  if (b.node()->output_size() > 1) return b.refused("training-mode outputs are not supported");
+  NNRT_ASSIGN_OR_RETURN(int64_t training, b.attrInt("training_mode", 0));
+  if (training != 0) return b.refused("training_mode is not supported");
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  NNRT_ASSIGN_OR_RETURN(float eps, b.attrFloat("epsilon", 1e-5f));
+  NNRT_ASSIGN_OR_RETURN(std::vector<float> scale, b.constantFloats(1));
+  NNRT_ASSIGN_OR_RETURN(std::vector<float> bias, b.constantFloats(2));
+  NNRT_ASSIGN_OR_RETURN(std::vector<float> mean, b.constantFloats(3));
+  NNRT_ASSIGN_OR_RETURN(std::vector<float> var, b.constantFloats(4));
+  if (x->dims.size() < 2) return b.refused("input must have a channel axis");
+  uint32_t C = x->dims[1];
+  if (scale.size() != C || bias.size() != C || mean.size() != C || var.size() != C) return b.refused("parameters must have C values");
+  std::vector<float> mul(C), add(C);
+  for (uint32_t c = 0; c < C; ++c) {
+    mul[c] = scale[c] / std::sqrt(var[c] + eps);
+    add[c] = bias[c] - mean[c] * mul[c];
+  }
+  Dims paramDims(x->dims.size() - 1, 1);
+  paramDims[0] = C;
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t mulOperand, b.constFloats(mul, paramDims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t addOperand, b.constFloats(add, paramDims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t f1, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+  NNRT_ASSIGN_OR_RETURN(uint32_t f2, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+  NNRT_ASSIGN_OR_RETURN(uint32_t scaled, b.addTensor(x->type, x->dims));
+  NNRT_RETURN_IF_ERROR(b.addOperation(ANEURALNETWORKS_MUL, {in, mulOperand, f1}, {scaled}));
+  return b.emit(ANEURALNETWORKS_ADD, {scaled, addOperand, f2}, x->type, x->dims);
+}
+
+Result<void> mapPrelu(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* slope, b.requiredInput(1));
+  NNRT_ASSIGN_OR_RETURN(Dims dims, broadcastShape(b, x->dims, slope->dims));
+  if (dims != x->dims) return b.refused("slope must broadcast to the input's shape");
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t s, b.operand(*slope));
+  return b.emit(ANEURALNETWORKS_PRELU, {in, s}, x->type, x->dims);
+}
+
+Result<void> mapLeakyRelu(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  NNRT_ASSIGN_OR_RETURN(float alpha, b.attrFloat("alpha", 0.01f));
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t s, b.constFloats({alpha}));
+  return b.emit(ANEURALNETWORKS_PRELU, {in, s}, x->type, x->dims);
+}
+
+Result<void> mapElu(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  NNRT_ASSIGN_OR_RETURN(float alpha, b.attrFloat("alpha", 1.0f));
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t s, b.scalarFloat(alpha));
+  return b.emit(ANEURALNETWORKS_ELU, {in, s}, x->type, x->dims);
+}
+
+Result<void> mapConstant(GraphBuilder& b) {
+  const auto* a = b.attribute("value");
+  if (a == nullptr || a->type() != onnx::AttributeProto::TENSOR) return b.refused("only the 'value' tensor form is supported");
+  auto decoded = decodeTensor(a->t(), {});
+  if (!decoded.has_value()) return b.refused(decoded.error().message);
+  Value v;
+  v.type = decoded->type;
+  v.dims = decoded->dimensions;
+  if (v.dims.empty()) {
+    v.scalar = true;
+    v.dims = {1};
+  }
+  v.constant = std::move(*decoded);
+  b.define(0, std::move(v));
+  return {};
+}
+
+// ReduceX: NNAPI REDUCE_* / MEAN over the given axes (all when none); keepdims as ONNX.
+Result<void> reduce(GraphBuilder& b, int32_t op, int32_t pre = 0, int32_t post = 0) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(int64_t keep, b.attrInt("keepdims", 1));
+  NNRT_ASSIGN_OR_RETURN(int64_t noop, b.attrInt("noop_with_empty_axes", 0));
+  const bool axesAsInput = std::string(b.node()->op_type()) == "ReduceSum" && b.opset() >= 13;
+  std::vector<int64_t> axes;
+  if (axesAsInput) {
+    NNRT_ASSIGN_OR_RETURN(axes, axesInputOrAttribute(b, 1, 13));
+  } else {
+    NNRT_ASSIGN_OR_RETURN(axes, b.attrInts("axes"));
+  }
+  if (axes.empty() && noop != 0) return mapIdentity(b);
+  size_t rank = x->dims.size();
+  std::vector<bool> reduced(rank, axes.empty());
+  for (int64_t a : axes) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, a, rank));
+    reduced[axis] = true;
+  }
+  std::vector<int32_t> list;
+  Dims out;
+  for (size_t i = 0; i < rank; ++i) {
+    if (reduced[i]) list.push_back(static_cast<int32_t>(i));
+    if (!reduced[i]) out.push_back(x->dims[i]);
+    else if (keep != 0) out.push_back(1);
+  }
+  bool scalar = out.empty();
+  if (scalar) out = {1};
+  NNRT_ASSIGN_OR_RETURN(uint32_t current, b.operand(*x));
+  if (pre != 0) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t t, b.addTensor(x->type, x->dims));
+    if (pre == ANEURALNETWORKS_MUL) {
+      NNRT_ASSIGN_OR_RETURN(uint32_t f, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+      NNRT_RETURN_IF_ERROR(b.addOperation(pre, {current, current, f}, {t}));
+    } else {
+      NNRT_RETURN_IF_ERROR(b.addOperation(pre, {current}, {t}));
+    }
+    current = t;
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t axesOperand, b.constInts(list));
+  uint32_t keepOperand;
+  if (op == ANEURALNETWORKS_MEAN) {
+    NNRT_ASSIGN_OR_RETURN(keepOperand, b.scalarInt(keep != 0 ? 1 : 0));
+  } else {
+    NNRT_ASSIGN_OR_RETURN(keepOperand, b.scalarBool(keep != 0));
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t reducedOperand, b.addTensor(x->type, out));
+  NNRT_RETURN_IF_ERROR(b.addOperation(op, {current, axesOperand, keepOperand}, {reducedOperand}));
+  current = reducedOperand;
+  if (post != 0) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t t, b.addTensor(x->type, out));
+    NNRT_RETURN_IF_ERROR(b.addOperation(post, {current}, {t}));
+    current = t;
+  }
+  Value v;
+  v.operand = current;
+  v.type = x->type;
+  v.dims = out;
+  v.scalar = scalar;
+  b.define(0, v);
+  return {};
+}
+
+Result<void> mapGather(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* indices, b.requiredInput(1));
+  NNRT_ASSIGN_OR_RETURN(int64_t a, b.attrInt("axis", 0));
+  NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, a, x->dims.size()));
+  if (indices->type != ANEURALNETWORKS_TENSOR_INT32) return b.refused("indices must be integers");
+  uint32_t indicesOperand;
+  if (indices->constant.has_value()) {
+    // NNAPI takes indices in [0, size): ONNX's negative ones count from the end.
+    NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> values, b.constantInts(1));
+    int64_t size = x->dims[axis];
+    for (int32_t& i : values) {
+      if (i < -size || i >= size) return b.refused("index " + std::to_string(i) + " is out of range");
+      if (i < 0) i += static_cast<int32_t>(size);
+    }
+    NNRT_ASSIGN_OR_RETURN(indicesOperand, b.constInts(values, indices->dims));
+  } else {
+    NNRT_ASSIGN_OR_RETURN(indicesOperand, b.operand(*indices));
+  }
+  Dims out(x->dims.begin(), x->dims.begin() + axis);
+  if (!indices->scalar) out.insert(out.end(), indices->dims.begin(), indices->dims.end());
+  out.insert(out.end(), x->dims.begin() + axis + 1, x->dims.end());
+  Dims nnapiOut(x->dims.begin(), x->dims.begin() + axis);
+  nnapiOut.insert(nnapiOut.end(), indices->dims.begin(), indices->dims.end());
+  nnapiOut.insert(nnapiOut.end(), x->dims.begin() + axis + 1, x->dims.end());
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t axisOperand, b.scalarInt(static_cast<int32_t>(axis)));
+  if (out == nnapiOut) return b.emit(ANEURALNETWORKS_GATHER, {in, axisOperand, indicesOperand}, x->type, out);
+  // A scalar index drops the axis: gather with [1] and reshape.
+  if (!allKnown(out)) return b.refused("input shape unknown");
+  NNRT_ASSIGN_OR_RETURN(uint32_t gathered, b.addTensor(x->type, nnapiOut));
+  NNRT_RETURN_IF_ERROR(b.addOperation(ANEURALNETWORKS_GATHER, {in, axisOperand, indicesOperand}, {gathered}));
+  bool scalar = out.empty();
+  if (scalar) out = {1};
+  NNRT_ASSIGN_OR_RETURN(uint32_t reshaped, b.reshape(gathered, x->type, out));
+  Value v;
+  v.operand = reshaped;
+  v.type = x->type;
+  v.dims = out;
+  v.scalar = scalar;
+  b.define(0, v);
+  return {};
+}
+
+Result<void> mapPow(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* y, b.requiredInput(1));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  if (y->type != x->type) return b.refused("exponent of another type than the base");
+  return binary(b, ANEURALNETWORKS_POW, false);
+}
+
+Result<void> mapDiv(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));  // NNAPI's integer DIV floors, ONNX's truncates
+  return binary(b, ANEURALNETWORKS_DIV, true);
+}
+
+Result<void> mapReciprocal(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t one, b.constFloats({1.0f}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t f, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+  return b.emit(ANEURALNETWORKS_DIV, {one, in, f}, x->type, x->dims);
+}
+
+Result<void> mapMean(GraphBuilder& b) {
+  NNRT_RETURN_IF_ERROR(variadic(b, ANEURALNETWORKS_ADD, true));
+  const Value* sum = b.find(b.node()->output(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *sum));
+  NNRT_ASSIGN_OR_RETURN(uint32_t n, b.constFloats({static_cast<float>(b.node()->input_size())}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t f, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+  Value total = *sum;
+  return b.emit(ANEURALNETWORKS_DIV, {total.operand, n, f}, total.type, total.dims);
+}
+
+Result<void> mapWhere(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* c, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(1));
+  NNRT_ASSIGN_OR_RETURN(const Value* y, b.requiredInput(2));
+  if (c->dims != x->dims || c->dims != y->dims) return b.refused("broadcasting is not supported (NNAPI SELECT)");
+  NNRT_ASSIGN_OR_RETURN(uint32_t co, b.operand(*c));
+  NNRT_ASSIGN_OR_RETURN(uint32_t xo, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t yo, b.operand(*y));
+  return b.emit(ANEURALNETWORKS_SELECT, {co, xo, yo}, x->type, x->dims);
+}
+
+const std::vector<const char*> kConvAttributes{"auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"};
+
+}  // namespace
+
+const std::vector<OperatorMapping>& operatorMappings() {
+  static const std::vector<OperatorMapping> mappings = {
+      {"Abs", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_ABS); }},
+      {"Add", {}, [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_ADD, true); }},
+      {"And", {}, [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_LOGICAL_AND, false); }},
+      {"AveragePool", {"auto_pad", "ceil_mode", "count_include_pad", "kernel_shape", "pads", "strides"},
+       [](GraphBuilder& b) { return pool(b, ANEURALNETWORKS_AVERAGE_POOL_2D, false); }},
+      {"BatchNormalization", {"epsilon", "momentum", "training_mode"}, mapBatchNorm},
+      {"Clip", {"min", "max"}, mapClip},
+      {"Concat", {"axis"}, mapConcat},
+      {"Constant", {"value"}, mapConstant},
+      {"Conv", kConvAttributes, mapConv},
+      {"Div", {}, mapDiv},
+      {"Elu", {"alpha"}, mapElu},
+      {"Equal", {}, [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_EQUAL, false, ANEURALNETWORKS_TENSOR_BOOL8); }},
+      {"Exp", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_EXP); }},
+      {"Flatten", {"axis"}, mapFlatten},
+      {"Floor", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_FLOOR); }},
+      {"Gather", {"axis"}, mapGather},
+      {"Gemm", {"alpha", "beta", "transA", "transB"}, mapGemm},
+      {"GlobalAveragePool", {}, [](GraphBuilder& b) { return pool(b, ANEURALNETWORKS_AVERAGE_POOL_2D, true); }},
+      {"GlobalMaxPool", {}, [](GraphBuilder& b) { return pool(b, ANEURALNETWORKS_MAX_POOL_2D, true); }},
+      {"Greater", {}, [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_GREATER, false, ANEURALNETWORKS_TENSOR_BOOL8); }},
+      {"GreaterOrEqual", {},
+       [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_GREATER_EQUAL, false, ANEURALNETWORKS_TENSOR_BOOL8); }},
+      {"HardSwish", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_HARD_SWISH); }},
+      {"Identity", {}, mapIdentity},
+      {"LeakyRelu", {"alpha"}, mapLeakyRelu},
+      {"Less", {}, [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_LESS, false, ANEURALNETWORKS_TENSOR_BOOL8); }},
+      {"LessOrEqual", {},
+       [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_LESS_EQUAL, false, ANEURALNETWORKS_TENSOR_BOOL8); }},
+      {"Log", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_LOG); }},
+      {"LogSoftmax", {"axis"}, [](GraphBuilder& b) { return softmaxLike(b, ANEURALNETWORKS_LOG_SOFTMAX); }},
+      {"MatMul", {}, mapMatMul},
+      {"Max", {}, [](GraphBuilder& b) { return variadic(b, ANEURALNETWORKS_MAXIMUM, false); }},
+      {"MaxPool", {"auto_pad", "ceil_mode", "dilations", "kernel_shape", "pads", "storage_order", "strides"},
+       [](GraphBuilder& b) { return pool(b, ANEURALNETWORKS_MAX_POOL_2D, false); }},
+      {"Mean", {}, mapMean},
+      {"Min", {}, [](GraphBuilder& b) { return variadic(b, ANEURALNETWORKS_MINIMUM, false); }},
+      {"Mul", {}, [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_MUL, true); }},
+      {"Neg", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_NEG); }},
+      {"Not", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_LOGICAL_NOT); }},
+      {"Or", {}, [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_LOGICAL_OR, false); }},
+      {"Pow", {}, mapPow},
+      {"PRelu", {}, mapPrelu},
+      {"Reciprocal", {}, mapReciprocal},
+      {"ReduceL1", {"axes", "keepdims"},
+       [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_REDUCE_SUM, ANEURALNETWORKS_ABS); }},
+      {"ReduceL2", {"axes", "keepdims"},
+       [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_REDUCE_SUM, ANEURALNETWORKS_MUL, ANEURALNETWORKS_SQRT); }},
+      {"ReduceLogSum", {"axes", "keepdims"},
+       [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_REDUCE_SUM, 0, ANEURALNETWORKS_LOG); }},
+      {"ReduceMax", {"axes", "keepdims"}, [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_REDUCE_MAX); }},
+      {"ReduceMean", {"axes", "keepdims"}, [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_MEAN); }},
+      {"ReduceMin", {"axes", "keepdims"}, [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_REDUCE_MIN); }},
+      {"ReduceProd", {"axes", "keepdims"}, [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_REDUCE_PROD); }},
+      {"ReduceSum", {"axes", "keepdims", "noop_with_empty_axes"},
+       [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_REDUCE_SUM); }},
+      {"ReduceSumSquare", {"axes", "keepdims"},
+       [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_REDUCE_SUM, ANEURALNETWORKS_MUL); }},
+      {"Relu", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_RELU); }},
+      {"Reshape", {"allowzero"}, mapReshape},
+      {"Sigmoid", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_LOGISTIC); }},
+      {"Sin", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_SIN); }},
+      {"Softmax", {"axis"}, [](GraphBuilder& b) { return softmaxLike(b, ANEURALNETWORKS_SOFTMAX); }},
+      {"Sqrt", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_SQRT); }},
+      {"Squeeze", {"axes"}, mapSqueeze},
+      {"Sub", {}, [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_SUB, true); }},
+      {"Sum", {}, [](GraphBuilder& b) { return variadic(b, ANEURALNETWORKS_ADD, true); }},
+      {"Tanh", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_TANH); }},
+      {"Transpose", {"perm"}, mapTranspose},
+      {"Unsqueeze", {"axes"}, mapUnsqueeze},
+      {"Where", {}, mapWhere},
+  };
+  return mappings;
+}
+
+}  // namespace nnrt::onnxfront
