@@ -94,6 +94,22 @@ Result<LoadedModel> build(const onnx::ModelProto& proto, const std::filesystem::
   std::vector<uint32_t> inputOperands;
   for (const auto& info : graph.input()) {
     if (initializerNames.count(info.name()) != 0) continue;  // IR < 4 lists initializers as inputs too
+    auto bound = options.constantInputs.find(info.name());
+    if (bound != options.constantInputs.end()) {
+      Value value;
+      value.type = bound->second.type;
+      value.dims = bound->second.dimensions;
+      if (value.dims.empty()) {
+        value.scalar = true;
+        value.dims = {1};
+      }
+      if (elementCount(value.dims) * elementSize(value.type) != bound->second.bytes.size()) {
+        return badFile(file, "input '" + info.name() + "': the bound value's size does not match its shape");
+      }
+      value.constant = bound->second;
+      builder.defineName(info.name(), std::move(value));
+      continue;
+    }
     auto value = describe(info, options);
     if (!value.has_value()) return badFile(file, "input: " + value.error().message);
     auto operand = builder.addTensor(value->type, value->dims);

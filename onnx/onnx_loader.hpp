@@ -50,6 +50,9 @@ struct LoadedModel {
 struct LoadOptions {
   // Shapes for inputs the file leaves (partly) symbolic, by input name; every dimension known.
   std::map<std::string, std::vector<uint32_t>> inputShapes;
+  // Values for graph inputs, by name: each becomes a constant of the model (no longer an input), so
+  // that operators needing constant arguments (Reshape's shape, axes, Clip's bounds) map.
+  std::map<std::string, HostTensor> constantInputs;
 };
 
 // Loads and finishes the model in `file` (external data files are found relative to its folder).

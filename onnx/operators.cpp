@@ -57,10 +57,13 @@ Result<void> unary(GraphBuilder& b, int32_t op) {
   return b.emit(op, {a}, x->type, x->dims);
 }
 
+Result<void> mapIdentity(GraphBuilder& b);
+
 // Variadic Max/Min/Sum: a chain of binary operations, left to right.
 Result<void> variadic(GraphBuilder& b, int32_t op, bool fused) {
   int n = b.node()->input_size();
-  if (n < 2) return b.refused("fewer than two inputs");
+  if (n == 1) return mapIdentity(b);
+  if (n < 1) return b.refused("no inputs");
   NNRT_ASSIGN_OR_RETURN(const Value* first, b.requiredInput(0));
   Value acc = *first;
   NNRT_ASSIGN_OR_RETURN(acc.operand, b.operand(*first));
@@ -345,7 +348,7 @@ Result<void> mapConv(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(const Value* bias, b.input(2));
   NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
   if (x->dims.size() != 4) return b.refused("only 2-D convolutions (4-D input) are supported");
-  if (!w->constant.has_value() || w->dims.size() != 4) return b.refused("weights must be a 4-D constant");
+  if (w->dims.size() != 4 || !allKnown(w->dims)) return b.refused("weights must be 4-D with a known shape");
   NNRT_ASSIGN_OR_RETURN(std::vector<int64_t> kernel, b.attrInts("kernel_shape"));
   uint32_t M = w->dims[0], Cg = w->dims[1], kH = w->dims[2], kW = w->dims[3];
   if (!kernel.empty() && (kernel.size() != 2 || kernel[0] != kH || kernel[1] != kW)) {
@@ -355,29 +358,35 @@ Result<void> mapConv(GraphBuilder& b) {
   uint32_t C = x->dims[1];
   if (group < 1 || C == 0 || C != Cg * group || M % group != 0) return b.refused("group does not match the channels");
   NNRT_ASSIGN_OR_RETURN(Window g, windowGeometry(b, x->dims, kH, kW, false));
-  std::vector<float> weights(elementCount(w->dims));
-  std::memcpy(weights.data(), w->constant->bytes.data(), weights.size() * 4);
-  auto at = [&](uint32_t m, uint32_t c, uint32_t h, uint32_t ww) { return weights[((m * Cg + c) * kH + h) * kW + ww]; };
+  // NNAPI filters: [1, kH, kW, M] for depthwise, else [M, kH, kW, C / group] (ONNX: [M, C / group, kH, kW]).
   const bool depthwise = group > 1 && static_cast<uint32_t>(group) == C && Cg == 1;
-  std::vector<float> filter(weights.size());
+  const std::vector<int32_t> perm = depthwise ? std::vector<int32_t>{1, 2, 3, 0} : std::vector<int32_t>{0, 2, 3, 1};
   Dims filterDims;
-  if (depthwise) {  // [1, kH, kW, M]
-    filterDims = {1, kH, kW, M};
-    for (uint32_t h = 0; h < kH; ++h)
-      for (uint32_t ww = 0; ww < kW; ++ww)
-        for (uint32_t m = 0; m < M; ++m) filter[(h * kW + ww) * M + m] = at(m, 0, h, ww);
-  } else {  // [M, kH, kW, Cg]
-    filterDims = {M, kH, kW, Cg};
+  for (int32_t p : perm) filterDims.push_back(w->dims[p]);
+  uint32_t filterOperand;
+  if (w->constant.has_value()) {
+    std::vector<float> weights(elementCount(w->dims));
+    std::memcpy(weights.data(), w->constant->bytes.data(), weights.size() * 4);
+    std::vector<float> filter(weights.size());
     for (uint32_t m = 0; m < M; ++m)
-      for (uint32_t h = 0; h < kH; ++h)
-        for (uint32_t ww = 0; ww < kW; ++ww)
-          for (uint32_t c = 0; c < Cg; ++c) filter[((m * kH + h) * kW + ww) * Cg + c] = at(m, c, h, ww);
+      for (uint32_t c = 0; c < Cg; ++c)
+        for (uint32_t h = 0; h < kH; ++h)
+          for (uint32_t ww = 0; ww < kW; ++ww) {
+            float v = weights[((m * Cg + c) * kH + h) * kW + ww];
+            if (depthwise) filter[(h * kW + ww) * M + m] = v;
+            else filter[((m * kH + h) * kW + ww) * Cg + c] = v;
+          }
+    NNRT_ASSIGN_OR_RETURN(filterOperand, b.constFloats(filter, filterDims));
+  } else {
+    NNRT_ASSIGN_OR_RETURN(uint32_t weights, b.operand(*w));
+    NNRT_ASSIGN_OR_RETURN(uint32_t permOperand, b.constInts(perm));
+    NNRT_ASSIGN_OR_RETURN(filterOperand, b.addTensor(w->type, filterDims));
+    NNRT_RETURN_IF_ERROR(b.addOperation(ANEURALNETWORKS_TRANSPOSE, {weights, permOperand}, {filterOperand}));
   }
   if (group > 1 && !depthwise && (g.dilationH != 1 || g.dilationW != 1)) {
     return b.refused("grouped convolution with dilations has no NNAPI operation");
   }
   NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
-  NNRT_ASSIGN_OR_RETURN(uint32_t filterOperand, b.constFloats(filter, filterDims));
   uint32_t biasOperand;
   if (bias != nullptr) {
     if (bias->dims.size() != 1 || bias->dims[0] != M) return b.refused("bias must have shape [M]");
@@ -818,6 +827,7 @@ Result<void> mapReciprocal(GraphBuilder& b) {
 }
 
 Result<void> mapMean(GraphBuilder& b) {
+  if (b.node()->input_size() == 1) return mapIdentity(b);
   NNRT_RETURN_IF_ERROR(variadic(b, ANEURALNETWORKS_ADD, true));
   const Value* sum = b.find(b.node()->output(0));
   NNRT_RETURN_IF_ERROR(requireFloat(b, *sum));
