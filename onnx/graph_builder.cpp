@@ -66,7 +66,10 @@ Result<uint32_t> GraphBuilder::operand(const Value& value) {
   // A constant: add it once and remember its operand under every name that holds it.
   NNRT_ASSIGN_OR_RETURN(uint32_t index, addConstant(value.type, value.dims, value.constant->bytes));
   for (auto& [name, v] : values_) {
-    if (&v == &value) v.operand = index;
+    if (&v == &value) {
+      v.operand = index;
+      operandRecords_[index].name = name;
+    }
   }
   return index;
 }
@@ -83,6 +86,7 @@ Result<uint32_t> GraphBuilder::addTensor(int32_t type, const std::vector<uint32_
     e.code = asResultCode(code);
     return Unexpected<Error>(e);
   }
+  operandRecords_.push_back(OperandRecord{"", type, t.dimensionCount ? dims : std::vector<uint32_t>{}, false});
   return operandCount_++;
 }
 
@@ -90,6 +94,7 @@ Result<uint32_t> GraphBuilder::addConstant(int32_t type, const std::vector<uint3
   NNRT_ASSIGN_OR_RETURN(uint32_t index, addTensor(type, dims));
   held_.push_back(std::move(bytes));
   const std::vector<uint8_t>& data = held_.back();
+  operandRecords_[index].constant = true;
   // Moving the vector keeps its buffer, so the pointer stays valid until finish.
   int code = ANeuralNetworksModel_setOperandValue(model_, static_cast<int32_t>(index), data.data(), data.size());
   if (code != ANEURALNETWORKS_NO_ERROR) {
@@ -140,6 +145,8 @@ Result<void> GraphBuilder::addOperation(int32_t type, const std::vector<uint32_t
     e.code = asResultCode(code);
     return Unexpected<Error>(e);
   }
+  std::string nodeName = node_ == nullptr ? "" : node_->name().empty() ? node_->op_type() : node_->name();
+  operationRecords_.push_back(OperationRecord{type, inputs, outputs, nodeName});
   return {};
 }
 
@@ -156,7 +163,14 @@ Result<void> GraphBuilder::emit(int32_t type, const std::vector<uint32_t>& input
 }
 
 void GraphBuilder::define(int i, Value value) {
-  if (i < node_->output_size() && !node_->output(i).empty()) values_[node_->output(i)] = std::move(value);
+  if (i < node_->output_size() && !node_->output(i).empty()) defineName(node_->output(i), std::move(value));
+}
+
+void GraphBuilder::defineName(const std::string& name, Value value) {
+  if (value.operand != kNoOperand && operandRecords_[value.operand].name.empty()) {
+    operandRecords_[value.operand].name = name;
+  }
+  values_[name] = std::move(value);
 }
 
 Result<uint32_t> GraphBuilder::reshape(uint32_t operand, int32_t type, const std::vector<uint32_t>& dims) {

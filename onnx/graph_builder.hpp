@@ -62,7 +62,7 @@ class GraphBuilder {
                     const std::vector<uint32_t>& outDims, int i = 0);
   // Defines output `i` of the current node as an existing operand.
   void define(int i, Value value);
-  void defineName(const std::string& name, Value value) { values_[name] = std::move(value); }
+  void defineName(const std::string& name, Value value);
   const Value* find(const std::string& name) const;
 
   // Attributes of the current node.
@@ -75,7 +75,8 @@ class GraphBuilder {
   // Adds RESHAPE of `operand` to `dims` (all known) and returns the new operand.
   Result<uint32_t> reshape(uint32_t operand, int32_t type, const std::vector<uint32_t>& dims);
 
-  std::vector<std::vector<uint8_t>>& heldConstants() { return held_; }
+  std::vector<OperandRecord>& operandRecords() { return operandRecords_; }
+  std::vector<OperationRecord>& operationRecords() { return operationRecords_; }
 
  private:
   ANeuralNetworksModel* model_;
@@ -84,6 +85,8 @@ class GraphBuilder {
   uint32_t operandCount_ = 0;
   std::map<std::string, Value> values_;
   std::vector<std::vector<uint8_t>> held_;  // values the runtime reads until finish
+  std::vector<OperandRecord> operandRecords_;
+  std::vector<OperationRecord> operationRecords_;
 };
 
 // The mapping of one ONNX operator: `attributes` lists every attribute it understands (any other is

@@ -166,6 +166,10 @@ Result<LoadedModel> build(const onnx::ModelProto& proto, const std::filesystem::
     return fail(static_cast<ResultCode>(code), file.string() + ": ANeuralNetworksModel_identifyInputsAndOutputs returned " +
                                                    std::to_string(code));
   }
+  loaded.operands = std::move(builder.operandRecords());
+  loaded.operations = std::move(builder.operationRecords());
+  loaded.inputOperands = inputOperands;
+  loaded.outputOperands = outputOperands;
   code = ANeuralNetworksModel_finish(raw);
   if (code != ANEURALNETWORKS_NO_ERROR) {
     return fail(static_cast<ResultCode>(code), file.string() + ": ANeuralNetworksModel_finish returned " + std::to_string(code));

@@ -41,10 +41,26 @@ struct HostTensor {
   std::vector<uint8_t> bytes;
 };
 
+// What the loader gave the C API, for tools that describe the model (nnrt plan).
+struct OperandRecord {
+  std::string name;  // the ONNX value it holds, "" for operands the mapping adds
+  int32_t type = 0;
+  std::vector<uint32_t> dimensions;
+  bool constant = false;
+};
+struct OperationRecord {
+  int32_t type = 0;  // ANEURALNETWORKS_* operation code
+  std::vector<uint32_t> inputs, outputs;
+  std::string node;  // the ONNX node's name (or its operator when unnamed)
+};
+
 struct LoadedModel {
   std::unique_ptr<ANeuralNetworksModel, ModelDeleter> model;  // finished
   std::vector<TensorInfo> inputs, outputs;                    // the model's input and output order
   int64_t opsetVersion = 0;                                   // of the default ("ai.onnx") domain
+  std::vector<OperandRecord> operands;                        // by operand index
+  std::vector<OperationRecord> operations;                    // in the order they were added
+  std::vector<uint32_t> inputOperands, outputOperands;
 };
 
 struct LoadOptions {

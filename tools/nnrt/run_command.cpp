@@ -19,6 +19,8 @@
 #include "tools/nnrt/commands.hpp"
 #include "tools/nnrt/element_codec.hpp"
 #include "tools/nnrt/model_file.hpp"
+#include "tools/nnrt/npy.hpp"
+#include "tools/nnrt/onnx_model_file.hpp"
 #include "tools/nnrt/plan_output.hpp"
 
 namespace nnrt::tools {
@@ -28,7 +30,9 @@ constexpr const char* kUsage =
     "usage: nnrt run MODEL [--device NAME[,NAME...]] [--preference "
     "low-power|fast-single-answer|sustained-speed]\n"
     "                      [--input NAME=FILE|NAME=v1,v2,...]... [--output NAME=FILE]... [--repeat N] "
-    "[--explain]\n";
+    "[--explain]\n"
+    "MODEL is a model file (.yaml) or an ONNX model (.onnx); FILE is raw little-endian data or a .npy\n"
+    "array (an output named FILE.npy is written as one).\n";
 constexpr size_t kPrintedValues = 16;
 constexpr size_t kUnknownOutputBytes = 1 << 16;  // first guess for an output of unknown size
 
@@ -109,6 +113,36 @@ Result<std::vector<uint8_t>> readFile(const std::string& path) {
   return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
+// A .npy file whose dtype is the operand's element type (int64 narrowed to an int32 operand, as the
+// ONNX front end carries int64 tensors) and whose element count fits the operand's known shape.
+Result<Input> inputFromNpy(const ModelFileOperand& o, const std::string& path) {
+  NNRT_ASSIGN_OR_RETURN(NpyArray array, readNpy(path));
+  if (!o.element) return fail(ResultCode::BAD_DATA, "'" + path + "': the input's element type is unknown");
+  std::vector<uint8_t> bytes;
+  if (array.dtype == npyDtype(*o.element)) {
+    bytes = std::move(array.data);
+  } else if (array.dtype == "<i8" && *o.element == ElementType::I32) {
+    for (size_t i = 0; i < array.data.size(); i += 8) {
+      int64_t v;
+      std::memcpy(&v, array.data.data() + i, 8);
+      if (v < INT32_MIN || v > INT32_MAX) {
+        return fail(ResultCode::BAD_DATA, "'" + path + "': value " + std::to_string(v) + " does not fit int32");
+      }
+      int32_t narrow = static_cast<int32_t>(v);
+      bytes.insert(bytes.end(), reinterpret_cast<uint8_t*>(&narrow), reinterpret_cast<uint8_t*>(&narrow) + 4);
+    }
+  } else {
+    return fail(ResultCode::BAD_DATA, "'" + path + "': dtype '" + array.dtype + "' is not the input's " +
+                                          elementTypeName(*o.element));
+  }
+  auto count = elementCount(o);
+  if (count && *count * elementBytes(*o.element) != bytes.size()) {
+    return fail(ResultCode::BAD_DATA, "'" + path + "': " + std::to_string(bytes.size() / elementBytes(*o.element)) +
+                                          " elements where the input has " + std::to_string(*count));
+  }
+  return Input{std::move(bytes), "from " + path};
+}
+
 // NAME=v1,v2,... when every item is a number of the operand's element type, else NAME=FILE.
 Result<Input> inputFromArgument(const ModelFile& file, uint32_t operand, const std::string& text) {
   const ModelFileOperand& o = file.operands[operand];
@@ -122,6 +156,7 @@ Result<Input> inputFromArgument(const ModelFile& file, uint32_t operand, const s
     }
     if (problem.empty()) return Input{std::move(bytes), "given"};
   }
+  if (text.size() > 4 && text.ends_with(".npy")) return inputFromNpy(o, text);
   auto bytes = readFile(text);
   if (!bytes) {
     return fail(ResultCode::BAD_DATA, "'" + text + "' is neither values (" + problem + ") nor a file (" +
@@ -368,7 +403,14 @@ Result<void> writeOutputs(const ModelFile& file, const Arguments& args, const Ou
                   "--output " + name + ": the model has no output named '" + name + "'");
     }
     std::ofstream out(path, std::ios::binary);
-    const auto& bytes = outcome.outputs[position];
+    std::vector<uint8_t> bytes = outcome.outputs[position];
+    const ModelFileOperand& operand = file.operands[file.outputs[position]];
+    if (path.size() > 4 && path.ends_with(".npy")) {
+      if (!operand.element) {
+        return fail(ResultCode::BAD_DATA, "--output " + name + ": its element type is unknown, no .npy dtype");
+      }
+      NNRT_ASSIGN_OR_RETURN(bytes, encodeNpy(*operand.element, outcome.dimensions[position], bytes));
+    }
     if (!out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()))) {
       return fail(ResultCode::BAD_DATA, "--output " + name + ": cannot write '" + path + "'");
     }
@@ -390,7 +432,7 @@ int runCommand(const std::vector<std::string>& argv) {
   DeviceRegistry& registry = DeviceRegistry::global();
   if (registry.configError()) return failure(registry.configError()->message);
 
-  auto file = loadModelFile(args->model);
+  auto file = loadAnyModelFile(args->model);
   if (!file) return failure(file.error().message);
   auto inputs = prepareInputs(*file, *args);
   if (!inputs) return failure(inputs.error().message);
