@@ -177,6 +177,16 @@ Result<LoadedModel> build(const onnx::ModelProto& proto, const std::filesystem::
   return loaded;
 }
 
+// Names in a damaged file may hold any bytes: the error stays one printable line.
+Result<LoadedModel> printable(Result<LoadedModel> result) {
+  if (result.has_value()) return result;
+  Error error = std::move(result).error();
+  for (char& c : error.message) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  }
+  return Unexpected<Error>(std::move(error));
+}
+
 }  // namespace
 
 bool isOperatorMapped(std::string_view opType) {
@@ -191,7 +201,7 @@ Result<LoadedModel> loadOnnxModel(const std::filesystem::path& file, const LoadO
   if (!in) return badFile(file, "cannot open");
   onnx::ModelProto proto;
   if (!proto.ParseFromIstream(&in)) return badFile(file, "not a valid ONNX model (protobuf parse failed)");
-  return build(proto, file, options);
+  return printable(build(proto, file, options));
 }
 
 }  // namespace nnrt::onnxfront
