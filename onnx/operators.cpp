@@ -848,6 +848,271 @@ Result<void> mapWhere(GraphBuilder& b) {
   return b.emit(ANEURALNETWORKS_SELECT, {co, xo, yo}, x->type, x->dims);
 }
 
+// ArgMax/ArgMin -> ARGMAX/ARGMIN (int32 indices, NNAPI's stand-in for ONNX's int64), keepdims by RESHAPE.
+Result<void> argMinMax(GraphBuilder& b, int32_t op) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(int64_t a, b.attrInt("axis", 0));
+  NNRT_ASSIGN_OR_RETURN(int64_t keep, b.attrInt("keepdims", 1));
+  NNRT_ASSIGN_OR_RETURN(int64_t last, b.attrInt("select_last_index", 0));
+  if (last != 0) return b.refused("select_last_index 1: NNAPI returns the first extreme index");
+  NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, a, x->dims.size()));
+  Dims reduced;
+  for (size_t i = 0; i < x->dims.size(); ++i) {
+    if (i != axis) reduced.push_back(x->dims[i]);
+  }
+  if (reduced.empty()) return b.refused("a 1-D input has no NNAPI output shape");
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t axisOperand, b.scalarInt(static_cast<int32_t>(axis)));
+  if (keep == 0) return b.emit(op, {in, axisOperand}, ANEURALNETWORKS_TENSOR_INT32, reduced);
+  Dims kept = x->dims;
+  kept[axis] = 1;
+  if (!allKnown(kept)) return b.refused("input shape unknown");
+  NNRT_ASSIGN_OR_RETURN(uint32_t indices, b.addTensor(ANEURALNETWORKS_TENSOR_INT32, reduced));
+  NNRT_RETURN_IF_ERROR(b.addOperation(op, {in, axisOperand}, {indices}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t out, b.reshape(indices, ANEURALNETWORKS_TENSOR_INT32, kept));
+  Value v;
+  v.operand = out;
+  v.type = ANEURALNETWORKS_TENSOR_INT32;
+  v.dims = kept;
+  b.define(0, v);
+  return {};
+}
+
+// Slice -> STRIDED_SLICE with ONNX's clamped starts and ends.
+Result<void> mapSlice(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  size_t rank = x->dims.size();
+  std::vector<int64_t> starts, ends, axes, steps;
+  if (b.opset() < 10) {
+    NNRT_ASSIGN_OR_RETURN(starts, b.attrInts("starts"));
+    NNRT_ASSIGN_OR_RETURN(ends, b.attrInts("ends"));
+    NNRT_ASSIGN_OR_RETURN(axes, b.attrInts("axes"));
+  } else {
+    auto ints = [&](int i, std::vector<int64_t>& out) -> Result<void> {
+      NNRT_ASSIGN_OR_RETURN(const Value* v, b.input(i));
+      if (v == nullptr) return {};
+      NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> values, b.constantInts(i));
+      out.assign(values.begin(), values.end());
+      return {};
+    };
+    NNRT_RETURN_IF_ERROR(ints(1, starts));
+    NNRT_RETURN_IF_ERROR(ints(2, ends));
+    NNRT_RETURN_IF_ERROR(ints(3, axes));
+    NNRT_RETURN_IF_ERROR(ints(4, steps));
+  }
+  if (axes.empty()) {
+    for (size_t i = 0; i < starts.size(); ++i) axes.push_back(static_cast<int64_t>(i));
+  }
+  if (steps.empty()) steps.assign(starts.size(), 1);
+  if (starts.size() != ends.size() || starts.size() != axes.size() || starts.size() != steps.size()) {
+    return b.refused("starts, ends, axes and steps differ in length");
+  }
+  std::vector<int32_t> begin(rank, 0), end(x->dims.begin(), x->dims.end()), stride(rank, 1);
+  int32_t endMask = 0;
+  Dims out = x->dims;
+  std::vector<bool> seen(rank, false);
+  for (size_t i = 0; i < starts.size(); ++i) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, axes[i], rank));
+    if (seen[axis]) return b.refused("axis repeated");
+    seen[axis] = true;
+    int64_t dim = x->dims[axis], step = steps[i];
+    if (step == 0) return b.refused("step 0");
+    int64_t s = starts[i] < 0 ? starts[i] + dim : starts[i];
+    int64_t e = ends[i] < 0 ? ends[i] + dim : ends[i];
+    if (step > 0) {
+      s = std::clamp<int64_t>(s, 0, dim);
+      e = std::clamp<int64_t>(e, 0, dim);
+    } else {
+      s = std::clamp<int64_t>(s, 0, dim - 1);
+      e = std::clamp<int64_t>(e, -1, dim - 1);
+    }
+    int64_t length = step > 0 ? (e - s + step - 1) / step : (s - e + (-step) - 1) / (-step);
+    if (length <= 0) return b.refused("an empty slice has no NNAPI shape");
+    out[axis] = static_cast<uint32_t>(length);
+    begin[axis] = static_cast<int32_t>(s);
+    end[axis] = static_cast<int32_t>(e);
+    stride[axis] = static_cast<int32_t>(step);
+    if (e == -1) endMask |= 1 << axis;  // down to index 0: TF-style end_mask, as -1 would count from the end
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t beginOperand, b.constInts(begin));
+  NNRT_ASSIGN_OR_RETURN(uint32_t endOperand, b.constInts(end));
+  NNRT_ASSIGN_OR_RETURN(uint32_t strideOperand, b.constInts(stride));
+  NNRT_ASSIGN_OR_RETURN(uint32_t beginMask, b.scalarInt(0));
+  NNRT_ASSIGN_OR_RETURN(uint32_t endMaskOperand, b.scalarInt(endMask));
+  NNRT_ASSIGN_OR_RETURN(uint32_t shrink, b.scalarInt(0));
+  return b.emit(ANEURALNETWORKS_STRIDED_SLICE, {in, beginOperand, endOperand, strideOperand, beginMask, endMaskOperand, shrink},
+                x->type, out);
+}
+
+Result<void> mapCast(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(int64_t to, b.attrInt("to", -1));
+  auto type = nnapiTensorType(static_cast<int32_t>(to));
+  if (!type.has_value()) return b.refused("to " + onnxTypeName(static_cast<int32_t>(to)) + ": " + type.error().message);
+  if (*type == ANEURALNETWORKS_TENSOR_BOOL8 || x->type == ANEURALNETWORKS_TENSOR_BOOL8) {
+    return b.refused("NNAPI CAST does not take booleans");
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  return b.emit(ANEURALNETWORKS_CAST, {in}, *type, x->dims);
+}
+
+// Split -> one SLICE per output.
+Result<void> mapSplit(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  NNRT_ASSIGN_OR_RETURN(int64_t a, b.attrInt("axis", 0));
+  NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, a, x->dims.size()));
+  std::vector<int64_t> sizes;
+  if (b.opset() < 13) {
+    NNRT_ASSIGN_OR_RETURN(sizes, b.attrInts("split"));
+  } else {
+    NNRT_ASSIGN_OR_RETURN(const Value* split, b.input(1));
+    if (split != nullptr) {
+      NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> values, b.constantInts(1));
+      sizes.assign(values.begin(), values.end());
+    }
+  }
+  int n = b.node()->output_size();
+  if (sizes.empty()) {
+    if (x->dims[axis] % n != 0) return b.refused("the axis does not split evenly");
+    sizes.assign(n, x->dims[axis] / n);
+  }
+  if (static_cast<int>(sizes.size()) != n) return b.refused("split sizes do not match the outputs");
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  int64_t offset = 0;
+  for (int i = 0; i < n; ++i) {
+    if (sizes[i] <= 0) return b.refused("an empty part has no NNAPI shape");
+    std::vector<int32_t> begin(x->dims.size(), 0), size(x->dims.begin(), x->dims.end());
+    begin[axis] = static_cast<int32_t>(offset);
+    size[axis] = static_cast<int32_t>(sizes[i]);
+    offset += sizes[i];
+    NNRT_ASSIGN_OR_RETURN(uint32_t beginOperand, b.constInts(begin));
+    NNRT_ASSIGN_OR_RETURN(uint32_t sizeOperand, b.constInts(size));
+    Dims out(size.begin(), size.end());
+    NNRT_RETURN_IF_ERROR(b.emit(ANEURALNETWORKS_SLICE, {in, beginOperand, sizeOperand}, x->type, out, i));
+  }
+  if (offset != x->dims[axis]) return b.refused("split sizes do not add up to the axis");
+  return {};
+}
+
+Result<void> mapDropout(GraphBuilder& b) {
+  if (b.node()->output_size() > 1 && !b.node()->output(1).empty()) return b.refused("the mask output is not supported");
+  NNRT_ASSIGN_OR_RETURN(int64_t isTest, b.attrInt("is_test", 1));
+  if (isTest == 0) return b.refused("training mode is not supported");
+  NNRT_ASSIGN_OR_RETURN(const Value* training, b.input(2));
+  if (training != nullptr) {
+    if (!training->constant.has_value() || training->type != ANEURALNETWORKS_TENSOR_BOOL8 ||
+        training->constant->bytes.at(0) != 0) {
+      return b.refused("training_mode must be a constant false");
+    }
+  }
+  return mapIdentity(b);
+}
+
+Result<void> spaceDepth(GraphBuilder& b, int32_t op) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (x->dims.size() != 4 || !allKnown(x->dims)) return b.refused("input must be 4-D with a known shape");
+  NNRT_ASSIGN_OR_RETURN(int64_t block, b.attrInt("blocksize", 0));
+  NNRT_ASSIGN_OR_RETURN(std::string mode, b.attrString("mode", "DCR"));
+  if (mode != "DCR") return b.refused("mode '" + mode + "': NNAPI orders the depth as DCR");
+  if (block < 1) return b.refused("blocksize must be positive");
+  uint32_t k = static_cast<uint32_t>(block);
+  Dims out = x->dims;
+  if (op == ANEURALNETWORKS_DEPTH_TO_SPACE) {
+    if (out[1] % (k * k) != 0) return b.refused("channels not divisible by blocksize^2");
+    out = {out[0], out[1] / (k * k), out[2] * k, out[3] * k};
+  } else {
+    if (out[2] % k != 0 || out[3] % k != 0) return b.refused("spatial size not divisible by blocksize");
+    out = {out[0], out[1] * k * k, out[2] / k, out[3] / k};
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t blockOperand, b.scalarInt(static_cast<int32_t>(block)));
+  NNRT_ASSIGN_OR_RETURN(uint32_t nchw, b.scalarBool(true));
+  return b.emit(op, {in, blockOperand, nchw}, x->type, out);
+}
+
+Result<void> mapTile(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> repeats, b.constantInts(1));
+  if (repeats.size() != x->dims.size()) return b.refused("repeats does not match the input's rank");
+  Dims out = x->dims;
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (repeats[i] < 1) return b.refused("repeats must be positive");
+    out[i] *= static_cast<uint32_t>(repeats[i]);
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t multiples, b.constInts(repeats));
+  return b.emit(ANEURALNETWORKS_TILE, {in, multiples}, x->type, out);
+}
+
+// Pad: constant mode -> PAD_V2, reflect -> MIRROR_PAD (REFLECT).
+Result<void> mapPad(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  NNRT_ASSIGN_OR_RETURN(std::string mode, b.attrString("mode", "constant"));
+  std::vector<int64_t> pads;
+  float value = 0.0f;
+  if (b.opset() < 11) {
+    NNRT_ASSIGN_OR_RETURN(pads, b.attrInts("pads"));
+    NNRT_ASSIGN_OR_RETURN(value, b.attrFloat("value", 0.0f));
+  } else {
+    NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> p, b.constantInts(1));
+    pads.assign(p.begin(), p.end());
+    NNRT_ASSIGN_OR_RETURN(const Value* constant, b.input(2));
+    if (constant != nullptr) {
+      NNRT_ASSIGN_OR_RETURN(std::vector<float> v, b.constantFloats(2));
+      if (v.size() != 1) return b.refused("constant_value must be one value");
+      value = v[0];
+    }
+    NNRT_ASSIGN_OR_RETURN(const Value* axes, b.input(3));
+    if (axes != nullptr) return b.refused("the axes input is not supported");
+  }
+  size_t rank = x->dims.size();
+  if (pads.size() != 2 * rank) return b.refused("pads must have 2 * rank entries");
+  std::vector<int32_t> paddings(2 * rank);
+  Dims out = x->dims;
+  for (size_t i = 0; i < rank; ++i) {
+    if (pads[i] < 0 || pads[i + rank] < 0) return b.refused("negative pads are not supported");
+    paddings[2 * i] = static_cast<int32_t>(pads[i]);
+    paddings[2 * i + 1] = static_cast<int32_t>(pads[i + rank]);
+    if (out[i] != 0) out[i] += static_cast<uint32_t>(pads[i] + pads[i + rank]);
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t paddingOperand, b.constInts(paddings, {static_cast<uint32_t>(rank), 2}));
+  if (mode == "constant") {
+    NNRT_ASSIGN_OR_RETURN(uint32_t valueOperand, b.scalarFloat(value));
+    return b.emit(ANEURALNETWORKS_PAD_V2, {in, paddingOperand, valueOperand}, x->type, out);
+  }
+  if (mode == "reflect") {
+    NNRT_ASSIGN_OR_RETURN(uint32_t modeOperand, b.scalarInt(0));  // REFLECT
+    return b.emit(ANEURALNETWORKS_MIRROR_PAD, {in, paddingOperand, modeOperand}, x->type, out);
+  }
+  return b.refused("mode '" + mode + "' has no NNAPI operation");
+}
+
+// LRN across channels (axis 1): NNAPI sums over [c - radius, c + radius] and does not divide alpha by
+// the size, so an odd size maps exactly with radius (size - 1) / 2 and alpha / size.
+Result<void> mapLrn(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  NNRT_ASSIGN_OR_RETURN(int64_t size, b.attrInt("size", 0));
+  NNRT_ASSIGN_OR_RETURN(float alpha, b.attrFloat("alpha", 1e-4f));
+  NNRT_ASSIGN_OR_RETURN(float beta, b.attrFloat("beta", 0.75f));
+  NNRT_ASSIGN_OR_RETURN(float bias, b.attrFloat("bias", 1.0f));
+  if (size < 1 || size % 2 == 0) return b.refused("an even size sums an asymmetric window, which NNAPI does not");
+  if (x->dims.size() != 4) return b.refused("input must be 4-D");
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t radius, b.scalarInt(static_cast<int32_t>((size - 1) / 2)));
+  NNRT_ASSIGN_OR_RETURN(uint32_t biasOperand, b.scalarFloat(bias));
+  NNRT_ASSIGN_OR_RETURN(uint32_t alphaOperand, b.scalarFloat(alpha / static_cast<float>(size)));
+  NNRT_ASSIGN_OR_RETURN(uint32_t betaOperand, b.scalarFloat(beta));
+  NNRT_ASSIGN_OR_RETURN(uint32_t axis, b.scalarInt(1));
+  return b.emit(ANEURALNETWORKS_LOCAL_RESPONSE_NORMALIZATION, {in, radius, biasOperand, alphaOperand, betaOperand, axis},
+                x->type, x->dims);
+}
+
 const std::vector<const char*> kConvAttributes{"auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"};
 
 }  // namespace
@@ -857,14 +1122,19 @@ const std::vector<OperatorMapping>& operatorMappings() {
       {"Abs", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_ABS); }},
       {"Add", {}, [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_ADD, true); }},
       {"And", {}, [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_LOGICAL_AND, false); }},
+      {"ArgMax", {"axis", "keepdims", "select_last_index"}, [](GraphBuilder& b) { return argMinMax(b, ANEURALNETWORKS_ARGMAX); }},
+      {"ArgMin", {"axis", "keepdims", "select_last_index"}, [](GraphBuilder& b) { return argMinMax(b, ANEURALNETWORKS_ARGMIN); }},
       {"AveragePool", {"auto_pad", "ceil_mode", "count_include_pad", "kernel_shape", "pads", "strides"},
        [](GraphBuilder& b) { return pool(b, ANEURALNETWORKS_AVERAGE_POOL_2D, false); }},
       {"BatchNormalization", {"epsilon", "momentum", "training_mode"}, mapBatchNorm},
+      {"Cast", {"to"}, mapCast},
       {"Clip", {"min", "max"}, mapClip},
       {"Concat", {"axis"}, mapConcat},
       {"Constant", {"value"}, mapConstant},
       {"Conv", kConvAttributes, mapConv},
+      {"DepthToSpace", {"blocksize", "mode"}, [](GraphBuilder& b) { return spaceDepth(b, ANEURALNETWORKS_DEPTH_TO_SPACE); }},
       {"Div", {}, mapDiv},
+      {"Dropout", {"is_test", "ratio", "seed"}, mapDropout},
       {"Elu", {"alpha"}, mapElu},
       {"Equal", {}, [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_EQUAL, false, ANEURALNETWORKS_TENSOR_BOOL8); }},
       {"Exp", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_EXP); }},
@@ -883,6 +1153,7 @@ const std::vector<OperatorMapping>& operatorMappings() {
       {"Less", {}, [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_LESS, false, ANEURALNETWORKS_TENSOR_BOOL8); }},
       {"LessOrEqual", {},
        [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_LESS_EQUAL, false, ANEURALNETWORKS_TENSOR_BOOL8); }},
+      {"LRN", {"alpha", "beta", "bias", "size"}, mapLrn},
       {"Log", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_LOG); }},
       {"LogSoftmax", {"axis"}, [](GraphBuilder& b) { return softmaxLike(b, ANEURALNETWORKS_LOG_SOFTMAX); }},
       {"MatMul", {}, mapMatMul},
@@ -895,6 +1166,7 @@ const std::vector<OperatorMapping>& operatorMappings() {
       {"Neg", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_NEG); }},
       {"Not", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_LOGICAL_NOT); }},
       {"Or", {}, [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_LOGICAL_OR, false); }},
+      {"Pad", {"mode", "pads", "value"}, mapPad},
       {"Pow", {}, mapPow},
       {"PRelu", {}, mapPrelu},
       {"Reciprocal", {}, mapReciprocal},
@@ -916,15 +1188,20 @@ const std::vector<OperatorMapping>& operatorMappings() {
       {"Reshape", {"allowzero"}, mapReshape},
       {"Sigmoid", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_LOGISTIC); }},
       {"Sin", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_SIN); }},
+      {"Slice", {"starts", "ends", "axes"}, mapSlice},
       {"Softmax", {"axis"}, [](GraphBuilder& b) { return softmaxLike(b, ANEURALNETWORKS_SOFTMAX); }},
+      {"SpaceToDepth", {"blocksize"}, [](GraphBuilder& b) { return spaceDepth(b, ANEURALNETWORKS_SPACE_TO_DEPTH); }},
+      {"Split", {"axis", "split"}, mapSplit},
       {"Sqrt", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_SQRT); }},
       {"Squeeze", {"axes"}, mapSqueeze},
       {"Sub", {}, [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_SUB, true); }},
       {"Sum", {}, [](GraphBuilder& b) { return variadic(b, ANEURALNETWORKS_ADD, true); }},
       {"Tanh", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_TANH); }},
+      {"Tile", {}, mapTile},
       {"Transpose", {"perm"}, mapTranspose},
       {"Unsqueeze", {"axes"}, mapUnsqueeze},
       {"Where", {}, mapWhere},
+      {"Xor", {}, [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_NOT_EQUAL, false, ANEURALNETWORKS_TENSOR_BOOL8); }},
   };
   return mappings;
 }
