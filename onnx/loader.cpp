@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <fstream>
 #include <set>
 
@@ -150,13 +151,18 @@ Result<LoadedModel> build(const onnx::ModelProto& proto, const std::filesystem::
   for (const auto& info : graph.output()) {
     const Value* value = builder.find(info.name());
     if (value == nullptr) return badFile(file, "output '" + info.name() + "' is not computed by the graph");
-    if (value->operand == kNoOperand || inputSet.count(value->operand) != 0) {
-      return badFile(file, "output '" + info.name() + "' is a constant or an input, which NNAPI cannot return");
+    uint32_t operand = value->operand;
+    bool repeated = std::find(outputOperands.begin(), outputOperands.end(), operand) != outputOperands.end();
+    if (operand == kNoOperand || inputSet.count(operand) != 0 || repeated) {
+      // A model output must be written by an operation, once: a constant (Shape, Size, folded values),
+      // an input or a repeated output is copied by a RESHAPE to its own shape.
+      auto source = builder.operand(*value);
+      if (!source.has_value()) return badFile(file, "output '" + info.name() + "': " + source.error().message);
+      auto copy = builder.reshape(*source, value->type, value->dims);
+      if (!copy.has_value()) return badFile(file, "output '" + info.name() + "': " + copy.error().message);
+      operand = *copy;
     }
-    for (uint32_t o : outputOperands) {
-      if (o == value->operand) return badFile(file, "output '" + info.name() + "' repeats another output");
-    }
-    outputOperands.push_back(value->operand);
+    outputOperands.push_back(operand);
     loaded.outputs.push_back(TensorInfo{info.name(), value->type, value->dims});
   }
   code = ANeuralNetworksModel_identifyInputsAndOutputs(raw, static_cast<uint32_t>(inputOperands.size()),

@@ -946,16 +946,13 @@ Result<void> mapSlice(GraphBuilder& b) {
                 x->type, out);
 }
 
+Result<void> castTo(GraphBuilder& b, int32_t type);
+
 Result<void> mapCast(GraphBuilder& b) {
-  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   NNRT_ASSIGN_OR_RETURN(int64_t to, b.attrInt("to", -1));
   auto type = nnapiTensorType(static_cast<int32_t>(to));
   if (!type.has_value()) return b.refused("to " + onnxTypeName(static_cast<int32_t>(to)) + ": " + type.error().message);
-  if (*type == ANEURALNETWORKS_TENSOR_BOOL8 || x->type == ANEURALNETWORKS_TENSOR_BOOL8) {
-    return b.refused("NNAPI CAST does not take booleans");
-  }
-  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
-  return b.emit(ANEURALNETWORKS_CAST, {in}, *type, x->dims);
+  return castTo(b, *type);
 }
 
 // Split -> one SLICE per output.
@@ -1113,6 +1110,112 @@ Result<void> mapLrn(GraphBuilder& b) {
                 x->type, x->dims);
 }
 
+Value constantInts32(const std::vector<int32_t>& values, bool scalar) {
+  Value v;
+  v.type = ANEURALNETWORKS_TENSOR_INT32;
+  v.dims = {static_cast<uint32_t>(values.size())};
+  v.scalar = scalar;
+  HostTensor t;
+  t.type = v.type;
+  if (!scalar) t.dimensions = v.dims;
+  t.bytes.resize(values.size() * 4);
+  std::memcpy(t.bytes.data(), values.data(), t.bytes.size());
+  v.constant = std::move(t);
+  return v;
+}
+
+// Shape and Size are known at load time (static shapes): constants.
+Result<void> mapShape(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  if (x->scalar) return b.refused("the shape of a scalar is empty, which NNAPI cannot hold");
+  int64_t rank = static_cast<int64_t>(x->dims.size());
+  NNRT_ASSIGN_OR_RETURN(int64_t start, b.attrInt("start", 0));
+  NNRT_ASSIGN_OR_RETURN(int64_t end, b.attrInt("end", rank));
+  if (start < 0) start += rank;
+  if (end < 0) end += rank;
+  start = std::clamp<int64_t>(start, 0, rank);
+  end = std::clamp<int64_t>(end, 0, rank);
+  if (end <= start) return b.refused("an empty shape slice has no NNAPI shape");
+  b.define(0, constantInts32(std::vector<int32_t>(x->dims.begin() + start, x->dims.begin() + end), false));
+  return {};
+}
+
+Result<void> mapSize(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  size_t count = elementCount(x->dims);
+  if (count > INT32_MAX) return b.refused("the size does not fit int32");
+  b.define(0, constantInts32({static_cast<int32_t>(count)}, true));
+  return {};
+}
+
+Result<void> mapConstantOfShape(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> shape, b.constantInts(0));
+  HostTensor fill{ANEURALNETWORKS_TENSOR_FLOAT32, {1}, std::vector<uint8_t>(4, 0)};
+  if (const auto* a = b.attribute("value")) {
+    if (a->type() != onnx::AttributeProto::TENSOR) return b.refused("value must be a tensor");
+    auto decoded = decodeTensor(a->t(), {});
+    if (!decoded.has_value()) return b.refused(decoded.error().message);
+    if (elementCount(decoded->dimensions) != 1) return b.refused("value must hold one element");
+    fill = std::move(*decoded);
+  }
+  Value v;
+  v.type = fill.type;
+  for (int32_t d : shape) {
+    if (d <= 0) return b.refused("an empty tensor has no NNAPI shape");
+    v.dims.push_back(static_cast<uint32_t>(d));
+  }
+  v.scalar = v.dims.empty();
+  if (v.scalar) v.dims = {1};
+  HostTensor t;
+  t.type = fill.type;
+  t.dimensions = v.scalar ? Dims{} : v.dims;
+  for (size_t i = 0; i < elementCount(v.dims); ++i) t.bytes.insert(t.bytes.end(), fill.bytes.begin(), fill.bytes.end());
+  v.constant = std::move(t);
+  b.define(0, std::move(v));
+  return {};
+}
+
+Result<void> castTo(GraphBuilder& b, int32_t type) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (type == ANEURALNETWORKS_TENSOR_BOOL8 || x->type == ANEURALNETWORKS_TENSOR_BOOL8) {
+    return b.refused("NNAPI CAST does not take booleans");
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  return b.emit(ANEURALNETWORKS_CAST, {in}, type, x->dims);
+}
+
+Result<void> mapCastLike(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* like, b.requiredInput(1));
+  return castTo(b, like->type);
+}
+
+// Expand -> RESHAPE to the output's rank, then TILE the size-1 dimensions.
+Result<void> mapExpand(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> shape, b.constantInts(1));
+  Dims target;
+  for (int32_t d : shape) {
+    if (d < 1) return b.refused("shape entries must be positive");
+    target.push_back(static_cast<uint32_t>(d));
+  }
+  Dims in = x->scalar ? Dims{} : x->dims;
+  NNRT_ASSIGN_OR_RETURN(Dims out, broadcastShape(b, in, target));
+  if (out.empty()) out = {1};
+  Dims padded(out.size() - std::min(out.size(), in.size()), 1);
+  padded.insert(padded.end(), in.begin(), in.end());
+  NNRT_ASSIGN_OR_RETURN(uint32_t current, b.operand(*x));
+  if (padded != x->dims) {
+    NNRT_ASSIGN_OR_RETURN(current, b.reshape(current, x->type, padded));
+  }
+  std::vector<int32_t> multiples;
+  for (size_t i = 0; i < out.size(); ++i) multiples.push_back(static_cast<int32_t>(out[i] / padded[i]));
+  NNRT_ASSIGN_OR_RETURN(uint32_t multiplesOperand, b.constInts(multiples));
+  return b.emit(ANEURALNETWORKS_TILE, {current, multiplesOperand}, x->type, out);
+}
+
 const std::vector<const char*> kConvAttributes{"auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"};
 
 }  // namespace
@@ -1128,9 +1231,11 @@ const std::vector<OperatorMapping>& operatorMappings() {
        [](GraphBuilder& b) { return pool(b, ANEURALNETWORKS_AVERAGE_POOL_2D, false); }},
       {"BatchNormalization", {"epsilon", "momentum", "training_mode"}, mapBatchNorm},
       {"Cast", {"to"}, mapCast},
+      {"CastLike", {}, mapCastLike},
       {"Clip", {"min", "max"}, mapClip},
       {"Concat", {"axis"}, mapConcat},
       {"Constant", {"value"}, mapConstant},
+      {"ConstantOfShape", {"value"}, mapConstantOfShape},
       {"Conv", kConvAttributes, mapConv},
       {"DepthToSpace", {"blocksize", "mode"}, [](GraphBuilder& b) { return spaceDepth(b, ANEURALNETWORKS_DEPTH_TO_SPACE); }},
       {"Div", {}, mapDiv},
@@ -1138,6 +1243,7 @@ const std::vector<OperatorMapping>& operatorMappings() {
       {"Elu", {"alpha"}, mapElu},
       {"Equal", {}, [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_EQUAL, false, ANEURALNETWORKS_TENSOR_BOOL8); }},
       {"Exp", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_EXP); }},
+      {"Expand", {}, mapExpand},
       {"Flatten", {"axis"}, mapFlatten},
       {"Floor", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_FLOOR); }},
       {"Gather", {"axis"}, mapGather},
@@ -1186,8 +1292,10 @@ const std::vector<OperatorMapping>& operatorMappings() {
        [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_REDUCE_SUM, ANEURALNETWORKS_MUL); }},
       {"Relu", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_RELU); }},
       {"Reshape", {"allowzero"}, mapReshape},
+      {"Shape", {"start", "end"}, mapShape},
       {"Sigmoid", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_LOGISTIC); }},
       {"Sin", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_SIN); }},
+      {"Size", {}, mapSize},
       {"Slice", {"starts", "ends", "axes"}, mapSlice},
       {"Softmax", {"axis"}, [](GraphBuilder& b) { return softmaxLike(b, ANEURALNETWORKS_SOFTMAX); }},
       {"SpaceToDepth", {"blocksize"}, [](GraphBuilder& b) { return spaceDepth(b, ANEURALNETWORKS_SPACE_TO_DEPTH); }},
