@@ -165,9 +165,10 @@ Result<LoadedModel> build(const onnx::ModelProto& proto, const std::filesystem::
     outputOperands.push_back(operand);
     loaded.outputs.push_back(TensorInfo{info.name(), value->type, value->dims});
   }
-  code = ANeuralNetworksModel_identifyInputsAndOutputs(raw, static_cast<uint32_t>(inputOperands.size()),
-                                                       inputOperands.data(), static_cast<uint32_t>(outputOperands.size()),
-                                                       outputOperands.data());
+  static const uint32_t kNone = 0;  // the C API refuses NULL lists, and an empty vector's data() may be NULL
+  code = ANeuralNetworksModel_identifyInputsAndOutputs(
+      raw, static_cast<uint32_t>(inputOperands.size()), inputOperands.empty() ? &kNone : inputOperands.data(),
+      static_cast<uint32_t>(outputOperands.size()), outputOperands.empty() ? &kNone : outputOperands.data());
   if (code != ANEURALNETWORKS_NO_ERROR) {
     return fail(static_cast<ResultCode>(code), file.string() + ": ANeuralNetworksModel_identifyInputsAndOutputs returned " +
                                                    std::to_string(code));

@@ -935,6 +935,30 @@ Result<void> mapSlice(GraphBuilder& b) {
     stride[axis] = static_cast<int32_t>(step);
     if (e == -1) endMask |= 1 << axis;  // down to index 0: TF-style end_mask, as -1 would count from the end
   }
+  if (x->constant.has_value()) {
+    // A slice of a constant (typically of a Shape) is computed here: NNAPI's STRIDED_SLICE takes no int32.
+    size_t element = elementSize(x->type);
+    HostTensor t;
+    t.type = x->type;
+    t.dimensions = out;
+    t.bytes.resize(elementCount(out) * element);
+    std::vector<uint32_t> index(rank, 0);
+    for (size_t o = 0; o < elementCount(out); ++o) {
+      size_t source = 0;
+      for (size_t d = 0; d < rank; ++d) source = source * x->dims[d] + (begin[d] + static_cast<int64_t>(index[d]) * stride[d]);
+      std::memcpy(t.bytes.data() + o * element, x->constant->bytes.data() + source * element, element);
+      for (size_t d = rank; d-- > 0;) {
+        if (++index[d] < out[d]) break;
+        index[d] = 0;
+      }
+    }
+    Value v;
+    v.type = x->type;
+    v.dims = out;
+    v.constant = std::move(t);
+    b.define(0, std::move(v));
+    return {};
+  }
   NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
   NNRT_ASSIGN_OR_RETURN(uint32_t beginOperand, b.constInts(begin));
   NNRT_ASSIGN_OR_RETURN(uint32_t endOperand, b.constInts(end));
