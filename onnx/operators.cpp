@@ -1240,6 +1240,150 @@ Result<void> mapExpand(GraphBuilder& b) {
   return b.emit(ANEURALNETWORKS_TILE, {current, multiplesOperand}, x->type, out);
 }
 
+// Elementwise compositions, each in the order ONNX's definition computes it.
+class Chain {
+ public:
+  Chain(GraphBuilder& b, const Value& x) : b_(b), type_(x.type), dims_(x.dims) {}
+  Result<void> start(const Value& x) {
+    NNRT_ASSIGN_OR_RETURN(current_, b_.operand(x));
+    return {};
+  }
+  // current = op(current)
+  Result<void> unary(int32_t op) { return add(op, {current_}); }
+  // current = op(current, k) or op(k, current), with NNAPI's fused-activation argument for ADD/MUL/SUB/DIV
+  Result<void> withConstant(int32_t op, float k, bool constantFirst = false) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t c, b_.constFloats({k}));
+    std::vector<uint32_t> inputs = constantFirst ? std::vector<uint32_t>{c, current_} : std::vector<uint32_t>{current_, c};
+    if (op == ANEURALNETWORKS_ADD || op == ANEURALNETWORKS_MUL || op == ANEURALNETWORKS_SUB || op == ANEURALNETWORKS_DIV) {
+      NNRT_ASSIGN_OR_RETURN(uint32_t fuse, b_.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+      inputs.push_back(fuse);
+    }
+    return add(op, inputs);
+  }
+  Result<void> add(int32_t op, const std::vector<uint32_t>& inputs) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t out, b_.addTensor(type_, dims_));
+    NNRT_RETURN_IF_ERROR(b_.addOperation(op, inputs, {out}));
+    current_ = out;
+    return {};
+  }
+  uint32_t current() const { return current_; }
+  void finish() {
+    Value v;
+    v.operand = current_;
+    v.type = type_;
+    v.dims = dims_;
+    b_.define(0, v);
+  }
+
+ private:
+  GraphBuilder& b_;
+  int32_t type_;
+  Dims dims_;
+  uint32_t current_ = kNoOperand;
+};
+
+// HardSigmoid: max(0, min(1, alpha * x + beta)).
+Result<void> mapHardSigmoid(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  NNRT_ASSIGN_OR_RETURN(float alpha, b.attrFloat("alpha", 0.2f));
+  NNRT_ASSIGN_OR_RETURN(float beta, b.attrFloat("beta", 0.5f));
+  Chain c(b, *x);
+  NNRT_RETURN_IF_ERROR(c.start(*x));
+  NNRT_RETURN_IF_ERROR(c.withConstant(ANEURALNETWORKS_MUL, alpha));
+  NNRT_RETURN_IF_ERROR(c.withConstant(ANEURALNETWORKS_ADD, beta));
+  NNRT_RETURN_IF_ERROR(c.withConstant(ANEURALNETWORKS_MINIMUM, 1.0f));
+  NNRT_RETURN_IF_ERROR(c.withConstant(ANEURALNETWORKS_MAXIMUM, 0.0f));
+  c.finish();
+  return {};
+}
+
+// Softsign: x / (1 + |x|).
+Result<void> mapSoftsign(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  Chain c(b, *x);
+  NNRT_RETURN_IF_ERROR(c.start(*x));
+  uint32_t in = c.current();
+  NNRT_RETURN_IF_ERROR(c.unary(ANEURALNETWORKS_ABS));
+  NNRT_RETURN_IF_ERROR(c.withConstant(ANEURALNETWORKS_ADD, 1.0f));
+  NNRT_ASSIGN_OR_RETURN(uint32_t fuse, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+  NNRT_RETURN_IF_ERROR(c.add(ANEURALNETWORKS_DIV, {in, c.current(), fuse}));
+  c.finish();
+  return {};
+}
+
+// Softplus: log(exp(x) + 1).
+Result<void> mapSoftplus(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  Chain c(b, *x);
+  NNRT_RETURN_IF_ERROR(c.start(*x));
+  NNRT_RETURN_IF_ERROR(c.unary(ANEURALNETWORKS_EXP));
+  NNRT_RETURN_IF_ERROR(c.withConstant(ANEURALNETWORKS_ADD, 1.0f));
+  NNRT_RETURN_IF_ERROR(c.unary(ANEURALNETWORKS_LOG));
+  c.finish();
+  return {};
+}
+
+// Selu: gamma * (x > 0 ? x : alpha * (exp(x) - 1)) = gamma * ELU(x, alpha).
+Result<void> mapSelu(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  NNRT_ASSIGN_OR_RETURN(float alpha, b.attrFloat("alpha", 1.67326319217681884765625f));
+  NNRT_ASSIGN_OR_RETURN(float gamma, b.attrFloat("gamma", 1.05070102214813232421875f));
+  Chain c(b, *x);
+  NNRT_RETURN_IF_ERROR(c.start(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t alphaOperand, b.scalarFloat(alpha));
+  NNRT_RETURN_IF_ERROR(c.add(ANEURALNETWORKS_ELU, {c.current(), alphaOperand}));
+  NNRT_RETURN_IF_ERROR(c.withConstant(ANEURALNETWORKS_MUL, gamma));
+  c.finish();
+  return {};
+}
+
+// Ceil: -floor(-x), exact in floating point.
+Result<void> mapCeil(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  Chain c(b, *x);
+  NNRT_RETURN_IF_ERROR(c.start(*x));
+  NNRT_RETURN_IF_ERROR(c.unary(ANEURALNETWORKS_NEG));
+  NNRT_RETURN_IF_ERROR(c.unary(ANEURALNETWORKS_FLOOR));
+  NNRT_RETURN_IF_ERROR(c.unary(ANEURALNETWORKS_NEG));
+  c.finish();
+  return {};
+}
+
+// InstanceNormalization: INSTANCE_NORMALIZATION (gamma 1, beta 0; NNAPI's are scalars) then the
+// per-channel scale and bias.
+Result<void> mapInstanceNorm(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* scale, b.requiredInput(1));
+  NNRT_ASSIGN_OR_RETURN(const Value* bias, b.requiredInput(2));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  NNRT_ASSIGN_OR_RETURN(float eps, b.attrFloat("epsilon", 1e-5f));
+  if (x->dims.size() != 4) return b.refused("only 4-D inputs (NNAPI INSTANCE_NORMALIZATION)");
+  uint32_t C = x->dims[1];
+  if (scale->dims != Dims{C} || bias->dims != Dims{C}) return b.refused("scale and B must have shape [C]");
+  Chain c(b, *x);
+  NNRT_RETURN_IF_ERROR(c.start(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t gamma, b.scalarFloat(1.0f));
+  NNRT_ASSIGN_OR_RETURN(uint32_t beta, b.scalarFloat(0.0f));
+  NNRT_ASSIGN_OR_RETURN(uint32_t epsilon, b.scalarFloat(eps));
+  NNRT_ASSIGN_OR_RETURN(uint32_t nchw, b.scalarBool(true));
+  NNRT_RETURN_IF_ERROR(c.add(ANEURALNETWORKS_INSTANCE_NORMALIZATION, {c.current(), gamma, beta, epsilon, nchw}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t s, b.operand(*scale));
+  NNRT_ASSIGN_OR_RETURN(uint32_t perChannelScale, b.reshape(s, scale->type, {C, 1, 1}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t o, b.operand(*bias));
+  NNRT_ASSIGN_OR_RETURN(uint32_t perChannelBias, b.reshape(o, bias->type, {C, 1, 1}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t f1, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+  NNRT_RETURN_IF_ERROR(c.add(ANEURALNETWORKS_MUL, {c.current(), perChannelScale, f1}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t f2, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+  NNRT_RETURN_IF_ERROR(c.add(ANEURALNETWORKS_ADD, {c.current(), perChannelBias, f2}));
+  c.finish();
+  return {};
+}
+
 const std::vector<const char*> kConvAttributes{"auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"};
 
 }  // namespace
@@ -1256,6 +1400,7 @@ const std::vector<OperatorMapping>& operatorMappings() {
       {"BatchNormalization", {"epsilon", "momentum", "training_mode"}, mapBatchNorm},
       {"Cast", {"to"}, mapCast},
       {"CastLike", {}, mapCastLike},
+      {"Ceil", {}, mapCeil},
       {"Clip", {"min", "max"}, mapClip},
       {"Concat", {"axis"}, mapConcat},
       {"Constant", {"value"}, mapConstant},
@@ -1277,8 +1422,10 @@ const std::vector<OperatorMapping>& operatorMappings() {
       {"Greater", {}, [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_GREATER, false, ANEURALNETWORKS_TENSOR_BOOL8); }},
       {"GreaterOrEqual", {},
        [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_GREATER_EQUAL, false, ANEURALNETWORKS_TENSOR_BOOL8); }},
+      {"HardSigmoid", {"alpha", "beta"}, mapHardSigmoid},
       {"HardSwish", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_HARD_SWISH); }},
       {"Identity", {}, mapIdentity},
+      {"InstanceNormalization", {"epsilon"}, mapInstanceNorm},
       {"LeakyRelu", {"alpha"}, mapLeakyRelu},
       {"Less", {}, [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_LESS, false, ANEURALNETWORKS_TENSOR_BOOL8); }},
       {"LessOrEqual", {},
@@ -1306,6 +1453,8 @@ const std::vector<OperatorMapping>& operatorMappings() {
        [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_REDUCE_SUM, ANEURALNETWORKS_MUL, ANEURALNETWORKS_SQRT); }},
       {"ReduceLogSum", {"axes", "keepdims"},
        [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_REDUCE_SUM, 0, ANEURALNETWORKS_LOG); }},
+      {"ReduceLogSumExp", {"axes", "keepdims"},
+       [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_REDUCE_SUM, ANEURALNETWORKS_EXP, ANEURALNETWORKS_LOG); }},
       {"ReduceMax", {"axes", "keepdims"}, [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_REDUCE_MAX); }},
       {"ReduceMean", {"axes", "keepdims"}, [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_MEAN); }},
       {"ReduceMin", {"axes", "keepdims"}, [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_REDUCE_MIN); }},
@@ -1316,12 +1465,15 @@ const std::vector<OperatorMapping>& operatorMappings() {
        [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_REDUCE_SUM, ANEURALNETWORKS_MUL); }},
       {"Relu", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_RELU); }},
       {"Reshape", {"allowzero"}, mapReshape},
+      {"Selu", {"alpha", "gamma"}, mapSelu},
       {"Shape", {"start", "end"}, mapShape},
       {"Sigmoid", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_LOGISTIC); }},
       {"Sin", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_SIN); }},
       {"Size", {}, mapSize},
       {"Slice", {"starts", "ends", "axes"}, mapSlice},
       {"Softmax", {"axis"}, [](GraphBuilder& b) { return softmaxLike(b, ANEURALNETWORKS_SOFTMAX); }},
+      {"Softplus", {}, mapSoftplus},
+      {"Softsign", {}, mapSoftsign},
       {"SpaceToDepth", {"blocksize"}, [](GraphBuilder& b) { return spaceDepth(b, ANEURALNETWORKS_SPACE_TO_DEPTH); }},
       {"Split", {"axis", "split"}, mapSplit},
       {"Sqrt", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_SQRT); }},
