@@ -23,11 +23,12 @@ char** copyNames(const std::vector<nnrt::onnxfront::TensorInfo>& tensors) {
 
 }  // namespace
 
-extern "C" int ANeuralNetworksNnrt_loadOnnxModel(const char* path, ANeuralNetworksModel** model, uint32_t* inputCount,
-                                                 char*** inputNames, uint32_t* outputCount, char*** outputNames) {
+extern "C" int ANeuralNetworksNnrt_loadOnnxModel(const char* path, ANeuralNetworksModel** model,
+                                                 uint32_t* inputCount, char*** inputNames,
+                                                 uint32_t* outputCount, char*** outputNames) {
   constexpr const char* kFn = "ANeuralNetworksNnrt_loadOnnxModel";
-  if (path == nullptr || model == nullptr || inputCount == nullptr || inputNames == nullptr || outputCount == nullptr ||
-      outputNames == nullptr) {
+  if (path == nullptr || model == nullptr || inputCount == nullptr || inputNames == nullptr ||
+      outputCount == nullptr || outputNames == nullptr) {
     nnrt::logError(std::string(kFn) + ": passed a NULL argument");
     return ANEURALNETWORKS_UNEXPECTED_NULL;
   }
@@ -55,6 +56,7 @@ extern "C" int ANeuralNetworksNnrt_loadOnnxModel(const char* path, ANeuralNetwor
 
 extern "C" void ANeuralNetworksNnrt_freeOnnxNames(char** names, uint32_t count) {
   if (names == nullptr) return;
-  for (uint32_t i = 0; i < count; ++i) std::free(names[i]);
+  for (uint32_t i = 0; i < count; ++i)
+    std::free(names[i]);
   std::free(names);
 }

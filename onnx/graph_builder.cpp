@@ -11,7 +11,9 @@ std::string callError(const char* function, int code) {
   return std::string(function) + " returned " + std::to_string(code);
 }
 
-ResultCode asResultCode(int code) { return static_cast<ResultCode>(code); }
+ResultCode asResultCode(int code) {
+  return static_cast<ResultCode>(code);
+}
 
 }  // namespace
 
@@ -44,7 +46,8 @@ Result<std::vector<int32_t>> GraphBuilder::constantInts(int i) const {
   if (!value->constant.has_value()) {
     return refused("input " + std::to_string(i) + " ('" + node_->input(i) + "') must be a constant");
   }
-  if (value->type != ANEURALNETWORKS_TENSOR_INT32) return refused("input " + std::to_string(i) + " must be integer");
+  if (value->type != ANEURALNETWORKS_TENSOR_INT32)
+    return refused("input " + std::to_string(i) + " must be integer");
   std::vector<int32_t> out(value->constant->bytes.size() / 4);
   std::memcpy(out.data(), value->constant->bytes.data(), out.size() * 4);
   return out;
@@ -55,7 +58,8 @@ Result<std::vector<float>> GraphBuilder::constantFloats(int i) const {
   if (!value->constant.has_value()) {
     return refused("input " + std::to_string(i) + " ('" + node_->input(i) + "') must be a constant");
   }
-  if (value->type != ANEURALNETWORKS_TENSOR_FLOAT32) return refused("input " + std::to_string(i) + " must be float32");
+  if (value->type != ANEURALNETWORKS_TENSOR_FLOAT32)
+    return refused("input " + std::to_string(i) + " must be float32");
   std::vector<float> out(value->constant->bytes.size() / 4);
   std::memcpy(out.data(), value->constant->bytes.data(), out.size() * 4);
   return out;
@@ -75,7 +79,8 @@ Result<uint32_t> GraphBuilder::operand(const Value& value) {
 }
 
 Result<uint32_t> GraphBuilder::addTensor(int32_t type, const std::vector<uint32_t>& dims) {
-  ANeuralNetworksOperandType t{type, static_cast<uint32_t>(dims.size()), dims.empty() ? nullptr : dims.data(), 0.0f, 0};
+  ANeuralNetworksOperandType t{type, static_cast<uint32_t>(dims.size()), dims.empty() ? nullptr : dims.data(),
+                               0.0f, 0};
   if (type == ANEURALNETWORKS_INT32 || type == ANEURALNETWORKS_FLOAT32 || type == ANEURALNETWORKS_BOOL) {
     t.dimensionCount = 0;
     t.dimensions = nullptr;
@@ -86,17 +91,20 @@ Result<uint32_t> GraphBuilder::addTensor(int32_t type, const std::vector<uint32_
     e.code = asResultCode(code);
     return Unexpected<Error>(e);
   }
-  operandRecords_.push_back(OperandRecord{"", type, t.dimensionCount ? dims : std::vector<uint32_t>{}, false});
+  operandRecords_.push_back(
+      OperandRecord{"", type, t.dimensionCount ? dims : std::vector<uint32_t>{}, false});
   return operandCount_++;
 }
 
-Result<uint32_t> GraphBuilder::addConstant(int32_t type, const std::vector<uint32_t>& dims, std::vector<uint8_t> bytes) {
+Result<uint32_t> GraphBuilder::addConstant(int32_t type, const std::vector<uint32_t>& dims,
+                                           std::vector<uint8_t> bytes) {
   NNRT_ASSIGN_OR_RETURN(uint32_t index, addTensor(type, dims));
   held_.push_back(std::move(bytes));
   const std::vector<uint8_t>& data = held_.back();
   operandRecords_[index].constant = true;
   // Moving the vector keeps its buffer, so the pointer stays valid until finish.
-  int code = ANeuralNetworksModel_setOperandValue(model_, static_cast<int32_t>(index), data.data(), data.size());
+  int code =
+      ANeuralNetworksModel_setOperandValue(model_, static_cast<int32_t>(index), data.data(), data.size());
   if (code != ANEURALNETWORKS_NO_ERROR) {
     Error e = refuse(callError("ANeuralNetworksModel_setOperandValue", code));
     e.code = asResultCode(code);
@@ -137,8 +145,9 @@ Result<uint32_t> GraphBuilder::scalarBool(bool value) {
 
 Result<void> GraphBuilder::addOperation(int32_t type, const std::vector<uint32_t>& inputs,
                                         const std::vector<uint32_t>& outputs) {
-  int code = ANeuralNetworksModel_addOperation(model_, type, static_cast<uint32_t>(inputs.size()), inputs.data(),
-                                               static_cast<uint32_t>(outputs.size()), outputs.data());
+  int code =
+      ANeuralNetworksModel_addOperation(model_, type, static_cast<uint32_t>(inputs.size()), inputs.data(),
+                                        static_cast<uint32_t>(outputs.size()), outputs.data());
   if (code != ANEURALNETWORKS_NO_ERROR) {
     Error e = refuse(callError("ANeuralNetworksModel_addOperation", code) + " for NNAPI operation " +
                      std::to_string(type));

@@ -18,11 +18,11 @@ namespace nnrt::onnxfront {
 inline constexpr uint32_t kNoOperand = UINT32_MAX;
 
 struct Value {
-  uint32_t operand = kNoOperand;          // kNoOperand: a constant not yet added to the model
-  int32_t type = 0;                       // ANEURALNETWORKS_TENSOR_*
-  std::vector<uint32_t> dims;             // never empty (rank 0 is [1]); 0 = unknown dimension
-  bool scalar = false;                    // rank 0 in ONNX
-  std::optional<HostTensor> constant;     // its values when known at load time
+  uint32_t operand = kNoOperand;       // kNoOperand: a constant not yet added to the model
+  int32_t type = 0;                    // ANEURALNETWORKS_TENSOR_*
+  std::vector<uint32_t> dims;          // never empty (rank 0 is [1]); 0 = unknown dimension
+  bool scalar = false;                 // rank 0 in ONNX
+  std::optional<HostTensor> constant;  // its values when known at load time
 };
 
 class GraphBuilder {
@@ -54,7 +54,8 @@ class GraphBuilder {
   Result<uint32_t> scalarInt(int32_t value);
   Result<uint32_t> scalarFloat(float value);
   Result<uint32_t> scalarBool(bool value);
-  Result<void> addOperation(int32_t type, const std::vector<uint32_t>& inputs, const std::vector<uint32_t>& outputs);
+  Result<void> addOperation(int32_t type, const std::vector<uint32_t>& inputs,
+                            const std::vector<uint32_t>& outputs);
 
   // Adds NNAPI operation `type` whose one output becomes the current node's output `i` with the given
   // type and shape.

@@ -20,21 +20,25 @@ Unexpected<Error> badFile(const std::filesystem::path& file, const std::string& 
 
 // The type and shape of a graph input or output from its ValueInfoProto.
 Result<Value> describe(const onnx::ValueInfoProto& info, const LoadOptions& options) {
-  if (!info.type().has_tensor_type()) return fail(ResultCode::BAD_DATA, "value '" + info.name() + "' is not a tensor");
+  if (!info.type().has_tensor_type())
+    return fail(ResultCode::BAD_DATA, "value '" + info.name() + "' is not a tensor");
   const auto& tensor = info.type().tensor_type();
   auto type = nnapiTensorType(tensor.elem_type());
-  if (!type.has_value()) return fail(ResultCode::BAD_DATA, "value '" + info.name() + "': " + type.error().message);
+  if (!type.has_value())
+    return fail(ResultCode::BAD_DATA, "value '" + info.name() + "': " + type.error().message);
   Value value;
   value.type = *type;
   auto given = options.inputShapes.find(info.name());
   if (given != options.inputShapes.end()) {
     value.dims = given->second;
   } else {
-    if (!tensor.has_shape()) return fail(ResultCode::BAD_DATA, "value '" + info.name() + "' has no shape (give one)");
+    if (!tensor.has_shape())
+      return fail(ResultCode::BAD_DATA, "value '" + info.name() + "' has no shape (give one)");
     for (const auto& d : tensor.shape().dim()) {
       if (d.has_dim_value()) {
         if (d.dim_value() < 0 || d.dim_value() > UINT32_MAX) {
-          return fail(ResultCode::BAD_DATA, "value '" + info.name() + "': dimension " + std::to_string(d.dim_value()));
+          return fail(ResultCode::BAD_DATA,
+                      "value '" + info.name() + "': dimension " + std::to_string(d.dim_value()));
         }
         value.dims.push_back(static_cast<uint32_t>(d.dim_value()));
       } else {
@@ -49,14 +53,16 @@ Result<Value> describe(const onnx::ValueInfoProto& info, const LoadOptions& opti
   return value;
 }
 
-Result<LoadedModel> build(const onnx::ModelProto& proto, const std::filesystem::path& file, const LoadOptions& options) {
+Result<LoadedModel> build(const onnx::ModelProto& proto, const std::filesystem::path& file,
+                          const LoadOptions& options) {
   int64_t opset = -1;
   for (const auto& entry : proto.opset_import()) {
     if (entry.domain().empty() || entry.domain() == "ai.onnx") opset = entry.version();
   }
   if (opset < 0) return badFile(file, "no opset_import for the default domain");
   if (opset < kMinOpset || opset > kMaxOpset) {
-    return badFile(file, "opset " + std::to_string(opset) + " of the default domain is not supported (the loader knows " +
+    return badFile(file, "opset " + std::to_string(opset) +
+                             " of the default domain is not supported (the loader knows " +
                              std::to_string(kMinOpset) + " to " + std::to_string(kMaxOpset) + ")");
   }
   if (!proto.has_graph()) return badFile(file, "no graph");
@@ -64,7 +70,8 @@ Result<LoadedModel> build(const onnx::ModelProto& proto, const std::filesystem::
 
   ANeuralNetworksModel* raw = nullptr;
   int code = ANeuralNetworksModel_create(&raw);
-  if (code != ANEURALNETWORKS_NO_ERROR) return fail(static_cast<ResultCode>(code), "ANeuralNetworksModel_create failed");
+  if (code != ANEURALNETWORKS_NO_ERROR)
+    return fail(static_cast<ResultCode>(code), "ANeuralNetworksModel_create failed");
   LoadedModel loaded;
   loaded.model.reset(raw);
   loaded.opsetVersion = opset;
@@ -131,11 +138,14 @@ Result<LoadedModel> build(const onnx::ModelProto& proto, const std::filesystem::
     for (const auto& m : mappings) {
       if (node.op_type() == m.opType) mapping = &m;
     }
-    if (mapping == nullptr) return badFile(file, builder.refuse("operator not supported by the ONNX loader").message);
+    if (mapping == nullptr)
+      return badFile(file, builder.refuse("operator not supported by the ONNX loader").message);
     for (const auto& attribute : node.attribute()) {
       bool known = false;
-      for (const char* name : mapping->attributes) known = known || attribute.name() == name;
-      if (!known) return badFile(file, builder.refuse("attribute '" + attribute.name() + "' is not supported").message);
+      for (const char* name : mapping->attributes)
+        known = known || attribute.name() == name;
+      if (!known)
+        return badFile(file, builder.refuse("attribute '" + attribute.name() + "' is not supported").message);
     }
     NNRT_RETURN_IF_ERROR(located(mapping->map(builder)));
     for (const auto& output : node.output()) {
@@ -157,7 +167,8 @@ Result<LoadedModel> build(const onnx::ModelProto& proto, const std::filesystem::
       // A model output must be written by an operation, once: a constant (Shape, Size, folded values),
       // an input or a repeated output is copied by a RESHAPE to its own shape.
       auto source = builder.operand(*value);
-      if (!source.has_value()) return badFile(file, "output '" + info.name() + "': " + source.error().message);
+      if (!source.has_value())
+        return badFile(file, "output '" + info.name() + "': " + source.error().message);
       auto copy = builder.reshape(*source, value->type, value->dims);
       if (!copy.has_value()) return badFile(file, "output '" + info.name() + "': " + copy.error().message);
       operand = *copy;
@@ -170,8 +181,9 @@ Result<LoadedModel> build(const onnx::ModelProto& proto, const std::filesystem::
       raw, static_cast<uint32_t>(inputOperands.size()), inputOperands.empty() ? &kNone : inputOperands.data(),
       static_cast<uint32_t>(outputOperands.size()), outputOperands.empty() ? &kNone : outputOperands.data());
   if (code != ANEURALNETWORKS_NO_ERROR) {
-    return fail(static_cast<ResultCode>(code), file.string() + ": ANeuralNetworksModel_identifyInputsAndOutputs returned " +
-                                                   std::to_string(code));
+    return fail(
+        static_cast<ResultCode>(code),
+        file.string() + ": ANeuralNetworksModel_identifyInputsAndOutputs returned " + std::to_string(code));
   }
   loaded.operands = std::move(builder.operandRecords());
   loaded.operations = std::move(builder.operationRecords());
@@ -179,7 +191,8 @@ Result<LoadedModel> build(const onnx::ModelProto& proto, const std::filesystem::
   loaded.outputOperands = outputOperands;
   code = ANeuralNetworksModel_finish(raw);
   if (code != ANEURALNETWORKS_NO_ERROR) {
-    return fail(static_cast<ResultCode>(code), file.string() + ": ANeuralNetworksModel_finish returned " + std::to_string(code));
+    return fail(static_cast<ResultCode>(code),
+                file.string() + ": ANeuralNetworksModel_finish returned " + std::to_string(code));
   }
   return loaded;
 }

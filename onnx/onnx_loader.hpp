@@ -29,9 +29,9 @@ struct ModelDeleter {
 
 // A model input or output as NNAPI sees it.
 struct TensorInfo {
-  std::string name;                 // the ONNX value's name
-  int32_t type = 0;                 // ANEURALNETWORKS_TENSOR_*
-  std::vector<uint32_t> dimensions; // 0 for a dimension the file leaves symbolic
+  std::string name;                  // the ONNX value's name
+  int32_t type = 0;                  // ANEURALNETWORKS_TENSOR_*
+  std::vector<uint32_t> dimensions;  // 0 for a dimension the file leaves symbolic
 };
 
 // Tensor values in NNAPI's encoding (int64 narrowed to int32, bool as one byte).

@@ -18,10 +18,14 @@ Result<Dims> broadcastShape(const GraphBuilder& b, const Dims& x, const Dims& y)
   for (size_t i = 0; i < out.size(); ++i) {
     uint32_t dx = i < out.size() - x.size() ? 1 : x[i - (out.size() - x.size())];
     uint32_t dy = i < out.size() - y.size() ? 1 : y[i - (out.size() - y.size())];
-    if (dx == dy || dy == 1) out[i] = dx;
-    else if (dx == 1) out[i] = dy;
-    else if (dx == 0 || dy == 0) out[i] = 0;
-    else return b.refused("shapes do not broadcast");
+    if (dx == dy || dy == 1)
+      out[i] = dx;
+    else if (dx == 1)
+      out[i] = dy;
+    else if (dx == 0 || dy == 0)
+      out[i] = 0;
+    else
+      return b.refused("shapes do not broadcast");
   }
   return out;
 }
@@ -153,7 +157,8 @@ Result<void> mapFlatten(GraphBuilder& b) {
   if (axis < 0) axis += static_cast<int64_t>(rank);
   if (axis < 0 || axis > static_cast<int64_t>(rank)) return b.refused("axis outside the input's rank");
   uint32_t outer = 1, inner = 1;
-  for (size_t i = 0; i < rank; ++i) (static_cast<int64_t>(i) < axis ? outer : inner) *= x->dims[i];
+  for (size_t i = 0; i < rank; ++i)
+    (static_cast<int64_t>(i) < axis ? outer : inner) *= x->dims[i];
   return reshapeTo(b, *x, {outer, inner});
 }
 
@@ -199,7 +204,8 @@ Result<void> mapUnsqueeze(GraphBuilder& b) {
   }
   Dims out;
   size_t next = 0;
-  for (size_t i = 0; i < rank; ++i) out.push_back(inserted[i] ? 1 : in[next++]);
+  for (size_t i = 0; i < rank; ++i)
+    out.push_back(inserted[i] ? 1 : in[next++]);
   return reshapeTo(b, *x, out);
 }
 
@@ -208,7 +214,8 @@ Result<void> mapTranspose(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(std::vector<int64_t> perm, b.attrInts("perm"));
   size_t rank = x->dims.size();
   if (perm.empty()) {
-    for (size_t i = 0; i < rank; ++i) perm.push_back(static_cast<int64_t>(rank - 1 - i));
+    for (size_t i = 0; i < rank; ++i)
+      perm.push_back(static_cast<int64_t>(rank - 1 - i));
   }
   if (perm.size() != rank) return b.refused("perm does not match the input's rank");
   Dims out;
@@ -234,7 +241,8 @@ Result<void> mapConcat(GraphBuilder& b) {
   bool known = true;
   for (int i = 0; i < b.node()->input_size(); ++i) {
     NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(i));
-    if (x->dims.size() != out.size() || x->type != first->type) return b.refused("inputs differ in rank or type");
+    if (x->dims.size() != out.size() || x->type != first->type)
+      return b.refused("inputs differ in rank or type");
     known = known && x->dims[axis] != 0;
     out[axis] += x->dims[axis];
     NNRT_ASSIGN_OR_RETURN(uint32_t o, b.operand(*x));
@@ -261,7 +269,8 @@ Result<void> softmaxLike(GraphBuilder& b, int32_t op) {
   // Before opset 13 the input is coerced to 2-D [before axis, from axis] and normalized per row.
   if (!allKnown(x->dims)) return b.refused("input shape unknown");
   uint32_t outer = 1, inner = 1;
-  for (size_t i = 0; i < rank; ++i) (i < axis ? outer : inner) *= x->dims[i];
+  for (size_t i = 0; i < rank; ++i)
+    (i < axis ? outer : inner) *= x->dims[i];
   NNRT_ASSIGN_OR_RETURN(uint32_t flat, b.reshape(in, x->type, {outer, inner}));
   NNRT_ASSIGN_OR_RETURN(uint32_t axisOperand, b.scalarInt(1));
   NNRT_ASSIGN_OR_RETURN(uint32_t normalized, b.addTensor(x->type, {outer, inner}));
@@ -282,7 +291,8 @@ struct Window {
   uint32_t outH = 0, outW = 0;
 };
 
-Result<Window> windowGeometry(GraphBuilder& b, const Dims& input, uint32_t kernelH, uint32_t kernelW, bool ceilMode) {
+Result<Window> windowGeometry(GraphBuilder& b, const Dims& input, uint32_t kernelH, uint32_t kernelW,
+                              bool ceilMode) {
   Window w;
   NNRT_ASSIGN_OR_RETURN(std::vector<int64_t> strides, b.attrInts("strides"));
   NNRT_ASSIGN_OR_RETURN(std::vector<int64_t> dilations, b.attrInts("dilations"));
@@ -298,7 +308,8 @@ Result<Window> windowGeometry(GraphBuilder& b, const Dims& input, uint32_t kerne
     w.dilationH = static_cast<int32_t>(dilations[0]);
     w.dilationW = static_cast<int32_t>(dilations[1]);
   }
-  if (w.strideH < 1 || w.strideW < 1 || w.dilationH < 1 || w.dilationW < 1) return b.refused("strides/dilations must be positive");
+  if (w.strideH < 1 || w.strideW < 1 || w.dilationH < 1 || w.dilationW < 1)
+    return b.refused("strides/dilations must be positive");
   uint32_t inH = input[2], inW = input[3];
   if (inH == 0 || inW == 0) return b.refused("spatial input size unknown");
   int64_t extentH = (static_cast<int64_t>(kernelH) - 1) * w.dilationH + 1;
@@ -306,7 +317,8 @@ Result<Window> windowGeometry(GraphBuilder& b, const Dims& input, uint32_t kerne
   if (autoPad == "NOTSET") {
     if (!pads.empty()) {
       if (pads.size() != 4) return b.refused("pads must have 4 entries");
-      if (std::any_of(pads.begin(), pads.end(), [](int64_t p) { return p < 0; })) return b.refused("negative pads");
+      if (std::any_of(pads.begin(), pads.end(), [](int64_t p) { return p < 0; }))
+        return b.refused("negative pads");
       w.padTop = static_cast<int32_t>(pads[0]);
       w.padLeft = static_cast<int32_t>(pads[1]);
       w.padBottom = static_cast<int32_t>(pads[2]);
@@ -356,13 +368,16 @@ Result<void> mapConv(GraphBuilder& b) {
   }
   NNRT_ASSIGN_OR_RETURN(int64_t group, b.attrInt("group", 1));
   uint32_t C = x->dims[1];
-  if (group < 1 || C == 0 || C != Cg * group || M % group != 0) return b.refused("group does not match the channels");
+  if (group < 1 || C == 0 || C != Cg * group || M % group != 0)
+    return b.refused("group does not match the channels");
   NNRT_ASSIGN_OR_RETURN(Window g, windowGeometry(b, x->dims, kH, kW, false));
   // NNAPI filters: [1, kH, kW, M] for depthwise, else [M, kH, kW, C / group] (ONNX: [M, C / group, kH, kW]).
   const bool depthwise = group > 1 && static_cast<uint32_t>(group) == C && Cg == 1;
-  const std::vector<int32_t> perm = depthwise ? std::vector<int32_t>{1, 2, 3, 0} : std::vector<int32_t>{0, 2, 3, 1};
+  const std::vector<int32_t> perm =
+      depthwise ? std::vector<int32_t>{1, 2, 3, 0} : std::vector<int32_t>{0, 2, 3, 1};
   Dims filterDims;
-  for (int32_t p : perm) filterDims.push_back(w->dims[p]);
+  for (int32_t p : perm)
+    filterDims.push_back(w->dims[p]);
   uint32_t filterOperand;
   if (w->constant.has_value()) {
     std::vector<float> weights(elementCount(w->dims));
@@ -373,8 +388,10 @@ Result<void> mapConv(GraphBuilder& b) {
         for (uint32_t h = 0; h < kH; ++h)
           for (uint32_t ww = 0; ww < kW; ++ww) {
             float v = weights[((m * Cg + c) * kH + h) * kW + ww];
-            if (depthwise) filter[(h * kW + ww) * M + m] = v;
-            else filter[((m * kH + h) * kW + ww) * Cg + c] = v;
+            if (depthwise)
+              filter[(h * kW + ww) * M + m] = v;
+            else
+              filter[((m * kH + h) * kW + ww) * Cg + c] = v;
           }
     NNRT_ASSIGN_OR_RETURN(filterOperand, b.constFloats(filter, filterDims));
   } else {
@@ -426,7 +443,8 @@ Result<void> pool(GraphBuilder& b, int32_t op, bool global) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
   if (x->dims.size() != 4) return b.refused("only 2-D pooling (4-D input) is supported");
-  if (b.node()->output_size() > 1 && !b.node()->output(1).empty()) return b.refused("the Indices output is not supported");
+  if (b.node()->output_size() > 1 && !b.node()->output(1).empty())
+    return b.refused("the Indices output is not supported");
   uint32_t kH = x->dims[2], kW = x->dims[3];
   Window g;
   if (global) {
@@ -449,8 +467,9 @@ Result<void> pool(GraphBuilder& b, int32_t op, bool global) {
   }
   NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
   std::vector<uint32_t> inputs{in};
-  for (int32_t v : {g.padLeft, g.padRight, g.padTop, g.padBottom, g.strideW, g.strideH, static_cast<int32_t>(kW),
-                    static_cast<int32_t>(kH), static_cast<int32_t>(ANEURALNETWORKS_FUSED_NONE)}) {
+  for (int32_t v :
+       {g.padLeft, g.padRight, g.padTop, g.padBottom, g.strideW, g.strideH, static_cast<int32_t>(kW),
+        static_cast<int32_t>(kH), static_cast<int32_t>(ANEURALNETWORKS_FUSED_NONE)}) {
     NNRT_ASSIGN_OR_RETURN(uint32_t s, b.scalarInt(v));
     inputs.push_back(s);
   }
@@ -463,7 +482,8 @@ Result<void> pool(GraphBuilder& b, int32_t op, bool global) {
 std::vector<float> transposed(const std::vector<float>& m, uint32_t rows, uint32_t cols) {
   std::vector<float> t(m.size());
   for (uint32_t r = 0; r < rows; ++r)
-    for (uint32_t c = 0; c < cols; ++c) t[c * rows + r] = m[r * cols + c];
+    for (uint32_t c = 0; c < cols; ++c)
+      t[c * rows + r] = m[r * cols + c];
   return t;
 }
 
@@ -488,7 +508,8 @@ Result<void> mapGemm(GraphBuilder& b) {
     aOperand = t;
   }
   uint32_t N = transB != 0 ? w->dims[0] : w->dims[1];
-  if ((transB != 0 ? w->dims[1] : w->dims[0]) != K || K == 0 || N == 0) return b.refused("A and B do not multiply");
+  if ((transB != 0 ? w->dims[1] : w->dims[0]) != K || K == 0 || N == 0)
+    return b.refused("A and B do not multiply");
   // FULLY_CONNECTED takes weights as [N, K].
   uint32_t weights;
   if (transB != 0) {
@@ -513,14 +534,16 @@ Result<void> mapGemm(GraphBuilder& b) {
     if (vector || count == 1) {
       std::vector<float> values(count);
       std::memcpy(values.data(), c->constant->bytes.data(), count * 4);
-      for (uint32_t n = 0; n < N; ++n) biasValues[n] = beta * values[count == 1 ? 0 : n];
+      for (uint32_t n = 0; n < N; ++n)
+        biasValues[n] = beta * values[count == 1 ? 0 : n];
       cAsBias = true;
     }
   }
   NNRT_ASSIGN_OR_RETURN(uint32_t bias, b.constFloats(biasValues));
   NNRT_ASSIGN_OR_RETURN(uint32_t fuse, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
   NNRT_ASSIGN_OR_RETURN(uint32_t product, b.addTensor(a->type, {M, N}));
-  NNRT_RETURN_IF_ERROR(b.addOperation(ANEURALNETWORKS_FULLY_CONNECTED, {aOperand, weights, bias, fuse}, {product}));
+  NNRT_RETURN_IF_ERROR(
+      b.addOperation(ANEURALNETWORKS_FULLY_CONNECTED, {aOperand, weights, bias, fuse}, {product}));
   uint32_t result = product;
   if (alpha != 1.0f) {
     NNRT_ASSIGN_OR_RETURN(uint32_t alphaOperand, b.constFloats({alpha}));
@@ -561,7 +584,8 @@ Result<void> mapMatMul(GraphBuilder& b) {
   if (a->scalar || w->scalar || a->dims.size() < 2 || w->dims.size() < 2) {
     return b.refused("1-D operands are not supported");
   }
-  if (a->dims.size() != w->dims.size() || a->dims.size() > 4) return b.refused("operands must have the same rank, 2 to 4");
+  if (a->dims.size() != w->dims.size() || a->dims.size() > 4)
+    return b.refused("operands must have the same rank, 2 to 4");
   size_t r = a->dims.size();
   for (size_t i = 0; i + 2 < r; ++i) {
     if (a->dims[i] != w->dims[i]) return b.refused("broadcast batch dimensions are not supported");
@@ -633,7 +657,8 @@ Result<void> mapBatchNorm(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(std::vector<float> var, b.constantFloats(4));
   if (x->dims.size() < 2) return b.refused("input must have a channel axis");
   uint32_t C = x->dims[1];
-  if (scale.size() != C || bias.size() != C || mean.size() != C || var.size() != C) return b.refused("parameters must have C values");
+  if (scale.size() != C || bias.size() != C || mean.size() != C || var.size() != C)
+    return b.refused("parameters must have C values");
   std::vector<float> mul(C), add(C);
   for (uint32_t c = 0; c < C; ++c) {
     mul[c] = scale[c] / std::sqrt(var[c] + eps);
@@ -681,7 +706,8 @@ Result<void> mapElu(GraphBuilder& b) {
 
 Result<void> mapConstant(GraphBuilder& b) {
   const auto* a = b.attribute("value");
-  if (a == nullptr || a->type() != onnx::AttributeProto::TENSOR) return b.refused("only the 'value' tensor form is supported");
+  if (a == nullptr || a->type() != onnx::AttributeProto::TENSOR)
+    return b.refused("only the 'value' tensor form is supported");
   auto decoded = decodeTensor(a->t(), {});
   if (!decoded.has_value()) return b.refused(decoded.error().message);
   Value v;
@@ -719,8 +745,10 @@ Result<void> reduce(GraphBuilder& b, int32_t op, int32_t pre = 0, int32_t post =
   Dims out;
   for (size_t i = 0; i < rank; ++i) {
     if (reduced[i]) list.push_back(static_cast<int32_t>(i));
-    if (!reduced[i]) out.push_back(x->dims[i]);
-    else if (keep != 0) out.push_back(1);
+    if (!reduced[i])
+      out.push_back(x->dims[i]);
+    else if (keep != 0)
+      out.push_back(1);
   }
   bool scalar = out.empty();
   if (scalar) out = {1};
@@ -841,7 +869,8 @@ Result<void> mapWhere(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(const Value* c, b.requiredInput(0));
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(1));
   NNRT_ASSIGN_OR_RETURN(const Value* y, b.requiredInput(2));
-  if (c->dims != x->dims || c->dims != y->dims) return b.refused("broadcasting is not supported (NNAPI SELECT)");
+  if (c->dims != x->dims || c->dims != y->dims)
+    return b.refused("broadcasting is not supported (NNAPI SELECT)");
   NNRT_ASSIGN_OR_RETURN(uint32_t co, b.operand(*c));
   NNRT_ASSIGN_OR_RETURN(uint32_t xo, b.operand(*x));
   NNRT_ASSIGN_OR_RETURN(uint32_t yo, b.operand(*y));
@@ -902,7 +931,8 @@ Result<void> mapSlice(GraphBuilder& b) {
     NNRT_RETURN_IF_ERROR(ints(4, steps));
   }
   if (axes.empty()) {
-    for (size_t i = 0; i < starts.size(); ++i) axes.push_back(static_cast<int64_t>(i));
+    for (size_t i = 0; i < starts.size(); ++i)
+      axes.push_back(static_cast<int64_t>(i));
   }
   if (steps.empty()) steps.assign(starts.size(), 1);
   if (starts.size() != ends.size() || starts.size() != axes.size() || starts.size() != steps.size()) {
@@ -945,7 +975,8 @@ Result<void> mapSlice(GraphBuilder& b) {
     std::vector<uint32_t> index(rank, 0);
     for (size_t o = 0; o < elementCount(out); ++o) {
       size_t source = 0;
-      for (size_t d = 0; d < rank; ++d) source = source * x->dims[d] + (begin[d] + static_cast<int64_t>(index[d]) * stride[d]);
+      for (size_t d = 0; d < rank; ++d)
+        source = source * x->dims[d] + (begin[d] + static_cast<int64_t>(index[d]) * stride[d]);
       std::memcpy(t.bytes.data() + o * element, x->constant->bytes.data() + source * element, element);
       for (size_t d = rank; d-- > 0;) {
         if (++index[d] < out[d]) break;
@@ -966,8 +997,9 @@ Result<void> mapSlice(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(uint32_t beginMask, b.scalarInt(0));
   NNRT_ASSIGN_OR_RETURN(uint32_t endMaskOperand, b.scalarInt(endMask));
   NNRT_ASSIGN_OR_RETURN(uint32_t shrink, b.scalarInt(0));
-  return b.emit(ANEURALNETWORKS_STRIDED_SLICE, {in, beginOperand, endOperand, strideOperand, beginMask, endMaskOperand, shrink},
-                x->type, out);
+  return b.emit(ANEURALNETWORKS_STRIDED_SLICE,
+                {in, beginOperand, endOperand, strideOperand, beginMask, endMaskOperand, shrink}, x->type,
+                out);
 }
 
 Result<void> castTo(GraphBuilder& b, int32_t type);
@@ -975,7 +1007,8 @@ Result<void> castTo(GraphBuilder& b, int32_t type);
 Result<void> mapCast(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(int64_t to, b.attrInt("to", -1));
   auto type = nnapiTensorType(static_cast<int32_t>(to));
-  if (!type.has_value()) return b.refused("to " + onnxTypeName(static_cast<int32_t>(to)) + ": " + type.error().message);
+  if (!type.has_value())
+    return b.refused("to " + onnxTypeName(static_cast<int32_t>(to)) + ": " + type.error().message);
   return castTo(b, *type);
 }
 
@@ -1019,7 +1052,8 @@ Result<void> mapSplit(GraphBuilder& b) {
 }
 
 Result<void> mapDropout(GraphBuilder& b) {
-  if (b.node()->output_size() > 1 && !b.node()->output(1).empty()) return b.refused("the mask output is not supported");
+  if (b.node()->output_size() > 1 && !b.node()->output(1).empty())
+    return b.refused("the mask output is not supported");
   NNRT_ASSIGN_OR_RETURN(int64_t isTest, b.attrInt("is_test", 1));
   if (isTest == 0) return b.refused("training mode is not supported");
   NNRT_ASSIGN_OR_RETURN(const Value* training, b.input(2));
@@ -1122,7 +1156,8 @@ Result<void> mapLrn(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(float alpha, b.attrFloat("alpha", 1e-4f));
   NNRT_ASSIGN_OR_RETURN(float beta, b.attrFloat("beta", 0.75f));
   NNRT_ASSIGN_OR_RETURN(float bias, b.attrFloat("bias", 1.0f));
-  if (size < 1 || size % 2 == 0) return b.refused("an even size sums an asymmetric window, which NNAPI does not");
+  if (size < 1 || size % 2 == 0)
+    return b.refused("an even size sums an asymmetric window, which NNAPI does not");
   if (x->dims.size() != 4) return b.refused("input must be 4-D");
   NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
   NNRT_ASSIGN_OR_RETURN(uint32_t radius, b.scalarInt(static_cast<int32_t>((size - 1) / 2)));
@@ -1130,8 +1165,8 @@ Result<void> mapLrn(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(uint32_t alphaOperand, b.scalarFloat(alpha / static_cast<float>(size)));
   NNRT_ASSIGN_OR_RETURN(uint32_t betaOperand, b.scalarFloat(beta));
   NNRT_ASSIGN_OR_RETURN(uint32_t axis, b.scalarInt(1));
-  return b.emit(ANEURALNETWORKS_LOCAL_RESPONSE_NORMALIZATION, {in, radius, biasOperand, alphaOperand, betaOperand, axis},
-                x->type, x->dims);
+  return b.emit(ANEURALNETWORKS_LOCAL_RESPONSE_NORMALIZATION,
+                {in, radius, biasOperand, alphaOperand, betaOperand, axis}, x->type, x->dims);
 }
 
 Value constantInts32(const std::vector<int32_t>& values, bool scalar) {
@@ -1195,7 +1230,8 @@ Result<void> mapConstantOfShape(GraphBuilder& b) {
   HostTensor t;
   t.type = fill.type;
   t.dimensions = v.scalar ? Dims{} : v.dims;
-  for (size_t i = 0; i < elementCount(v.dims); ++i) t.bytes.insert(t.bytes.end(), fill.bytes.begin(), fill.bytes.end());
+  for (size_t i = 0; i < elementCount(v.dims); ++i)
+    t.bytes.insert(t.bytes.end(), fill.bytes.begin(), fill.bytes.end());
   v.constant = std::move(t);
   b.define(0, std::move(v));
   return {};
@@ -1235,7 +1271,8 @@ Result<void> mapExpand(GraphBuilder& b) {
     NNRT_ASSIGN_OR_RETURN(current, b.reshape(current, x->type, padded));
   }
   std::vector<int32_t> multiples;
-  for (size_t i = 0; i < out.size(); ++i) multiples.push_back(static_cast<int32_t>(out[i] / padded[i]));
+  for (size_t i = 0; i < out.size(); ++i)
+    multiples.push_back(static_cast<int32_t>(out[i] / padded[i]));
   NNRT_ASSIGN_OR_RETURN(uint32_t multiplesOperand, b.constInts(multiples));
   return b.emit(ANEURALNETWORKS_TILE, {current, multiplesOperand}, x->type, out);
 }
@@ -1253,8 +1290,10 @@ class Chain {
   // current = op(current, k) or op(k, current), with NNAPI's fused-activation argument for ADD/MUL/SUB/DIV
   Result<void> withConstant(int32_t op, float k, bool constantFirst = false) {
     NNRT_ASSIGN_OR_RETURN(uint32_t c, b_.constFloats({k}));
-    std::vector<uint32_t> inputs = constantFirst ? std::vector<uint32_t>{c, current_} : std::vector<uint32_t>{current_, c};
-    if (op == ANEURALNETWORKS_ADD || op == ANEURALNETWORKS_MUL || op == ANEURALNETWORKS_SUB || op == ANEURALNETWORKS_DIV) {
+    std::vector<uint32_t> inputs =
+        constantFirst ? std::vector<uint32_t>{c, current_} : std::vector<uint32_t>{current_, c};
+    if (op == ANEURALNETWORKS_ADD || op == ANEURALNETWORKS_MUL || op == ANEURALNETWORKS_SUB ||
+        op == ANEURALNETWORKS_DIV) {
       NNRT_ASSIGN_OR_RETURN(uint32_t fuse, b_.scalarInt(ANEURALNETWORKS_FUSED_NONE));
       inputs.push_back(fuse);
     }
@@ -1371,7 +1410,8 @@ Result<void> mapInstanceNorm(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(uint32_t beta, b.scalarFloat(0.0f));
   NNRT_ASSIGN_OR_RETURN(uint32_t epsilon, b.scalarFloat(eps));
   NNRT_ASSIGN_OR_RETURN(uint32_t nchw, b.scalarBool(true));
-  NNRT_RETURN_IF_ERROR(c.add(ANEURALNETWORKS_INSTANCE_NORMALIZATION, {c.current(), gamma, beta, epsilon, nchw}));
+  NNRT_RETURN_IF_ERROR(
+      c.add(ANEURALNETWORKS_INSTANCE_NORMALIZATION, {c.current(), gamma, beta, epsilon, nchw}));
   NNRT_ASSIGN_OR_RETURN(uint32_t s, b.operand(*scale));
   NNRT_ASSIGN_OR_RETURN(uint32_t perChannelScale, b.reshape(s, scale->type, {C, 1, 1}));
   NNRT_ASSIGN_OR_RETURN(uint32_t o, b.operand(*bias));
@@ -1384,7 +1424,8 @@ Result<void> mapInstanceNorm(GraphBuilder& b) {
   return {};
 }
 
-const std::vector<const char*> kConvAttributes{"auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"};
+const std::vector<const char*> kConvAttributes{"auto_pad",     "dilations", "group",
+                                               "kernel_shape", "pads",      "strides"};
 
 }  // namespace
 
@@ -1393,9 +1434,14 @@ const std::vector<OperatorMapping>& operatorMappings() {
       {"Abs", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_ABS); }},
       {"Add", {}, [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_ADD, true); }},
       {"And", {}, [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_LOGICAL_AND, false); }},
-      {"ArgMax", {"axis", "keepdims", "select_last_index"}, [](GraphBuilder& b) { return argMinMax(b, ANEURALNETWORKS_ARGMAX); }},
-      {"ArgMin", {"axis", "keepdims", "select_last_index"}, [](GraphBuilder& b) { return argMinMax(b, ANEURALNETWORKS_ARGMIN); }},
-      {"AveragePool", {"auto_pad", "ceil_mode", "count_include_pad", "kernel_shape", "pads", "strides"},
+      {"ArgMax",
+       {"axis", "keepdims", "select_last_index"},
+       [](GraphBuilder& b) { return argMinMax(b, ANEURALNETWORKS_ARGMAX); }},
+      {"ArgMin",
+       {"axis", "keepdims", "select_last_index"},
+       [](GraphBuilder& b) { return argMinMax(b, ANEURALNETWORKS_ARGMIN); }},
+      {"AveragePool",
+       {"auto_pad", "ceil_mode", "count_include_pad", "kernel_shape", "pads", "strides"},
        [](GraphBuilder& b) { return pool(b, ANEURALNETWORKS_AVERAGE_POOL_2D, false); }},
       {"BatchNormalization", {"epsilon", "momentum", "training_mode"}, mapBatchNorm},
       {"Cast", {"to"}, mapCast},
@@ -1406,36 +1452,55 @@ const std::vector<OperatorMapping>& operatorMappings() {
       {"Constant", {"value"}, mapConstant},
       {"ConstantOfShape", {"value"}, mapConstantOfShape},
       {"Conv", kConvAttributes, mapConv},
-      {"DepthToSpace", {"blocksize", "mode"}, [](GraphBuilder& b) { return spaceDepth(b, ANEURALNETWORKS_DEPTH_TO_SPACE); }},
+      {"DepthToSpace",
+       {"blocksize", "mode"},
+       [](GraphBuilder& b) { return spaceDepth(b, ANEURALNETWORKS_DEPTH_TO_SPACE); }},
       {"Div", {}, mapDiv},
       {"Dropout", {"is_test", "ratio", "seed"}, mapDropout},
       {"Elu", {"alpha"}, mapElu},
-      {"Equal", {}, [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_EQUAL, false, ANEURALNETWORKS_TENSOR_BOOL8); }},
+      {"Equal",
+       {},
+       [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_EQUAL, false, ANEURALNETWORKS_TENSOR_BOOL8); }},
       {"Exp", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_EXP); }},
       {"Expand", {}, mapExpand},
       {"Flatten", {"axis"}, mapFlatten},
       {"Floor", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_FLOOR); }},
       {"Gather", {"axis"}, mapGather},
       {"Gemm", {"alpha", "beta", "transA", "transB"}, mapGemm},
-      {"GlobalAveragePool", {}, [](GraphBuilder& b) { return pool(b, ANEURALNETWORKS_AVERAGE_POOL_2D, true); }},
+      {"GlobalAveragePool",
+       {},
+       [](GraphBuilder& b) { return pool(b, ANEURALNETWORKS_AVERAGE_POOL_2D, true); }},
       {"GlobalMaxPool", {}, [](GraphBuilder& b) { return pool(b, ANEURALNETWORKS_MAX_POOL_2D, true); }},
-      {"Greater", {}, [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_GREATER, false, ANEURALNETWORKS_TENSOR_BOOL8); }},
-      {"GreaterOrEqual", {},
-       [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_GREATER_EQUAL, false, ANEURALNETWORKS_TENSOR_BOOL8); }},
+      {"Greater",
+       {},
+       [](GraphBuilder& b) {
+         return binary(b, ANEURALNETWORKS_GREATER, false, ANEURALNETWORKS_TENSOR_BOOL8);
+       }},
+      {"GreaterOrEqual",
+       {},
+       [](GraphBuilder& b) {
+         return binary(b, ANEURALNETWORKS_GREATER_EQUAL, false, ANEURALNETWORKS_TENSOR_BOOL8);
+       }},
       {"HardSigmoid", {"alpha", "beta"}, mapHardSigmoid},
       {"HardSwish", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_HARD_SWISH); }},
       {"Identity", {}, mapIdentity},
       {"InstanceNormalization", {"epsilon"}, mapInstanceNorm},
       {"LeakyRelu", {"alpha"}, mapLeakyRelu},
-      {"Less", {}, [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_LESS, false, ANEURALNETWORKS_TENSOR_BOOL8); }},
-      {"LessOrEqual", {},
-       [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_LESS_EQUAL, false, ANEURALNETWORKS_TENSOR_BOOL8); }},
+      {"Less",
+       {},
+       [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_LESS, false, ANEURALNETWORKS_TENSOR_BOOL8); }},
+      {"LessOrEqual",
+       {},
+       [](GraphBuilder& b) {
+         return binary(b, ANEURALNETWORKS_LESS_EQUAL, false, ANEURALNETWORKS_TENSOR_BOOL8);
+       }},
       {"LRN", {"alpha", "beta", "bias", "size"}, mapLrn},
       {"Log", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_LOG); }},
       {"LogSoftmax", {"axis"}, [](GraphBuilder& b) { return softmaxLike(b, ANEURALNETWORKS_LOG_SOFTMAX); }},
       {"MatMul", {}, mapMatMul},
       {"Max", {}, [](GraphBuilder& b) { return variadic(b, ANEURALNETWORKS_MAXIMUM, false); }},
-      {"MaxPool", {"auto_pad", "ceil_mode", "dilations", "kernel_shape", "pads", "storage_order", "strides"},
+      {"MaxPool",
+       {"auto_pad", "ceil_mode", "dilations", "kernel_shape", "pads", "storage_order", "strides"},
        [](GraphBuilder& b) { return pool(b, ANEURALNETWORKS_MAX_POOL_2D, false); }},
       {"Mean", {}, mapMean},
       {"Min", {}, [](GraphBuilder& b) { return variadic(b, ANEURALNETWORKS_MINIMUM, false); }},
@@ -1447,21 +1512,37 @@ const std::vector<OperatorMapping>& operatorMappings() {
       {"Pow", {}, mapPow},
       {"PRelu", {}, mapPrelu},
       {"Reciprocal", {}, mapReciprocal},
-      {"ReduceL1", {"axes", "keepdims"},
+      {"ReduceL1",
+       {"axes", "keepdims"},
        [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_REDUCE_SUM, ANEURALNETWORKS_ABS); }},
-      {"ReduceL2", {"axes", "keepdims"},
-       [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_REDUCE_SUM, ANEURALNETWORKS_MUL, ANEURALNETWORKS_SQRT); }},
-      {"ReduceLogSum", {"axes", "keepdims"},
+      {"ReduceL2",
+       {"axes", "keepdims"},
+       [](GraphBuilder& b) {
+         return reduce(b, ANEURALNETWORKS_REDUCE_SUM, ANEURALNETWORKS_MUL, ANEURALNETWORKS_SQRT);
+       }},
+      {"ReduceLogSum",
+       {"axes", "keepdims"},
        [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_REDUCE_SUM, 0, ANEURALNETWORKS_LOG); }},
-      {"ReduceLogSumExp", {"axes", "keepdims"},
-       [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_REDUCE_SUM, ANEURALNETWORKS_EXP, ANEURALNETWORKS_LOG); }},
-      {"ReduceMax", {"axes", "keepdims"}, [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_REDUCE_MAX); }},
+      {"ReduceLogSumExp",
+       {"axes", "keepdims"},
+       [](GraphBuilder& b) {
+         return reduce(b, ANEURALNETWORKS_REDUCE_SUM, ANEURALNETWORKS_EXP, ANEURALNETWORKS_LOG);
+       }},
+      {"ReduceMax",
+       {"axes", "keepdims"},
+       [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_REDUCE_MAX); }},
       {"ReduceMean", {"axes", "keepdims"}, [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_MEAN); }},
-      {"ReduceMin", {"axes", "keepdims"}, [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_REDUCE_MIN); }},
-      {"ReduceProd", {"axes", "keepdims"}, [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_REDUCE_PROD); }},
-      {"ReduceSum", {"axes", "keepdims", "noop_with_empty_axes"},
+      {"ReduceMin",
+       {"axes", "keepdims"},
+       [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_REDUCE_MIN); }},
+      {"ReduceProd",
+       {"axes", "keepdims"},
+       [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_REDUCE_PROD); }},
+      {"ReduceSum",
+       {"axes", "keepdims", "noop_with_empty_axes"},
        [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_REDUCE_SUM); }},
-      {"ReduceSumSquare", {"axes", "keepdims"},
+      {"ReduceSumSquare",
+       {"axes", "keepdims"},
        [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_REDUCE_SUM, ANEURALNETWORKS_MUL); }},
       {"Relu", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_RELU); }},
       {"Reshape", {"allowzero"}, mapReshape},
@@ -1474,7 +1555,9 @@ const std::vector<OperatorMapping>& operatorMappings() {
       {"Softmax", {"axis"}, [](GraphBuilder& b) { return softmaxLike(b, ANEURALNETWORKS_SOFTMAX); }},
       {"Softplus", {}, mapSoftplus},
       {"Softsign", {}, mapSoftsign},
-      {"SpaceToDepth", {"blocksize"}, [](GraphBuilder& b) { return spaceDepth(b, ANEURALNETWORKS_SPACE_TO_DEPTH); }},
+      {"SpaceToDepth",
+       {"blocksize"},
+       [](GraphBuilder& b) { return spaceDepth(b, ANEURALNETWORKS_SPACE_TO_DEPTH); }},
       {"Split", {"axis", "split"}, mapSplit},
       {"Sqrt", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_SQRT); }},
       {"Squeeze", {"axes"}, mapSqueeze},
@@ -1485,7 +1568,11 @@ const std::vector<OperatorMapping>& operatorMappings() {
       {"Transpose", {"perm"}, mapTranspose},
       {"Unsqueeze", {"axes"}, mapUnsqueeze},
       {"Where", {}, mapWhere},
-      {"Xor", {}, [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_NOT_EQUAL, false, ANEURALNETWORKS_TENSOR_BOOL8); }},
+      {"Xor",
+       {},
+       [](GraphBuilder& b) {
+         return binary(b, ANEURALNETWORKS_NOT_EQUAL, false, ANEURALNETWORKS_TENSOR_BOOL8);
+       }},
   };
   return mappings;
 }

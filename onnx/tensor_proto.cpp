@@ -24,9 +24,12 @@ Result<std::string> readExternal(const onnx::TensorProto& tensor, const std::fil
   int64_t offset = 0, length = -1;
   for (const auto& entry : tensor.external_data()) {
     try {
-      if (entry.key() == "location") location = entry.value();
-      else if (entry.key() == "offset") offset = std::stoll(entry.value());
-      else if (entry.key() == "length") length = std::stoll(entry.value());
+      if (entry.key() == "location")
+        location = entry.value();
+      else if (entry.key() == "offset")
+        offset = std::stoll(entry.value());
+      else if (entry.key() == "length")
+        length = std::stoll(entry.value());
     } catch (const std::exception&) {
       return fail(ResultCode::BAD_DATA, "tensor '" + tensor.name() + "': external_data " + entry.key() +
                                             " '" + entry.value() + "' is not a number");
@@ -60,7 +63,8 @@ Result<std::string> readExternal(const onnx::TensorProto& tensor, const std::fil
 
 size_t elementCount(const std::vector<uint32_t>& dimensions) {
   size_t count = 1;
-  for (uint32_t d : dimensions) count *= d;
+  for (uint32_t d : dimensions)
+    count *= d;
   return count;
 }
 
@@ -97,7 +101,8 @@ Result<int32_t> nnapiTensorType(int32_t onnxType) {
     case onnx::TensorProto::BOOL:
       return ANEURALNETWORKS_TENSOR_BOOL8;
     default:
-      return fail(ResultCode::BAD_DATA, "element type " + onnxTypeName(onnxType) + " has no NNAPI tensor type");
+      return fail(ResultCode::BAD_DATA,
+                  "element type " + onnxTypeName(onnxType) + " has no NNAPI tensor type");
   }
 }
 
@@ -109,12 +114,14 @@ Result<HostTensor> decodeTensor(const onnx::TensorProto& tensor, const std::file
   uint64_t count = 1;
   for (int64_t d : tensor.dims()) {
     if (d < 0 || d > std::numeric_limits<uint32_t>::max() || (d > 0 && count > (uint64_t{1} << 40) / d)) {
-      return fail(ResultCode::BAD_DATA, "tensor '" + name + "': dimension " + std::to_string(d) + " out of range");
+      return fail(ResultCode::BAD_DATA,
+                  "tensor '" + name + "': dimension " + std::to_string(d) + " out of range");
     }
     out.dimensions.push_back(static_cast<uint32_t>(d));
     count *= d;
   }
-  if (tensor.has_segment()) return fail(ResultCode::BAD_DATA, "tensor '" + name + "': segmented tensors are not supported");
+  if (tensor.has_segment())
+    return fail(ResultCode::BAD_DATA, "tensor '" + name + "': segmented tensors are not supported");
   const bool isInt64 = tensor.data_type() == onnx::TensorProto::INT64;
   const size_t onnxElement = isInt64 ? 8 : elementSize(type);
   out.bytes.resize(count * elementSize(type));
@@ -157,8 +164,10 @@ Result<HostTensor> decodeTensor(const onnx::TensorProto& tensor, const std::file
       if (static_cast<size_t>(tensor.int32_data_size()) != count) return sizeError(tensor.int32_data_size());
       for (size_t i = 0; i < count; ++i) {
         int32_t v = tensor.int32_data(i);
-        if (type == ANEURALNETWORKS_TENSOR_INT32) std::memcpy(out.bytes.data() + 4 * i, &v, 4);
-        else if (type == ANEURALNETWORKS_TENSOR_BOOL8) out.bytes[i] = v != 0;
+        if (type == ANEURALNETWORKS_TENSOR_INT32)
+          std::memcpy(out.bytes.data() + 4 * i, &v, 4);
+        else if (type == ANEURALNETWORKS_TENSOR_BOOL8)
+          out.bytes[i] = v != 0;
         else {
           uint16_t bits = static_cast<uint16_t>(v);
           std::memcpy(out.bytes.data() + 2 * i, &bits, 2);
@@ -176,7 +185,8 @@ Result<HostTensor> loadTensorFile(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
   if (!in) return fail(ResultCode::BAD_DATA, file.string() + ": cannot open");
   onnx::TensorProto tensor;
-  if (!tensor.ParseFromIstream(&in)) return fail(ResultCode::BAD_DATA, file.string() + ": not a serialized ONNX TensorProto");
+  if (!tensor.ParseFromIstream(&in))
+    return fail(ResultCode::BAD_DATA, file.string() + ": not a serialized ONNX TensorProto");
   auto decoded = decodeTensor(tensor, file.parent_path());
   if (!decoded.has_value()) return fail(decoded.error().code, file.string() + ": " + decoded.error().message);
   return decoded;

@@ -24,7 +24,8 @@ void addFloatInput(onnx::GraphProto* graph, const std::string& name, std::vector
   info->set_name(name);
   auto* tensor = info->mutable_type()->mutable_tensor_type();
   tensor->set_elem_type(onnx::TensorProto::FLOAT);
-  for (int64_t d : dims) tensor->mutable_shape()->add_dim()->set_dim_value(d);
+  for (int64_t d : dims)
+    tensor->mutable_shape()->add_dim()->set_dim_value(d);
 }
 
 // y = Relu(x), x and y [2, 2].
@@ -52,7 +53,9 @@ fs::path write(const std::string& name, const std::string& bytes) {
   return path;
 }
 
-fs::path write(const std::string& name, const onnx::ModelProto& model) { return write(name, model.SerializeAsString()); }
+fs::path write(const std::string& name, const onnx::ModelProto& model) {
+  return write(name, model.SerializeAsString());
+}
 
 void expectOneLineError(const Result<LoadedModel>& result, const std::string& part) {
   ASSERT_FALSE(result.has_value());
@@ -61,7 +64,8 @@ void expectOneLineError(const Result<LoadedModel>& result, const std::string& pa
   EXPECT_EQ(result.error().message.find('\n'), std::string::npos) << result.error().message;
 }
 
-std::vector<float> run(const LoadedModel& model, const std::vector<std::vector<float>>& inputs, size_t outputCount) {
+std::vector<float> run(const LoadedModel& model, const std::vector<std::vector<float>>& inputs,
+                       size_t outputCount) {
   ANeuralNetworksCompilation* compilation = nullptr;
   EXPECT_EQ(ANeuralNetworksCompilation_create(model.model.get(), &compilation), ANEURALNETWORKS_NO_ERROR);
   EXPECT_EQ(ANeuralNetworksCompilation_finish(compilation), ANEURALNETWORKS_NO_ERROR);
@@ -73,7 +77,8 @@ std::vector<float> run(const LoadedModel& model, const std::vector<std::vector<f
               ANEURALNETWORKS_NO_ERROR);
   }
   std::vector<float> out(outputCount);
-  EXPECT_EQ(ANeuralNetworksExecution_setOutput(execution, 0, nullptr, out.data(), out.size() * 4), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksExecution_setOutput(execution, 0, nullptr, out.data(), out.size() * 4),
+            ANEURALNETWORKS_NO_ERROR);
   EXPECT_EQ(ANeuralNetworksExecution_compute(execution), ANEURALNETWORKS_NO_ERROR);
   ANeuralNetworksExecution_free(execution);
   ANeuralNetworksCompilation_free(compilation);
@@ -105,16 +110,19 @@ TEST(OnnxLoaderTest, GemmWithAlphaBetaAndTransposedWeights) {
   b->set_data_type(onnx::TensorProto::FLOAT);
   b->add_dims(2);
   b->add_dims(2);
-  for (float v : {1.0f, 2.0f, 3.0f, 4.0f}) b->add_float_data(v);
+  for (float v : {1.0f, 2.0f, 3.0f, 4.0f})
+    b->add_float_data(v);
   auto* c = graph->add_initializer();
   c->set_name("C");
   c->set_data_type(onnx::TensorProto::FLOAT);
   c->add_dims(2);
-  for (float v : {10.0f, 20.0f}) c->add_float_data(v);
+  for (float v : {10.0f, 20.0f})
+    c->add_float_data(v);
   auto* node = graph->add_node();
   node->set_name("g");
   node->set_op_type("Gemm");
-  for (const char* in : {"a", "B", "C"}) node->add_input(in);
+  for (const char* in : {"a", "B", "C"})
+    node->add_input(in);
   node->add_output("y");
   auto* alpha = node->add_attribute();
   alpha->set_name("alpha");
@@ -136,7 +144,8 @@ TEST(OnnxLoaderTest, GemmWithAlphaBetaAndTransposedWeights) {
 TEST(OnnxLoaderTest, RefusesAnUnknownOperatorNamingTheNode) {
   onnx::ModelProto model = reluModel();
   model.mutable_graph()->mutable_node(0)->set_op_type("FooBar");
-  expectOneLineError(loadOnnxModel(write("foobar.onnx", model)), "node 'r1' (FooBar): operator not supported");
+  expectOneLineError(loadOnnxModel(write("foobar.onnx", model)),
+                     "node 'r1' (FooBar): operator not supported");
 }
 
 TEST(OnnxLoaderTest, RefusesAnUnknownAttribute) {
@@ -144,11 +153,13 @@ TEST(OnnxLoaderTest, RefusesAnUnknownAttribute) {
   auto* a = model.mutable_graph()->mutable_node(0)->add_attribute();
   a->set_name("bogus");
   a->set_type(onnx::AttributeProto::INT);
-  expectOneLineError(loadOnnxModel(write("attribute.onnx", model)), "node 'r1' (Relu): attribute 'bogus' is not supported");
+  expectOneLineError(loadOnnxModel(write("attribute.onnx", model)),
+                     "node 'r1' (Relu): attribute 'bogus' is not supported");
 }
 
 TEST(OnnxLoaderTest, RefusesAnUnknownOpsetOrDomain) {
-  expectOneLineError(loadOnnxModel(write("opset99.onnx", reluModel(99))), "opset 99 of the default domain is not supported");
+  expectOneLineError(loadOnnxModel(write("opset99.onnx", reluModel(99))),
+                     "opset 99 of the default domain is not supported");
   onnx::ModelProto model = reluModel();
   model.mutable_graph()->mutable_node(0)->set_domain("com.example");
   expectOneLineError(loadOnnxModel(write("domain.onnx", model)), "domain 'com.example' is not supported");
@@ -188,7 +199,8 @@ TEST(OnnxLoaderTest, TruncatedAndDamagedFilesNeverCrash) {
   for (int i = 0; i < 1000; ++i) {
     std::string damaged = bytes;
     int flips = 1 + static_cast<int>(random() % 4);
-    for (int f = 0; f < flips; ++f) damaged[random() % damaged.size()] = static_cast<char>(random() & 0xff);
+    for (int f = 0; f < flips; ++f)
+      damaged[random() % damaged.size()] = static_cast<char>(random() & 0xff);
     auto result = loadOnnxModel(write("damaged.onnx", damaged));
     if (!result.has_value()) {
       EXPECT_EQ(result.error().message.find('\n'), std::string::npos) << result.error().message;
@@ -202,8 +214,9 @@ TEST(OnnxLoaderTest, CEntryPointReturnsTheModelAndNames) {
   uint32_t inputCount = 0, outputCount = 0;
   char** inputs = nullptr;
   char** outputs = nullptr;
-  ASSERT_EQ(ANeuralNetworksNnrt_loadOnnxModel(path.c_str(), &model, &inputCount, &inputs, &outputCount, &outputs),
-            ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(
+      ANeuralNetworksNnrt_loadOnnxModel(path.c_str(), &model, &inputCount, &inputs, &outputCount, &outputs),
+      ANEURALNETWORKS_NO_ERROR);
   ASSERT_NE(model, nullptr);
   ASSERT_EQ(inputCount, 1u);
   ASSERT_EQ(outputCount, 1u);
@@ -216,8 +229,9 @@ TEST(OnnxLoaderTest, CEntryPointReturnsTheModelAndNames) {
   EXPECT_EQ(ANeuralNetworksNnrt_loadOnnxModel(nullptr, &model, &inputCount, &inputs, &outputCount, &outputs),
             ANEURALNETWORKS_UNEXPECTED_NULL);
   const std::string bad = write("capi_bad.onnx", std::string("junk")).string();
-  EXPECT_EQ(ANeuralNetworksNnrt_loadOnnxModel(bad.c_str(), &model, &inputCount, &inputs, &outputCount, &outputs),
-            ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(
+      ANeuralNetworksNnrt_loadOnnxModel(bad.c_str(), &model, &inputCount, &inputs, &outputCount, &outputs),
+      ANEURALNETWORKS_BAD_DATA);
   EXPECT_EQ(model, nullptr);
   ANeuralNetworksNnrt_freeOnnxNames(nullptr, 0);
 }

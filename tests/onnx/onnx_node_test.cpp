@@ -32,7 +32,8 @@ const fs::path kNodeTests = "/usr/share/libonnx-testdata/data/node";
 
 // Mapped tests whose outputs differ, each with the reason.
 const std::map<std::string, std::string> kExpectedFailures = {
-    {"test_gather_negative_indices", "negative indices given at run time: NNAPI GATHER takes indices in [0, size)"},
+    {"test_gather_negative_indices",
+     "negative indices given at run time: NNAPI GATHER takes indices in [0, size)"},
 };
 
 struct CompilationDeleter {
@@ -56,8 +57,8 @@ std::string compare(const HostTensor& got, const HostTensor& want) {
       if (!(std::fabs(g - w) <= 1e-7 + 1e-3 * std::fabs(w))) {
         return "element " + std::to_string(i) + ": " + std::to_string(g) + " vs " + std::to_string(w);
       }
-    } else if (std::memcmp(got.bytes.data() + i * elementSize(want.type), want.bytes.data() + i * elementSize(want.type),
-                           elementSize(want.type)) != 0) {
+    } else if (std::memcmp(got.bytes.data() + i * elementSize(want.type),
+                           want.bytes.data() + i * elementSize(want.type), elementSize(want.type)) != 0) {
       return "element " + std::to_string(i) + " differs";
     }
   }
@@ -69,7 +70,8 @@ std::string runDataSet(ANeuralNetworksCompilation* compilation, const LoadedMode
                        const std::vector<std::string>& graphInputs, const fs::path& set) {
   std::vector<HostTensor> inputs, outputs;
   for (size_t i = 0; i < model.inputs.size(); ++i) {
-    size_t file = std::find(graphInputs.begin(), graphInputs.end(), model.inputs[i].name) - graphInputs.begin();
+    size_t file =
+        std::find(graphInputs.begin(), graphInputs.end(), model.inputs[i].name) - graphInputs.begin();
     auto t = loadTensorFile(set / ("input_" + std::to_string(file) + ".pb"));
     if (!t.has_value()) return t.error().message;
     inputs.push_back(std::move(*t));
@@ -80,15 +82,18 @@ std::string runDataSet(ANeuralNetworksCompilation* compilation, const LoadedMode
     outputs.push_back(std::move(*t));
   }
   ANeuralNetworksExecution* raw = nullptr;
-  if (ANeuralNetworksExecution_create(compilation, &raw) != ANEURALNETWORKS_NO_ERROR) return "execution_create failed";
+  if (ANeuralNetworksExecution_create(compilation, &raw) != ANEURALNETWORKS_NO_ERROR)
+    return "execution_create failed";
   std::unique_ptr<ANeuralNetworksExecution, ExecutionDeleter> execution(raw);
   std::vector<std::vector<uint32_t>> dims;
   for (size_t i = 0; i < inputs.size(); ++i) {
     std::vector<uint32_t> d = inputs[i].dimensions.empty() ? std::vector<uint32_t>{1} : inputs[i].dimensions;
     ANeuralNetworksOperandType type{inputs[i].type, static_cast<uint32_t>(d.size()), d.data(), 0.0f, 0};
     const void* data = inputs[i].bytes.empty() ? nullptr : inputs[i].bytes.data();
-    int code = ANeuralNetworksExecution_setInput(raw, static_cast<int32_t>(i), &type, data, inputs[i].bytes.size());
-    if (code != ANEURALNETWORKS_NO_ERROR) return "setInput " + std::to_string(i) + " returned " + std::to_string(code);
+    int code =
+        ANeuralNetworksExecution_setInput(raw, static_cast<int32_t>(i), &type, data, inputs[i].bytes.size());
+    if (code != ANEURALNETWORKS_NO_ERROR)
+      return "setInput " + std::to_string(i) + " returned " + std::to_string(code);
   }
   std::vector<HostTensor> got(outputs.size());
   for (size_t i = 0; i < outputs.size(); ++i) {
@@ -96,7 +101,8 @@ std::string runDataSet(ANeuralNetworksCompilation* compilation, const LoadedMode
     got[i].bytes.resize(std::max<size_t>(outputs[i].bytes.size(), 1));
     int code = ANeuralNetworksExecution_setOutput(raw, static_cast<int32_t>(i), nullptr, got[i].bytes.data(),
                                                   got[i].bytes.size());
-    if (code != ANEURALNETWORKS_NO_ERROR) return "setOutput " + std::to_string(i) + " returned " + std::to_string(code);
+    if (code != ANEURALNETWORKS_NO_ERROR)
+      return "setOutput " + std::to_string(i) + " returned " + std::to_string(code);
   }
   int code = ANeuralNetworksExecution_compute(raw);
   if (code != ANEURALNETWORKS_NO_ERROR) return "compute returned " + std::to_string(code);
@@ -134,7 +140,8 @@ Result<LoadedModel> loadForDataSet(const fs::path& test, const std::vector<std::
 TEST(OnnxNodeTest, MappedNodeTestsMatchOnnx) {
   if (!fs::is_directory(kNodeTests)) GTEST_SKIP() << kNodeTests << " missing (install libonnx-testdata)";
   std::vector<fs::path> tests;
-  for (const auto& entry : fs::directory_iterator(kNodeTests)) tests.push_back(entry.path());
+  for (const auto& entry : fs::directory_iterator(kNodeTests))
+    tests.push_back(entry.path());
   std::sort(tests.begin(), tests.end());
   int passed = 0, failed = 0, expectedFailed = 0, refused = 0, unmapped = 0, withBoundInputs = 0;
   std::map<std::string, int> unmappedOperators;
@@ -149,12 +156,14 @@ TEST(OnnxNodeTest, MappedNodeTestsMatchOnnx) {
     }
     if (!missing.empty()) {
       ++unmapped;
-      for (const auto& op : missing) ++unmappedOperators[op];
+      for (const auto& op : missing)
+        ++unmappedOperators[op];
       continue;
     }
     std::vector<std::string> graphInputs;
     std::set<std::string> initializers;
-    for (const auto& t : proto.graph().initializer()) initializers.insert(t.name());
+    for (const auto& t : proto.graph().initializer())
+      initializers.insert(t.name());
     for (const auto& info : proto.graph().input()) {
       if (initializers.count(info.name()) == 0) graphInputs.push_back(info.name());
     }
@@ -186,7 +195,8 @@ TEST(OnnxNodeTest, MappedNodeTestsMatchOnnx) {
     auto expected = kExpectedFailures.find(name);
     if (problem.empty()) {
       ++passed;
-      EXPECT_TRUE(expected == kExpectedFailures.end()) << name << " passes but is listed as an expected failure";
+      EXPECT_TRUE(expected == kExpectedFailures.end())
+          << name << " passes but is listed as an expected failure";
     } else if (expected != kExpectedFailures.end()) {
       ++expectedFailed;
     } else {
@@ -194,11 +204,12 @@ TEST(OnnxNodeTest, MappedNodeTestsMatchOnnx) {
       ADD_FAILURE() << name << ": " << problem;
     }
   }
-  std::cout << "ONNX node tests: " << tests.size() << " total, " << passed << " passed, " << failed << " failed, "
-            << expectedFailed << " expected failures, " << refused << " refused by the loader, " << unmapped
-            << " unmapped; " << withBoundInputs
+  std::cout << "ONNX node tests: " << tests.size() << " total, " << passed << " passed, " << failed
+            << " failed, " << expectedFailed << " expected failures, " << refused
+            << " refused by the loader, " << unmapped << " unmapped; " << withBoundInputs
             << " of the mapped ran with inputs bound as constants\nunmapped operators (tests):";
-  for (const auto& [op, count] : unmappedOperators) std::cout << " " << op << " (" << count << ")";
+  for (const auto& [op, count] : unmappedOperators)
+    std::cout << " " << op << " (" << count << ")";
   std::cout << "\n";
 }
 

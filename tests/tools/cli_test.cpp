@@ -298,7 +298,8 @@ TEST(RunCommandTest, OnnxModelWithNpyFiles) {
       npy.write(reinterpret_cast<const char*>(&v), 4);
     }
   }
-  Output run = nnrt("run '" + onnx.string() + "' --input x='" + in + "' --input W=1,1,1,1,1,1,1,1,1 --output y='" + out + "'");
+  Output run = nnrt("run '" + onnx.string() + "' --input x='" + in +
+                    "' --input W=1,1,1,1,1,1,1,1,1 --output y='" + out + "'");
   ASSERT_EQ(run.status, 0) << run.text;
   std::ifstream result(out, std::ios::binary);
   std::string bytes((std::istreambuf_iterator<char>(result)), std::istreambuf_iterator<char>());

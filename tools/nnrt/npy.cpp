@@ -16,7 +16,8 @@ std::string headerField(const std::string& header, const std::string& key) {
   at = header.find(':', at);
   if (at == std::string::npos) return "";
   ++at;
-  while (at < header.size() && header[at] == ' ') ++at;
+  while (at < header.size() && header[at] == ' ')
+    ++at;
   if (at >= header.size()) return "";
   char open = header[at];
   if (open == '\'') return header.substr(at + 1, header.find('\'', at + 1) - at - 1);
@@ -29,18 +30,30 @@ std::string headerField(const std::string& header, const std::string& key) {
 
 std::string npyDtype(ElementType element) {
   switch (element) {
-    case ElementType::I8: return "|i1";
-    case ElementType::U8: return "|u1";
-    case ElementType::I16: return "<i2";
-    case ElementType::U16: return "<u2";
-    case ElementType::I32: return "<i4";
-    case ElementType::U32: return "<u4";
-    case ElementType::I64: return "<i8";
-    case ElementType::U64: return "<u8";
-    case ElementType::F16: return "<f2";
-    case ElementType::F32: return "<f4";
-    case ElementType::F64: return "<f8";
-    case ElementType::Bool8: return "|b1";
+    case ElementType::I8:
+      return "|i1";
+    case ElementType::U8:
+      return "|u1";
+    case ElementType::I16:
+      return "<i2";
+    case ElementType::U16:
+      return "<u2";
+    case ElementType::I32:
+      return "<i4";
+    case ElementType::U32:
+      return "<u4";
+    case ElementType::I64:
+      return "<i8";
+    case ElementType::U64:
+      return "<u8";
+    case ElementType::F16:
+      return "<f2";
+    case ElementType::F32:
+      return "<f4";
+    case ElementType::F64:
+      return "<f8";
+    case ElementType::Bool8:
+      return "|b1";
   }
   return "";
 }
@@ -95,9 +108,11 @@ Result<NpyArray> readNpy(const std::string& path) {
 Result<std::vector<uint8_t>> encodeNpy(ElementType element, const std::vector<uint32_t>& shape,
                                        const std::vector<uint8_t>& data) {
   std::string shapeText;  // "2, 3"; one dimension is written "4," as Python does
-  for (size_t i = 0; i < shape.size(); ++i) shapeText += (i ? ", " : "") + std::to_string(shape[i]);
+  for (size_t i = 0; i < shape.size(); ++i)
+    shapeText += (i ? ", " : "") + std::to_string(shape[i]);
   if (shape.size() == 1) shapeText += ",";
-  std::string header = "{'descr': '" + npyDtype(element) + "', 'fortran_order': False, 'shape': (" + shapeText + "), }";
+  std::string header =
+      "{'descr': '" + npyDtype(element) + "', 'fortran_order': False, 'shape': (" + shapeText + "), }";
   size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
   header += '\n';

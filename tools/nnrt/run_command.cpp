@@ -126,7 +126,8 @@ Result<Input> inputFromNpy(const ModelFileOperand& o, const std::string& path) {
       int64_t v;
       std::memcpy(&v, array.data.data() + i, 8);
       if (v < INT32_MIN || v > INT32_MAX) {
-        return fail(ResultCode::BAD_DATA, "'" + path + "': value " + std::to_string(v) + " does not fit int32");
+        return fail(ResultCode::BAD_DATA,
+                    "'" + path + "': value " + std::to_string(v) + " does not fit int32");
       }
       int32_t narrow = static_cast<int32_t>(v);
       bytes.insert(bytes.end(), reinterpret_cast<uint8_t*>(&narrow), reinterpret_cast<uint8_t*>(&narrow) + 4);
@@ -137,7 +138,8 @@ Result<Input> inputFromNpy(const ModelFileOperand& o, const std::string& path) {
   }
   auto count = elementCount(o);
   if (count && *count * elementBytes(*o.element) != bytes.size()) {
-    return fail(ResultCode::BAD_DATA, "'" + path + "': " + std::to_string(bytes.size() / elementBytes(*o.element)) +
+    return fail(ResultCode::BAD_DATA, "'" + path +
+                                          "': " + std::to_string(bytes.size() / elementBytes(*o.element)) +
                                           " elements where the input has " + std::to_string(*count));
   }
   return Input{std::move(bytes), "from " + path};
@@ -407,7 +409,8 @@ Result<void> writeOutputs(const ModelFile& file, const Arguments& args, const Ou
     const ModelFileOperand& operand = file.operands[file.outputs[position]];
     if (path.size() > 4 && path.ends_with(".npy")) {
       if (!operand.element) {
-        return fail(ResultCode::BAD_DATA, "--output " + name + ": its element type is unknown, no .npy dtype");
+        return fail(ResultCode::BAD_DATA,
+                    "--output " + name + ": its element type is unknown, no .npy dtype");
       }
       NNRT_ASSIGN_OR_RETURN(bytes, encodeNpy(*operand.element, outcome.dimensions[position], bytes));
     }
