@@ -11,6 +11,8 @@ packages=(
   libdnnl-dev                       # oneDNN: the cpu driver's fast layer
   libyaml-cpp-dev
   libfarmhash-dev                   # FarmHash Fingerprint64 (LSH_PROJECTION)
+  libonnx-dev libprotobuf-dev       # the ONNX front end: ONNX's protobuf model classes
+  libonnx-testdata                  # ONNX's backend node tests (onnx_node_test)
   libgtest-dev libgmock-dev
   libbenchmark-dev
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo

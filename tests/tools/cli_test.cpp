@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
+#include <iterator>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -492,6 +494,58 @@ TEST(BenchCommandTest, BadOptionsAreOneLineErrors) {
   EXPECT_EQ(nnrt("bench " + mlp + " --devices nosuch").status, 1);
   EXPECT_EQ(nnrt("bench /nonexistent.yaml --runs 1").status, 1);
   EXPECT_EQ(nnrt("bench " + mlp + " --runs 1 --svg /nonexistent/dir/x.svg").status, 1);
+}
+
+// An ONNX model (ONNX's node test of a padded 3x3 convolution, from libonnx-testdata): x from a .npy
+// file holding 0..24, W inline as ones, y written as .npy. By hand: each output is the sum of the
+// input's 3x3 neighbourhood with zero padding: y[0][0] = 0 + 1 + 5 + 6 = 12, y[2][2] = 6 + 7 + 8 +
+// 11 + 12 + 13 + 16 + 17 + 18 = 108.
+TEST(RunCommandTest, OnnxModelWithNpyFiles) {
+  const std::filesystem::path onnx =
+      "/usr/share/libonnx-testdata/data/node/test_basic_conv_with_padding/model.onnx";
+  if (!std::filesystem::exists(onnx)) GTEST_SKIP() << onnx << " missing (install libonnx-testdata)";
+  const auto dir = std::filesystem::temp_directory_path();
+  const std::string in = (dir / ("nnrt_cli_x_" + std::to_string(getpid()) + ".npy")).string();
+  const std::string out = (dir / ("nnrt_cli_y_" + std::to_string(getpid()) + ".npy")).string();
+  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1, 5, 5), }";
+  header.append(128 - 10 - header.size() - 1, ' ');  // the header padded to 128 bytes with its preamble
+  header += '\n';
+  {
+    std::ofstream npy(in, std::ios::binary);
+    npy << "\x93NUMPY" << char(1) << char(0) << char(header.size()) << char(0) << header;
+    for (int i = 0; i < 25; ++i) {
+      float v = static_cast<float>(i);
+      npy.write(reinterpret_cast<const char*>(&v), 4);
+    }
+  }
+  Output run = nnrt("run '" + onnx.string() + "' --input x='" + in +
+                    "' --input W=1,1,1,1,1,1,1,1,1 --output y='" + out + "'");
+  ASSERT_EQ(run.status, 0) << run.text;
+  std::ifstream result(out, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(result)), std::istreambuf_iterator<char>());
+  ASSERT_GE(bytes.size(), 100u);
+  const size_t dataStart = bytes.size() - 100;  // nnrt pads its header to a multiple of 64 bytes
+  EXPECT_EQ(dataStart % 64, 0u);
+  EXPECT_NE(bytes.find("'shape': (1, 1, 5, 5)"), std::string::npos);
+  float y[25];
+  std::memcpy(y, bytes.data() + dataStart, sizeof y);
+  EXPECT_EQ(y[0], 12.0f);
+  EXPECT_EQ(y[12], 108.0f);
+  // nnrt bench loads the same .onnx model and reads the same .npy input.
+  Output bench = nnrt("bench '" + onnx.string() + "' --device cpu --input x='" + in +
+                      "' --input W=1,1,1,1,1,1,1,1,1 --runs 3 --warmup 0 --json");
+  ASSERT_EQ(bench.status, 0) << bench.text;
+  EXPECT_EQ(YAML::Load(bench.text)["runs"].as<int>(), 3);
+  std::filesystem::remove(in);
+  std::filesystem::remove(out);
+
+  Output plan = nnrt("plan '" + onnx.string() + "'");
+  EXPECT_EQ(plan.status, 0);
+  EXPECT_NE(plan.text.find("CONV_2D"), std::string::npos) << plan.text;
+  const std::string bad = (dir / ("nnrt_cli_bad_" + std::to_string(getpid()) + ".onnx")).string();
+  std::ofstream(bad) << "not a model";
+  EXPECT_EQ(nnrt("run '" + bad + "'").status, 1);
+  std::filesystem::remove(bad);
 }
 
 }  // namespace

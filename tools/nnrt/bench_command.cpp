@@ -18,6 +18,7 @@
 #include "tools/nnrt/commands.hpp"
 #include "tools/nnrt/json_writer.hpp"
 #include "tools/nnrt/model_execution.hpp"
+#include "tools/nnrt/onnx_model_file.hpp"
 #include "tools/nnrt/text_table.hpp"
 
 namespace nnrt::tools {
@@ -28,7 +29,9 @@ constexpr const char* kUsage =
     "low-power|fast-single-answer|sustained-speed]\n"
     "                        [--input NAME=FILE|NAME=v1,v2,...]... [--warmup N] [--runs N] [--time SECONDS]\n"
     "                        [--json] [--svg FILE]\n"
-    "  without --runs and --time: 1000 runs or 10 seconds, whichever comes first; --warmup 5\n";
+    "  without --runs and --time: 1000 runs or 10 seconds, whichever comes first; --warmup 5\n"
+    "MODEL is a model file (.yaml) or an ONNX model (.onnx); FILE is raw little-endian data or a .npy\n"
+    "array.\n";
 constexpr size_t kDefaultWarmup = 5;
 constexpr size_t kDefaultRuns = 1000;
 // Every run's times are kept for the statistics (about 150 bytes a run): at most this many runs.
@@ -356,7 +359,7 @@ int benchCommand(const std::vector<std::string>& argv) {
   DeviceRegistry& registry = DeviceRegistry::global();
   if (registry.configError()) return failure(registry.configError()->message);
 
-  auto file = loadModelFile(args->execution.model);
+  auto file = loadAnyModelFile(args->execution.model);
   if (!file) return failure(file.error().message);
   auto inputs = prepareInputs(*file, args->execution);
   if (!inputs) return failure(inputs.error().message);

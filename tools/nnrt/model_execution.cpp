@@ -14,6 +14,7 @@
 #include "nnrt/driver/ops/operand_types.hpp"
 #include "tools/nnrt/commands.hpp"
 #include "tools/nnrt/element_codec.hpp"
+#include "tools/nnrt/npy.hpp"
 #include "tools/nnrt/plan_output.hpp"
 
 namespace nnrt::tools {
@@ -47,6 +48,38 @@ Result<std::vector<uint8_t>> readFile(const std::string& path) {
   return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
+// A .npy file whose dtype is the operand's element type (int64 narrowed to an int32 operand, as the
+// ONNX front end carries int64 tensors) and whose element count fits the operand's known shape.
+Result<ModelInput> inputFromNpy(const ModelFileOperand& o, const std::string& path) {
+  NNRT_ASSIGN_OR_RETURN(NpyArray array, readNpy(path));
+  if (!o.element) return fail(ResultCode::BAD_DATA, "'" + path + "': the input's element type is unknown");
+  std::vector<uint8_t> bytes;
+  if (array.dtype == npyDtype(*o.element)) {
+    bytes = std::move(array.data);
+  } else if (array.dtype == "<i8" && *o.element == ElementType::I32) {
+    for (size_t i = 0; i < array.data.size(); i += 8) {
+      int64_t v;
+      std::memcpy(&v, array.data.data() + i, 8);
+      if (v < INT32_MIN || v > INT32_MAX) {
+        return fail(ResultCode::BAD_DATA,
+                    "'" + path + "': value " + std::to_string(v) + " does not fit int32");
+      }
+      int32_t narrow = static_cast<int32_t>(v);
+      bytes.insert(bytes.end(), reinterpret_cast<uint8_t*>(&narrow), reinterpret_cast<uint8_t*>(&narrow) + 4);
+    }
+  } else {
+    return fail(ResultCode::BAD_DATA, "'" + path + "': dtype '" + array.dtype + "' is not the input's " +
+                                          elementTypeName(*o.element));
+  }
+  auto count = elementCount(o);
+  if (count && *count * elementBytes(*o.element) != bytes.size()) {
+    return fail(ResultCode::BAD_DATA, "'" + path +
+                                          "': " + std::to_string(bytes.size() / elementBytes(*o.element)) +
+                                          " elements where the input has " + std::to_string(*count));
+  }
+  return ModelInput{std::move(bytes), "from " + path};
+}
+
 // NAME=v1,v2,... when every item is a number of the operand's element type, else NAME=FILE.
 Result<ModelInput> inputFromArgument(const ModelFile& file, uint32_t operand, const std::string& text) {
   const ModelFileOperand& o = file.operands[operand];
@@ -60,6 +93,7 @@ Result<ModelInput> inputFromArgument(const ModelFile& file, uint32_t operand, co
     }
     if (problem.empty()) return ModelInput{std::move(bytes), "given"};
   }
+  if (text.size() > 4 && text.ends_with(".npy")) return inputFromNpy(o, text);
   auto bytes = readFile(text);
   if (!bytes) {
     return fail(ResultCode::BAD_DATA, "'" + text + "' is neither values (" + problem + ") nor a file (" +

@@ -11,6 +11,7 @@
 #include "core/device/device_registry.hpp"
 #include "tools/nnrt/commands.hpp"
 #include "tools/nnrt/model_file.hpp"
+#include "tools/nnrt/onnx_model_file.hpp"
 #include "tools/nnrt/plan_output.hpp"
 
 namespace nnrt::tools {
@@ -107,7 +108,7 @@ int planCommand(const std::vector<std::string>& args) {
     std::fprintf(stderr, "nnrt: %s\n", registry.configError()->message.c_str());
     return 1;
   }
-  auto file = loadModelFile(modelPath);
+  auto file = loadAnyModelFile(modelPath);
   if (!file) {
     std::fprintf(stderr, "nnrt plan: %s\n", file.error().message.c_str());
     return 1;

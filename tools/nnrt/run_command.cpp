@@ -14,6 +14,8 @@
 #include "tools/nnrt/element_codec.hpp"
 #include "tools/nnrt/model_execution.hpp"
 #include "tools/nnrt/model_file.hpp"
+#include "tools/nnrt/npy.hpp"
+#include "tools/nnrt/onnx_model_file.hpp"
 #include "tools/nnrt/plan_output.hpp"
 #include "tools/nnrt/statistics.hpp"
 
@@ -24,7 +26,9 @@ constexpr const char* kUsage =
     "usage: nnrt run MODEL [--device(s) NAME[,NAME...]] [--preference "
     "low-power|fast-single-answer|sustained-speed]\n"
     "                      [--input NAME=FILE|NAME=v1,v2,...]... [--output NAME=FILE]... [--repeat N] "
-    "[--explain]\n";
+    "[--explain]\n"
+    "MODEL is a model file (.yaml) or an ONNX model (.onnx); FILE is raw little-endian data or a .npy\n"
+    "array (an output named FILE.npy is written as one).\n";
 constexpr size_t kPrintedValues = 16;
 
 int usageError(const std::string& message) {
@@ -117,7 +121,15 @@ Result<void> writeOutputs(const ModelFile& file, const Arguments& args, const Ou
                   "--output " + name + ": the model has no output named '" + name + "'");
     }
     std::ofstream out(path, std::ios::binary);
-    const auto& bytes = outcome.outputs[position];
+    std::vector<uint8_t> bytes = outcome.outputs[position];
+    const ModelFileOperand& operand = file.operands[file.outputs[position]];
+    if (path.size() > 4 && path.ends_with(".npy")) {
+      if (!operand.element) {
+        return fail(ResultCode::BAD_DATA,
+                    "--output " + name + ": its element type is unknown, no .npy dtype");
+      }
+      NNRT_ASSIGN_OR_RETURN(bytes, encodeNpy(*operand.element, outcome.dimensions[position], bytes));
+    }
     if (!out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()))) {
       return fail(ResultCode::BAD_DATA, "--output " + name + ": cannot write '" + path + "'");
     }
@@ -139,7 +151,7 @@ int runCommand(const std::vector<std::string>& argv) {
   DeviceRegistry& registry = DeviceRegistry::global();
   if (registry.configError()) return failure(registry.configError()->message);
 
-  auto file = loadModelFile(args->execution.model);
+  auto file = loadAnyModelFile(args->execution.model);
   if (!file) return failure(file.error().message);
   auto inputs = prepareInputs(*file, args->execution);
   if (!inputs) return failure(inputs.error().message);

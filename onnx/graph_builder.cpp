@@ -1,0 +1,236 @@
+#include "onnx/graph_builder.hpp"
+
+#include <cstring>
+
+#include "onnx/tensor_proto.hpp"
+
+namespace nnrt::onnxfront {
+namespace {
+
+std::string callError(const char* function, int code) {
+  return std::string(function) + " returned " + std::to_string(code);
+}
+
+ResultCode asResultCode(int code) {
+  return static_cast<ResultCode>(code);
+}
+
+}  // namespace
+
+Error GraphBuilder::refuse(const std::string& what) const {
+  std::string name = node_ != nullptr ? node_->name() : std::string();
+  std::string op = node_ != nullptr ? node_->op_type() : std::string();
+  return Error{ResultCode::BAD_DATA, "node '" + name + "' (" + op + "): " + what};
+}
+
+const Value* GraphBuilder::find(const std::string& name) const {
+  auto it = values_.find(name);
+  return it == values_.end() ? nullptr : &it->second;
+}
+
+Result<const Value*> GraphBuilder::input(int i) const {
+  if (i >= node_->input_size() || node_->input(i).empty()) return static_cast<const Value*>(nullptr);
+  const Value* value = find(node_->input(i));
+  if (value == nullptr) return refused("input '" + node_->input(i) + "' is not defined before this node");
+  return value;
+}
+
+Result<const Value*> GraphBuilder::requiredInput(int i) const {
+  NNRT_ASSIGN_OR_RETURN(const Value* value, input(i));
+  if (value == nullptr) return refused("input " + std::to_string(i) + " is missing");
+  return value;
+}
+
+Result<std::vector<int32_t>> GraphBuilder::constantInts(int i) const {
+  NNRT_ASSIGN_OR_RETURN(const Value* value, requiredInput(i));
+  if (!value->constant.has_value()) {
+    return refused("input " + std::to_string(i) + " ('" + node_->input(i) + "') must be a constant");
+  }
+  if (value->type != ANEURALNETWORKS_TENSOR_INT32)
+    return refused("input " + std::to_string(i) + " must be integer");
+  std::vector<int32_t> out(value->constant->bytes.size() / 4);
+  std::memcpy(out.data(), value->constant->bytes.data(), out.size() * 4);
+  return out;
+}
+
+Result<std::vector<float>> GraphBuilder::constantFloats(int i) const {
+  NNRT_ASSIGN_OR_RETURN(const Value* value, requiredInput(i));
+  if (!value->constant.has_value()) {
+    return refused("input " + std::to_string(i) + " ('" + node_->input(i) + "') must be a constant");
+  }
+  if (value->type != ANEURALNETWORKS_TENSOR_FLOAT32)
+    return refused("input " + std::to_string(i) + " must be float32");
+  std::vector<float> out(value->constant->bytes.size() / 4);
+  std::memcpy(out.data(), value->constant->bytes.data(), out.size() * 4);
+  return out;
+}
+
+Result<uint32_t> GraphBuilder::operand(const Value& value) {
+  if (value.operand != kNoOperand) return value.operand;
+  // A constant: add it once and remember its operand under every name that holds it.
+  NNRT_ASSIGN_OR_RETURN(uint32_t index, addConstant(value.type, value.dims, value.constant->bytes));
+  for (auto& [name, v] : values_) {
+    if (&v == &value) {
+      v.operand = index;
+      operandRecords_[index].name = name;
+    }
+  }
+  return index;
+}
+
+Result<uint32_t> GraphBuilder::addTensor(int32_t type, const std::vector<uint32_t>& dims) {
+  ANeuralNetworksOperandType t{type, static_cast<uint32_t>(dims.size()), dims.empty() ? nullptr : dims.data(),
+                               0.0f, 0};
+  if (type == ANEURALNETWORKS_INT32 || type == ANEURALNETWORKS_FLOAT32 || type == ANEURALNETWORKS_BOOL) {
+    t.dimensionCount = 0;
+    t.dimensions = nullptr;
+  }
+  int code = ANeuralNetworksModel_addOperand(model_, &t);
+  if (code != ANEURALNETWORKS_NO_ERROR) {
+    Error e = refuse(callError("ANeuralNetworksModel_addOperand", code));
+    e.code = asResultCode(code);
+    return Unexpected<Error>(e);
+  }
+  operandRecords_.push_back(
+      OperandRecord{"", type, t.dimensionCount ? dims : std::vector<uint32_t>{}, false});
+  return operandCount_++;
+}
+
+Result<uint32_t> GraphBuilder::addConstant(int32_t type, const std::vector<uint32_t>& dims,
+                                           std::vector<uint8_t> bytes) {
+  NNRT_ASSIGN_OR_RETURN(uint32_t index, addTensor(type, dims));
+  held_.push_back(std::move(bytes));
+  const std::vector<uint8_t>& data = held_.back();
+  operandRecords_[index].constant = true;
+  // Moving the vector keeps its buffer, so the pointer stays valid until finish.
+  int code =
+      ANeuralNetworksModel_setOperandValue(model_, static_cast<int32_t>(index), data.data(), data.size());
+  if (code != ANEURALNETWORKS_NO_ERROR) {
+    Error e = refuse(callError("ANeuralNetworksModel_setOperandValue", code));
+    e.code = asResultCode(code);
+    return Unexpected<Error>(e);
+  }
+  return index;
+}
+
+Result<uint32_t> GraphBuilder::constInts(const std::vector<int32_t>& values, std::vector<uint32_t> dims) {
+  if (dims.empty()) dims = {static_cast<uint32_t>(values.size())};
+  std::vector<uint8_t> bytes(values.size() * 4);
+  std::memcpy(bytes.data(), values.data(), bytes.size());
+  return addConstant(ANEURALNETWORKS_TENSOR_INT32, dims, std::move(bytes));
+}
+
+Result<uint32_t> GraphBuilder::constFloats(const std::vector<float>& values, std::vector<uint32_t> dims) {
+  if (dims.empty()) dims = {static_cast<uint32_t>(values.size())};
+  std::vector<uint8_t> bytes(values.size() * 4);
+  std::memcpy(bytes.data(), values.data(), bytes.size());
+  return addConstant(ANEURALNETWORKS_TENSOR_FLOAT32, dims, std::move(bytes));
+}
+
+Result<uint32_t> GraphBuilder::scalarInt(int32_t value) {
+  std::vector<uint8_t> bytes(4);
+  std::memcpy(bytes.data(), &value, 4);
+  return addConstant(ANEURALNETWORKS_INT32, {}, std::move(bytes));
+}
+
+Result<uint32_t> GraphBuilder::scalarFloat(float value) {
+  std::vector<uint8_t> bytes(4);
+  std::memcpy(bytes.data(), &value, 4);
+  return addConstant(ANEURALNETWORKS_FLOAT32, {}, std::move(bytes));
+}
+
+Result<uint32_t> GraphBuilder::scalarBool(bool value) {
+  return addConstant(ANEURALNETWORKS_BOOL, {}, std::vector<uint8_t>{static_cast<uint8_t>(value ? 1 : 0)});
+}
+
+Result<void> GraphBuilder::addOperation(int32_t type, const std::vector<uint32_t>& inputs,
+                                        const std::vector<uint32_t>& outputs) {
+  int code =
+      ANeuralNetworksModel_addOperation(model_, type, static_cast<uint32_t>(inputs.size()), inputs.data(),
+                                        static_cast<uint32_t>(outputs.size()), outputs.data());
+  if (code != ANEURALNETWORKS_NO_ERROR) {
+    Error e = refuse(callError("ANeuralNetworksModel_addOperation", code) + " for NNAPI operation " +
+                     std::to_string(type));
+    e.code = asResultCode(code);
+    return Unexpected<Error>(e);
+  }
+  std::string nodeName = node_ == nullptr ? "" : node_->name().empty() ? node_->op_type() : node_->name();
+  operationRecords_.push_back(OperationRecord{type, inputs, outputs, nodeName});
+  return {};
+}
+
+Result<void> GraphBuilder::emit(int32_t type, const std::vector<uint32_t>& inputs, int32_t outType,
+                                const std::vector<uint32_t>& outDims, int i) {
+  NNRT_ASSIGN_OR_RETURN(uint32_t out, addTensor(outType, outDims));
+  NNRT_RETURN_IF_ERROR(addOperation(type, inputs, {out}));
+  Value value;
+  value.operand = out;
+  value.type = outType;
+  value.dims = outDims;
+  define(i, std::move(value));
+  return {};
+}
+
+void GraphBuilder::define(int i, Value value) {
+  if (i < node_->output_size() && !node_->output(i).empty()) defineName(node_->output(i), std::move(value));
+}
+
+void GraphBuilder::defineName(const std::string& name, Value value) {
+  if (value.operand != kNoOperand && operandRecords_[value.operand].name.empty()) {
+    operandRecords_[value.operand].name = name;
+  }
+  values_[name] = std::move(value);
+}
+
+Result<uint32_t> GraphBuilder::reshape(uint32_t operand, int32_t type, const std::vector<uint32_t>& dims) {
+  std::vector<int32_t> shape(dims.begin(), dims.end());
+  NNRT_ASSIGN_OR_RETURN(uint32_t shapeOperand, constInts(shape));
+  NNRT_ASSIGN_OR_RETURN(uint32_t out, addTensor(type, dims));
+  NNRT_RETURN_IF_ERROR(addOperation(ANEURALNETWORKS_RESHAPE, {operand, shapeOperand}, {out}));
+  return out;
+}
+
+const onnx::AttributeProto* GraphBuilder::attribute(const std::string& name) const {
+  for (const auto& a : node_->attribute()) {
+    if (a.name() == name) return &a;
+  }
+  return nullptr;
+}
+
+Result<int64_t> GraphBuilder::attrInt(const std::string& name, int64_t fallback) const {
+  const auto* a = attribute(name);
+  if (a == nullptr) return fallback;
+  if (a->type() != onnx::AttributeProto::INT) return refused("attribute " + name + " is not an int");
+  return a->i();
+}
+
+Result<float> GraphBuilder::attrFloat(const std::string& name, float fallback) const {
+  const auto* a = attribute(name);
+  if (a == nullptr) return fallback;
+  if (a->type() != onnx::AttributeProto::FLOAT) return refused("attribute " + name + " is not a float");
+  return a->f();
+}
+
+Result<std::string> GraphBuilder::attrString(const std::string& name, const std::string& fallback) const {
+  const auto* a = attribute(name);
+  if (a == nullptr) return fallback;
+  if (a->type() != onnx::AttributeProto::STRING) return refused("attribute " + name + " is not a string");
+  return a->s();
+}
+
+Result<std::vector<int64_t>> GraphBuilder::attrInts(const std::string& name) const {
+  const auto* a = attribute(name);
+  if (a == nullptr) return std::vector<int64_t>{};
+  if (a->type() != onnx::AttributeProto::INTS) return refused("attribute " + name + " is not a list of ints");
+  return std::vector<int64_t>(a->ints().begin(), a->ints().end());
+}
+
+Result<uint32_t> normalizeAxis(const GraphBuilder& builder, int64_t axis, size_t rank) {
+  int64_t r = static_cast<int64_t>(rank);
+  if (axis < -r || axis >= r) {
+    return builder.refused("axis " + std::to_string(axis) + " is outside rank " + std::to_string(rank));
+  }
+  return static_cast<uint32_t>(axis < 0 ? axis + r : axis);
+}
+
+}  // namespace nnrt::onnxfront

@@ -1,0 +1,106 @@
+// The state of one ONNX graph being turned into an NNAPI model: ONNX values by name, each an NNAPI
+// operand with its type and static shape (constants kept on the host until an operation uses them),
+// and the C API calls that add operands and operations. The operator mappings (operators.cpp) use it.
+#pragma once
+
+#include <onnx/onnx_pb.h>
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "onnx/onnx_loader.hpp"
+
+namespace nnrt::onnxfront {
+
+inline constexpr uint32_t kNoOperand = UINT32_MAX;
+
+struct Value {
+  uint32_t operand = kNoOperand;       // kNoOperand: a constant not yet added to the model
+  int32_t type = 0;                    // ANEURALNETWORKS_TENSOR_*
+  std::vector<uint32_t> dims;          // never empty (rank 0 is [1]); 0 = unknown dimension
+  bool scalar = false;                 // rank 0 in ONNX
+  std::optional<HostTensor> constant;  // its values when known at load time
+};
+
+class GraphBuilder {
+ public:
+  GraphBuilder(ANeuralNetworksModel* model, int64_t opset) : model_(model), opset_(opset) {}
+
+  int64_t opset() const { return opset_; }
+  const onnx::NodeProto* node() const { return node_; }
+  void setNode(const onnx::NodeProto* node) { node_ = node; }
+
+  // An error about the current node: "node 'name' (Op): <what>".
+  Error refuse(const std::string& what) const;
+  Unexpected<Error> refused(const std::string& what) const { return Unexpected<Error>(refuse(what)); }
+
+  // Input `i` of the current node; nullptr when absent or given as "" (an omitted optional input).
+  Result<const Value*> input(int i) const;
+  Result<const Value*> requiredInput(int i) const;
+  // Its values when constant, else an error naming the input.
+  Result<std::vector<int32_t>> constantInts(int i) const;
+  Result<std::vector<float>> constantFloats(int i) const;
+
+  // The model operand of `value`, adding a constant to the model on first use.
+  Result<uint32_t> operand(const Value& value);
+
+  Result<uint32_t> addTensor(int32_t type, const std::vector<uint32_t>& dims);
+  Result<uint32_t> addConstant(int32_t type, const std::vector<uint32_t>& dims, std::vector<uint8_t> bytes);
+  Result<uint32_t> constInts(const std::vector<int32_t>& values, std::vector<uint32_t> dims = {});
+  Result<uint32_t> constFloats(const std::vector<float>& values, std::vector<uint32_t> dims = {});
+  Result<uint32_t> scalarInt(int32_t value);
+  Result<uint32_t> scalarFloat(float value);
+  Result<uint32_t> scalarBool(bool value);
+  Result<void> addOperation(int32_t type, const std::vector<uint32_t>& inputs,
+                            const std::vector<uint32_t>& outputs);
+
+  // Adds NNAPI operation `type` whose one output becomes the current node's output `i` with the given
+  // type and shape.
+  Result<void> emit(int32_t type, const std::vector<uint32_t>& inputs, int32_t outType,
+                    const std::vector<uint32_t>& outDims, int i = 0);
+  // Defines output `i` of the current node as an existing operand.
+  void define(int i, Value value);
+  void defineName(const std::string& name, Value value);
+  const Value* find(const std::string& name) const;
+
+  // Attributes of the current node.
+  const onnx::AttributeProto* attribute(const std::string& name) const;
+  Result<int64_t> attrInt(const std::string& name, int64_t fallback) const;
+  Result<float> attrFloat(const std::string& name, float fallback) const;
+  Result<std::string> attrString(const std::string& name, const std::string& fallback) const;
+  Result<std::vector<int64_t>> attrInts(const std::string& name) const;  // empty when absent
+
+  // Adds RESHAPE of `operand` to `dims` (all known) and returns the new operand.
+  Result<uint32_t> reshape(uint32_t operand, int32_t type, const std::vector<uint32_t>& dims);
+
+  std::vector<OperandRecord>& operandRecords() { return operandRecords_; }
+  std::vector<OperationRecord>& operationRecords() { return operationRecords_; }
+
+ private:
+  ANeuralNetworksModel* model_;
+  int64_t opset_;
+  const onnx::NodeProto* node_ = nullptr;
+  uint32_t operandCount_ = 0;
+  std::map<std::string, Value> values_;
+  std::vector<std::vector<uint8_t>> held_;  // values the runtime reads until finish
+  std::vector<OperandRecord> operandRecords_;
+  std::vector<OperationRecord> operationRecords_;
+};
+
+// The mapping of one ONNX operator: `attributes` lists every attribute it understands (any other is
+// refused before `map` runs).
+struct OperatorMapping {
+  const char* opType;
+  std::vector<const char*> attributes;
+  Result<void> (*map)(GraphBuilder& builder);
+};
+
+const std::vector<OperatorMapping>& operatorMappings();
+
+// Normalizes ONNX axis `axis` for a tensor of `rank`, or refuses it.
+Result<uint32_t> normalizeAxis(const GraphBuilder& builder, int64_t axis, size_t rank);
+
+}  // namespace nnrt::onnxfront

@@ -1,0 +1,1580 @@
+// ONNX operators -> NNAPI operations. Each mapping checks what NNAPI cannot express exactly and
+// refuses it with the reason; shapes are inferred as it goes (0 = unknown dimension).
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+
+#include "onnx/graph_builder.hpp"
+#include "onnx/tensor_proto.hpp"
+
+namespace nnrt::onnxfront {
+namespace {
+
+using Dims = std::vector<uint32_t>;
+
+Result<Dims> broadcastShape(const GraphBuilder& b, const Dims& x, const Dims& y) {
+  Dims out(std::max(x.size(), y.size()));
+  for (size_t i = 0; i < out.size(); ++i) {
+    uint32_t dx = i < out.size() - x.size() ? 1 : x[i - (out.size() - x.size())];
+    uint32_t dy = i < out.size() - y.size() ? 1 : y[i - (out.size() - y.size())];
+    if (dx == dy || dy == 1)
+      out[i] = dx;
+    else if (dx == 1)
+      out[i] = dy;
+    else if (dx == 0 || dy == 0)
+      out[i] = 0;
+    else
+      return b.refused("shapes do not broadcast");
+  }
+  return out;
+}
+
+bool allKnown(const Dims& dims) {
+  return std::all_of(dims.begin(), dims.end(), [](uint32_t d) { return d != 0; });
+}
+
+Result<void> requireFloat(const GraphBuilder& b, const Value& v) {
+  if (v.type != ANEURALNETWORKS_TENSOR_FLOAT32) return b.refused("only float32 tensors are supported");
+  return {};
+}
+
+// Binary elementwise with NNAPI broadcasting (numpy's, as ONNX's multidirectional broadcasting).
+Result<void> binary(GraphBuilder& b, int32_t op, bool fused, int32_t outType = 0) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* y, b.requiredInput(1));
+  if (x->type != y->type) return b.refused("inputs of different types");
+  NNRT_ASSIGN_OR_RETURN(Dims dims, broadcastShape(b, x->dims, y->dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t a, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t c, b.operand(*y));
+  std::vector<uint32_t> inputs{a, c};
+  if (fused) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t fuse, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+    inputs.push_back(fuse);
+  }
+  return b.emit(op, inputs, outType != 0 ? outType : x->type, dims);
+}
+
+Result<void> unary(GraphBuilder& b, int32_t op) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(uint32_t a, b.operand(*x));
+  return b.emit(op, {a}, x->type, x->dims);
+}
+
+Result<void> mapIdentity(GraphBuilder& b);
+
+// Variadic Max/Min/Sum: a chain of binary operations, left to right.
+Result<void> variadic(GraphBuilder& b, int32_t op, bool fused) {
+  int n = b.node()->input_size();
+  if (n == 1) return mapIdentity(b);
+  if (n < 1) return b.refused("no inputs");
+  NNRT_ASSIGN_OR_RETURN(const Value* first, b.requiredInput(0));
+  Value acc = *first;
+  NNRT_ASSIGN_OR_RETURN(acc.operand, b.operand(*first));
+  for (int i = 1; i < n; ++i) {
+    NNRT_ASSIGN_OR_RETURN(const Value* y, b.requiredInput(i));
+    if (y->type != acc.type) return b.refused("inputs of different types");
+    NNRT_ASSIGN_OR_RETURN(Dims dims, broadcastShape(b, acc.dims, y->dims));
+    NNRT_ASSIGN_OR_RETURN(uint32_t c, b.operand(*y));
+    std::vector<uint32_t> inputs{acc.operand, c};
+    if (fused) {
+      NNRT_ASSIGN_OR_RETURN(uint32_t fuse, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+      inputs.push_back(fuse);
+    }
+    NNRT_ASSIGN_OR_RETURN(uint32_t out, b.addTensor(acc.type, dims));
+    NNRT_RETURN_IF_ERROR(b.addOperation(op, inputs, {out}));
+    acc.operand = out;
+    acc.dims = dims;
+    acc.constant.reset();
+  }
+  b.define(0, acc);
+  return {};
+}
+
+Result<void> mapIdentity(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  NNRT_ASSIGN_OR_RETURN(uint32_t a, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t out, b.reshape(a, x->type, x->dims));
+  Value v = *x;
+  v.operand = out;
+  v.constant.reset();
+  b.define(0, v);
+  return {};
+}
+
+Result<void> reshapeTo(GraphBuilder& b, const Value& x, Dims dims, bool scalar = false) {
+  NNRT_ASSIGN_OR_RETURN(uint32_t a, b.operand(x));
+  if (dims.empty()) dims = {1};
+  NNRT_ASSIGN_OR_RETURN(uint32_t out, b.reshape(a, x.type, dims));
+  Value v;
+  v.operand = out;
+  v.type = x.type;
+  v.dims = dims;
+  v.scalar = scalar;
+  b.define(0, v);
+  return {};
+}
+
+Result<void> mapReshape(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(int64_t allowZero, b.attrInt("allowzero", 0));
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> shape, b.constantInts(1));
+  size_t total = elementCount(x->dims);
+  Dims out;
+  int inferred = -1;
+  size_t known = 1;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    int64_t d = shape[i];
+    if (d == 0 && allowZero == 0) {
+      if (i >= x->dims.size()) return b.refused("shape copies a dimension the input does not have");
+      d = x->dims[i];
+    }
+    if (d == -1) {
+      if (inferred >= 0) return b.refused("more than one -1 in shape");
+      inferred = static_cast<int>(i);
+      out.push_back(1);
+      continue;
+    }
+    if (d <= 0) return b.refused("shape entry " + std::to_string(d) + " is not supported");
+    out.push_back(static_cast<uint32_t>(d));
+    known *= d;
+  }
+  if (inferred >= 0) {
+    if (known == 0 || total % known != 0) return b.refused("shape does not match the input's element count");
+    out[inferred] = static_cast<uint32_t>(total / known);
+  }
+  if (elementCount(out) != total) return b.refused("shape does not match the input's element count");
+  return reshapeTo(b, *x, out, out.empty());
+}
+
+Result<void> mapFlatten(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  size_t rank = x->scalar ? 0 : x->dims.size();
+  NNRT_ASSIGN_OR_RETURN(int64_t axis, b.attrInt("axis", 1));
+  if (axis < 0) axis += static_cast<int64_t>(rank);
+  if (axis < 0 || axis > static_cast<int64_t>(rank)) return b.refused("axis outside the input's rank");
+  uint32_t outer = 1, inner = 1;
+  for (size_t i = 0; i < rank; ++i)
+    (static_cast<int64_t>(i) < axis ? outer : inner) *= x->dims[i];
+  return reshapeTo(b, *x, {outer, inner});
+}
+
+Result<std::vector<int64_t>> axesInputOrAttribute(GraphBuilder& b, int inputIndex, int64_t sinceOpset) {
+  if (b.opset() >= sinceOpset) {
+    NNRT_ASSIGN_OR_RETURN(const Value* axes, b.input(inputIndex));
+    if (axes == nullptr) return std::vector<int64_t>{};
+    NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> values, b.constantInts(inputIndex));
+    return std::vector<int64_t>(values.begin(), values.end());
+  }
+  return b.attrInts("axes");
+}
+
+Result<void> mapSqueeze(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  NNRT_ASSIGN_OR_RETURN(std::vector<int64_t> axes, axesInputOrAttribute(b, 1, 13));
+  std::vector<bool> drop(x->dims.size(), false);
+  for (int64_t a : axes) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, a, x->dims.size()));
+    if (x->dims[axis] != 1) return b.refused("squeezed axis has size " + std::to_string(x->dims[axis]));
+    drop[axis] = true;
+  }
+  Dims out;
+  for (size_t i = 0; i < x->dims.size(); ++i) {
+    if (axes.empty() ? x->dims[i] != 1 : !drop[i]) out.push_back(x->dims[i]);
+  }
+  return reshapeTo(b, *x, out, out.empty());
+}
+
+Result<void> mapUnsqueeze(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  NNRT_ASSIGN_OR_RETURN(std::vector<int64_t> axes, axesInputOrAttribute(b, 1, 13));
+  if (axes.empty()) return b.refused("axes missing");
+  Dims in = x->scalar ? Dims{} : x->dims;
+  size_t rank = in.size() + axes.size();
+  std::vector<bool> inserted(rank, false);
+  for (int64_t a : axes) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, a, rank));
+    if (inserted[axis]) return b.refused("axis repeated");
+    inserted[axis] = true;
+  }
+  Dims out;
+  size_t next = 0;
+  for (size_t i = 0; i < rank; ++i)
+    out.push_back(inserted[i] ? 1 : in[next++]);
+  return reshapeTo(b, *x, out);
+}
+
+Result<void> mapTranspose(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(std::vector<int64_t> perm, b.attrInts("perm"));
+  size_t rank = x->dims.size();
+  if (perm.empty()) {
+    for (size_t i = 0; i < rank; ++i)
+      perm.push_back(static_cast<int64_t>(rank - 1 - i));
+  }
+  if (perm.size() != rank) return b.refused("perm does not match the input's rank");
+  Dims out;
+  std::vector<int32_t> p;
+  for (int64_t a : perm) {
+    if (a < 0 || a >= static_cast<int64_t>(rank)) return b.refused("perm entry out of range");
+    out.push_back(x->dims[a]);
+    p.push_back(static_cast<int32_t>(a));
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t permOperand, b.constInts(p));
+  return b.emit(ANEURALNETWORKS_TRANSPOSE, {in, permOperand}, x->type, out);
+}
+
+Result<void> mapConcat(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* first, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(int64_t a, b.attrInt("axis", b.opset() < 4 ? 1 : INT64_MAX));
+  if (a == INT64_MAX) return b.refused("attribute axis missing");
+  NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, a, first->dims.size()));
+  Dims out = first->dims;
+  out[axis] = 0;
+  std::vector<uint32_t> inputs;
+  bool known = true;
+  for (int i = 0; i < b.node()->input_size(); ++i) {
+    NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(i));
+    if (x->dims.size() != out.size() || x->type != first->type)
+      return b.refused("inputs differ in rank or type");
+    known = known && x->dims[axis] != 0;
+    out[axis] += x->dims[axis];
+    NNRT_ASSIGN_OR_RETURN(uint32_t o, b.operand(*x));
+    inputs.push_back(o);
+  }
+  if (!known) out[axis] = 0;
+  NNRT_ASSIGN_OR_RETURN(uint32_t axisOperand, b.scalarInt(static_cast<int32_t>(axis)));
+  inputs.push_back(axisOperand);
+  return b.emit(ANEURALNETWORKS_CONCATENATION, inputs, first->type, out);
+}
+
+Result<void> softmaxLike(GraphBuilder& b, int32_t op) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  size_t rank = x->dims.size();
+  NNRT_ASSIGN_OR_RETURN(int64_t a, b.attrInt("axis", b.opset() < 13 ? 1 : -1));
+  NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, a, rank));
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t beta, b.scalarFloat(1.0f));
+  if (b.opset() >= 13 || axis == rank - 1) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t axisOperand, b.scalarInt(static_cast<int32_t>(axis)));
+    return b.emit(op, {in, beta, axisOperand}, x->type, x->dims);
+  }
+  // Before opset 13 the input is coerced to 2-D [before axis, from axis] and normalized per row.
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  uint32_t outer = 1, inner = 1;
+  for (size_t i = 0; i < rank; ++i)
+    (i < axis ? outer : inner) *= x->dims[i];
+  NNRT_ASSIGN_OR_RETURN(uint32_t flat, b.reshape(in, x->type, {outer, inner}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t axisOperand, b.scalarInt(1));
+  NNRT_ASSIGN_OR_RETURN(uint32_t normalized, b.addTensor(x->type, {outer, inner}));
+  NNRT_RETURN_IF_ERROR(b.addOperation(op, {flat, beta, axisOperand}, {normalized}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t out, b.reshape(normalized, x->type, x->dims));
+  Value v;
+  v.operand = out;
+  v.type = x->type;
+  v.dims = x->dims;
+  b.define(0, v);
+  return {};
+}
+
+// Explicit 2-D window geometry (Conv and the pools), NCHW input.
+struct Window {
+  int32_t padTop = 0, padLeft = 0, padBottom = 0, padRight = 0;
+  int32_t strideH = 1, strideW = 1, dilationH = 1, dilationW = 1;
+  uint32_t outH = 0, outW = 0;
+};
+
+Result<Window> windowGeometry(GraphBuilder& b, const Dims& input, uint32_t kernelH, uint32_t kernelW,
+                              bool ceilMode) {
+  Window w;
+  NNRT_ASSIGN_OR_RETURN(std::vector<int64_t> strides, b.attrInts("strides"));
+  NNRT_ASSIGN_OR_RETURN(std::vector<int64_t> dilations, b.attrInts("dilations"));
+  NNRT_ASSIGN_OR_RETURN(std::vector<int64_t> pads, b.attrInts("pads"));
+  NNRT_ASSIGN_OR_RETURN(std::string autoPad, b.attrString("auto_pad", "NOTSET"));
+  if (!strides.empty()) {
+    if (strides.size() != 2) return b.refused("strides must have 2 entries");
+    w.strideH = static_cast<int32_t>(strides[0]);
+    w.strideW = static_cast<int32_t>(strides[1]);
+  }
+  if (!dilations.empty()) {
+    if (dilations.size() != 2) return b.refused("dilations must have 2 entries");
+    w.dilationH = static_cast<int32_t>(dilations[0]);
+    w.dilationW = static_cast<int32_t>(dilations[1]);
+  }
+  if (w.strideH < 1 || w.strideW < 1 || w.dilationH < 1 || w.dilationW < 1)
+    return b.refused("strides/dilations must be positive");
+  uint32_t inH = input[2], inW = input[3];
+  if (inH == 0 || inW == 0) return b.refused("spatial input size unknown");
+  int64_t extentH = (static_cast<int64_t>(kernelH) - 1) * w.dilationH + 1;
+  int64_t extentW = (static_cast<int64_t>(kernelW) - 1) * w.dilationW + 1;
+  if (autoPad == "NOTSET") {
+    if (!pads.empty()) {
+      if (pads.size() != 4) return b.refused("pads must have 4 entries");
+      if (std::any_of(pads.begin(), pads.end(), [](int64_t p) { return p < 0; }))
+        return b.refused("negative pads");
+      w.padTop = static_cast<int32_t>(pads[0]);
+      w.padLeft = static_cast<int32_t>(pads[1]);
+      w.padBottom = static_cast<int32_t>(pads[2]);
+      w.padRight = static_cast<int32_t>(pads[3]);
+    }
+  } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+    auto same = [&](int64_t in, int64_t stride, int64_t extent, int32_t& begin, int32_t& end) {
+      int64_t out = (in + stride - 1) / stride;
+      int64_t total = std::max<int64_t>((out - 1) * stride + extent - in, 0);
+      int64_t small = total / 2, large = total - small;
+      begin = static_cast<int32_t>(autoPad == "SAME_UPPER" ? small : large);
+      end = static_cast<int32_t>(autoPad == "SAME_UPPER" ? large : small);
+    };
+    same(inH, w.strideH, extentH, w.padTop, w.padBottom);
+    same(inW, w.strideW, extentW, w.padLeft, w.padRight);
+  } else if (autoPad != "VALID") {
+    return b.refused("auto_pad '" + autoPad + "' is not supported");
+  }
+  auto outSize = [&](int64_t in, int64_t padSum, int64_t extent, int64_t stride, bool ceil) -> int64_t {
+    int64_t span = in + padSum - extent;
+    if (span < 0) return -1;
+    return (ceil ? (span + stride - 1) / stride : span / stride) + 1;
+  };
+  int64_t oh = outSize(inH, w.padTop + w.padBottom, extentH, w.strideH, false);
+  int64_t ow = outSize(inW, w.padLeft + w.padRight, extentW, w.strideW, false);
+  if (oh <= 0 || ow <= 0) return b.refused("the window is larger than the padded input");
+  if (ceilMode && (outSize(inH, w.padTop + w.padBottom, extentH, w.strideH, true) != oh ||
+                   outSize(inW, w.padLeft + w.padRight, extentW, w.strideW, true) != ow)) {
+    return b.refused("ceil_mode adds a partial window, which NNAPI does not compute");
+  }
+  w.outH = static_cast<uint32_t>(oh);
+  w.outW = static_cast<uint32_t>(ow);
+  return w;
+}
+
+Result<void> mapConv(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* w, b.requiredInput(1));
+  NNRT_ASSIGN_OR_RETURN(const Value* bias, b.input(2));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  if (x->dims.size() != 4) return b.refused("only 2-D convolutions (4-D input) are supported");
+  if (w->dims.size() != 4 || !allKnown(w->dims)) return b.refused("weights must be 4-D with a known shape");
+  NNRT_ASSIGN_OR_RETURN(std::vector<int64_t> kernel, b.attrInts("kernel_shape"));
+  uint32_t M = w->dims[0], Cg = w->dims[1], kH = w->dims[2], kW = w->dims[3];
+  if (!kernel.empty() && (kernel.size() != 2 || kernel[0] != kH || kernel[1] != kW)) {
+    return b.refused("kernel_shape differs from the weights' shape");
+  }
+  NNRT_ASSIGN_OR_RETURN(int64_t group, b.attrInt("group", 1));
+  uint32_t C = x->dims[1];
+  if (group < 1 || C == 0 || C != Cg * group || M % group != 0)
+    return b.refused("group does not match the channels");
+  NNRT_ASSIGN_OR_RETURN(Window g, windowGeometry(b, x->dims, kH, kW, false));
+  // NNAPI filters: [1, kH, kW, M] for depthwise, else [M, kH, kW, C / group] (ONNX: [M, C / group, kH, kW]).
+  const bool depthwise = group > 1 && static_cast<uint32_t>(group) == C && Cg == 1;
+  const std::vector<int32_t> perm =
+      depthwise ? std::vector<int32_t>{1, 2, 3, 0} : std::vector<int32_t>{0, 2, 3, 1};
+  Dims filterDims;
+  for (int32_t p : perm)
+    filterDims.push_back(w->dims[p]);
+  uint32_t filterOperand;
+  if (w->constant.has_value()) {
+    std::vector<float> weights(elementCount(w->dims));
+    std::memcpy(weights.data(), w->constant->bytes.data(), weights.size() * 4);
+    std::vector<float> filter(weights.size());
+    for (uint32_t m = 0; m < M; ++m)
+      for (uint32_t c = 0; c < Cg; ++c)
+        for (uint32_t h = 0; h < kH; ++h)
+          for (uint32_t ww = 0; ww < kW; ++ww) {
+            float v = weights[((m * Cg + c) * kH + h) * kW + ww];
+            if (depthwise)
+              filter[(h * kW + ww) * M + m] = v;
+            else
+              filter[((m * kH + h) * kW + ww) * Cg + c] = v;
+          }
+    NNRT_ASSIGN_OR_RETURN(filterOperand, b.constFloats(filter, filterDims));
+  } else {
+    NNRT_ASSIGN_OR_RETURN(uint32_t weights, b.operand(*w));
+    NNRT_ASSIGN_OR_RETURN(uint32_t permOperand, b.constInts(perm));
+    NNRT_ASSIGN_OR_RETURN(filterOperand, b.addTensor(w->type, filterDims));
+    NNRT_RETURN_IF_ERROR(b.addOperation(ANEURALNETWORKS_TRANSPOSE, {weights, permOperand}, {filterOperand}));
+  }
+  if (group > 1 && !depthwise && (g.dilationH != 1 || g.dilationW != 1)) {
+    return b.refused("grouped convolution with dilations has no NNAPI operation");
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  uint32_t biasOperand;
+  if (bias != nullptr) {
+    if (bias->dims.size() != 1 || bias->dims[0] != M) return b.refused("bias must have shape [M]");
+    NNRT_ASSIGN_OR_RETURN(biasOperand, b.operand(*bias));
+  } else {
+    NNRT_ASSIGN_OR_RETURN(biasOperand, b.constFloats(std::vector<float>(M, 0.0f)));
+  }
+  std::vector<uint32_t> inputs{in, filterOperand, biasOperand};
+  for (int32_t v : {g.padLeft, g.padRight, g.padTop, g.padBottom, g.strideW, g.strideH}) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t s, b.scalarInt(v));
+    inputs.push_back(s);
+  }
+  int32_t op = ANEURALNETWORKS_CONV_2D;
+  if (depthwise) {
+    op = ANEURALNETWORKS_DEPTHWISE_CONV_2D;
+    NNRT_ASSIGN_OR_RETURN(uint32_t multiplier, b.scalarInt(static_cast<int32_t>(M / C)));
+    inputs.push_back(multiplier);
+  } else if (group > 1) {
+    op = ANEURALNETWORKS_GROUPED_CONV_2D;
+    NNRT_ASSIGN_OR_RETURN(uint32_t groups, b.scalarInt(static_cast<int32_t>(group)));
+    inputs.push_back(groups);
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t fuse, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+  NNRT_ASSIGN_OR_RETURN(uint32_t nchw, b.scalarBool(true));
+  inputs.push_back(fuse);
+  inputs.push_back(nchw);
+  if (op != ANEURALNETWORKS_GROUPED_CONV_2D) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t dw, b.scalarInt(g.dilationW));
+    NNRT_ASSIGN_OR_RETURN(uint32_t dh, b.scalarInt(g.dilationH));
+    inputs.push_back(dw);
+    inputs.push_back(dh);
+  }
+  return b.emit(op, inputs, x->type, {x->dims[0], M, g.outH, g.outW});
+}
+
+Result<void> pool(GraphBuilder& b, int32_t op, bool global) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  if (x->dims.size() != 4) return b.refused("only 2-D pooling (4-D input) is supported");
+  if (b.node()->output_size() > 1 && !b.node()->output(1).empty())
+    return b.refused("the Indices output is not supported");
+  uint32_t kH = x->dims[2], kW = x->dims[3];
+  Window g;
+  if (global) {
+    if (kH == 0 || kW == 0) return b.refused("spatial input size unknown");
+    g.outH = g.outW = 1;
+  } else {
+    NNRT_ASSIGN_OR_RETURN(std::vector<int64_t> kernel, b.attrInts("kernel_shape"));
+    if (kernel.size() != 2) return b.refused("kernel_shape must have 2 entries");
+    kH = static_cast<uint32_t>(kernel[0]);
+    kW = static_cast<uint32_t>(kernel[1]);
+    NNRT_ASSIGN_OR_RETURN(int64_t ceilMode, b.attrInt("ceil_mode", 0));
+    NNRT_ASSIGN_OR_RETURN(int64_t storageOrder, b.attrInt("storage_order", 0));
+    if (storageOrder != 0) return b.refused("storage_order 1 is not supported");
+    NNRT_ASSIGN_OR_RETURN(g, windowGeometry(b, x->dims, kH, kW, ceilMode != 0));
+    if (g.dilationH != 1 || g.dilationW != 1) return b.refused("dilated pooling has no NNAPI operation");
+    NNRT_ASSIGN_OR_RETURN(int64_t includePad, b.attrInt("count_include_pad", 0));
+    if (includePad != 0 && (g.padTop || g.padLeft || g.padBottom || g.padRight)) {
+      return b.refused("count_include_pad with padding: NNAPI averages over the input elements only");
+    }
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  std::vector<uint32_t> inputs{in};
+  for (int32_t v :
+       {g.padLeft, g.padRight, g.padTop, g.padBottom, g.strideW, g.strideH, static_cast<int32_t>(kW),
+        static_cast<int32_t>(kH), static_cast<int32_t>(ANEURALNETWORKS_FUSED_NONE)}) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t s, b.scalarInt(v));
+    inputs.push_back(s);
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t nchw, b.scalarBool(true));
+  inputs.push_back(nchw);
+  return b.emit(op, inputs, x->type, {x->dims[0], x->dims[1], g.outH, g.outW});
+}
+
+// Transposes a constant 2-D float matrix.
+std::vector<float> transposed(const std::vector<float>& m, uint32_t rows, uint32_t cols) {
+  std::vector<float> t(m.size());
+  for (uint32_t r = 0; r < rows; ++r)
+    for (uint32_t c = 0; c < cols; ++c)
+      t[c * rows + r] = m[r * cols + c];
+  return t;
+}
+
+Result<void> mapGemm(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* a, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* w, b.requiredInput(1));
+  NNRT_ASSIGN_OR_RETURN(const Value* c, b.input(2));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *a));
+  NNRT_ASSIGN_OR_RETURN(float alpha, b.attrFloat("alpha", 1.0f));
+  NNRT_ASSIGN_OR_RETURN(float beta, b.attrFloat("beta", 1.0f));
+  NNRT_ASSIGN_OR_RETURN(int64_t transA, b.attrInt("transA", 0));
+  NNRT_ASSIGN_OR_RETURN(int64_t transB, b.attrInt("transB", 0));
+  if (a->dims.size() != 2 || w->dims.size() != 2) return b.refused("A and B must be 2-D");
+  NNRT_ASSIGN_OR_RETURN(uint32_t aOperand, b.operand(*a));
+  uint32_t M = a->dims[0], K = a->dims[1];
+  if (transA != 0) {
+    M = a->dims[1];
+    K = a->dims[0];
+    NNRT_ASSIGN_OR_RETURN(uint32_t perm, b.constInts({1, 0}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t t, b.addTensor(a->type, {M, K}));
+    NNRT_RETURN_IF_ERROR(b.addOperation(ANEURALNETWORKS_TRANSPOSE, {aOperand, perm}, {t}));
+    aOperand = t;
+  }
+  uint32_t N = transB != 0 ? w->dims[0] : w->dims[1];
+  if ((transB != 0 ? w->dims[1] : w->dims[0]) != K || K == 0 || N == 0)
+    return b.refused("A and B do not multiply");
+  // FULLY_CONNECTED takes weights as [N, K].
+  uint32_t weights;
+  if (transB != 0) {
+    NNRT_ASSIGN_OR_RETURN(weights, b.operand(*w));
+  } else if (w->constant.has_value()) {
+    std::vector<float> m(elementCount(w->dims));
+    std::memcpy(m.data(), w->constant->bytes.data(), m.size() * 4);
+    NNRT_ASSIGN_OR_RETURN(weights, b.constFloats(transposed(m, K, N), {N, K}));
+  } else {
+    NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*w));
+    NNRT_ASSIGN_OR_RETURN(uint32_t perm, b.constInts({1, 0}));
+    NNRT_ASSIGN_OR_RETURN(weights, b.addTensor(w->type, {N, K}));
+    NNRT_RETURN_IF_ERROR(b.addOperation(ANEURALNETWORKS_TRANSPOSE, {in, perm}, {weights}));
+  }
+  // C joins as FULLY_CONNECTED's bias when it is a constant vector of N (or one value) and alpha is 1;
+  // otherwise alpha * (A B) + beta * C is computed as ONNX writes it.
+  bool cAsBias = false;
+  std::vector<float> biasValues(N, 0.0f);
+  if (c != nullptr && c->constant.has_value() && alpha == 1.0f) {
+    size_t count = elementCount(c->dims);
+    bool vector = count == N && (c->dims.size() == 1 || (c->dims.size() == 2 && c->dims[0] == 1));
+    if (vector || count == 1) {
+      std::vector<float> values(count);
+      std::memcpy(values.data(), c->constant->bytes.data(), count * 4);
+      for (uint32_t n = 0; n < N; ++n)
+        biasValues[n] = beta * values[count == 1 ? 0 : n];
+      cAsBias = true;
+    }
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t bias, b.constFloats(biasValues));
+  NNRT_ASSIGN_OR_RETURN(uint32_t fuse, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+  NNRT_ASSIGN_OR_RETURN(uint32_t product, b.addTensor(a->type, {M, N}));
+  NNRT_RETURN_IF_ERROR(
+      b.addOperation(ANEURALNETWORKS_FULLY_CONNECTED, {aOperand, weights, bias, fuse}, {product}));
+  uint32_t result = product;
+  if (alpha != 1.0f) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t alphaOperand, b.constFloats({alpha}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t f, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+    NNRT_ASSIGN_OR_RETURN(uint32_t scaled, b.addTensor(a->type, {M, N}));
+    NNRT_RETURN_IF_ERROR(b.addOperation(ANEURALNETWORKS_MUL, {result, alphaOperand, f}, {scaled}));
+    result = scaled;
+  }
+  if (c != nullptr && !cAsBias) {
+    uint32_t cOperand;
+    if (beta == 1.0f) {
+      NNRT_ASSIGN_OR_RETURN(cOperand, b.operand(*c));
+    } else {
+      NNRT_ASSIGN_OR_RETURN(uint32_t cIn, b.operand(*c));
+      NNRT_ASSIGN_OR_RETURN(uint32_t betaOperand, b.constFloats({beta}));
+      NNRT_ASSIGN_OR_RETURN(uint32_t f, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+      NNRT_ASSIGN_OR_RETURN(cOperand, b.addTensor(c->type, c->dims));
+      NNRT_RETURN_IF_ERROR(b.addOperation(ANEURALNETWORKS_MUL, {cIn, betaOperand, f}, {cOperand}));
+    }
+    NNRT_ASSIGN_OR_RETURN(Dims dims, broadcastShape(b, {M, N}, c->dims));
+    if (dims != Dims{M, N}) return b.refused("C does not broadcast to [M, N]");
+    NNRT_ASSIGN_OR_RETURN(uint32_t f, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+    NNRT_ASSIGN_OR_RETURN(uint32_t sum, b.addTensor(a->type, {M, N}));
+    NNRT_RETURN_IF_ERROR(b.addOperation(ANEURALNETWORKS_ADD, {result, cOperand, f}, {sum}));
+    result = sum;
+  }
+  Value v;
+  v.operand = result;
+  v.type = a->type;
+  v.dims = {M, N};
+  b.define(0, v);
+  return {};
+}
+
+Result<void> mapMatMul(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* a, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* w, b.requiredInput(1));
+  if (a->scalar || w->scalar || a->dims.size() < 2 || w->dims.size() < 2) {
+    return b.refused("1-D operands are not supported");
+  }
+  if (a->dims.size() != w->dims.size() || a->dims.size() > 4)
+    return b.refused("operands must have the same rank, 2 to 4");
+  size_t r = a->dims.size();
+  for (size_t i = 0; i + 2 < r; ++i) {
+    if (a->dims[i] != w->dims[i]) return b.refused("broadcast batch dimensions are not supported");
+  }
+  if (a->dims[r - 1] != w->dims[r - 2]) return b.refused("operands do not multiply");
+  Dims out = a->dims;
+  out[r - 1] = w->dims[r - 1];
+  NNRT_ASSIGN_OR_RETURN(uint32_t x, b.operand(*a));
+  NNRT_ASSIGN_OR_RETURN(uint32_t y, b.operand(*w));
+  NNRT_ASSIGN_OR_RETURN(uint32_t adjX, b.scalarBool(false));
+  NNRT_ASSIGN_OR_RETURN(uint32_t adjY, b.scalarBool(false));
+  return b.emit(ANEURALNETWORKS_BATCH_MATMUL, {x, y, adjX, adjY}, a->type, out);
+}
+
+// Clip: max(x, lo) then min(., hi) with one-element constants; RELU/RELU1/RELU6 when the bounds are theirs.
+Result<void> mapClip(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  std::optional<float> lo, hi;
+  if (b.opset() < 11) {
+    if (b.attribute("min") != nullptr) {
+      NNRT_ASSIGN_OR_RETURN(lo, b.attrFloat("min", 0.0f));
+    }
+    if (b.attribute("max") != nullptr) {
+      NNRT_ASSIGN_OR_RETURN(hi, b.attrFloat("max", 0.0f));
+    }
+  } else {
+    for (int i = 1; i <= 2; ++i) {
+      NNRT_ASSIGN_OR_RETURN(const Value* bound, b.input(i));
+      if (bound == nullptr) continue;
+      NNRT_ASSIGN_OR_RETURN(std::vector<float> v, b.constantFloats(i));
+      if (v.size() != 1) return b.refused("min and max must be single values");
+      (i == 1 ? lo : hi) = v[0];
+    }
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  if (lo == 0.0f && !hi) return b.emit(ANEURALNETWORKS_RELU, {in}, x->type, x->dims);
+  if (lo == 0.0f && hi == 6.0f) return b.emit(ANEURALNETWORKS_RELU6, {in}, x->type, x->dims);
+  if (lo == -1.0f && hi == 1.0f) return b.emit(ANEURALNETWORKS_RELU1, {in}, x->type, x->dims);
+  uint32_t current = in;
+  for (auto [bound, op] : {std::pair{lo, ANEURALNETWORKS_MAXIMUM}, std::pair{hi, ANEURALNETWORKS_MINIMUM}}) {
+    if (!bound) continue;
+    NNRT_ASSIGN_OR_RETURN(uint32_t k, b.constFloats({*bound}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t out, b.addTensor(x->type, x->dims));
+    NNRT_RETURN_IF_ERROR(b.addOperation(op, {current, k}, {out}));
+    current = out;
+  }
+  if (current == in) return mapIdentity(b);
+  Value v;
+  v.operand = current;
+  v.type = x->type;
+  v.dims = x->dims;
+  b.define(0, v);
+  return {};
+}
+
+// BatchNormalization (inference): y = x * a + c with a = scale / sqrt(var + eps), c = B - mean * a
+// per channel (axis 1), from constant parameters.
+Result<void> mapBatchNorm(GraphBuilder& b) {
+  if (b.node()->output_size() > 1) return b.refused("training-mode outputs are not supported");
+  NNRT_ASSIGN_OR_RETURN(int64_t training, b.attrInt("training_mode", 0));
+  if (training != 0) return b.refused("training_mode is not supported");
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  NNRT_ASSIGN_OR_RETURN(float eps, b.attrFloat("epsilon", 1e-5f));
+  NNRT_ASSIGN_OR_RETURN(std::vector<float> scale, b.constantFloats(1));
+  NNRT_ASSIGN_OR_RETURN(std::vector<float> bias, b.constantFloats(2));
+  NNRT_ASSIGN_OR_RETURN(std::vector<float> mean, b.constantFloats(3));
+  NNRT_ASSIGN_OR_RETURN(std::vector<float> var, b.constantFloats(4));
+  if (x->dims.size() < 2) return b.refused("input must have a channel axis");
+  uint32_t C = x->dims[1];
+  if (scale.size() != C || bias.size() != C || mean.size() != C || var.size() != C)
+    return b.refused("parameters must have C values");
+  std::vector<float> mul(C), add(C);
+  for (uint32_t c = 0; c < C; ++c) {
+    mul[c] = scale[c] / std::sqrt(var[c] + eps);
+    add[c] = bias[c] - mean[c] * mul[c];
+  }
+  Dims paramDims(x->dims.size() - 1, 1);
+  paramDims[0] = C;
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t mulOperand, b.constFloats(mul, paramDims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t addOperand, b.constFloats(add, paramDims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t f1, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+  NNRT_ASSIGN_OR_RETURN(uint32_t f2, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+  NNRT_ASSIGN_OR_RETURN(uint32_t scaled, b.addTensor(x->type, x->dims));
+  NNRT_RETURN_IF_ERROR(b.addOperation(ANEURALNETWORKS_MUL, {in, mulOperand, f1}, {scaled}));
+  return b.emit(ANEURALNETWORKS_ADD, {scaled, addOperand, f2}, x->type, x->dims);
+}
+
+Result<void> mapPrelu(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* slope, b.requiredInput(1));
+  NNRT_ASSIGN_OR_RETURN(Dims dims, broadcastShape(b, x->dims, slope->dims));
+  if (dims != x->dims) return b.refused("slope must broadcast to the input's shape");
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t s, b.operand(*slope));
+  return b.emit(ANEURALNETWORKS_PRELU, {in, s}, x->type, x->dims);
+}
+
+Result<void> mapLeakyRelu(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  NNRT_ASSIGN_OR_RETURN(float alpha, b.attrFloat("alpha", 0.01f));
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t s, b.constFloats({alpha}));
+  return b.emit(ANEURALNETWORKS_PRELU, {in, s}, x->type, x->dims);
+}
+
+Result<void> mapElu(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  NNRT_ASSIGN_OR_RETURN(float alpha, b.attrFloat("alpha", 1.0f));
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t s, b.scalarFloat(alpha));
+  return b.emit(ANEURALNETWORKS_ELU, {in, s}, x->type, x->dims);
+}
+
+Result<void> mapConstant(GraphBuilder& b) {
+  const auto* a = b.attribute("value");
+  if (a == nullptr || a->type() != onnx::AttributeProto::TENSOR)
+    return b.refused("only the 'value' tensor form is supported");
+  auto decoded = decodeTensor(a->t(), {});
+  if (!decoded.has_value()) return b.refused(decoded.error().message);
+  Value v;
+  v.type = decoded->type;
+  v.dims = decoded->dimensions;
+  if (v.dims.empty()) {
+    v.scalar = true;
+    v.dims = {1};
+  }
+  v.constant = std::move(*decoded);
+  b.define(0, std::move(v));
+  return {};
+}
+
+// ReduceX: NNAPI REDUCE_* / MEAN over the given axes (all when none); keepdims as ONNX.
+Result<void> reduce(GraphBuilder& b, int32_t op, int32_t pre = 0, int32_t post = 0) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(int64_t keep, b.attrInt("keepdims", 1));
+  NNRT_ASSIGN_OR_RETURN(int64_t noop, b.attrInt("noop_with_empty_axes", 0));
+  const bool axesAsInput = std::string(b.node()->op_type()) == "ReduceSum" && b.opset() >= 13;
+  std::vector<int64_t> axes;
+  if (axesAsInput) {
+    NNRT_ASSIGN_OR_RETURN(axes, axesInputOrAttribute(b, 1, 13));
+  } else {
+    NNRT_ASSIGN_OR_RETURN(axes, b.attrInts("axes"));
+  }
+  if (axes.empty() && noop != 0) return mapIdentity(b);
+  size_t rank = x->dims.size();
+  std::vector<bool> reduced(rank, axes.empty());
+  for (int64_t a : axes) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, a, rank));
+    reduced[axis] = true;
+  }
+  std::vector<int32_t> list;
+  Dims out;
+  for (size_t i = 0; i < rank; ++i) {
+    if (reduced[i]) list.push_back(static_cast<int32_t>(i));
+    if (!reduced[i])
+      out.push_back(x->dims[i]);
+    else if (keep != 0)
+      out.push_back(1);
+  }
+  bool scalar = out.empty();
+  if (scalar) out = {1};
+  NNRT_ASSIGN_OR_RETURN(uint32_t current, b.operand(*x));
+  if (pre != 0) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t t, b.addTensor(x->type, x->dims));
+    if (pre == ANEURALNETWORKS_MUL) {
+      NNRT_ASSIGN_OR_RETURN(uint32_t f, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+      NNRT_RETURN_IF_ERROR(b.addOperation(pre, {current, current, f}, {t}));
+    } else {
+      NNRT_RETURN_IF_ERROR(b.addOperation(pre, {current}, {t}));
+    }
+    current = t;
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t axesOperand, b.constInts(list));
+  uint32_t keepOperand;
+  if (op == ANEURALNETWORKS_MEAN) {
+    NNRT_ASSIGN_OR_RETURN(keepOperand, b.scalarInt(keep != 0 ? 1 : 0));
+  } else {
+    NNRT_ASSIGN_OR_RETURN(keepOperand, b.scalarBool(keep != 0));
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t reducedOperand, b.addTensor(x->type, out));
+  NNRT_RETURN_IF_ERROR(b.addOperation(op, {current, axesOperand, keepOperand}, {reducedOperand}));
+  current = reducedOperand;
+  if (post != 0) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t t, b.addTensor(x->type, out));
+    NNRT_RETURN_IF_ERROR(b.addOperation(post, {current}, {t}));
+    current = t;
+  }
+  Value v;
+  v.operand = current;
+  v.type = x->type;
+  v.dims = out;
+  v.scalar = scalar;
+  b.define(0, v);
+  return {};
+}
+
+Result<void> mapGather(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* indices, b.requiredInput(1));
+  NNRT_ASSIGN_OR_RETURN(int64_t a, b.attrInt("axis", 0));
+  NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, a, x->dims.size()));
+  if (indices->type != ANEURALNETWORKS_TENSOR_INT32) return b.refused("indices must be integers");
+  uint32_t indicesOperand;
+  if (indices->constant.has_value()) {
+    // NNAPI takes indices in [0, size): ONNX's negative ones count from the end.
+    NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> values, b.constantInts(1));
+    int64_t size = x->dims[axis];
+    for (int32_t& i : values) {
+      if (i < -size || i >= size) return b.refused("index " + std::to_string(i) + " is out of range");
+      if (i < 0) i += static_cast<int32_t>(size);
+    }
+    NNRT_ASSIGN_OR_RETURN(indicesOperand, b.constInts(values, indices->dims));
+  } else {
+    NNRT_ASSIGN_OR_RETURN(indicesOperand, b.operand(*indices));
+  }
+  Dims out(x->dims.begin(), x->dims.begin() + axis);
+  if (!indices->scalar) out.insert(out.end(), indices->dims.begin(), indices->dims.end());
+  out.insert(out.end(), x->dims.begin() + axis + 1, x->dims.end());
+  Dims nnapiOut(x->dims.begin(), x->dims.begin() + axis);
+  nnapiOut.insert(nnapiOut.end(), indices->dims.begin(), indices->dims.end());
+  nnapiOut.insert(nnapiOut.end(), x->dims.begin() + axis + 1, x->dims.end());
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t axisOperand, b.scalarInt(static_cast<int32_t>(axis)));
+  if (out == nnapiOut) return b.emit(ANEURALNETWORKS_GATHER, {in, axisOperand, indicesOperand}, x->type, out);
+  // A scalar index drops the axis: gather with [1] and reshape.
+  if (!allKnown(out)) return b.refused("input shape unknown");
+  NNRT_ASSIGN_OR_RETURN(uint32_t gathered, b.addTensor(x->type, nnapiOut));
+  NNRT_RETURN_IF_ERROR(b.addOperation(ANEURALNETWORKS_GATHER, {in, axisOperand, indicesOperand}, {gathered}));
+  bool scalar = out.empty();
+  if (scalar) out = {1};
+  NNRT_ASSIGN_OR_RETURN(uint32_t reshaped, b.reshape(gathered, x->type, out));
+  Value v;
+  v.operand = reshaped;
+  v.type = x->type;
+  v.dims = out;
+  v.scalar = scalar;
+  b.define(0, v);
+  return {};
+}
+
+Result<void> mapPow(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* y, b.requiredInput(1));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  if (y->type != x->type) return b.refused("exponent of another type than the base");
+  return binary(b, ANEURALNETWORKS_POW, false);
+}
+
+Result<void> mapDiv(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));  // NNAPI's integer DIV floors, ONNX's truncates
+  return binary(b, ANEURALNETWORKS_DIV, true);
+}
+
+Result<void> mapReciprocal(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t one, b.constFloats({1.0f}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t f, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+  return b.emit(ANEURALNETWORKS_DIV, {one, in, f}, x->type, x->dims);
+}
+
+Result<void> mapMean(GraphBuilder& b) {
+  if (b.node()->input_size() == 1) return mapIdentity(b);
+  NNRT_RETURN_IF_ERROR(variadic(b, ANEURALNETWORKS_ADD, true));
+  const Value* sum = b.find(b.node()->output(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *sum));
+  NNRT_ASSIGN_OR_RETURN(uint32_t n, b.constFloats({static_cast<float>(b.node()->input_size())}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t f, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+  Value total = *sum;
+  return b.emit(ANEURALNETWORKS_DIV, {total.operand, n, f}, total.type, total.dims);
+}
+
+Result<void> mapWhere(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* c, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(1));
+  NNRT_ASSIGN_OR_RETURN(const Value* y, b.requiredInput(2));
+  if (c->dims != x->dims || c->dims != y->dims)
+    return b.refused("broadcasting is not supported (NNAPI SELECT)");
+  NNRT_ASSIGN_OR_RETURN(uint32_t co, b.operand(*c));
+  NNRT_ASSIGN_OR_RETURN(uint32_t xo, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t yo, b.operand(*y));
+  return b.emit(ANEURALNETWORKS_SELECT, {co, xo, yo}, x->type, x->dims);
+}
+
+// ArgMax/ArgMin -> ARGMAX/ARGMIN (int32 indices, NNAPI's stand-in for ONNX's int64), keepdims by RESHAPE.
+Result<void> argMinMax(GraphBuilder& b, int32_t op) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(int64_t a, b.attrInt("axis", 0));
+  NNRT_ASSIGN_OR_RETURN(int64_t keep, b.attrInt("keepdims", 1));
+  NNRT_ASSIGN_OR_RETURN(int64_t last, b.attrInt("select_last_index", 0));
+  if (last != 0) return b.refused("select_last_index 1: NNAPI returns the first extreme index");
+  NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, a, x->dims.size()));
+  Dims reduced;
+  for (size_t i = 0; i < x->dims.size(); ++i) {
+    if (i != axis) reduced.push_back(x->dims[i]);
+  }
+  if (reduced.empty()) return b.refused("a 1-D input has no NNAPI output shape");
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t axisOperand, b.scalarInt(static_cast<int32_t>(axis)));
+  if (keep == 0) return b.emit(op, {in, axisOperand}, ANEURALNETWORKS_TENSOR_INT32, reduced);
+  Dims kept = x->dims;
+  kept[axis] = 1;
+  if (!allKnown(kept)) return b.refused("input shape unknown");
+  NNRT_ASSIGN_OR_RETURN(uint32_t indices, b.addTensor(ANEURALNETWORKS_TENSOR_INT32, reduced));
+  NNRT_RETURN_IF_ERROR(b.addOperation(op, {in, axisOperand}, {indices}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t out, b.reshape(indices, ANEURALNETWORKS_TENSOR_INT32, kept));
+  Value v;
+  v.operand = out;
+  v.type = ANEURALNETWORKS_TENSOR_INT32;
+  v.dims = kept;
+  b.define(0, v);
+  return {};
+}
+
+// Slice -> STRIDED_SLICE with ONNX's clamped starts and ends.
+Result<void> mapSlice(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  size_t rank = x->dims.size();
+  std::vector<int64_t> starts, ends, axes, steps;
+  if (b.opset() < 10) {
+    NNRT_ASSIGN_OR_RETURN(starts, b.attrInts("starts"));
+    NNRT_ASSIGN_OR_RETURN(ends, b.attrInts("ends"));
+    NNRT_ASSIGN_OR_RETURN(axes, b.attrInts("axes"));
+  } else {
+    auto ints = [&](int i, std::vector<int64_t>& out) -> Result<void> {
+      NNRT_ASSIGN_OR_RETURN(const Value* v, b.input(i));
+      if (v == nullptr) return {};
+      NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> values, b.constantInts(i));
+      out.assign(values.begin(), values.end());
+      return {};
+    };
+    NNRT_RETURN_IF_ERROR(ints(1, starts));
+    NNRT_RETURN_IF_ERROR(ints(2, ends));
+    NNRT_RETURN_IF_ERROR(ints(3, axes));
+    NNRT_RETURN_IF_ERROR(ints(4, steps));
+  }
+  if (axes.empty()) {
+    for (size_t i = 0; i < starts.size(); ++i)
+      axes.push_back(static_cast<int64_t>(i));
+  }
+  if (steps.empty()) steps.assign(starts.size(), 1);
+  if (starts.size() != ends.size() || starts.size() != axes.size() || starts.size() != steps.size()) {
+    return b.refused("starts, ends, axes and steps differ in length");
+  }
+  std::vector<int32_t> begin(rank, 0), end(x->dims.begin(), x->dims.end()), stride(rank, 1);
+  int32_t endMask = 0;
+  Dims out = x->dims;
+  std::vector<bool> seen(rank, false);
+  for (size_t i = 0; i < starts.size(); ++i) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, axes[i], rank));
+    if (seen[axis]) return b.refused("axis repeated");
+    seen[axis] = true;
+    int64_t dim = x->dims[axis], step = steps[i];
+    if (step == 0) return b.refused("step 0");
+    int64_t s = starts[i] < 0 ? starts[i] + dim : starts[i];
+    int64_t e = ends[i] < 0 ? ends[i] + dim : ends[i];
+    if (step > 0) {
+      s = std::clamp<int64_t>(s, 0, dim);
+      e = std::clamp<int64_t>(e, 0, dim);
+    } else {
+      s = std::clamp<int64_t>(s, 0, dim - 1);
+      e = std::clamp<int64_t>(e, -1, dim - 1);
+    }
+    int64_t length = step > 0 ? (e - s + step - 1) / step : (s - e + (-step) - 1) / (-step);
+    if (length <= 0) return b.refused("an empty slice has no NNAPI shape");
+    out[axis] = static_cast<uint32_t>(length);
+    begin[axis] = static_cast<int32_t>(s);
+    end[axis] = static_cast<int32_t>(e);
+    stride[axis] = static_cast<int32_t>(step);
+    if (e == -1) endMask |= 1 << axis;  // down to index 0: TF-style end_mask, as -1 would count from the end
+  }
+  if (x->constant.has_value()) {
+    // A slice of a constant (typically of a Shape) is computed here: NNAPI's STRIDED_SLICE takes no int32.
+    size_t element = elementSize(x->type);
+    HostTensor t;
+    t.type = x->type;
+    t.dimensions = out;
+    t.bytes.resize(elementCount(out) * element);
+    std::vector<uint32_t> index(rank, 0);
+    for (size_t o = 0; o < elementCount(out); ++o) {
+      size_t source = 0;
+      for (size_t d = 0; d < rank; ++d)
+        source = source * x->dims[d] + (begin[d] + static_cast<int64_t>(index[d]) * stride[d]);
+      std::memcpy(t.bytes.data() + o * element, x->constant->bytes.data() + source * element, element);
+      for (size_t d = rank; d-- > 0;) {
+        if (++index[d] < out[d]) break;
+        index[d] = 0;
+      }
+    }
+    Value v;
+    v.type = x->type;
+    v.dims = out;
+    v.constant = std::move(t);
+    b.define(0, std::move(v));
+    return {};
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t beginOperand, b.constInts(begin));
+  NNRT_ASSIGN_OR_RETURN(uint32_t endOperand, b.constInts(end));
+  NNRT_ASSIGN_OR_RETURN(uint32_t strideOperand, b.constInts(stride));
+  NNRT_ASSIGN_OR_RETURN(uint32_t beginMask, b.scalarInt(0));
+  NNRT_ASSIGN_OR_RETURN(uint32_t endMaskOperand, b.scalarInt(endMask));
+  NNRT_ASSIGN_OR_RETURN(uint32_t shrink, b.scalarInt(0));
+  return b.emit(ANEURALNETWORKS_STRIDED_SLICE,
+                {in, beginOperand, endOperand, strideOperand, beginMask, endMaskOperand, shrink}, x->type,
+                out);
+}
+
+Result<void> castTo(GraphBuilder& b, int32_t type);
+
+Result<void> mapCast(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(int64_t to, b.attrInt("to", -1));
+  auto type = nnapiTensorType(static_cast<int32_t>(to));
+  if (!type.has_value())
+    return b.refused("to " + onnxTypeName(static_cast<int32_t>(to)) + ": " + type.error().message);
+  return castTo(b, *type);
+}
+
+// Split -> one SLICE per output.
+Result<void> mapSplit(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  NNRT_ASSIGN_OR_RETURN(int64_t a, b.attrInt("axis", 0));
+  NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, a, x->dims.size()));
+  std::vector<int64_t> sizes;
+  if (b.opset() < 13) {
+    NNRT_ASSIGN_OR_RETURN(sizes, b.attrInts("split"));
+  } else {
+    NNRT_ASSIGN_OR_RETURN(const Value* split, b.input(1));
+    if (split != nullptr) {
+      NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> values, b.constantInts(1));
+      sizes.assign(values.begin(), values.end());
+    }
+  }
+  int n = b.node()->output_size();
+  if (sizes.empty()) {
+    if (x->dims[axis] % n != 0) return b.refused("the axis does not split evenly");
+    sizes.assign(n, x->dims[axis] / n);
+  }
+  if (static_cast<int>(sizes.size()) != n) return b.refused("split sizes do not match the outputs");
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  int64_t offset = 0;
+  for (int i = 0; i < n; ++i) {
+    if (sizes[i] <= 0) return b.refused("an empty part has no NNAPI shape");
+    std::vector<int32_t> begin(x->dims.size(), 0), size(x->dims.begin(), x->dims.end());
+    begin[axis] = static_cast<int32_t>(offset);
+    size[axis] = static_cast<int32_t>(sizes[i]);
+    offset += sizes[i];
+    NNRT_ASSIGN_OR_RETURN(uint32_t beginOperand, b.constInts(begin));
+    NNRT_ASSIGN_OR_RETURN(uint32_t sizeOperand, b.constInts(size));
+    Dims out(size.begin(), size.end());
+    NNRT_RETURN_IF_ERROR(b.emit(ANEURALNETWORKS_SLICE, {in, beginOperand, sizeOperand}, x->type, out, i));
+  }
+  if (offset != x->dims[axis]) return b.refused("split sizes do not add up to the axis");
+  return {};
+}
+
+Result<void> mapDropout(GraphBuilder& b) {
+  if (b.node()->output_size() > 1 && !b.node()->output(1).empty())
+    return b.refused("the mask output is not supported");
+  NNRT_ASSIGN_OR_RETURN(int64_t isTest, b.attrInt("is_test", 1));
+  if (isTest == 0) return b.refused("training mode is not supported");
+  NNRT_ASSIGN_OR_RETURN(const Value* training, b.input(2));
+  if (training != nullptr) {
+    if (!training->constant.has_value() || training->type != ANEURALNETWORKS_TENSOR_BOOL8 ||
+        training->constant->bytes.at(0) != 0) {
+      return b.refused("training_mode must be a constant false");
+    }
+  }
+  return mapIdentity(b);
+}
+
+Result<void> spaceDepth(GraphBuilder& b, int32_t op) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (x->dims.size() != 4 || !allKnown(x->dims)) return b.refused("input must be 4-D with a known shape");
+  NNRT_ASSIGN_OR_RETURN(int64_t block, b.attrInt("blocksize", 0));
+  NNRT_ASSIGN_OR_RETURN(std::string mode, b.attrString("mode", "DCR"));
+  if (mode != "DCR") return b.refused("mode '" + mode + "': NNAPI orders the depth as DCR");
+  if (block < 1) return b.refused("blocksize must be positive");
+  uint32_t k = static_cast<uint32_t>(block);
+  Dims out = x->dims;
+  if (op == ANEURALNETWORKS_DEPTH_TO_SPACE) {
+    if (out[1] % (k * k) != 0) return b.refused("channels not divisible by blocksize^2");
+    out = {out[0], out[1] / (k * k), out[2] * k, out[3] * k};
+  } else {
+    if (out[2] % k != 0 || out[3] % k != 0) return b.refused("spatial size not divisible by blocksize");
+    out = {out[0], out[1] * k * k, out[2] / k, out[3] / k};
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t blockOperand, b.scalarInt(static_cast<int32_t>(block)));
+  NNRT_ASSIGN_OR_RETURN(uint32_t nchw, b.scalarBool(true));
+  return b.emit(op, {in, blockOperand, nchw}, x->type, out);
+}
+
+Result<void> mapTile(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> repeats, b.constantInts(1));
+  if (repeats.size() != x->dims.size()) return b.refused("repeats does not match the input's rank");
+  Dims out = x->dims;
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (repeats[i] < 1) return b.refused("repeats must be positive");
+    out[i] *= static_cast<uint32_t>(repeats[i]);
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t multiples, b.constInts(repeats));
+  return b.emit(ANEURALNETWORKS_TILE, {in, multiples}, x->type, out);
+}
+
+// Pad: constant mode -> PAD_V2, reflect -> MIRROR_PAD (REFLECT).
+Result<void> mapPad(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  NNRT_ASSIGN_OR_RETURN(std::string mode, b.attrString("mode", "constant"));
+  std::vector<int64_t> pads;
+  float value = 0.0f;
+  if (b.opset() < 11) {
+    NNRT_ASSIGN_OR_RETURN(pads, b.attrInts("pads"));
+    NNRT_ASSIGN_OR_RETURN(value, b.attrFloat("value", 0.0f));
+  } else {
+    NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> p, b.constantInts(1));
+    pads.assign(p.begin(), p.end());
+    NNRT_ASSIGN_OR_RETURN(const Value* constant, b.input(2));
+    if (constant != nullptr) {
+      NNRT_ASSIGN_OR_RETURN(std::vector<float> v, b.constantFloats(2));
+      if (v.size() != 1) return b.refused("constant_value must be one value");
+      value = v[0];
+    }
+    NNRT_ASSIGN_OR_RETURN(const Value* axes, b.input(3));
+    if (axes != nullptr) return b.refused("the axes input is not supported");
+  }
+  size_t rank = x->dims.size();
+  if (pads.size() != 2 * rank) return b.refused("pads must have 2 * rank entries");
+  std::vector<int32_t> paddings(2 * rank);
+  Dims out = x->dims;
+  for (size_t i = 0; i < rank; ++i) {
+    if (pads[i] < 0 || pads[i + rank] < 0) return b.refused("negative pads are not supported");
+    paddings[2 * i] = static_cast<int32_t>(pads[i]);
+    paddings[2 * i + 1] = static_cast<int32_t>(pads[i + rank]);
+    if (out[i] != 0) out[i] += static_cast<uint32_t>(pads[i] + pads[i + rank]);
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t paddingOperand, b.constInts(paddings, {static_cast<uint32_t>(rank), 2}));
+  if (mode == "constant") {
+    NNRT_ASSIGN_OR_RETURN(uint32_t valueOperand, b.scalarFloat(value));
+    return b.emit(ANEURALNETWORKS_PAD_V2, {in, paddingOperand, valueOperand}, x->type, out);
+  }
+  if (mode == "reflect") {
+    NNRT_ASSIGN_OR_RETURN(uint32_t modeOperand, b.scalarInt(0));  // REFLECT
+    return b.emit(ANEURALNETWORKS_MIRROR_PAD, {in, paddingOperand, modeOperand}, x->type, out);
+  }
+  return b.refused("mode '" + mode + "' has no NNAPI operation");
+}
+
+// LRN across channels (axis 1): NNAPI sums over [c - radius, c + radius] and does not divide alpha by
+// the size, so an odd size maps exactly with radius (size - 1) / 2 and alpha / size.
+Result<void> mapLrn(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  NNRT_ASSIGN_OR_RETURN(int64_t size, b.attrInt("size", 0));
+  NNRT_ASSIGN_OR_RETURN(float alpha, b.attrFloat("alpha", 1e-4f));
+  NNRT_ASSIGN_OR_RETURN(float beta, b.attrFloat("beta", 0.75f));
+  NNRT_ASSIGN_OR_RETURN(float bias, b.attrFloat("bias", 1.0f));
+  if (size < 1 || size % 2 == 0)
+    return b.refused("an even size sums an asymmetric window, which NNAPI does not");
+  if (x->dims.size() != 4) return b.refused("input must be 4-D");
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t radius, b.scalarInt(static_cast<int32_t>((size - 1) / 2)));
+  NNRT_ASSIGN_OR_RETURN(uint32_t biasOperand, b.scalarFloat(bias));
+  NNRT_ASSIGN_OR_RETURN(uint32_t alphaOperand, b.scalarFloat(alpha / static_cast<float>(size)));
+  NNRT_ASSIGN_OR_RETURN(uint32_t betaOperand, b.scalarFloat(beta));
+  NNRT_ASSIGN_OR_RETURN(uint32_t axis, b.scalarInt(1));
+  return b.emit(ANEURALNETWORKS_LOCAL_RESPONSE_NORMALIZATION,
+                {in, radius, biasOperand, alphaOperand, betaOperand, axis}, x->type, x->dims);
+}
+
+Value constantInts32(const std::vector<int32_t>& values, bool scalar) {
+  Value v;
+  v.type = ANEURALNETWORKS_TENSOR_INT32;
+  v.dims = {static_cast<uint32_t>(values.size())};
+  v.scalar = scalar;
+  HostTensor t;
+  t.type = v.type;
+  if (!scalar) t.dimensions = v.dims;
+  t.bytes.resize(values.size() * 4);
+  std::memcpy(t.bytes.data(), values.data(), t.bytes.size());
+  v.constant = std::move(t);
+  return v;
+}
+
+// Shape and Size are known at load time (static shapes): constants.
+Result<void> mapShape(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  if (x->scalar) return b.refused("the shape of a scalar is empty, which NNAPI cannot hold");
+  int64_t rank = static_cast<int64_t>(x->dims.size());
+  NNRT_ASSIGN_OR_RETURN(int64_t start, b.attrInt("start", 0));
+  NNRT_ASSIGN_OR_RETURN(int64_t end, b.attrInt("end", rank));
+  if (start < 0) start += rank;
+  if (end < 0) end += rank;
+  start = std::clamp<int64_t>(start, 0, rank);
+  end = std::clamp<int64_t>(end, 0, rank);
+  if (end <= start) return b.refused("an empty shape slice has no NNAPI shape");
+  b.define(0, constantInts32(std::vector<int32_t>(x->dims.begin() + start, x->dims.begin() + end), false));
+  return {};
+}
+
+Result<void> mapSize(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  size_t count = elementCount(x->dims);
+  if (count > INT32_MAX) return b.refused("the size does not fit int32");
+  b.define(0, constantInts32({static_cast<int32_t>(count)}, true));
+  return {};
+}
+
+Result<void> mapConstantOfShape(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> shape, b.constantInts(0));
+  HostTensor fill{ANEURALNETWORKS_TENSOR_FLOAT32, {1}, std::vector<uint8_t>(4, 0)};
+  if (const auto* a = b.attribute("value")) {
+    if (a->type() != onnx::AttributeProto::TENSOR) return b.refused("value must be a tensor");
+    auto decoded = decodeTensor(a->t(), {});
+    if (!decoded.has_value()) return b.refused(decoded.error().message);
+    if (elementCount(decoded->dimensions) != 1) return b.refused("value must hold one element");
+    fill = std::move(*decoded);
+  }
+  Value v;
+  v.type = fill.type;
+  for (int32_t d : shape) {
+    if (d <= 0) return b.refused("an empty tensor has no NNAPI shape");
+    v.dims.push_back(static_cast<uint32_t>(d));
+  }
+  v.scalar = v.dims.empty();
+  if (v.scalar) v.dims = {1};
+  HostTensor t;
+  t.type = fill.type;
+  t.dimensions = v.scalar ? Dims{} : v.dims;
+  for (size_t i = 0; i < elementCount(v.dims); ++i)
+    t.bytes.insert(t.bytes.end(), fill.bytes.begin(), fill.bytes.end());
+  v.constant = std::move(t);
+  b.define(0, std::move(v));
+  return {};
+}
+
+Result<void> castTo(GraphBuilder& b, int32_t type) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (type == ANEURALNETWORKS_TENSOR_BOOL8 || x->type == ANEURALNETWORKS_TENSOR_BOOL8) {
+    return b.refused("NNAPI CAST does not take booleans");
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  return b.emit(ANEURALNETWORKS_CAST, {in}, type, x->dims);
+}
+
+Result<void> mapCastLike(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* like, b.requiredInput(1));
+  return castTo(b, like->type);
+}
+
+// Expand -> RESHAPE to the output's rank, then TILE the size-1 dimensions.
+Result<void> mapExpand(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> shape, b.constantInts(1));
+  Dims target;
+  for (int32_t d : shape) {
+    if (d < 1) return b.refused("shape entries must be positive");
+    target.push_back(static_cast<uint32_t>(d));
+  }
+  Dims in = x->scalar ? Dims{} : x->dims;
+  NNRT_ASSIGN_OR_RETURN(Dims out, broadcastShape(b, in, target));
+  if (out.empty()) out = {1};
+  Dims padded(out.size() - std::min(out.size(), in.size()), 1);
+  padded.insert(padded.end(), in.begin(), in.end());
+  NNRT_ASSIGN_OR_RETURN(uint32_t current, b.operand(*x));
+  if (padded != x->dims) {
+    NNRT_ASSIGN_OR_RETURN(current, b.reshape(current, x->type, padded));
+  }
+  std::vector<int32_t> multiples;
+  for (size_t i = 0; i < out.size(); ++i)
+    multiples.push_back(static_cast<int32_t>(out[i] / padded[i]));
+  NNRT_ASSIGN_OR_RETURN(uint32_t multiplesOperand, b.constInts(multiples));
+  return b.emit(ANEURALNETWORKS_TILE, {current, multiplesOperand}, x->type, out);
+}
+
+// Elementwise compositions, each in the order ONNX's definition computes it.
+class Chain {
+ public:
+  Chain(GraphBuilder& b, const Value& x) : b_(b), type_(x.type), dims_(x.dims) {}
+  Result<void> start(const Value& x) {
+    NNRT_ASSIGN_OR_RETURN(current_, b_.operand(x));
+    return {};
+  }
+  // current = op(current)
+  Result<void> unary(int32_t op) { return add(op, {current_}); }
+  // current = op(current, k) or op(k, current), with NNAPI's fused-activation argument for ADD/MUL/SUB/DIV
+  Result<void> withConstant(int32_t op, float k, bool constantFirst = false) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t c, b_.constFloats({k}));
+    std::vector<uint32_t> inputs =
+        constantFirst ? std::vector<uint32_t>{c, current_} : std::vector<uint32_t>{current_, c};
+    if (op == ANEURALNETWORKS_ADD || op == ANEURALNETWORKS_MUL || op == ANEURALNETWORKS_SUB ||
+        op == ANEURALNETWORKS_DIV) {
+      NNRT_ASSIGN_OR_RETURN(uint32_t fuse, b_.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+      inputs.push_back(fuse);
+    }
+    return add(op, inputs);
+  }
+  Result<void> add(int32_t op, const std::vector<uint32_t>& inputs) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t out, b_.addTensor(type_, dims_));
+    NNRT_RETURN_IF_ERROR(b_.addOperation(op, inputs, {out}));
+    current_ = out;
+    return {};
+  }
+  uint32_t current() const { return current_; }
+  void finish() {
+    Value v;
+    v.operand = current_;
+    v.type = type_;
+    v.dims = dims_;
+    b_.define(0, v);
+  }
+
+ private:
+  GraphBuilder& b_;
+  int32_t type_;
+  Dims dims_;
+  uint32_t current_ = kNoOperand;
+};
+
+// HardSigmoid: max(0, min(1, alpha * x + beta)).
+Result<void> mapHardSigmoid(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  NNRT_ASSIGN_OR_RETURN(float alpha, b.attrFloat("alpha", 0.2f));
+  NNRT_ASSIGN_OR_RETURN(float beta, b.attrFloat("beta", 0.5f));
+  Chain c(b, *x);
+  NNRT_RETURN_IF_ERROR(c.start(*x));
+  NNRT_RETURN_IF_ERROR(c.withConstant(ANEURALNETWORKS_MUL, alpha));
+  NNRT_RETURN_IF_ERROR(c.withConstant(ANEURALNETWORKS_ADD, beta));
+  NNRT_RETURN_IF_ERROR(c.withConstant(ANEURALNETWORKS_MINIMUM, 1.0f));
+  NNRT_RETURN_IF_ERROR(c.withConstant(ANEURALNETWORKS_MAXIMUM, 0.0f));
+  c.finish();
+  return {};
+}
+
+// Softsign: x / (1 + |x|).
+Result<void> mapSoftsign(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  Chain c(b, *x);
+  NNRT_RETURN_IF_ERROR(c.start(*x));
+  uint32_t in = c.current();
+  NNRT_RETURN_IF_ERROR(c.unary(ANEURALNETWORKS_ABS));
+  NNRT_RETURN_IF_ERROR(c.withConstant(ANEURALNETWORKS_ADD, 1.0f));
+  NNRT_ASSIGN_OR_RETURN(uint32_t fuse, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+  NNRT_RETURN_IF_ERROR(c.add(ANEURALNETWORKS_DIV, {in, c.current(), fuse}));
+  c.finish();
+  return {};
+}
+
+// Softplus: log(exp(x) + 1).
+Result<void> mapSoftplus(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  Chain c(b, *x);
+  NNRT_RETURN_IF_ERROR(c.start(*x));
+  NNRT_RETURN_IF_ERROR(c.unary(ANEURALNETWORKS_EXP));
+  NNRT_RETURN_IF_ERROR(c.withConstant(ANEURALNETWORKS_ADD, 1.0f));
+  NNRT_RETURN_IF_ERROR(c.unary(ANEURALNETWORKS_LOG));
+  c.finish();
+  return {};
+}
+
+// Selu: gamma * (x > 0 ? x : alpha * (exp(x) - 1)) = gamma * ELU(x, alpha).
+Result<void> mapSelu(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  NNRT_ASSIGN_OR_RETURN(float alpha, b.attrFloat("alpha", 1.67326319217681884765625f));
+  NNRT_ASSIGN_OR_RETURN(float gamma, b.attrFloat("gamma", 1.05070102214813232421875f));
+  Chain c(b, *x);
+  NNRT_RETURN_IF_ERROR(c.start(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t alphaOperand, b.scalarFloat(alpha));
+  NNRT_RETURN_IF_ERROR(c.add(ANEURALNETWORKS_ELU, {c.current(), alphaOperand}));
+  NNRT_RETURN_IF_ERROR(c.withConstant(ANEURALNETWORKS_MUL, gamma));
+  c.finish();
+  return {};
+}
+
+// Ceil: -floor(-x), exact in floating point.
+Result<void> mapCeil(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  Chain c(b, *x);
+  NNRT_RETURN_IF_ERROR(c.start(*x));
+  NNRT_RETURN_IF_ERROR(c.unary(ANEURALNETWORKS_NEG));
+  NNRT_RETURN_IF_ERROR(c.unary(ANEURALNETWORKS_FLOOR));
+  NNRT_RETURN_IF_ERROR(c.unary(ANEURALNETWORKS_NEG));
+  c.finish();
+  return {};
+}
+
+// InstanceNormalization: INSTANCE_NORMALIZATION (gamma 1, beta 0; NNAPI's are scalars) then the
+// per-channel scale and bias.
+Result<void> mapInstanceNorm(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* scale, b.requiredInput(1));
+  NNRT_ASSIGN_OR_RETURN(const Value* bias, b.requiredInput(2));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  NNRT_ASSIGN_OR_RETURN(float eps, b.attrFloat("epsilon", 1e-5f));
+  if (x->dims.size() != 4) return b.refused("only 4-D inputs (NNAPI INSTANCE_NORMALIZATION)");
+  uint32_t C = x->dims[1];
+  if (scale->dims != Dims{C} || bias->dims != Dims{C}) return b.refused("scale and B must have shape [C]");
+  Chain c(b, *x);
+  NNRT_RETURN_IF_ERROR(c.start(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t gamma, b.scalarFloat(1.0f));
+  NNRT_ASSIGN_OR_RETURN(uint32_t beta, b.scalarFloat(0.0f));
+  NNRT_ASSIGN_OR_RETURN(uint32_t epsilon, b.scalarFloat(eps));
+  NNRT_ASSIGN_OR_RETURN(uint32_t nchw, b.scalarBool(true));
+  NNRT_RETURN_IF_ERROR(
+      c.add(ANEURALNETWORKS_INSTANCE_NORMALIZATION, {c.current(), gamma, beta, epsilon, nchw}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t s, b.operand(*scale));
+  NNRT_ASSIGN_OR_RETURN(uint32_t perChannelScale, b.reshape(s, scale->type, {C, 1, 1}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t o, b.operand(*bias));
+  NNRT_ASSIGN_OR_RETURN(uint32_t perChannelBias, b.reshape(o, bias->type, {C, 1, 1}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t f1, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+  NNRT_RETURN_IF_ERROR(c.add(ANEURALNETWORKS_MUL, {c.current(), perChannelScale, f1}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t f2, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+  NNRT_RETURN_IF_ERROR(c.add(ANEURALNETWORKS_ADD, {c.current(), perChannelBias, f2}));
+  c.finish();
+  return {};
+}
+
+const std::vector<const char*> kConvAttributes{"auto_pad",     "dilations", "group",
+                                               "kernel_shape", "pads",      "strides"};
+
+}  // namespace
+
+const std::vector<OperatorMapping>& operatorMappings() {
+  static const std::vector<OperatorMapping> mappings = {
+      {"Abs", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_ABS); }},
+      {"Add", {}, [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_ADD, true); }},
+      {"And", {}, [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_LOGICAL_AND, false); }},
+      {"ArgMax",
+       {"axis", "keepdims", "select_last_index"},
+       [](GraphBuilder& b) { return argMinMax(b, ANEURALNETWORKS_ARGMAX); }},
+      {"ArgMin",
+       {"axis", "keepdims", "select_last_index"},
+       [](GraphBuilder& b) { return argMinMax(b, ANEURALNETWORKS_ARGMIN); }},
+      {"AveragePool",
+       {"auto_pad", "ceil_mode", "count_include_pad", "kernel_shape", "pads", "strides"},
+       [](GraphBuilder& b) { return pool(b, ANEURALNETWORKS_AVERAGE_POOL_2D, false); }},
+      {"BatchNormalization", {"epsilon", "momentum", "training_mode"}, mapBatchNorm},
+      {"Cast", {"to"}, mapCast},
+      {"CastLike", {}, mapCastLike},
+      {"Ceil", {}, mapCeil},
+      {"Clip", {"min", "max"}, mapClip},
+      {"Concat", {"axis"}, mapConcat},
+      {"Constant", {"value"}, mapConstant},
+      {"ConstantOfShape", {"value"}, mapConstantOfShape},
+      {"Conv", kConvAttributes, mapConv},
+      {"DepthToSpace",
+       {"blocksize", "mode"},
+       [](GraphBuilder& b) { return spaceDepth(b, ANEURALNETWORKS_DEPTH_TO_SPACE); }},
+      {"Div", {}, mapDiv},
+      {"Dropout", {"is_test", "ratio", "seed"}, mapDropout},
+      {"Elu", {"alpha"}, mapElu},
+      {"Equal",
+       {},
+       [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_EQUAL, false, ANEURALNETWORKS_TENSOR_BOOL8); }},
+      {"Exp", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_EXP); }},
+      {"Expand", {}, mapExpand},
+      {"Flatten", {"axis"}, mapFlatten},
+      {"Floor", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_FLOOR); }},
+      {"Gather", {"axis"}, mapGather},
+      {"Gemm", {"alpha", "beta", "transA", "transB"}, mapGemm},
+      {"GlobalAveragePool",
+       {},
+       [](GraphBuilder& b) { return pool(b, ANEURALNETWORKS_AVERAGE_POOL_2D, true); }},
+      {"GlobalMaxPool", {}, [](GraphBuilder& b) { return pool(b, ANEURALNETWORKS_MAX_POOL_2D, true); }},
+      {"Greater",
+       {},
+       [](GraphBuilder& b) {
+         return binary(b, ANEURALNETWORKS_GREATER, false, ANEURALNETWORKS_TENSOR_BOOL8);
+       }},
+      {"GreaterOrEqual",
+       {},
+       [](GraphBuilder& b) {
+         return binary(b, ANEURALNETWORKS_GREATER_EQUAL, false, ANEURALNETWORKS_TENSOR_BOOL8);
+       }},
+      {"HardSigmoid", {"alpha", "beta"}, mapHardSigmoid},
+      {"HardSwish", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_HARD_SWISH); }},
+      {"Identity", {}, mapIdentity},
+      {"InstanceNormalization", {"epsilon"}, mapInstanceNorm},
+      {"LeakyRelu", {"alpha"}, mapLeakyRelu},
+      {"Less",
+       {},
+       [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_LESS, false, ANEURALNETWORKS_TENSOR_BOOL8); }},
+      {"LessOrEqual",
+       {},
+       [](GraphBuilder& b) {
+         return binary(b, ANEURALNETWORKS_LESS_EQUAL, false, ANEURALNETWORKS_TENSOR_BOOL8);
+       }},
+      {"LRN", {"alpha", "beta", "bias", "size"}, mapLrn},
+      {"Log", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_LOG); }},
+      {"LogSoftmax", {"axis"}, [](GraphBuilder& b) { return softmaxLike(b, ANEURALNETWORKS_LOG_SOFTMAX); }},
+      {"MatMul", {}, mapMatMul},
+      {"Max", {}, [](GraphBuilder& b) { return variadic(b, ANEURALNETWORKS_MAXIMUM, false); }},
+      {"MaxPool",
+       {"auto_pad", "ceil_mode", "dilations", "kernel_shape", "pads", "storage_order", "strides"},
+       [](GraphBuilder& b) { return pool(b, ANEURALNETWORKS_MAX_POOL_2D, false); }},
+      {"Mean", {}, mapMean},
+      {"Min", {}, [](GraphBuilder& b) { return variadic(b, ANEURALNETWORKS_MINIMUM, false); }},
+      {"Mul", {}, [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_MUL, true); }},
+      {"Neg", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_NEG); }},
+      {"Not", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_LOGICAL_NOT); }},
+      {"Or", {}, [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_LOGICAL_OR, false); }},
+      {"Pad", {"mode", "pads", "value"}, mapPad},
+      {"Pow", {}, mapPow},
+      {"PRelu", {}, mapPrelu},
+      {"Reciprocal", {}, mapReciprocal},
+      {"ReduceL1",
+       {"axes", "keepdims"},
+       [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_REDUCE_SUM, ANEURALNETWORKS_ABS); }},
+      {"ReduceL2",
+       {"axes", "keepdims"},
+       [](GraphBuilder& b) {
+         return reduce(b, ANEURALNETWORKS_REDUCE_SUM, ANEURALNETWORKS_MUL, ANEURALNETWORKS_SQRT);
+       }},
+      {"ReduceLogSum",
+       {"axes", "keepdims"},
+       [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_REDUCE_SUM, 0, ANEURALNETWORKS_LOG); }},
+      {"ReduceLogSumExp",
+       {"axes", "keepdims"},
+       [](GraphBuilder& b) {
+         return reduce(b, ANEURALNETWORKS_REDUCE_SUM, ANEURALNETWORKS_EXP, ANEURALNETWORKS_LOG);
+       }},
+      {"ReduceMax",
+       {"axes", "keepdims"},
+       [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_REDUCE_MAX); }},
+      {"ReduceMean", {"axes", "keepdims"}, [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_MEAN); }},
+      {"ReduceMin",
+       {"axes", "keepdims"},
+       [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_REDUCE_MIN); }},
+      {"ReduceProd",
+       {"axes", "keepdims"},
+       [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_REDUCE_PROD); }},
+      {"ReduceSum",
+       {"axes", "keepdims", "noop_with_empty_axes"},
+       [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_REDUCE_SUM); }},
+      {"ReduceSumSquare",
+       {"axes", "keepdims"},
+       [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_REDUCE_SUM, ANEURALNETWORKS_MUL); }},
+      {"Relu", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_RELU); }},
+      {"Reshape", {"allowzero"}, mapReshape},
+      {"Selu", {"alpha", "gamma"}, mapSelu},
+      {"Shape", {"start", "end"}, mapShape},
+      {"Sigmoid", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_LOGISTIC); }},
+      {"Sin", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_SIN); }},
+      {"Size", {}, mapSize},
+      {"Slice", {"starts", "ends", "axes"}, mapSlice},
+      {"Softmax", {"axis"}, [](GraphBuilder& b) { return softmaxLike(b, ANEURALNETWORKS_SOFTMAX); }},
+      {"Softplus", {}, mapSoftplus},
+      {"Softsign", {}, mapSoftsign},
+      {"SpaceToDepth",
+       {"blocksize"},
+       [](GraphBuilder& b) { return spaceDepth(b, ANEURALNETWORKS_SPACE_TO_DEPTH); }},
+      {"Split", {"axis", "split"}, mapSplit},
+      {"Sqrt", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_SQRT); }},
+      {"Squeeze", {"axes"}, mapSqueeze},
+      {"Sub", {}, [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_SUB, true); }},
+      {"Sum", {}, [](GraphBuilder& b) { return variadic(b, ANEURALNETWORKS_ADD, true); }},
+      {"Tanh", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_TANH); }},
+      {"Tile", {}, mapTile},
+      {"Transpose", {"perm"}, mapTranspose},
+      {"Unsqueeze", {"axes"}, mapUnsqueeze},
+      {"Where", {}, mapWhere},
+      {"Xor",
+       {},
+       [](GraphBuilder& b) {
+         return binary(b, ANEURALNETWORKS_NOT_EQUAL, false, ANEURALNETWORKS_TENSOR_BOOL8);
+       }},
+  };
+  return mappings;
+}
+
+}  // namespace nnrt::onnxfront

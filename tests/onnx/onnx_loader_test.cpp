@@ -1,0 +1,240 @@
+// The ONNX loader's refusals: a malformed, truncated or randomly damaged file, an unknown operator,
+// attribute or opset each give one error line naming the problem and never crash; the C entry point
+// (ANeuralNetworksNnrt_loadOnnxModel) returns the model and the names, or Android's result codes.
+// Results are checked against values computed by hand.
+#include <android/NeuralNetworks.h>
+#include <gtest/gtest.h>
+#include <onnx/onnx_pb.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "nnrt/nnrt.h"
+#include "onnx/onnx_loader.hpp"
+
+namespace nnrt::onnxfront {
+namespace {
+
+namespace fs = std::filesystem;
+
+void addFloatInput(onnx::GraphProto* graph, const std::string& name, std::vector<int64_t> dims,
+                   bool output = false) {
+  auto* info = output ? graph->add_output() : graph->add_input();
+  info->set_name(name);
+  auto* tensor = info->mutable_type()->mutable_tensor_type();
+  tensor->set_elem_type(onnx::TensorProto::FLOAT);
+  for (int64_t d : dims)
+    tensor->mutable_shape()->add_dim()->set_dim_value(d);
+}
+
+// y = Relu(x), x and y [2, 2].
+onnx::ModelProto reluModel(int64_t opset = 13) {
+  onnx::ModelProto model;
+  model.set_ir_version(7);
+  auto* entry = model.add_opset_import();
+  entry->set_domain("");
+  entry->set_version(opset);
+  auto* graph = model.mutable_graph();
+  graph->set_name("relu");
+  addFloatInput(graph, "x", {2, 2});
+  addFloatInput(graph, "y", {2, 2}, true);
+  auto* node = graph->add_node();
+  node->set_name("r1");
+  node->set_op_type("Relu");
+  node->add_input("x");
+  node->add_output("y");
+  return model;
+}
+
+fs::path write(const std::string& name, const std::string& bytes) {
+  fs::path path = fs::path(testing::TempDir()) / name;
+  std::ofstream(path, std::ios::binary) << bytes;
+  return path;
+}
+
+fs::path write(const std::string& name, const onnx::ModelProto& model) {
+  return write(name, model.SerializeAsString());
+}
+
+void expectOneLineError(const Result<LoadedModel>& result, const std::string& part) {
+  ASSERT_FALSE(result.has_value());
+  EXPECT_EQ(result.error().code, ResultCode::BAD_DATA);
+  EXPECT_NE(result.error().message.find(part), std::string::npos) << result.error().message;
+  EXPECT_EQ(result.error().message.find('\n'), std::string::npos) << result.error().message;
+}
+
+std::vector<float> run(const LoadedModel& model, const std::vector<std::vector<float>>& inputs,
+                       size_t outputCount) {
+  ANeuralNetworksCompilation* compilation = nullptr;
+  EXPECT_EQ(ANeuralNetworksCompilation_create(model.model.get(), &compilation), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksCompilation_finish(compilation), ANEURALNETWORKS_NO_ERROR);
+  ANeuralNetworksExecution* execution = nullptr;
+  EXPECT_EQ(ANeuralNetworksExecution_create(compilation, &execution), ANEURALNETWORKS_NO_ERROR);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    EXPECT_EQ(ANeuralNetworksExecution_setInput(execution, static_cast<int32_t>(i), nullptr, inputs[i].data(),
+                                                inputs[i].size() * 4),
+              ANEURALNETWORKS_NO_ERROR);
+  }
+  std::vector<float> out(outputCount);
+  EXPECT_EQ(ANeuralNetworksExecution_setOutput(execution, 0, nullptr, out.data(), out.size() * 4),
+            ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksExecution_compute(execution), ANEURALNETWORKS_NO_ERROR);
+  ANeuralNetworksExecution_free(execution);
+  ANeuralNetworksCompilation_free(compilation);
+  return out;
+}
+
+TEST(OnnxLoaderTest, RunsAReluModel) {
+  auto model = loadOnnxModel(write("relu.onnx", reluModel()));
+  ASSERT_TRUE(model.has_value()) << model.error().message;
+  ASSERT_EQ(model->inputs.size(), 1u);
+  EXPECT_EQ(model->inputs[0].name, "x");
+  EXPECT_EQ(model->outputs[0].name, "y");
+  EXPECT_EQ(run(*model, {{-1.5f, 2.0f, 0.0f, -0.25f}}, 4), (std::vector<float>{0.0f, 2.0f, 0.0f, 0.0f}));
+}
+
+// y = Gemm(a, B, C) with alpha 2, beta 0.5, transB, B and C constants: by hand,
+// a = [[1, 2]], B^T = [[1, 3], [2, 4]] (B = [[1, 2], [3, 4]] given transposed), C = [10, 20]:
+// a B^T = [1 + 4, 3 + 8] = [5, 11]; 2 * [5, 11] + 0.5 * [10, 20] = [10 + 5, 22 + 10] = [15, 32].
+TEST(OnnxLoaderTest, GemmWithAlphaBetaAndTransposedWeights) {
+  onnx::ModelProto model = reluModel();
+  auto* graph = model.mutable_graph();
+  graph->clear_node();
+  graph->clear_input();
+  graph->clear_output();
+  addFloatInput(graph, "a", {1, 2});
+  addFloatInput(graph, "y", {1, 2}, true);
+  auto* b = graph->add_initializer();
+  b->set_name("B");
+  b->set_data_type(onnx::TensorProto::FLOAT);
+  b->add_dims(2);
+  b->add_dims(2);
+  for (float v : {1.0f, 2.0f, 3.0f, 4.0f})
+    b->add_float_data(v);
+  auto* c = graph->add_initializer();
+  c->set_name("C");
+  c->set_data_type(onnx::TensorProto::FLOAT);
+  c->add_dims(2);
+  for (float v : {10.0f, 20.0f})
+    c->add_float_data(v);
+  auto* node = graph->add_node();
+  node->set_name("g");
+  node->set_op_type("Gemm");
+  for (const char* in : {"a", "B", "C"})
+    node->add_input(in);
+  node->add_output("y");
+  auto* alpha = node->add_attribute();
+  alpha->set_name("alpha");
+  alpha->set_type(onnx::AttributeProto::FLOAT);
+  alpha->set_f(2.0f);
+  auto* beta = node->add_attribute();
+  beta->set_name("beta");
+  beta->set_type(onnx::AttributeProto::FLOAT);
+  beta->set_f(0.5f);
+  auto* trans = node->add_attribute();
+  trans->set_name("transB");
+  trans->set_type(onnx::AttributeProto::INT);
+  trans->set_i(1);
+  auto loaded = loadOnnxModel(write("gemm.onnx", model));
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  EXPECT_EQ(run(*loaded, {{1.0f, 2.0f}}, 2), (std::vector<float>{15.0f, 32.0f}));
+}
+
+TEST(OnnxLoaderTest, RefusesAnUnknownOperatorNamingTheNode) {
+  onnx::ModelProto model = reluModel();
+  model.mutable_graph()->mutable_node(0)->set_op_type("FooBar");
+  expectOneLineError(loadOnnxModel(write("foobar.onnx", model)),
+                     "node 'r1' (FooBar): operator not supported");
+}
+
+TEST(OnnxLoaderTest, RefusesAnUnknownAttribute) {
+  onnx::ModelProto model = reluModel();
+  auto* a = model.mutable_graph()->mutable_node(0)->add_attribute();
+  a->set_name("bogus");
+  a->set_type(onnx::AttributeProto::INT);
+  expectOneLineError(loadOnnxModel(write("attribute.onnx", model)),
+                     "node 'r1' (Relu): attribute 'bogus' is not supported");
+}
+
+TEST(OnnxLoaderTest, RefusesAnUnknownOpsetOrDomain) {
+  expectOneLineError(loadOnnxModel(write("opset99.onnx", reluModel(99))),
+                     "opset 99 of the default domain is not supported");
+  onnx::ModelProto model = reluModel();
+  model.mutable_graph()->mutable_node(0)->set_domain("com.example");
+  expectOneLineError(loadOnnxModel(write("domain.onnx", model)), "domain 'com.example' is not supported");
+  model = reluModel();
+  model.clear_opset_import();
+  expectOneLineError(loadOnnxModel(write("noopset.onnx", model)), "no opset_import");
+}
+
+TEST(OnnxLoaderTest, RefusesMissingAndMalformedFiles) {
+  expectOneLineError(loadOnnxModel(fs::path(testing::TempDir()) / "absent.onnx"), "cannot open");
+  expectOneLineError(loadOnnxModel(write("garbage.onnx", std::string("\xff\xff\xff\xff not protobuf", 18))),
+                     "not a valid ONNX model");
+  onnx::ModelProto model = reluModel();
+  model.mutable_graph()->mutable_node(0)->set_input(0, "nowhere");
+  expectOneLineError(loadOnnxModel(write("undefined.onnx", model)), "input 'nowhere' is not defined");
+}
+
+// Every prefix of a real model and 1000 randomly damaged copies: an error line or a model, never a
+// crash (the damage is seeded, so a failure repeats).
+TEST(OnnxLoaderTest, TruncatedAndDamagedFilesNeverCrash) {
+  std::string bytes = reluModel().SerializeAsString();
+  const fs::path conv = "/usr/share/libonnx-testdata/data/node/test_basic_conv_with_padding/model.onnx";
+  if (fs::exists(conv)) {
+    std::ifstream in(conv, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  int refused = 0;
+  for (size_t length = 0; length < bytes.size(); ++length) {
+    auto result = loadOnnxModel(write("truncated.onnx", bytes.substr(0, length)));
+    if (!result.has_value()) {
+      ++refused;
+      EXPECT_EQ(result.error().message.find('\n'), std::string::npos) << result.error().message;
+    }
+  }
+  EXPECT_GT(refused, 0);
+  std::mt19937 random(17);
+  for (int i = 0; i < 1000; ++i) {
+    std::string damaged = bytes;
+    int flips = 1 + static_cast<int>(random() % 4);
+    for (int f = 0; f < flips; ++f)
+      damaged[random() % damaged.size()] = static_cast<char>(random() & 0xff);
+    auto result = loadOnnxModel(write("damaged.onnx", damaged));
+    if (!result.has_value()) {
+      EXPECT_EQ(result.error().message.find('\n'), std::string::npos) << result.error().message;
+    }
+  }
+}
+
+TEST(OnnxLoaderTest, CEntryPointReturnsTheModelAndNames) {
+  const std::string path = write("capi.onnx", reluModel()).string();
+  ANeuralNetworksModel* model = nullptr;
+  uint32_t inputCount = 0, outputCount = 0;
+  char** inputs = nullptr;
+  char** outputs = nullptr;
+  ASSERT_EQ(
+      ANeuralNetworksNnrt_loadOnnxModel(path.c_str(), &model, &inputCount, &inputs, &outputCount, &outputs),
+      ANEURALNETWORKS_NO_ERROR);
+  ASSERT_NE(model, nullptr);
+  ASSERT_EQ(inputCount, 1u);
+  ASSERT_EQ(outputCount, 1u);
+  EXPECT_STREQ(inputs[0], "x");
+  EXPECT_STREQ(outputs[0], "y");
+  ANeuralNetworksNnrt_freeOnnxNames(inputs, inputCount);
+  ANeuralNetworksNnrt_freeOnnxNames(outputs, outputCount);
+  ANeuralNetworksModel_free(model);
+
+  EXPECT_EQ(ANeuralNetworksNnrt_loadOnnxModel(nullptr, &model, &inputCount, &inputs, &outputCount, &outputs),
+            ANEURALNETWORKS_UNEXPECTED_NULL);
+  const std::string bad = write("capi_bad.onnx", std::string("junk")).string();
+  EXPECT_EQ(
+      ANeuralNetworksNnrt_loadOnnxModel(bad.c_str(), &model, &inputCount, &inputs, &outputCount, &outputs),
+      ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(model, nullptr);
+  ANeuralNetworksNnrt_freeOnnxNames(nullptr, 0);
+}
+
+}  // namespace
+}  // namespace nnrt::onnxfront
