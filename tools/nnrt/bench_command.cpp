@@ -13,7 +13,6 @@
 #include <string>
 #include <vector>
 
-#include "core/device/device_registry.hpp"
 #include "tools/nnrt/bench_report.hpp"
 #include "tools/nnrt/commands.hpp"
 #include "tools/nnrt/json_writer.hpp"
@@ -356,20 +355,16 @@ int benchCommand(const std::vector<std::string>& argv) {
   }
   auto args = parseArguments(argv);
   if (!args) return usageError(args.error().message);
-  DeviceRegistry& registry = DeviceRegistry::global();
-  if (registry.configError()) return failure(registry.configError()->message);
-
-  auto file = loadAnyModelFile(args->execution.model);
-  if (!file) return failure(file.error().message);
-  auto inputs = prepareInputs(*file, args->execution);
-  if (!inputs) return failure(inputs.error().message);
-  Compiled compiled;
-  if (auto ok = compile(*file, args->execution, compiled); !ok) return failure(ok.error().message);
+  ModelSession session;
+  if (auto opened = openSession(args->execution, session); !opened) return failure(opened.error().message);
+  const ModelFile& file = *session.file;
+  const std::vector<ModelInput>& inputs = session.inputs;
+  const Compiled& compiled = session.compiled;
   const auto compiledModel = compiled.compilation->compilation.compiled();
 
-  std::vector<size_t> outputSizes = initialOutputSizes(*file);
+  std::vector<size_t> outputSizes = initialOutputSizes(file);
   for (size_t w = 0; w < args->warmup; ++w) {
-    auto outcome = runOnce(*file, compiled.compilation, *inputs, outputSizes);
+    auto outcome = runOnce(file, compiled.compilation, inputs, outputSizes);
     if (!outcome) return failure("warmup run " + std::to_string(w) + ": " + outcome.error().message);
   }
   Progress progress(!args->json && isatty(STDOUT_FILENO), *args);
@@ -377,7 +372,7 @@ int benchCommand(const std::vector<std::string>& argv) {
   const auto start = std::chrono::steady_clock::now();
   double elapsed = 0;
   while ((!args->runs || runs.size() < *args->runs) && (!args->seconds || elapsed < *args->seconds)) {
-    auto outcome = runOnce(*file, compiled.compilation, *inputs, outputSizes);
+    auto outcome = runOnce(file, compiled.compilation, inputs, outputSizes);
     if (!outcome) {
       progress.clear();
       return failure("run " + std::to_string(runs.size()) + ": " + outcome.error().message);
@@ -391,7 +386,7 @@ int benchCommand(const std::vector<std::string>& argv) {
   progress.clear();
 
   BenchReport report;
-  report.model = file->path.string();
+  report.model = file.path.string();
   report.plan = compiledModel->plan().plan.summary;
   report.fallback = compiledModel->fallbackNote();
   report.compileMs = compiled.compileMs;

@@ -15,6 +15,7 @@
 #include "tools/nnrt/commands.hpp"
 #include "tools/nnrt/element_codec.hpp"
 #include "tools/nnrt/npy.hpp"
+#include "tools/nnrt/onnx_model_file.hpp"
 #include "tools/nnrt/plan_output.hpp"
 
 namespace nnrt::tools {
@@ -235,6 +236,14 @@ Result<void> compile(const ModelFile& file, const ExecutionOptions& options, Com
   compiled.compileMs =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return {};
+}
+
+Result<void> openSession(const ExecutionOptions& options, ModelSession& session) {
+  DeviceRegistry& registry = DeviceRegistry::global();
+  if (registry.configError()) return Unexpected(*registry.configError());
+  NNRT_ASSIGN_OR_RETURN(session.file, loadAnyModelFile(options.model));
+  NNRT_ASSIGN_OR_RETURN(session.inputs, prepareInputs(*session.file, options));
+  return compile(*session.file, options, session.compiled);
 }
 
 std::vector<size_t> initialOutputSizes(const ModelFile& file) {

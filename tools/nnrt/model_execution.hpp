@@ -56,6 +56,15 @@ struct Compiled {
 // Compiles the model for the options' devices (or lets the runtime partition it) and preference.
 Result<void> compile(const ModelFile& file, const ExecutionOptions& options, Compiled& compiled);
 
+// What run and bench start from: the runtime's configuration checked, the model file (YAML or ONNX)
+// loaded, its inputs read (or defaulted) and the model compiled.
+struct ModelSession {
+  std::optional<ModelFile> file;
+  std::vector<ModelInput> inputs;
+  Compiled compiled;
+};
+Result<void> openSession(const ExecutionOptions& options, ModelSession& session);
+
 // The first guess of each output's buffer size (runOnce grows them when the runtime asks for more).
 std::vector<size_t> initialOutputSizes(const ModelFile& file);
 

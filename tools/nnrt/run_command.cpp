@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "core/device/device_registry.hpp"
 #include "tools/nnrt/commands.hpp"
 #include "tools/nnrt/element_codec.hpp"
 #include "tools/nnrt/model_execution.hpp"
@@ -148,47 +147,42 @@ int runCommand(const std::vector<std::string>& argv) {
   }
   auto args = parseArguments(argv);
   if (!args) return usageError(args.error().message);
-  DeviceRegistry& registry = DeviceRegistry::global();
-  if (registry.configError()) return failure(registry.configError()->message);
-
-  auto file = loadAnyModelFile(args->execution.model);
-  if (!file) return failure(file.error().message);
-  auto inputs = prepareInputs(*file, args->execution);
-  if (!inputs) return failure(inputs.error().message);
-
-  Compiled compiled;
-  if (auto ok = compile(*file, args->execution, compiled); !ok) return failure(ok.error().message);
+  ModelSession session;
+  if (auto opened = openSession(args->execution, session); !opened) return failure(opened.error().message);
+  const ModelFile& file = *session.file;
+  const std::vector<ModelInput>& inputs = session.inputs;
+  const Compiled& compiled = session.compiled;
   const auto compiledModel = compiled.compilation->compilation.compiled();
   const PlanResult& plan = compiledModel->plan();
 
-  std::printf("model: %s\n", file->path.string().c_str());
+  std::printf("model: %s\n", file.path.string().c_str());
   std::printf("compiled in %.1f ms: %s\n", compiled.compileMs, plan.plan.summary.c_str());
   if (!compiledModel->fallbackNote().empty())
     std::printf("fallback: %s\n", compiledModel->fallbackNote().c_str());
   if (args->explain) {
-    PlanContext context{*file, compiledModel->model(), plan, compiledModel->fallbackNote()};
+    PlanContext context{file, compiledModel->model(), plan, compiledModel->fallbackNote()};
     std::printf("\n%s\n", planText(context).c_str());
   }
 
-  std::vector<size_t> outputSizes = initialOutputSizes(*file);
+  std::vector<size_t> outputSizes = initialOutputSizes(file);
   std::vector<Outcome> runs;
   for (int r = 0; r < args->repeat; ++r) {
-    auto outcome = runOnce(*file, compiled.compilation, *inputs, outputSizes);
+    auto outcome = runOnce(file, compiled.compilation, inputs, outputSizes);
     if (!outcome) return failure(outcome.error().message);
     runs.push_back(std::move(*outcome));
   }
   const Outcome& last = runs.back();
   std::vector<std::string> written;
-  if (auto ok = writeOutputs(*file, *args, last, written); !ok) return failure(ok.error().message);
+  if (auto ok = writeOutputs(file, *args, last, written); !ok) return failure(ok.error().message);
 
-  for (size_t i = 0; i < file->inputs.size(); ++i) {
-    const ModelFileOperand& o = file->operands[file->inputs[i]];
+  for (size_t i = 0; i < file.inputs.size(); ++i) {
+    const ModelFileOperand& o = file.operands[file.inputs[i]];
     std::printf("input  %s: %s %s, %s: %s\n", o.name.c_str(), o.typeName.c_str(),
-                shapeText(o.dimensions).c_str(), (*inputs)[i].origin.c_str(),
-                valuesText(o, (*inputs)[i].bytes).c_str());
+                shapeText(o.dimensions).c_str(), inputs[i].origin.c_str(),
+                valuesText(o, inputs[i].bytes).c_str());
   }
-  for (size_t i = 0; i < file->outputs.size(); ++i) {
-    const ModelFileOperand& o = file->operands[file->outputs[i]];
+  for (size_t i = 0; i < file.outputs.size(); ++i) {
+    const ModelFileOperand& o = file.operands[file.outputs[i]];
     std::string quant;
     if (o.scale > 0)
       quant = " (quantized: scale " + std::to_string(o.scale) + ", zero point " +
