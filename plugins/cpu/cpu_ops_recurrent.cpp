@@ -39,6 +39,14 @@ std::string label(const KernelCall& c, size_t i) {
   return ops::operationName(c.op.type) + " input " + std::to_string(i);
 }
 
+// Input i, a BOOL scalar with a value (`what` names it: time_major, merge_outputs).
+Result<bool> boolValue(const KernelCall& c, size_t i, const char* what) {
+  const Arg& a = c.op.inputs[i];
+  if (!ops::isType(a.type, OperandType::BOOL) || a.data == nullptr)
+    return driver::invalidArgument(label(c, i) + " (" + what + ") must be a BOOL value");
+  return a.scalar<uint8_t>() != 0;
+}
+
 // Input i holds exactly `count` elements.
 Result<void> expectCount(const KernelCall& c, size_t i, size_t count) {
   const Arg& a = c.op.inputs[i];
@@ -223,12 +231,8 @@ const float* rnnDirection(const KernelCall& c, const float* x, size_t width, con
 Result<void> bidirectionalSequenceRnnFloat(const KernelCall& c) {
   const Arg& in = c.op.inputs[0];
   if (in.rank() != 3) return driver::invalidArgument(label(c, 0) + " must be 3-D");
-  for (size_t i : {13, 14}) {
-    if (!ops::isType(c.op.inputs[i].type, OperandType::BOOL) || c.op.inputs[i].data == nullptr)
-      return driver::invalidArgument(label(c, i) + " must be a BOOL value");
-  }
-  const bool timeMajor = c.op.inputs[13].scalar<uint8_t>() != 0;
-  const bool merge = c.op.inputs[14].scalar<uint8_t>() != 0;
+  NNRT_ASSIGN_OR_RETURN(const bool timeMajor, boolValue(c, 13, "time_major"));
+  NNRT_ASSIGN_OR_RETURN(const bool merge, boolValue(c, 14, "merge_outputs"));
   const uint32_t maxTime = timeMajor ? in.dims[0] : in.dims[1];
   const uint32_t batch = timeMajor ? in.dims[1] : in.dims[0];
   const uint32_t inputSize = in.dims[2];
@@ -493,10 +497,7 @@ Result<void> lstmFloat(const KernelCall& c) {
 Result<void> sequenceLstmFloat(const KernelCall& c) {
   const Arg& in = c.op.inputs[0];
   if (in.rank() != 3) return driver::invalidArgument(label(c, 0) + " must be 3-D");
-  const Arg& major = c.op.inputs[23];
-  if (!ops::isType(major.type, OperandType::BOOL) || major.data == nullptr)
-    return driver::invalidArgument(label(c, 23) + " (time_major) must be a BOOL value");
-  const bool timeMajor = major.scalar<uint8_t>() != 0;
+  NNRT_ASSIGN_OR_RETURN(const bool timeMajor, boolValue(c, 23, "time_major"));
   const uint32_t maxTime = timeMajor ? in.dims[0] : in.dims[1];
   const uint32_t batch = timeMajor ? in.dims[1] : in.dims[0];
   const uint32_t inputSize = in.dims[2];
@@ -571,12 +572,8 @@ Result<void> joinAuxWeights(const KernelCall& c, size_t first, uint32_t auxSize,
 Result<void> bidirectionalSequenceLstmFloat(const KernelCall& c) {
   const Arg& in = c.op.inputs[0];
   if (in.rank() != 3) return driver::invalidArgument(label(c, 0) + " must be 3-D");
-  for (size_t i : {51, 52}) {
-    if (!ops::isType(c.op.inputs[i].type, OperandType::BOOL) || c.op.inputs[i].data == nullptr)
-      return driver::invalidArgument(label(c, i) + " must be a BOOL value");
-  }
-  const bool merge = c.op.inputs[51].scalar<uint8_t>() != 0;
-  const bool timeMajor = c.op.inputs[52].scalar<uint8_t>() != 0;
+  NNRT_ASSIGN_OR_RETURN(const bool merge, boolValue(c, 51, "merge_outputs"));
+  NNRT_ASSIGN_OR_RETURN(const bool timeMajor, boolValue(c, 52, "time_major"));
   const size_t outputs = c.op.outputs.size();
   if (merge ? (outputs != 1 && outputs != 5) : (outputs != 2 && outputs != 6)) {
     return driver::invalidArgument(
