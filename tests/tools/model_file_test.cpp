@@ -188,6 +188,41 @@ outputs: [fib]
   EXPECT_EQ(loaded->model->builder.finishedModel()->operands[1].extensionData.size(), 16u);
 }
 
+// The loader knows no extension by itself: the example extension's names are refused until the file
+// declares them, and its types are reachable by number without a declaration.
+TEST(ModelFileTest, ExtensionNamesComeOnlyFromTheFile) {
+  EXPECT_EQ(loadError("operands:\n  - {name: n, type: \"com.example.fibonacci:EXAMPLE_INT64\"}\n"
+                      "operations: []\noutputs: []\n"),
+            "bad.yaml:2: operands[0].type: extension 'com.example.fibonacci' has no operand type named "
+            "'EXAMPLE_INT64' (declare it under extensions.com.example.fibonacci.operand_types, or give its "
+            "number)");
+  EXPECT_EQ(loadError("operands:\n  - {name: n, type: \"com.example.fibonacci:0\"}\n"
+                      "  - {name: fib, type: \"com.example.fibonacci:1\", dims: [3]}\n"
+                      "operations:\n  - {type: \"com.example.fibonacci:EXAMPLE_FIBONACCI\", inputs: [n], "
+                      "outputs: [fib]}\noutputs: [fib]\n"),
+            "bad.yaml:5: operations[0].type: extension 'com.example.fibonacci' has no operation named "
+            "'EXAMPLE_FIBONACCI' (declare it under extensions.com.example.fibonacci.operation_types, or give "
+            "its number)");
+  // Declared for another extension: still unknown for this one.
+  EXPECT_EQ(loadError("extensions:\n  com.example.other: {operand_types: {EXAMPLE_INT64: 0}}\n"
+                      "operands:\n  - {name: n, type: \"com.example.fibonacci:EXAMPLE_INT64\"}\n"
+                      "operations: []\noutputs: []\n"),
+            "bad.yaml:4: operands[0].type: extension 'com.example.fibonacci' has no operand type named "
+            "'EXAMPLE_INT64' (declare it under extensions.com.example.fibonacci.operand_types, or give its "
+            "number)");
+  // By number, no declaration: the types are the extension's 0 and 1, and no element type is known.
+  auto loaded = loadModelText("operands:\n  - {name: n, type: \"com.example.fibonacci:0\"}\n"
+                              "  - {name: fib, type: \"com.example.fibonacci:1\", dims: [3]}\n"
+                              "operations:\n  - {type: \"com.example.fibonacci:0\", inputs: [n], outputs: [fib]}\n"
+                              "inputs: [n]\noutputs: [fib]\n",
+                              "numbers.yaml");
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  EXPECT_EQ(loaded->operands[0].type & 0xFFFF, 0);
+  EXPECT_EQ(loaded->operands[1].type & 0xFFFF, 1);
+  EXPECT_EQ(loaded->operands[0].element, std::nullopt);
+  EXPECT_EQ(loaded->operations[0].type & 0xFFFF, 0);
+}
+
 TEST(ModelFileTest, UnknownKey) {
   EXPECT_EQ(
       loadError("operands:\n  - {name: x, type: TENSOR_FLOAT32, dim: [1]}\noperations: []\noutputs: []\n"),

@@ -10,7 +10,6 @@
 
 #include "nnrt/driver/ops/operand_types.hpp"
 #include "nnrt/driver/types.hpp"
-#include "nnrt_examples/fibonacci_extension.h"
 #include "tools/nnrt/yaml_reader.hpp"
 
 namespace nnrt::tools {
@@ -31,16 +30,6 @@ struct ExtensionNames {
   std::map<std::string, OperandType> operandTypes;
   std::map<std::string, uint16_t> operationTypes;
 };
-
-// Extensions whose names the loader knows without an `extensions:` entry: the example extension
-// shipped with nnrt, from its public header.
-std::map<std::string, ExtensionNames> builtInExtensionNames() {
-  ExtensionNames fibonacci;
-  fibonacci.operandTypes["EXAMPLE_INT64"] = {EXAMPLE_INT64, ElementType::I64};
-  fibonacci.operandTypes["EXAMPLE_TENSOR_QUANT64_ASYMM"] = {EXAMPLE_TENSOR_QUANT64_ASYMM, ElementType::U64};
-  fibonacci.operationTypes["EXAMPLE_FIBONACCI"] = EXAMPLE_FIBONACCI;
-  return {{EXAMPLE_FIBONACCI_EXTENSION_NAME, fibonacci}};
-}
 
 std::optional<int32_t> nnapiOperandType(const std::string& name) {
 #define NNRT_X_(type, value) \
@@ -597,7 +586,7 @@ class Loader : private YamlReader {
   }
 
   ModelFile& out_;
-  std::map<std::string, ExtensionNames> names_ = builtInExtensionNames();
+  std::map<std::string, ExtensionNames> names_;  // from the file's `extensions` section
   std::optional<YAML::Node> subgraphs_;    // the file's `subgraphs:`, if any
   std::map<std::string, size_t> loaded_;   // subgraph name -> index in out_.subgraphs
   std::vector<std::string> loading_;       // subgraphs being loaded, outermost first
