@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 
 #include "nnrt/driver/nnrt_driver.h"
@@ -18,10 +19,26 @@ constexpr uint32_t kMaxNameLength = 4096;
 constexpr uint64_t kMaxCacheFileBytes = uint64_t{4} << 30;
 
 const char* magic(CacheKind kind) {
-  return kind == CacheKind::Program ? "NNRTOCLP" : "NNRTOCLM";
+  switch (kind) {
+    case CacheKind::Program:
+      return "NNRTOCLP";
+    case CacheKind::Model:
+      return "NNRTOCLM";
+    case CacheKind::Calibration:
+      return "NNRTOCLC";
+  }
+  return "";
 }
 std::string label(CacheKind kind) {
-  return kind == CacheKind::Program ? "model cache file" : "data cache file";
+  switch (kind) {
+    case CacheKind::Program:
+      return "model cache file";
+    case CacheKind::Model:
+      return "data cache file";
+    case CacheKind::Calibration:
+      return "calibration cache file";
+  }
+  return "";
 }
 
 Unexpected<driver::Error> refuse(CacheKind kind, const std::string& problem) {
@@ -58,6 +75,12 @@ uint64_t fnv1a64(std::span<const uint8_t> bytes, uint64_t hash) {
     hash *= 0x100000001b3ULL;
   }
   return hash;
+}
+
+std::string hex64(uint64_t value) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(value));
+  return text;
 }
 
 driver::Result<void> writeCacheFile(int fd, CacheKind kind, const CacheIdentity& identity,

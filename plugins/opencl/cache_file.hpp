@@ -1,9 +1,11 @@
 // The files of a compilation cache (getNumberOfCacheFilesNeeded is 1 model-cache + 1 data-cache file):
 //   model cache: the program binary (CL_PROGRAM_BINARIES) and the build options it was built with;
-//   data cache:  the model itself (model_copy.hpp serialization: operands, operations, constants).
+//   data cache:  the model itself (model_copy.hpp serialization: operands, operations, constants);
+// and, in the same format, the calibration cache file (calibration.hpp) the plugin keeps in the user's
+// cache folder.
 //
 // Each file is a header and a payload, little-endian:
-//   magic        8 bytes, "NNRTOCLP" (program) or "NNRTOCLM" (model)
+//   magic        8 bytes, "NNRTOCLP" (program), "NNRTOCLM" (model) or "NNRTOCLC" (calibration)
 //   version      u32, kCacheFormatVersion
 //   device       u32 length + bytes: CL_DEVICE_NAME of the device that wrote it
 //   driver       u32 length + bytes: the driver version key (plugin version, OpenCL driver version and
@@ -28,7 +30,7 @@ namespace nnrt::opencl {
 
 inline constexpr uint32_t kCacheFormatVersion = 1;
 
-enum class CacheKind { Program, Model };
+enum class CacheKind { Program, Model, Calibration };
 
 // Who may read a cache file: it must have been written for the same device, driver and token.
 struct CacheIdentity {
@@ -39,6 +41,8 @@ struct CacheIdentity {
 
 inline constexpr uint64_t kFnvOffset = 0xcbf29ce484222325ULL;
 uint64_t fnv1a64(std::span<const uint8_t> bytes, uint64_t hash = kFnvOffset);
+// 16 lowercase hex digits.
+std::string hex64(uint64_t value);
 
 // Replaces the file's content with header + payload (truncating what was longer).
 driver::Result<void> writeCacheFile(int fd, CacheKind kind, const CacheIdentity& identity,

@@ -1,13 +1,21 @@
 #include "plugins/opencl/calibration.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <functional>
+#include <optional>
+#include <system_error>
+#include <thread>
+#include <tuple>
 #include <vector>
 
-#include "plugins/cpu/kernels/elementwise.hpp"
-#include "plugins/cpu/kernels/fully_connected.hpp"
+#include "plugins/opencl/byte_stream.hpp"
+#include "plugins/opencl/cache_file.hpp"
 #include "plugins/opencl/cl_errors.hpp"
 #include "plugins/opencl/kernel_source.hpp"
 #include "plugins/opencl/op_support.hpp"
@@ -21,6 +29,9 @@ using driver::OperandType;
 constexpr size_t kElements = size_t{1} << 18;
 constexpr size_t kGemmSize = 256;
 constexpr int kRuns = 3;
+// Part of the calibration cache's key: a change to the workload or the reference changes it, so that
+// older cached ratios are measured again.
+constexpr const char* kCalibrationMethod = "calibration 2: add 2^18, gemm 256, host loops on every core";
 
 double seconds(Clock::duration d) {
   return std::chrono::duration<double>(d).count();
@@ -47,9 +58,70 @@ driver::Result<void> setArgs(cl_kernel kernel, const std::vector<std::pair<size_
   return {};
 }
 
-// Device time / CPU time for the element-wise and GEMM work, combined as a geometric mean.
-driver::Result<float> measureRatio(const DeviceContext& ctx, Precision precision, double cpuAdd,
-                                   double cpuGemm) {
+// Runs body(begin, end) over [0, n) split evenly across the host's cores (the calling thread takes the
+// first part).
+template <class F>
+void onEveryCore(size_t n, const F& body) {
+  const size_t threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, n);
+  std::vector<std::thread> pool;
+  pool.reserve(threads - 1);
+  for (size_t t = 1; t < threads; ++t)
+    pool.emplace_back([&body, n, t, threads] { body(n * t / threads, n * (t + 1) / threads); });
+  body(0, n / threads);
+  for (std::thread& thread : pool)
+    thread.join();
+}
+
+struct HostTimes {
+  double add = 0;
+  double gemm = 0;
+};
+
+// The reference: the calibration's work as plain float32 loops on every host core.
+driver::Result<HostTimes> measureHost() {
+  std::vector<float> x(kElements, 1.0f), y(kElements, 2.0f), z(kElements);
+  HostTimes times;
+  try {
+    NNRT_ASSIGN_OR_RETURN(times.add, bestTime([&]() -> driver::Result<void> {
+                            onEveryCore(kElements, [&](size_t begin, size_t end) {
+                              for (size_t i = begin; i < end; ++i)
+                                z[i] = x[i] + y[i];
+                            });
+                            return {};
+                          }));
+    // out[m, n] = bias[n] + sum_k a[m, k] * b[k, n], in i-k-j order so that the inner loop runs over
+    // contiguous rows (and vectorizes); rows of out are split across the cores.
+    constexpr size_t n = kGemmSize;
+    std::vector<float> out(n * n);
+    const float* a = x.data();
+    const float* b = y.data();
+    const float* bias = z.data();
+    NNRT_ASSIGN_OR_RETURN(times.gemm, bestTime([&]() -> driver::Result<void> {
+                            onEveryCore(n, [&](size_t begin, size_t end) {
+                              for (size_t i = begin; i < end; ++i) {
+                                float* row = out.data() + i * n;
+                                std::copy(bias, bias + n, row);
+                                for (size_t k = 0; k < n; ++k) {
+                                  const float aik = a[i * n + k];
+                                  const float* bk = b + k * n;
+                                  for (size_t j = 0; j < n; ++j)
+                                    row[j] += aik * bk[j];
+                                }
+                              }
+                            });
+                            return {};
+                          }));
+    // Keep the results observable, so that no loop is optimized away.
+    volatile float sink = out[n * n - 1] + z[kElements - 1];
+    (void)sink;
+  } catch (const std::system_error& e) {
+    return driver::generalFailure(std::string("cannot start the host reference's threads: ") + e.what());
+  }
+  return times;
+}
+
+// Device time / host time for the element-wise and GEMM work, combined as a geometric mean.
+driver::Result<float> measureRatio(const DeviceContext& ctx, Precision precision, const HostTimes& host) {
   // The models' own program and options: a driver that caches builds by source (PoCL does) then has the
   // first model's program ready.
   NNRT_ASSIGN_OR_RETURN(ClProgram program, ctx.buildFromSource(programSource(), buildOptions(precision)));
@@ -115,35 +187,92 @@ driver::Result<float> measureRatio(const DeviceContext& ctx, Precision precision
   const size_t grid[2] = {kGemmSize / config.tn * local[0], kGemmSize / config.tm * local[1]};
   NNRT_ASSIGN_OR_RETURN(double deviceGemm, bestTime(runKernel(gemm.get(), 2, grid, local)));
 
-  const double ratio = std::sqrt((deviceAdd / cpuAdd) * (deviceGemm / cpuGemm));
+  const double ratio = std::sqrt((deviceAdd / host.add) * (deviceGemm / host.gemm));
   return static_cast<float>(std::clamp(ratio, 1e-3, 1e3));
+}
+
+// The cache file's identity: the device, and the driver key with the calibration method.
+struct CacheKey {
+  std::string deviceName;
+  std::string driverVersion;
+  std::vector<uint8_t> token = std::vector<uint8_t>(NNRT_CACHE_TOKEN_SIZE, 0);
+  CacheIdentity identity() const { return {deviceName, driverVersion, token}; }
+};
+
+bool plausible(float ratio) {
+  return std::isfinite(ratio) && ratio >= 1e-3f && ratio <= 1e3f;
+}
+
+// The cached ratios, or nullopt when the file is missing, foreign or corrupt.
+std::optional<std::pair<float, float>> readCachedRatios(const std::filesystem::path& file,
+                                                        const CacheKey& key) {
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  auto payload = readCacheFile(fd, CacheKind::Calibration, key.identity());
+  ::close(fd);
+  if (!payload) return std::nullopt;
+  ByteReader r(*payload);
+  float float32 = 0, float16 = 0;
+  if (!r.get(float32) || !r.get(float16) || !plausible(float32) || !plausible(float16)) return std::nullopt;
+  return std::pair{float32, float16};
+}
+
+// Writes the ratios to a temporary file beside `file` and renames it over `file`. Failures leave the
+// cache as it was: the next start measures again.
+void writeCachedRatios(const std::filesystem::path& file, const CacheKey& key, float float32, float float16) {
+  std::error_code ignored;
+  std::filesystem::create_directories(file.parent_path(), ignored);
+  std::string temporary = file.string() + ".XXXXXX";
+  const int fd = ::mkostemp(temporary.data(), O_CLOEXEC);
+  if (fd < 0) return;
+  ByteWriter payload;
+  payload.put(float32);
+  payload.put(float16);
+  const bool written =
+      writeCacheFile(fd, CacheKind::Calibration, key.identity(), payload.bytes()).has_value();
+  if (::close(fd) != 0 || !written || ::rename(temporary.c_str(), file.c_str()) != 0) {
+    ::unlink(temporary.c_str());
+  }
 }
 
 }  // namespace
 
-driver::Result<Calibration> calibrate(const DeviceContext& context, bool measure) {
+std::filesystem::path calibrationCacheFile(const std::string& deviceName, const std::string& driverKey) {
+  std::filesystem::path folder;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && xdg[0] == '/') {
+    folder = xdg;
+  } else if (const char* home = std::getenv("HOME"); home != nullptr && home[0] == '/') {
+    folder = std::filesystem::path(home) / ".cache";
+  } else {
+    return {};
+  }
+  std::string key = deviceName;
+  key.push_back('\0');
+  key += driverKey;
+  const uint64_t hash = fnv1a64({reinterpret_cast<const uint8_t*>(key.data()), key.size()});
+  return folder / "nnrt" / ("opencl-calibration-" + hex64(hash) + ".bin");
+}
+
+driver::Result<Calibration> calibrate(const DeviceContext& context, const CalibrationOptions& options) {
   Calibration result;
   const auto start = Clock::now();
+  const bool measure = options.measure;
   if (measure) {
-    std::vector<float> x(kElements, 1.0f), y(kElements, 2.0f), z(kElements);
-    const cpu::Shape shape{{static_cast<uint32_t>(kElements)}};
-    NNRT_ASSIGN_OR_RETURN(double cpuAdd, bestTime([&]() -> driver::Result<void> {
-                            cpu::add(x.data(), shape, y.data(), shape, cpu::Activation::None, z.data(),
-                                     shape);
-                            return {};
-                          }));
-    const uint32_t n = kGemmSize;
-    std::vector<float> out(size_t{n} * n);
-    NNRT_ASSIGN_OR_RETURN(double cpuGemm, bestTime([&]() -> driver::Result<void> {
-                            cpu::fullyConnected(x.data(), y.data(), z.data(), n, n, n, cpu::Activation::None,
-                                                out.data());
-                            return {};
-                          }));
-    NNRT_ASSIGN_OR_RETURN(result.float32Ratio, measureRatio(context, Precision::Float32, cpuAdd, cpuGemm));
-    result.float16Ratio = result.float32Ratio;
-    if (context.info().fp16) {
-      NNRT_ASSIGN_OR_RETURN(result.float16Ratio,
-                            measureRatio(context, Precision::HalfCompute, cpuAdd, cpuGemm));
+    const CacheKey key{context.info().name, options.driverKey + "; " + kCalibrationMethod};
+    const std::filesystem::path file = options.useCache
+                                           ? calibrationCacheFile(context.info().name, options.driverKey)
+                                           : std::filesystem::path();
+    if (auto cached = file.empty() ? std::nullopt : readCachedRatios(file, key)) {
+      std::tie(result.float32Ratio, result.float16Ratio) = *cached;
+      result.fromCache = true;
+    } else {
+      NNRT_ASSIGN_OR_RETURN(HostTimes host, measureHost());
+      NNRT_ASSIGN_OR_RETURN(result.float32Ratio, measureRatio(context, Precision::Float32, host));
+      result.float16Ratio = result.float32Ratio;
+      if (context.info().fp16) {
+        NNRT_ASSIGN_OR_RETURN(result.float16Ratio, measureRatio(context, Precision::HalfCompute, host));
+      }
+      if (!file.empty()) writeCachedRatios(file, key, result.float32Ratio, result.float16Ratio);
     }
   }
   const bool gpuLike = (context.info().type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR)) != 0;

@@ -1,7 +1,5 @@
 #include "plugins/opencl/opencl_device.hpp"
 
-#include <cstdio>
-
 #include "nnrt/driver/clock.hpp"
 #include "plugins/opencl/byte_stream.hpp"
 #include "plugins/opencl/cache_file.hpp"
@@ -19,12 +17,6 @@ driver::Result<void> checkDeadline(uint64_t deadlineNs) {
                         "the deadline passed before preparation");
   }
   return {};
-}
-
-std::string hex(uint64_t v) {
-  char text[17];
-  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(v));
-  return text;
 }
 
 // Every operation supported, and one float precision: what a prepared model needs.
@@ -55,14 +47,14 @@ OpenClDevice::OpenClDevice(std::shared_ptr<DeviceContext> context, DeviceOptions
       info.openclVersion.substr(0, info.openclVersion.find(' ', info.openclVersion.find(' ') + 1));
   version_ = info.driverVersion + " (" + cl + ")";
   cacheKey_ = std::string("nnrt-opencl ") + kOpenClPluginVersion + "; " + version_ + "; kernels " +
-              hex(programSourceHash());
+              hex64(programSourceHash());
 }
 
 driver::Result<std::unique_ptr<OpenClDevice>> OpenClDevice::create(ClDeviceInfo info,
                                                                    const DeviceOptions& options) {
   NNRT_ASSIGN_OR_RETURN(std::shared_ptr<DeviceContext> context, DeviceContext::create(std::move(info)));
   std::unique_ptr<OpenClDevice> device(new OpenClDevice(context, options));
-  auto calibration = calibrate(*context, options.calibrate);
+  auto calibration = calibrate(*context, {options.calibrate, options.calibrationCache, device->cacheKey_});
   if (!calibration) {
     driver::Error error = std::move(calibration).error();
     error.message = "calibrating '" + context->info().name + "' failed: " + error.message;

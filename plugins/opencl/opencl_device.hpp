@@ -19,6 +19,7 @@ inline constexpr const char* kOpenClPluginVersion = "0.2.0";
 // Plugin options that shape every device (opencl_plugin.cpp documents the keys).
 struct DeviceOptions {
   bool calibrate = true;
+  bool calibrationCache = true;  // keep the calibration in the user's cache folder (calibration.hpp)
   Fp16Mode fp16 = Fp16Mode::Auto;
   std::string buildOptions;     // appended to every model program's build options
   bool buildFromSource = true;  // false: only programs from the cache load

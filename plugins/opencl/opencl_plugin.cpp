@@ -78,6 +78,8 @@ driver::Result<Fp16Mode> fp16Mode(const driver::Options& options) {
 //   device             pattern on the device name (default: any)
 //   calibrate          true | false (default true): measure capabilities at open (calibration.hpp);
 //                      false declares 1.0 for every type
+//   calibration_cache  true | false (default true): keep the measured numbers in the user's cache folder
+//                      per device and driver, so that later starts read them instead of measuring
 //   fp16               auto | storage | off (default auto): how relaxed float32 models run — auto uses
 //                      float16 storage and arithmetic where the device has cl_khr_fp16 (float32
 //                      elsewhere), storage keeps tensors as float16 with float32 arithmetic on any
@@ -92,6 +94,7 @@ driver::Result<driver::DeviceList> openOpenClPlugin(const driver::Options& optio
   NNRT_ASSIGN_OR_RETURN(cl_device_type wanted, deviceType(options));
   DeviceOptions deviceOptions;
   NNRT_ASSIGN_OR_RETURN(deviceOptions.calibrate, boolean(options, "calibrate", true));
+  NNRT_ASSIGN_OR_RETURN(deviceOptions.calibrationCache, boolean(options, "calibration_cache", true));
   NNRT_ASSIGN_OR_RETURN(deviceOptions.fp16, fp16Mode(options));
   deviceOptions.buildOptions = options.get("build_options", "");
   NNRT_ASSIGN_OR_RETURN(deviceOptions.buildFromSource, boolean(options, "build_from_source", true));

@@ -2,13 +2,19 @@
 // plugin opened with build_from_source=false (it compiles no OpenCL C at all, so success proves the
 // compiler was not called) rebuilds the model from those files with identical results; damaged,
 // truncated, foreign or mismatched files are refused with GENERAL_FAILURE and a reason, and a normal
-// preparation still works afterwards.
+// preparation still works afterwards. The calibration cache file in the user's cache folder: read back,
+// measured again when missing, foreign or damaged, left alone when the option turns it off.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <optional>
 
 #include "opencl/opencl_test_env.hpp"
 
@@ -215,6 +221,207 @@ TEST_F(OpenClCacheTest, RefusesDamagedOrForeignFilesThenPreparesNormally) {
   EXPECT_EQ(run(*a_, m, networkInput()).size(), 1u);
   auto cached = b_->device->prepareModelFromCache(0, handles(model, data, t));
   EXPECT_TRUE(cached.has_value()) << cached.error().message;
+}
+
+// ---- The calibration cache (plugins/opencl/calibration.hpp) ---------------------------------------
+
+// Where the header of a cache file ends: magic and format version, the two strings, the token, the
+// payload size and checksum (the header checksum follows).
+size_t headerChecksumOffset(const std::vector<uint8_t>& file) {
+  size_t at = 12;
+  for (int i = 0; i < 2; ++i) {
+    uint32_t length = 0;
+    std::memcpy(&length, file.data() + at, 4);
+    at += 4 + length;
+  }
+  return at + NNRT_CACHE_TOKEN_SIZE + 16;
+}
+
+std::string headerDeviceName(const std::vector<uint8_t>& file) {
+  if (file.size() < 16) return {};
+  uint32_t length = 0;
+  std::memcpy(&length, file.data() + 12, 4);
+  if (file.size() < 16 + size_t{length}) return {};
+  return std::string(reinterpret_cast<const char*>(file.data()) + 16, length);
+}
+
+// The file with its payload replaced by the two ratios, both checksums fixed: what the plugin would
+// have written had it measured these numbers.
+std::vector<uint8_t> withRatios(std::vector<uint8_t> file, float float32, float float16) {
+  const size_t sumAt = headerChecksumOffset(file);
+  file.resize(sumAt + 8);
+  const uint64_t size = 8;
+  std::memcpy(file.data() + sumAt - 16, &size, 8);
+  uint8_t payload[8];
+  std::memcpy(payload, &float32, 4);
+  std::memcpy(payload + 4, &float16, 4);
+  const uint64_t payloadSum = fnv(payload, 8);
+  std::memcpy(file.data() + sumAt - 8, &payloadSum, 8);
+  const uint64_t headerSum = fnv(file.data(), sumAt);
+  std::memcpy(file.data() + sumAt, &headerSum, 8);
+  file.insert(file.end(), payload, payload + 8);
+  return file;
+}
+
+std::vector<uint8_t> readFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
+}
+
+void writeFile(const std::filesystem::path& path, const std::vector<uint8_t>& bytes) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc)
+      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+// The declared execTime of one operand type.
+float execTime(const Plugin& p, OperandType type) {
+  for (const auto& e : p.device->capabilities().operandPerformance) {
+    if (e.type == static_cast<int32_t>(type)) return e.info.exec_time;
+  }
+  return -1.0f;
+}
+
+// Each test runs with XDG_CACHE_HOME at a fresh folder, so the plugin's calibration cache is there.
+class OpenClCalibrationCacheTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    // The shared instance first: PoCL is initialized (and has chosen its own cache folder, also under
+    // XDG_CACHE_HOME) before the variable moves.
+    NNRT_REQUIRE_OPENCL(plugin());
+    char pattern[] = "/tmp/nnrt_calibration_test_XXXXXX";
+    ASSERT_NE(::mkdtemp(pattern), nullptr);
+    root_ = pattern;
+    if (const char* old = std::getenv("XDG_CACHE_HOME")) saved_ = old;
+    ::setenv("XDG_CACHE_HOME", root_.c_str(), 1);
+  }
+  void TearDown() override {
+    if (saved_) {
+      ::setenv("XDG_CACHE_HOME", saved_->c_str(), 1);
+    } else {
+      ::unsetenv("XDG_CACHE_HOME");
+    }
+    std::error_code ignored;
+    if (!root_.empty()) std::filesystem::remove_all(root_, ignored);
+  }
+  std::vector<std::filesystem::path> files() const {
+    std::vector<std::filesystem::path> found;
+    std::error_code ignored;
+    for (const auto& entry : std::filesystem::directory_iterator(root_ / "nnrt", ignored))
+      found.push_back(entry.path());
+    return found;
+  }
+  // The cache file of the plugin's first device, after a calibrated open wrote it.
+  std::filesystem::path cacheFileOf(const Plugin& p) const {
+    for (const auto& file : files()) {
+      if (headerDeviceName(readFile(file)) == p.device->driverDeviceName()) return file;
+    }
+    return {};
+  }
+
+  std::filesystem::path root_;
+  std::optional<std::string> saved_;
+};
+
+TEST_F(OpenClCalibrationCacheTest, MeasuresOnceThenReadsTheCachedNumbers) {
+  Plugin first = loadPlugin({});
+  NNRT_REQUIRE_OPENCL(first);
+  const float measured = execTime(first, OperandType::TENSOR_FLOAT32);
+  EXPECT_GT(measured, 0.0f);
+  const std::filesystem::path file = cacheFileOf(first);
+  ASSERT_FALSE(file.empty()) << "no calibration cache file under " << (root_ / "nnrt");
+  EXPECT_EQ(file.filename().string().rfind("opencl-calibration-", 0), 0u) << file;
+  EXPECT_EQ(file.extension(), ".bin");
+  for (const auto& f : files())
+    EXPECT_EQ(f.extension(), ".bin") << "a temporary file was left: " << f;
+  const std::vector<uint8_t> written = readFile(file);
+  ASSERT_GE(written.size(), 8u);
+  EXPECT_EQ(std::string(written.begin(), written.begin() + 8), "NNRTOCLC");
+
+  // Numbers no machine measures, planted in a well-formed file: the next open declares them, so it
+  // read the file instead of measuring.
+  writeFile(file, withRatios(written, 0.125f, 0.25f));
+  Plugin second = loadPlugin({});
+  NNRT_REQUIRE_OPENCL(second);
+  const float powerFactor = second.device->type() == NNRT_DEVICE_TYPE_CPU ? 1.0f : 0.5f;
+  EXPECT_EQ(execTime(second, OperandType::TENSOR_FLOAT32), 0.125f);
+  EXPECT_EQ(execTime(second, OperandType::INT32), 0.125f);
+  EXPECT_EQ(execTime(second, OperandType::TENSOR_FLOAT16), 0.25f);
+  EXPECT_EQ(second.device->capabilities().relaxedFloat32toFloat16PerformanceTensor.exec_time, 0.25f);
+  EXPECT_EQ(second.device->capabilities().relaxedFloat32toFloat16PerformanceTensor.power_usage,
+            0.25f * powerFactor);
+
+  // calibration_cache: false measures and leaves the file alone.
+  Plugin uncached = loadPlugin({{"calibration_cache", "false"}});
+  NNRT_REQUIRE_OPENCL(uncached);
+  EXPECT_NE(execTime(uncached, OperandType::TENSOR_FLOAT32), 0.125f);
+  EXPECT_EQ(readFile(file), withRatios(written, 0.125f, 0.25f));
+
+  // calibrate: false declares 1.0 and neither reads nor writes.
+  Plugin declared = loadPlugin({{"calibrate", "false"}});
+  NNRT_REQUIRE_OPENCL(declared);
+  EXPECT_EQ(execTime(declared, OperandType::TENSOR_FLOAT32), 1.0f);
+  EXPECT_EQ(files().size(), 1u);
+}
+
+TEST_F(OpenClCalibrationCacheTest, MeasuresAgainOverCorruptOrForeignFiles) {
+  Plugin first = loadPlugin({});
+  NNRT_REQUIRE_OPENCL(first);
+  const std::filesystem::path file = cacheFileOf(first);
+  ASSERT_FALSE(file.empty());
+  const std::vector<uint8_t> planted = withRatios(readFile(file), 0.125f, 0.25f);
+
+  std::vector<uint8_t> damagedPayload = planted;
+  damagedPayload.back() ^= 0x01;  // the payload checksum no longer matches
+  std::vector<uint8_t> implausible = withRatios(planted, 0.0f, -1.0f);
+  const std::vector<std::pair<std::string, std::vector<uint8_t>>> cases{
+      {"a damaged payload", damagedPayload},
+      {"a truncated file", std::vector<uint8_t>(planted.begin(), planted.begin() + 20)},
+      {"not a cache file", std::vector<uint8_t>{'h', 'e', 'l', 'l', 'o'}},
+      {"another device's file", withForeignIdentity(planted, 0)},
+      {"another driver's file", withForeignIdentity(planted, 1)},
+      {"ratios out of range", implausible},
+  };
+  for (const auto& [what, bytes] : cases) {
+    SCOPED_TRACE(what);
+    writeFile(file, bytes);
+    Plugin reopened = loadPlugin({});
+    NNRT_REQUIRE_OPENCL(reopened);
+    const float measured = execTime(reopened, OperandType::TENSOR_FLOAT32);
+    EXPECT_NE(measured, 0.125f);
+    EXPECT_GT(measured, 0.0f);
+    // Measured again and rewritten: the next open reads the same number back.
+    Plugin again = loadPlugin({});
+    NNRT_REQUIRE_OPENCL(again);
+    EXPECT_EQ(execTime(again, OperandType::TENSOR_FLOAT32), measured);
+  }
+  // A missing file is measured and written again.
+  std::filesystem::remove(file);
+  Plugin fresh = loadPlugin({});
+  NNRT_REQUIRE_OPENCL(fresh);
+  EXPECT_TRUE(std::filesystem::exists(file));
+}
+
+TEST_F(OpenClCalibrationCacheTest, AnUnwritableCacheFolderOnlyCostsTheMeasurement) {
+  // XDG_CACHE_HOME names a file, so no nnrt/ folder can be made under it.
+  writeFile(root_ / "a_file", {'x'});
+  ::setenv("XDG_CACHE_HOME", (root_ / "a_file").c_str(), 1);
+  Plugin p = loadPlugin({});
+  NNRT_REQUIRE_OPENCL(p);
+  EXPECT_GT(execTime(p, OperandType::TENSOR_FLOAT32), 0.0f);
+  // Without XDG_CACHE_HOME the folder is ~/.cache/nnrt.
+  ::unsetenv("XDG_CACHE_HOME");
+  const char* home = std::getenv("HOME");
+  const std::string savedHome = home != nullptr ? home : "";
+  ::setenv("HOME", root_.c_str(), 1);
+  Plugin underHome = loadPlugin({});
+  if (savedHome.empty()) {
+    ::unsetenv("HOME");
+  } else {
+    ::setenv("HOME", savedHome.c_str(), 1);
+  }
+  NNRT_REQUIRE_OPENCL(underHome);
+  std::error_code ignored;
+  EXPECT_FALSE(std::filesystem::is_empty(root_ / ".cache" / "nnrt", ignored));
 }
 
 }  // namespace
