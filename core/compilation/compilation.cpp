@@ -4,7 +4,6 @@
 #include <thread>
 
 #include "core/compilation/compilation_cache.hpp"
-#include "core/execution/plan_runner.hpp"
 #include "core/support/log.hpp"
 
 namespace nnrt {
@@ -385,10 +384,6 @@ Result<void> Compilation::finish() {
     return Unexpected(prepared.error());
   }
   if (fallbackAllowed) compiled->executionFallback_ = fallback;
-  if (!compiled->main_.direct()) compiled->main_.layout = makeStepLayout(*compiled, compiled->main_);
-  for (CompiledSubgraph& sub : compiled->referenced_) {
-    if (!sub.steps.empty() && !sub.direct()) sub.layout = makeStepLayout(*compiled, sub);
-  }
   compiled_ = std::move(compiled);
   return {};
 }

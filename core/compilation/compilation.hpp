@@ -24,6 +24,8 @@
 
 namespace nnrt {
 
+// How a plan's temporaries are laid out (core/execution/plan_runner.hpp): the execution layer, above
+// this one, makes it.
 struct StepLayout;
 
 struct CompiledStep {
@@ -48,9 +50,14 @@ struct CompiledSubgraph {
   std::vector<CompiledStep> steps;  // empty for a referenced subgraph nothing interprets
   // Shapes of every operand as far as the declared shapes determine them (0 = unknown).
   std::vector<ops::Shape> staticShapes;
-  // How the temporaries are laid out, and the step graphs: when there are several steps or one is
-  // interpreted.
-  std::shared_ptr<const StepLayout> layout;
+  // How the temporaries are laid out, and the step graphs, when there are several steps or one is
+  // interpreted: made by the execution layer on the first run of this subgraph and kept for every
+  // later one (thread-safe through `once`).
+  struct LazyLayout {
+    std::once_flag once;
+    std::shared_ptr<const StepLayout> layout;
+  };
+  std::shared_ptr<LazyLayout> layout = std::make_shared<LazyLayout>();
   bool direct() const { return steps.size() == 1 && !steps[0].interpreted; }  // no layout: straight to the driver
 };
 
@@ -104,8 +111,6 @@ class CompiledModel {
   Result<std::shared_ptr<PreparedModel>> fallbackPrepared(const CompiledSubgraph& sub, size_t step) const;
   const std::shared_ptr<DriverDevice>& fallbackDevice() const { return executionFallback_; }
   int32_t preference() const { return plan_.policy.preference; }
-  // How the main plan's temporaries are laid out and its step graphs (only when !main().direct()).
-  const StepLayout& layout() const { return *main_.layout; }
 
  private:
   friend class Compilation;

@@ -69,7 +69,11 @@ std::unique_ptr<DeviceRegistry> DeviceRegistry::create(config::RuntimeConfig con
       registry->devices_.push_back(std::move(*device));
     }
   }
-  registry->extensions_ = ExtensionRegistry::fromDevices(registry->devices_);
+  std::vector<std::pair<std::string, driver::Extension>> extensions;
+  for (const auto& d : registry->devices_) {
+    for (const auto& e : d->extensions()) extensions.emplace_back(d->name(), e);
+  }
+  registry->extensions_ = ExtensionRegistry::fromList(extensions);
   const auto& policy = registry->config_.policy;
   if (policy.extensionAccess == allowlist::ExtensionAccess::Allowlist && !policy.allowlistPath.empty()) {
     allowlist::LoadResult loaded = allowlist::loadAllowlist(policy.allowlistPath.string());

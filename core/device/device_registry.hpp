@@ -11,8 +11,8 @@
 #include "allowlist/allowlist.hpp"
 #include "core/config/runtime_config.hpp"
 #include "core/device/driver_device.hpp"
-#include "core/device/extension_registry.hpp"
 #include "core/device/health_monitor.hpp"
+#include "core/model/extension_registry.hpp"
 #include "core/support/status.hpp"
 
 namespace nnrt {

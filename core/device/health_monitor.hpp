@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/device/driver_device.hpp"
-#include "core/execution/timer_service.hpp"
+#include "core/support/timer_service.hpp"
 
 namespace nnrt {
 

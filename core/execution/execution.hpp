@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/compilation/compilation.hpp"
-#include "core/execution/memory.hpp"
+#include "core/memory/memory.hpp"
 #include "core/support/status.hpp"
 
 namespace nnrt {

@@ -10,8 +10,8 @@
 
 #include "core/device/driver_buffer.hpp"
 #include "core/execution/memory_desc.hpp"
-#include "core/execution/timer_service.hpp"
 #include "core/support/log.hpp"
+#include "core/support/timer_service.hpp"
 
 namespace nnrt {
 namespace {
@@ -251,7 +251,7 @@ class SubgraphRun : public StepLauncher {
               std::span<const Buffer> outputs, const RunOptions& options, bool allowFallback)
       : compiled_(compiled),
         sub_(sub),
-        layout_(*sub.layout),
+        layout_(stepLayoutOf(compiled, sub)),
         model_(compiled.model()),
         operands_(compiled.model().operandsOf(sub.subgraph)),
         options_(options),
@@ -632,7 +632,7 @@ Result<RunOutcome> runSubgraph(const CompiledModel& compiled, const CompiledSubg
     }
     return outcome;
   }
-  const StepLayout& layout = *sub.layout;
+  const StepLayout& layout = stepLayoutOf(compiled, sub);
   SubgraphRun run(compiled, sub, inputs, outputs, options, allowFallback);
   {
     // Steps that have not started when the deadline passes are not started.
@@ -646,8 +646,7 @@ Result<RunOutcome> runSubgraph(const CompiledModel& compiled, const CompiledSubg
   return run.outcome(inputs, outputs);
 }
 
-}  // namespace
-
+// Lays out the slots and arena of a compiled subgraph that is not direct().
 std::shared_ptr<const StepLayout> makeStepLayout(const CompiledModel& compiled, const CompiledSubgraph& sub) {
   const auto& steps = sub.steps;
   std::vector<std::vector<size_t>> dependsOn;
@@ -705,6 +704,14 @@ std::shared_ptr<const StepLayout> makeStepLayout(const CompiledModel& compiled, 
     layout->stepOutputs.push_back(std::move(out));
   }
   return layout;
+}
+
+}  // namespace
+
+const StepLayout& stepLayoutOf(const CompiledModel& compiled, const CompiledSubgraph& sub) {
+  CompiledSubgraph::LazyLayout& lazy = *sub.layout;
+  std::call_once(lazy.once, [&] { lazy.layout = makeStepLayout(compiled, sub); });
+  return *lazy.layout;
 }
 
 bool canRunFenced(const CompiledModel& compiled, std::span<const Argument> outputs) {

@@ -49,8 +49,9 @@ struct StepLayout {
   explicit StepLayout(std::vector<std::vector<size_t>> dependsOn) : graphs(std::move(dependsOn)) {}
 };
 
-// Lays out the slots and arena of a compiled subgraph that is not direct().
-std::shared_ptr<const StepLayout> makeStepLayout(const CompiledModel& compiled, const CompiledSubgraph& sub);
+// The layout of a compiled subgraph that is not direct(): made on the first call, the same after.
+// Thread-safe.
+const StepLayout& stepLayoutOf(const CompiledModel& compiled, const CompiledSubgraph& sub);
 
 struct RunOptions {
   bool measure = false;

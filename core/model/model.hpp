@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "core/device/extension_registry.hpp"
-#include "core/execution/memory.hpp"
+#include "core/memory/memory.hpp"
+#include "core/model/extension_registry.hpp"
 #include "core/support/status.hpp"
 #include "nnrt/driver/nnrt_driver.h"
 

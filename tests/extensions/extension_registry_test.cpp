@@ -1,7 +1,7 @@
 // The extension registry: what the devices describe, prefixes, conflicts and names.
 #include <gtest/gtest.h>
 
-#include "core/device/extension_registry.hpp"
+#include "core/model/extension_registry.hpp"
 
 namespace nnrt {
 namespace {

@@ -1,5 +1,6 @@
-// Vendor extensions known to the runtime: the union of what the devices describe, and the
-// process-wide 16-bit prefix of each extension name.
+// Vendor extensions known to the runtime: the union of what the devices describe (the device registry
+// collects them), and the process-wide 16-bit prefix of each extension name. In the model layer: models
+// name extension types through it, and it knows no device.
 #pragma once
 
 #include <cstdint>
@@ -15,16 +16,13 @@
 
 namespace nnrt {
 
-class DriverDevice;
-
 // Android's syntax: lowercase letters, digits, '_' and '.', with at least one '.', no empty segment.
 bool isValidExtensionName(const std::string& name);
 
 class ExtensionRegistry {
  public:
-  // Collects every device's extensions. An extension that two devices describe differently is
-  // disabled, with a warning naming both devices.
-  static std::shared_ptr<ExtensionRegistry> fromDevices(const std::vector<std::shared_ptr<DriverDevice>>& devices);
+  // Collects the extensions of every device, given as (device name, extension). An extension that two
+  // devices describe differently is disabled, with a warning naming both devices.
   static std::shared_ptr<ExtensionRegistry> fromList(
       const std::vector<std::pair<std::string, driver::Extension>>& deviceExtensions);
 

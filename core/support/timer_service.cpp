@@ -1,4 +1,4 @@
-#include "core/execution/timer_service.hpp"
+#include "core/support/timer_service.hpp"
 
 #include <algorithm>
 #include <mutex>

@@ -1,4 +1,4 @@
-#include "core/execution/memory.hpp"
+#include "core/memory/memory.hpp"
 
 #include <fcntl.h>
 #include <sys/mman.h>

@@ -1,6 +1,5 @@
-#include "core/device/extension_registry.hpp"
+#include "core/model/extension_registry.hpp"
 
-#include "core/device/driver_device.hpp"
 #include "core/support/log.hpp"
 
 namespace nnrt {
@@ -31,15 +30,6 @@ bool isValidExtensionName(const std::string& name) {
     previous = c;
   }
   return dot;
-}
-
-std::shared_ptr<ExtensionRegistry> ExtensionRegistry::fromDevices(
-    const std::vector<std::shared_ptr<DriverDevice>>& devices) {
-  std::vector<std::pair<std::string, driver::Extension>> list;
-  for (const auto& d : devices) {
-    for (const auto& e : d->extensions()) list.emplace_back(d->name(), e);
-  }
-  return fromList(list);
 }
 
 std::shared_ptr<ExtensionRegistry> ExtensionRegistry::fromList(

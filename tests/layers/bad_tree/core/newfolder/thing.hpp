@@ -1,0 +1,2 @@
+// A folder that is not a layer.
+#pragma once
