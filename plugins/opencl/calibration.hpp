@@ -1,11 +1,11 @@
 // Measured capabilities: at open(), the plugin times an element-wise ADD (2^18 elements) and a
-// 256x256x256 GEMM on the device, and the same work on the host as plain C++ loops of its own spread
-// over every host core (the reference), and reports execTime = device time / host time (the geometric
-// mean of the two ratios) for each operand type it runs: TENSOR_FLOAT32, the FLOAT32 and INT32
-// parameters, and — when the device has cl_khr_fp16 — TENSOR_FLOAT16, FLOAT16 and the relaxed numbers
-// from a float16 build (without cl_khr_fp16 those run float32 arithmetic and get the float32 numbers).
-// The plugin links no other driver's kernels: its reference is the host's throughput with
-// straightforward code, which the cpu driver's BLAS-backed kernels usually beat (docs/configuration.md).
+// 256x256x256 GEMM on the device, and the same work on the host (the reference: the ADD as a plain
+// loop of its own over every host core, the GEMM through the host's BLAS, which the cpu driver's GEMM
+// also calls), and reports execTime = device time / host time (the geometric mean of the two ratios) for each
+// operand type it runs: TENSOR_FLOAT32, the FLOAT32 and INT32 parameters, and — when the device has
+// cl_khr_fp16 — TENSOR_FLOAT16, FLOAT16 and the relaxed numbers from a float16 build (without cl_khr_fp16
+// those run float32 arithmetic and get the float32 numbers). The plugin links no other driver's code
+// (docs/configuration.md#opencl-calibration).
 //
 // powerUsage is a heuristic, not a measurement: execTime for CPU devices, execTime * 0.5 for GPUs and
 // accelerators (the same work at a lower power draw than the CPU cores it would occupy).
