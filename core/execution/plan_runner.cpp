@@ -753,7 +753,6 @@ Result<RunOutcome> runCompiledModelFenced(const CompiledModel& compiled, std::sp
 
 Result<RunOutcome> runCompiledModel(const CompiledModel& compiled, std::span<const Argument> inputs,
                                     std::span<const Argument> outputs, const RunOptions& options) {
-  const auto& steps = compiled.steps();
   if (deadlinePassed(options.deadlineNs)) {
     return fail(ResultCode::MISSED_DEADLINE_TRANSIENT,
                 "the deadline passed before the execution could start");
