@@ -29,11 +29,11 @@ inline std::unique_ptr<DeviceRegistry> registryFrom(const std::string& devicesYa
 }
 
 // The cpu driver on `threads` threads; `fast` false runs its reference kernels only.
-inline std::string cpuEntry(int threads, bool fast = true) {
+// `extraOptions` (", key: value" pairs) are added to the device's options.
+inline std::string cpuEntry(int threads, bool fast = true, const std::string& extraOptions = "") {
   // As the default configuration: the built-in cpu runs without the watchdog's thread handoff.
   return "  - name: cpu\n    library: libnnrt_driver_cpu.so\n    watchdog: false\n    options: {threads: \"" +
-         std::to_string(threads) +
-         "\", fast: " + (fast ? "on" : "off") + "}\n";
+         std::to_string(threads) + "\", fast: " + (fast ? "on" : "off") + extraOptions + "}\n";
 }
 
 inline std::vector<float> randomValues(size_t n, uint32_t seed) {

@@ -207,6 +207,59 @@ BENCHMARK(BM_Layer)
     ->UseRealTime()
     ->Unit(benchmark::kMicrosecond);
 
+// A light operation (ADD of a constant + RELU, RELU6, SOFTMAX, CONCATENATION with itself) on
+// `elements` elements, alone (modes 0: reference kernels, 1: fast layer) and between two pointwise
+// convolutions that run on the fast layer (modes 2: the light operation on the fast layer too, 3:
+// on the reference kernels). Where the fast layer starts to win sets kFastMinElements
+// (fast_path.hpp); mode 1 of CONCATENATION runs the reference kernel (a model whose only fast
+// kernels would be CONCATENATIONs does not take the fast layer).
+const char* const kLightOps[] = {"ADD", "RELU6", "SOFTMAX", "CONCATENATION"};
+
+void BM_Light(benchmark::State& state) {
+  const int kind = static_cast<int>(state.range(0));
+  const uint32_t elements = static_cast<uint32_t>(state.range(1));
+  const int mode = static_cast<int>(state.range(2));
+  const bool inModel = mode >= 2;
+  const bool lightFast = mode == 1 || mode == 2;
+  auto registry = registryFrom(cpuEntry(kThreads, mode != 0,
+                                        std::string(", fast_min_elements: ") + (lightFast ? "0" : "1099511627776")));
+  Builder b(*registry);
+  const uint32_t channels = std::min(elements, 16u);
+  const std::vector<uint32_t> dims{1, elements / channels, 1, channels};
+  double flops = 0;
+  const uint32_t x = b.tensor(dims);
+  uint32_t y = inModel ? conv(b, x, dims, channels, 1, 1, false, 0, flops, 1) : x;
+  std::vector<uint32_t> outDims = dims;
+  if (kind == 3) outDims[3] *= 2;
+  const uint32_t z = b.tensor(outDims);
+  switch (kind) {
+    case 0:
+      b.op(OperationType::ADD, {y, b.constant(dims, randomValues(elements, 2)), b.scalar(1)}, {z});
+      break;
+    case 1:
+      b.op(OperationType::RELU6, {y}, {z});
+      break;
+    case 2:
+      b.op(OperationType::SOFTMAX, {y, b.floatScalar(1.0f)}, {z});
+      break;
+    default:
+      b.op(OperationType::CONCATENATION, {y, y, b.scalar(3)}, {z});
+      break;
+  }
+  uint32_t out = z;
+  if (inModel) out = conv(b, z, outDims, channels, 1, 1, false, 0, flops, 3);
+  auto compiled = compile(b.finish({x}, {out}), *registry);
+  std::vector<float> in = randomValues(elements, 3), result(elements * (kind == 3 && !inModel ? 2 : 1));
+  computeLoop(state, compiled, in, result);
+  state.SetLabel(std::string(kLightOps[kind]) + (inModel ? " between fast convolutions" : " alone") +
+                 (mode == 0 ? ", reference" : lightFast ? ", fast" : ", reference (convolutions fast)"));
+}
+BENCHMARK(BM_Light)
+    ->ArgsProduct({{0, 1, 2, 3}, {4, 4096, 16384, 32768, 65536, 262144, 1048576}, {0, 1, 2, 3}})
+    ->ArgNames({"op", "elements", "mode"})
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond);
+
 }  // namespace
 }  // namespace nnrt::bench
 
