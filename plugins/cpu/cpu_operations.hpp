@@ -22,7 +22,8 @@ using OpParams = std::variant<std::monostate, ops::BinaryParams, ops::FullyConne
                               ops::ReshapeParams, ops::ConcatenationParams, ops::SqueezeParams,
                               ops::TransposeParams, ops::PadParams, ops::MeanParams, ops::RoiParams,
                               ops::BoxWithNmsLimitParams, ops::GenerateProposalsParams,
-                              ops::DetectionPostprocessingParams>;
+                              ops::DetectionPostprocessingParams, ops::GroupedConv2DParams,
+                              ops::TransposeConv2DParams, ops::BatchMatmulParams>;
 
 // For an operation whose output shapes depend on its data (KernelEntry::shapesFromData): records
 // output k's shape, once the kernel knows it, and returns where its bytes go (exactly its size).
