@@ -67,6 +67,12 @@ class Builder {
     check(m_.setOperandValue(i, values.data(), values.size() * sizeof(int32_t)));
     return i;
   }
+  uint32_t boolScalar(bool value) {
+    uint32_t i = add(static_cast<int32_t>(driver::OperandType::BOOL), {});
+    const uint8_t byte = value ? 1 : 0;
+    check(m_.setOperandValue(i, &byte, 1));
+    return i;
+  }
   uint32_t floatScalar(float value) {
     uint32_t i = add(static_cast<int32_t>(driver::OperandType::FLOAT32), {});
     check(m_.setOperandValue(i, &value, sizeof value));

@@ -172,6 +172,15 @@ const LayerShape kLayers[] = {
     {"pw 1024->1024 7x7", 7, 1024, 1024, 1, 1, false},
 };
 
+// A layer's GFLOP/s and its share of the machine's float32 peak (NNRT_PEAK_GFLOPS, default 440).
+void countFlops(benchmark::State& state, double flops) {
+  const char* peakEnv = std::getenv("NNRT_PEAK_GFLOPS");
+  const double peak = peakEnv != nullptr ? std::atof(peakEnv) : 440.0;
+  const double gflops = flops * static_cast<double>(state.iterations()) / 1e9;
+  state.counters["GFLOP/s"] = benchmark::Counter(gflops, benchmark::Counter::kIsRate);
+  state.counters["peak%"] = benchmark::Counter(100.0 * gflops / peak, benchmark::Counter::kIsRate);
+}
+
 void BM_Layer(benchmark::State& state) {
   const LayerShape& l = kLayers[state.range(0)];
   auto registry = registryFrom(cpuEntry(kThreads, state.range(1) != 0));
@@ -194,15 +203,65 @@ void BM_Layer(benchmark::State& state) {
   auto compiled = compile(b.finish({x}, {y}), *registry);
   std::vector<float> in = randomValues(inSize, 3), out(outSize);
   computeLoop(state, compiled, in, out);
-  const char* peakEnv = std::getenv("NNRT_PEAK_GFLOPS");
-  const double peak = peakEnv != nullptr ? std::atof(peakEnv) : 440.0;
-  const double gflops = flops * static_cast<double>(state.iterations()) / 1e9;
   state.SetLabel(l.name);
-  state.counters["GFLOP/s"] = benchmark::Counter(gflops, benchmark::Counter::kIsRate);
-  state.counters["peak%"] = benchmark::Counter(100.0 * gflops / peak, benchmark::Counter::kIsRate);
+  countFlops(state, flops);
 }
 BENCHMARK(BM_Layer)
     ->ArgsProduct({benchmark::CreateDenseRange(0, std::size(kLayers) - 1, 1), {1, 0}})
+    ->ArgNames({"layer", "fast"})
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond);
+
+// The other hot layer kinds a model may use, each alone: GROUPED_CONV_2D (ResNeXt's 3x3, 32 groups),
+// TRANSPOSE_CONV_2D (a decoder's 4x4 stride 2 upsampling) and BATCH_MATMUL (attention's 12 heads).
+const char* const kMoreLayers[] = {"grouped3x3 128->128 32 groups 28x28", "transpose4x4/2 64->32 28x28->56x56",
+                                   "batch_matmul 12x128x64x128"};
+
+void BM_LayerMore(benchmark::State& state) {
+  const int which = static_cast<int>(state.range(0));
+  auto registry = registryFrom(cpuEntry(kThreads, state.range(1) != 0));
+  Builder b(*registry);
+  double flops = 0;
+  uint32_t x = 0, y = 0;
+  size_t inSize = 0, outSize = 0;
+  const uint32_t none = b.scalar(0), nhwc = b.boolScalar(false);
+  if (which == 0) {
+    x = b.tensor({1, 28, 28, 128});
+    const uint32_t f = b.constant({128, 3, 3, 4}, randomValues(128 * 9 * 4, 1));
+    y = b.tensor({1, 28, 28, 128});
+    b.op(OperationType::GROUPED_CONV_2D,
+         {x, f, b.constant({128}, randomValues(128, 2)), b.scalar(1), b.scalar(1), b.scalar(1), b.scalar(32), none,
+          nhwc},
+         {y});
+    flops = 2.0 * 28 * 28 * 128 * 9 * 4;
+    inSize = outSize = 28 * 28 * 128;
+  } else if (which == 1) {
+    x = b.tensor({1, 28, 28, 64});
+    const uint32_t f = b.constant({32, 4, 4, 64}, randomValues(32 * 16 * 64, 1));
+    y = b.tensor({1, 56, 56, 32});
+    const uint32_t one = b.scalar(1), two = b.scalar(2);
+    b.op(OperationType::TRANSPOSE_CONV_2D,
+         {x, f, b.constant({32}, randomValues(32, 2)), one, one, one, one, two, two, none, nhwc}, {y});
+    flops = 2.0 * 28 * 28 * 64 * 32 * 16;
+    inSize = 28 * 28 * 64;
+    outSize = 56 * 56 * 32;
+  } else {
+    x = b.tensor({12, 128, 64});
+    const uint32_t rhs = b.constant({12, 64, 128}, randomValues(12 * 64 * 128, 1));
+    y = b.tensor({12, 128, 128});
+    b.op(OperationType::BATCH_MATMUL, {x, rhs, nhwc, nhwc}, {y});
+    flops = 2.0 * 12 * 128 * 64 * 128;
+    inSize = 12 * 128 * 64;
+    outSize = 12 * 128 * 128;
+  }
+  auto compiled = compile(b.finish({x}, {y}), *registry);
+  std::vector<float> in = randomValues(inSize, 3), out(outSize);
+  computeLoop(state, compiled, in, out);
+  state.SetLabel(kMoreLayers[which]);
+  countFlops(state, flops);
+}
+BENCHMARK(BM_LayerMore)
+    ->ArgsProduct({{0, 1, 2}, {1, 0}})
     ->ArgNames({"layer", "fast"})
     ->UseRealTime()
     ->Unit(benchmark::kMicrosecond);
