@@ -266,13 +266,13 @@ BENCHMARK(BM_LayerMore)
     ->UseRealTime()
     ->Unit(benchmark::kMicrosecond);
 
-// A light operation (ADD of a constant + RELU, RELU6, SOFTMAX, CONCATENATION with itself) on
+// A light operation (ADD of a constant + RELU, RELU6, SOFTMAX, CONCATENATION with itself, LOGISTIC) on
 // `elements` elements, alone (modes 0: reference kernels, 1: fast layer) and between two pointwise
 // convolutions that run on the fast layer (modes 2: the light operation on the fast layer too, 3:
 // on the reference kernels). Where the fast layer starts to win sets kFastMinElements
 // (fast_path.hpp); mode 1 of CONCATENATION runs the reference kernel (a model whose only fast
 // kernels would be CONCATENATIONs does not take the fast layer).
-const char* const kLightOps[] = {"ADD", "RELU6", "SOFTMAX", "CONCATENATION"};
+const char* const kLightOps[] = {"ADD", "RELU6", "SOFTMAX", "CONCATENATION", "LOGISTIC"};
 
 void BM_Light(benchmark::State& state) {
   const int kind = static_cast<int>(state.range(0));
@@ -301,6 +301,9 @@ void BM_Light(benchmark::State& state) {
     case 2:
       b.op(OperationType::SOFTMAX, {y, b.floatScalar(1.0f)}, {z});
       break;
+    case 4:
+      b.op(OperationType::LOGISTIC, {y}, {z});
+      break;
     default:
       b.op(OperationType::CONCATENATION, {y, y, b.scalar(3)}, {z});
       break;
@@ -314,7 +317,7 @@ void BM_Light(benchmark::State& state) {
                  (mode == 0 ? ", reference" : lightFast ? ", fast" : ", reference (convolutions fast)"));
 }
 BENCHMARK(BM_Light)
-    ->ArgsProduct({{0, 1, 2, 3}, {4, 4096, 16384, 32768, 65536, 262144, 1048576}, {0, 1, 2, 3}})
+    ->ArgsProduct({{0, 1, 2, 3, 4}, {4, 4096, 16384, 32768, 65536, 262144, 1048576}, {0, 1, 2, 3}})
     ->ArgNames({"op", "elements", "mode"})
     ->UseRealTime()
     ->Unit(benchmark::kMicrosecond);
