@@ -214,8 +214,8 @@ BENCHMARK(BM_Layer)
 
 // The other hot layer kinds a model may use, each alone: GROUPED_CONV_2D (ResNeXt's 3x3, 32 groups),
 // TRANSPOSE_CONV_2D (a decoder's 4x4 stride 2 upsampling) and BATCH_MATMUL (attention's 12 heads).
-const char* const kMoreLayers[] = {"grouped3x3 128->128 32 groups 28x28", "transpose4x4/2 64->32 28x28->56x56",
-                                   "batch_matmul 12x128x64x128"};
+const char* const kMoreLayers[] = {"grouped3x3 128->128 32 groups 28x28",
+                                   "transpose4x4/2 64->32 28x28->56x56", "batch_matmul 12x128x64x128"};
 
 void BM_LayerMore(benchmark::State& state) {
   const int which = static_cast<int>(state.range(0));
@@ -230,8 +230,8 @@ void BM_LayerMore(benchmark::State& state) {
     const uint32_t f = b.constant({128, 3, 3, 4}, randomValues(128 * 9 * 4, 1));
     y = b.tensor({1, 28, 28, 128});
     b.op(OperationType::GROUPED_CONV_2D,
-         {x, f, b.constant({128}, randomValues(128, 2)), b.scalar(1), b.scalar(1), b.scalar(1), b.scalar(32), none,
-          nhwc},
+         {x, f, b.constant({128}, randomValues(128, 2)), b.scalar(1), b.scalar(1), b.scalar(1), b.scalar(32),
+          none, nhwc},
          {y});
     flops = 2.0 * 28 * 28 * 128 * 9 * 4;
     inSize = outSize = 28 * 28 * 128;
@@ -280,8 +280,8 @@ void BM_Light(benchmark::State& state) {
   const int mode = static_cast<int>(state.range(2));
   const bool inModel = mode >= 2;
   const bool lightFast = mode == 1 || mode == 2;
-  auto registry = registryFrom(cpuEntry(kThreads, mode != 0,
-                                        std::string(", fast_min_elements: ") + (lightFast ? "0" : "1099511627776")));
+  auto registry = registryFrom(cpuEntry(
+      kThreads, mode != 0, std::string(", fast_min_elements: ") + (lightFast ? "0" : "1099511627776")));
   Builder b(*registry);
   const uint32_t channels = std::min(elements, 16u);
   const std::vector<uint32_t> dims{1, elements / channels, 1, channels};
@@ -314,7 +314,9 @@ void BM_Light(benchmark::State& state) {
   std::vector<float> in = randomValues(elements, 3), result(elements * (kind == 3 && !inModel ? 2 : 1));
   computeLoop(state, compiled, in, result);
   state.SetLabel(std::string(kLightOps[kind]) + (inModel ? " between fast convolutions" : " alone") +
-                 (mode == 0 ? ", reference" : lightFast ? ", fast" : ", reference (convolutions fast)"));
+                 (mode == 0   ? ", reference"
+                  : lightFast ? ", fast"
+                              : ", reference (convolutions fast)"));
 }
 BENCHMARK(BM_Light)
     ->ArgsProduct({{0, 1, 2, 3, 4}, {4, 4096, 16384, 32768, 65536, 262144, 1048576}, {0, 1, 2, 3}})

@@ -86,7 +86,8 @@ driver::Result<std::unique_ptr<driver::PreparedModel>> CpuDevice::prepareModel_1
                           "the deadline passed before preparation");
     }
   }
-  NNRT_ASSIGN_OR_RETURN(auto prepared, CpuPreparedModel::create(model, threads_, lease_, fast_, minElements_));
+  NNRT_ASSIGN_OR_RETURN(auto prepared,
+                        CpuPreparedModel::create(model, threads_, lease_, fast_, minElements_));
   return std::unique_ptr<driver::PreparedModel>(std::move(prepared));
 }
 

@@ -37,10 +37,11 @@ bool isPerChannel(const KernelCall& c) {
 Result<void> groupedConvFloat(const KernelCall& c) {
   NNRT_ASSIGN_OR_RETURN(const auto* g, paramsOf<ops::GroupedConv2DParams>(c));
   const Shape filterShape = shapeOf(c.op.inputs[1]);
-  runNhwc(c, g->nchw, sizeof(float), [&](const void* in, const Shape& inShape, void* out, const Shape& outShape) {
-    groupedConv2d(static_cast<const float*>(in), inShape, input<float>(c, 1), filterShape, input<float>(c, 2),
-                  g->groups, convParams(*g), static_cast<float*>(out), outShape);
-  });
+  runNhwc(c, g->nchw, sizeof(float),
+          [&](const void* in, const Shape& inShape, void* out, const Shape& outShape) {
+            groupedConv2d(static_cast<const float*>(in), inShape, input<float>(c, 1), filterShape,
+                          input<float>(c, 2), g->groups, convParams(*g), static_cast<float*>(out), outShape);
+          });
   return {};
 }
 
@@ -51,16 +52,16 @@ Result<void> groupedConvQuant(const KernelCall& c) {
   if (isPerChannel(c)) {
     NNRT_ASSIGN_OR_RETURN(const float* scales, per_channel_detail::filterScales(c, 0));
     runNhwc(c, g->nchw, 1, [&](const void* in, const Shape& inShape, void* out, const Shape& outShape) {
-      groupedConv2dPerChannel(static_cast<const uint8_t*>(in), inShape, inQuant, input<int8_t>(c, 1), filterShape,
-                              scales, input<int32_t>(c, 2), g->groups, convParams(*g), static_cast<uint8_t*>(out),
-                              outShape, outQuant);
+      groupedConv2dPerChannel(static_cast<const uint8_t*>(in), inShape, inQuant, input<int8_t>(c, 1),
+                              filterShape, scales, input<int32_t>(c, 2), g->groups, convParams(*g),
+                              static_cast<uint8_t*>(out), outShape, outQuant);
     });
     return {};
   }
   runNhwc(c, g->nchw, 1, [&](const void* in, const Shape& inShape, void* out, const Shape& outShape) {
     groupedConv2d(static_cast<const uint8_t*>(in), inShape, inQuant, input<uint8_t>(c, 1), filterShape,
-                  quantOf(c.op.inputs[1]), input<int32_t>(c, 2), g->groups, convParams(*g), static_cast<uint8_t*>(out),
-                  outShape, outQuant);
+                  quantOf(c.op.inputs[1]), input<int32_t>(c, 2), g->groups, convParams(*g),
+                  static_cast<uint8_t*>(out), outShape, outQuant);
   });
   return {};
 }
@@ -70,10 +71,11 @@ Result<void> groupedConvQuant(const KernelCall& c) {
 Result<void> transposeConvFloat(const KernelCall& c) {
   NNRT_ASSIGN_OR_RETURN(const auto* t, paramsOf<ops::TransposeConv2DParams>(c));
   const Shape filterShape = shapeOf(c.op.inputs[1]);
-  runNhwc(c, t->nchw, sizeof(float), [&](const void* in, const Shape& inShape, void* out, const Shape& outShape) {
-    transposeConv2d(static_cast<const float*>(in), inShape, input<float>(c, 1), filterShape, input<float>(c, 2),
-                    convParams(*t), static_cast<float*>(out), outShape);
-  });
+  runNhwc(c, t->nchw, sizeof(float),
+          [&](const void* in, const Shape& inShape, void* out, const Shape& outShape) {
+            transposeConv2d(static_cast<const float*>(in), inShape, input<float>(c, 1), filterShape,
+                            input<float>(c, 2), convParams(*t), static_cast<float*>(out), outShape);
+          });
   return {};
 }
 
@@ -85,15 +87,15 @@ Result<void> transposeConvQuant(const KernelCall& c) {
     NNRT_ASSIGN_OR_RETURN(const float* scales, per_channel_detail::filterScales(c, 0));
     runNhwc(c, t->nchw, 1, [&](const void* in, const Shape& inShape, void* out, const Shape& outShape) {
       transposeConv2dPerChannel(static_cast<const uint8_t*>(in), inShape, inQuant, input<int8_t>(c, 1),
-                                filterShape, scales, input<int32_t>(c, 2), convParams(*t), static_cast<uint8_t*>(out),
-                                outShape, outQuant);
+                                filterShape, scales, input<int32_t>(c, 2), convParams(*t),
+                                static_cast<uint8_t*>(out), outShape, outQuant);
     });
     return {};
   }
   runNhwc(c, t->nchw, 1, [&](const void* in, const Shape& inShape, void* out, const Shape& outShape) {
     transposeConv2d(static_cast<const uint8_t*>(in), inShape, inQuant, input<uint8_t>(c, 1), filterShape,
-                    quantOf(c.op.inputs[1]), input<int32_t>(c, 2), convParams(*t), static_cast<uint8_t*>(out), outShape,
-                    outQuant);
+                    quantOf(c.op.inputs[1]), input<int32_t>(c, 2), convParams(*t), static_cast<uint8_t*>(out),
+                    outShape, outQuant);
   });
   return {};
 }
@@ -149,8 +151,8 @@ Result<void> batchMatmulPlain(const KernelCall& c) {
 Result<void> batchMatmulQuant(const KernelCall& c) {
   NNRT_ASSIGN_OR_RETURN(const auto* p, paramsOf<ops::BatchMatmulParams>(c));
   batchMatmul(input<uint8_t>(c, 0), shapeOf(c.op.inputs[0]), quantOf(c.op.inputs[0]), input<uint8_t>(c, 1),
-              shapeOf(c.op.inputs[1]), quantOf(c.op.inputs[1]), p->adjointLhs, p->adjointRhs, output<uint8_t>(c),
-              shapeOf(c.op.outputs[0]), quantOf(c.op.outputs[0]));
+              shapeOf(c.op.inputs[1]), quantOf(c.op.inputs[1]), p->adjointLhs, p->adjointRhs,
+              output<uint8_t>(c), shapeOf(c.op.outputs[0]), quantOf(c.op.outputs[0]));
   return {};
 }
 

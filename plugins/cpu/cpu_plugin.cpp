@@ -31,7 +31,8 @@ nnrt::driver::Result<nnrt::driver::DeviceList> openCpuPlugin(const nnrt::driver:
     char* end = nullptr;
     unsigned long long v = std::strtoull(m->c_str(), &end, 10);
     if (m->empty() || *end != '\0' || (*m)[0] == '-' || v > (1ull << 40)) {
-      return nnrt::driver::invalidArgument("option fast_min_elements='" + *m + "' is not a whole number in 0..2^40");
+      return nnrt::driver::invalidArgument("option fast_min_elements='" + *m +
+                                           "' is not a whole number in 0..2^40");
     }
     minElements = static_cast<size_t>(v);
   }

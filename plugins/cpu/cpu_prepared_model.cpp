@@ -190,7 +190,8 @@ Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
   }
   // CONCATENATIONs alone do not pay for taking every core (fast_path.hpp).
   if (hasFastSteps_ && !anchored) {
-    for (Step& step : steps_) step.fast.reset();
+    for (Step& step : steps_)
+      step.fast.reset();
     hasFastSteps_ = false;
   }
 

@@ -211,12 +211,13 @@ TEST_F(FastPathTest, GroupedConv2DOnRandomShapes) {
   for (uint32_t seed = 0; seed < 24; ++seed) {
     const uint32_t n = pick(1, 2), h = pick(5, 23), w = pick(5, 23), groups = pick(1, 6);
     const uint32_t inC = groups * pick(1, 7), outC = groups * pick(1, 7), kh = pick(1, 4), kw = pick(1, 4);
-    const uint32_t pl = pick(0, 2), pr = pick(0, 2), pt = pick(0, 2), pb = pick(0, 2), sw = pick(1, 3), sh = pick(1, 3);
+    const uint32_t pl = pick(0, 2), pr = pick(0, 2), pt = pick(0, 2), pb = pick(0, 2), sw = pick(1, 3),
+                   sh = pick(1, 3);
     const int32_t activation = static_cast<int32_t>(pick(0, 3));
     const bool nchw = seed % 3 == 2;
     const uint32_t oh = outSize(h, kh, pt, pb, sh, 1), ow = outSize(w, kw, pl, pr, sw, 1);
-    SCOPED_TRACE("case " + std::to_string(seed) + ": " + std::to_string(groups) + " groups " + std::to_string(inC) +
-                 " -> " + std::to_string(outC) + (nchw ? " NCHW" : " NHWC"));
+    SCOPED_TRACE("case " + std::to_string(seed) + ": " + std::to_string(groups) + " groups " +
+                 std::to_string(inC) + " -> " + std::to_string(outC) + (nchw ? " NCHW" : " NHWC"));
     auto image = [&](uint32_t hh, uint32_t ww, uint32_t c) {
       return nchw ? std::vector<uint32_t>{n, c, hh, ww} : std::vector<uint32_t>{n, hh, ww, c};
     };
@@ -262,17 +263,21 @@ TEST_F(FastPathTest, TransposeConv2DOnRandomShapes) {
       oh = same ? h * sh : (h - 1) * sh + kh;
       ow = same ? w * sw : (w - 1) * sw + kw;
       const std::vector<uint32_t> shape = image(oh, ow, outC);
-      ins.push_back(m.addConstant(T::TENSOR_INT32, {4}, std::vector<int32_t>(shape.begin(), shape.end()), 0.0f, 0));
+      ins.push_back(
+          m.addConstant(T::TENSOR_INT32, {4}, std::vector<int32_t>(shape.begin(), shape.end()), 0.0f, 0));
       ins.push_back(m.addInt32(same ? 1 : 2));
     } else {
       const uint32_t pl = pick(0, kw - 1), pr = pick(0, kw - 1), pt = pick(0, kh - 1), pb = pick(0, kh - 1);
       oh = (h - 1) * sh + kh - pt - pb;
       ow = (w - 1) * sw + kw - pl - pr;
       if (oh < 1 || ow < 1) continue;
-      for (uint32_t pad : {pl, pr, pt, pb}) ins.push_back(m.addInt32(pad));
+      for (uint32_t pad : {pl, pr, pt, pb})
+        ins.push_back(m.addInt32(pad));
     }
-    SCOPED_TRACE("case " + std::to_string(seed) + (implicitForm ? " implicit" : " explicit") + (nchw ? " NCHW" : " NHWC"));
-    for (uint32_t v : {sw, sh}) ins.push_back(m.addInt32(v));
+    SCOPED_TRACE("case " + std::to_string(seed) + (implicitForm ? " implicit" : " explicit") +
+                 (nchw ? " NCHW" : " NHWC"));
+    for (uint32_t v : {sw, sh})
+      ins.push_back(m.addInt32(v));
     ins.push_back(m.addInt32(activation));
     ins.push_back(m.addBool(nchw));
     const uint32_t out = m.addOutput(T::TENSOR_FLOAT32, image(oh, ow, outC));
@@ -291,7 +296,8 @@ TEST_F(FastPathTest, BatchMatmulOnRandomShapes) {
     const uint32_t rank = pick(2, 4), m = pick(1, 37), k = pick(1, 67), nn = pick(1, 41);
     const bool adjLhs = seed % 4 >= 2, adjRhs = seed % 2 == 1;
     std::vector<uint32_t> batch;
-    for (uint32_t d = 2; d < rank; ++d) batch.push_back(pick(1, 4));
+    for (uint32_t d = 2; d < rank; ++d)
+      batch.push_back(pick(1, 4));
     auto with = [&](uint32_t a, uint32_t b) {
       std::vector<uint32_t> d = batch;
       d.push_back(a);
@@ -300,8 +306,9 @@ TEST_F(FastPathTest, BatchMatmulOnRandomShapes) {
     };
     const auto lhsDims = adjLhs ? with(k, m) : with(m, k);
     const auto rhsDims = adjRhs ? with(nn, k) : with(k, nn);
-    SCOPED_TRACE("case " + std::to_string(seed) + ": rank " + std::to_string(rank) + " " + std::to_string(m) + "x" +
-                 std::to_string(k) + "x" + std::to_string(nn) + (adjLhs ? " adj lhs" : "") + (adjRhs ? " adj rhs" : ""));
+    SCOPED_TRACE("case " + std::to_string(seed) + ": rank " + std::to_string(rank) + " " + std::to_string(m) +
+                 "x" + std::to_string(k) + "x" + std::to_string(nn) + (adjLhs ? " adj lhs" : "") +
+                 (adjRhs ? " adj rhs" : ""));
     TestModel model;
     const uint32_t lhs = model.addInput(T::TENSOR_FLOAT32, lhsDims);
     const uint32_t rhs = model.addConstant(T::TENSOR_FLOAT32, rhsDims, floats(elements(rhsDims), seed + 1));
@@ -566,8 +573,9 @@ TEST_F(FastPathTest, QuantizedGroupedAndTransposedConvolutions) {
   for (const QuantCase& q : cases) {
     for (int32_t activation : {0, 3}) {
       for (bool nchw : {false, true}) {
-        SCOPED_TRACE("type " + std::to_string(static_cast<int>(q.dataType)) + (q.perChannel ? " per-channel" : "") +
-                     " activation " + std::to_string(activation) + (nchw ? " NCHW" : " NHWC"));
+        SCOPED_TRACE("type " + std::to_string(static_cast<int>(q.dataType)) +
+                     (q.perChannel ? " per-channel" : "") + " activation " + std::to_string(activation) +
+                     (nchw ? " NCHW" : " NHWC"));
         auto image = [&](uint32_t hh, uint32_t ww, uint32_t c) {
           return nchw ? std::vector<uint32_t>{1, c, hh, ww} : std::vector<uint32_t>{1, hh, ww, c};
         };

@@ -154,7 +154,16 @@ TEST(DecodeGroupedConv2D, ImplicitAndExplicit) {
     // width 9, stride 2: out 5, needed 4 * 2 + 3 = 11, total 2 -> 1 / 1;
     // height 7, stride 3: out 3, needed 2 * 3 + 3 = 9, total 2 -> 1 / 1.
     OpBuilder op(Op::GROUPED_CONV_2D);
-    op.f32({1, 7, 9, 6}).f32({4, 3, 3, 2}).f32({4}).i32(kSame).i32(2).i32(3).i32(3).i32(1).boolean(false).f32Out({});
+    op.f32({1, 7, 9, 6})
+        .f32({4, 3, 3, 2})
+        .f32({4})
+        .i32(kSame)
+        .i32(2)
+        .i32(3)
+        .i32(3)
+        .i32(1)
+        .boolean(false)
+        .f32Out({});
     auto p = decodeGroupedConv2D(op.args());
     ASSERT_TRUE(p) << errorOf(p);
     EXPECT_EQ(p->groups, 3u);

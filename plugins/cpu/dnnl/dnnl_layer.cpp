@@ -12,7 +12,8 @@
 //   RELU1, RELU6, LOGISTIC, TANH, HARD_SWISH, ELU, CONCATENATION;
 // - 8-bit quantized (QUANT8_ASYMM and QUANT8_ASYMM_SIGNED data): the four convolutions and
 //   FULLY_CONNECTED whose filters are signed with zero point 0 (per-tensor or per-channel).
-// Filters, weights and biases must be constants (BATCH_MATMUL's operands need not be). Everything else stays on the reference kernels.
+// Filters, weights and biases must be constants (BATCH_MATMUL's operands need not be). Everything else stays
+// on the reference kernels.
 #include <omp.h>
 
 #include <cstring>
@@ -50,7 +51,9 @@ dims plainStrides(const dims& shape) {
 }
 
 // A plain (row-major) description of `shape`.
-dnnl::memory::desc plainDesc(const dims& shape) { return dnnl::memory::desc(shape, dt::f32, plainStrides(shape)); }
+dnnl::memory::desc plainDesc(const dims& shape) {
+  return dnnl::memory::desc(shape, dt::f32, plainStrides(shape));
+}
 
 // An NCHW-logical description of an activation stored NHWC or NCHW.
 dnnl::memory::desc imageDesc(uint32_t n, uint32_t c, uint32_t h, uint32_t w, bool nchw) {
@@ -114,7 +117,8 @@ dnnl::memory::desc convWeights(int32_t type, const ops::Conv2DParams& p, uint32_
       return dnnl::memory::desc({i, groups, 1, kh, kw}, dataType, {groups, 1, 1, kw * o, o});
     case driver::OperationType::GROUPED_CONV_2D: {  // {groups, o / groups, i / groups, kh, kw}
       const dnnl::memory::dim og = o / groups, ig = i / groups;
-      return dnnl::memory::desc({groups, og, ig, kh, kw}, dataType, {og * kh * kw * ig, kh * kw * ig, 1, kw * ig, ig});
+      return dnnl::memory::desc({groups, og, ig, kh, kw}, dataType,
+                                {og * kh * kw * ig, kh * kw * ig, 1, kw * ig, ig});
     }
     default:  // {o, i, kh, kw}
       return dnnl::memory::desc({o, i, kh, kw}, dataType, {kh * kw * i, 1, kw * i, i});
@@ -135,7 +139,8 @@ const ops::Conv2DParams& convolutionParams(driver::OperationType kind, const OpP
   }
 }
 
-using ConvolutionPd = std::variant<dnnl::convolution_forward::primitive_desc, dnnl::deconvolution_forward::primitive_desc>;
+using ConvolutionPd =
+    std::variant<dnnl::convolution_forward::primitive_desc, dnnl::deconvolution_forward::primitive_desc>;
 
 // The primitive descriptor of convolution `type` (a deconvolution for TRANSPOSE_CONV_2D). A
 // transposed convolution's trailing pads are what its output size leaves: refused when negative
@@ -147,19 +152,20 @@ Result<ConvolutionPd> convolutionDesc(int32_t type, const ops::Conv2DParams& p, 
   const dims strides{p.strideH, p.strideW};
   const dims padL{p.padTop, p.padLeft};
   if (type == static_cast<int32_t>(driver::OperationType::TRANSPOSE_CONV_2D)) {
-    const dnnl::memory::dim padB = (dnnl::memory::dim{p.inputHeight} - 1) * p.strideH + p.filterHeight - p.padTop -
-                                   p.outputHeight;
-    const dnnl::memory::dim padR = (dnnl::memory::dim{p.inputWidth} - 1) * p.strideW + p.filterWidth - p.padLeft -
-                                   p.outputWidth;
-    if (padB < 0 || padR < 0) return driver::invalidArgument("the output is larger than the transposed window covers");
+    const dnnl::memory::dim padB =
+        (dnnl::memory::dim{p.inputHeight} - 1) * p.strideH + p.filterHeight - p.padTop - p.outputHeight;
+    const dnnl::memory::dim padR =
+        (dnnl::memory::dim{p.inputWidth} - 1) * p.strideW + p.filterWidth - p.padLeft - p.outputWidth;
+    if (padB < 0 || padR < 0)
+      return driver::invalidArgument("the output is larger than the transposed window covers");
     const dnnl::deconvolution_forward::desc desc(dnnl::prop_kind::forward_inference,
-                                                 dnnl::algorithm::deconvolution_direct, src, weights, bias, dst,
-                                                 strides, padL, {padB, padR});
+                                                 dnnl::algorithm::deconvolution_direct, src, weights, bias,
+                                                 dst, strides, padL, {padB, padR});
     return ConvolutionPd(dnnl::deconvolution_forward::primitive_desc(desc, attr, engine));
   }
-  const dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                                             src, weights, bias, dst, strides, {p.dilationH - 1, p.dilationW - 1},
-                                             padL, {p.padBottom, p.padRight});
+  const dnnl::convolution_forward::desc desc(
+      dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, src, weights, bias, dst,
+      strides, {p.dilationH - 1, p.dilationW - 1}, padL, {p.padBottom, p.padRight});
   return ConvolutionPd(dnnl::convolution_forward::primitive_desc(desc, attr, engine));
 }
 
@@ -262,7 +268,8 @@ class Layer final : public FastLayer {
         case driver::OperationType::HARD_SWISH:
           return eltwise(op, dnnl::algorithm::eltwise_hardswish, 0.0f, 0.0f);
         case driver::OperationType::ELU: {
-          if (op.inputs.size() < 2 || !op.inputs[1].hasValue() || op.inputs[1].type != static_cast<int32_t>(driver::OperandType::FLOAT32))
+          if (op.inputs.size() < 2 || !op.inputs[1].hasValue() ||
+              op.inputs[1].type != static_cast<int32_t>(driver::OperandType::FLOAT32))
             return refuse("ELU's alpha must be a float32 constant");
           return eltwise(op, dnnl::algorithm::eltwise_elu, op.inputs[1].scalar<float>(), 0.0f);
         }
@@ -350,8 +357,9 @@ class Layer final : public FastLayer {
 
     const ops::Conv2DParams& p = convolutionParams(kind, params);
     const uint32_t groups = depthwise ? std::get<ops::DepthwiseConv2DParams>(params).depthMultiplier
-                            : kind == driver::OperationType::GROUPED_CONV_2D ? std::get<ops::GroupedConv2DParams>(params).groups
-                                                                             : 1;
+                            : kind == driver::OperationType::GROUPED_CONV_2D
+                                ? std::get<ops::GroupedConv2DParams>(params).groups
+                                : 1;
     NNRT_ASSIGN_OR_RETURN(auto filter, filterScales(op.inputs[1], depthwise ? 3 : 0, p.outputChannels));
     const std::vector<float> scales = scalesFor(filter);
     attr.set_output_scales(scales.size() > 1 ? 1 << 1 : 0, scales);
@@ -365,7 +373,8 @@ class Layer final : public FastLayer {
     const dnnl::memory::desc userWeights = convWeights(op.type, p, groups, dt::s8);
     const dnnl::memory::desc anyWeights(userWeights.dims(), dt::s8, dnnl::memory::format_tag::any);
     const dnnl::memory::desc biasDesc({p.outputChannels}, dt::s32, dnnl::memory::format_tag::a);
-    NNRT_ASSIGN_OR_RETURN(auto pd, convolutionDesc(op.type, p, src, anyWeights, biasDesc, dst, attr, engine_));
+    NNRT_ASSIGN_OR_RETURN(auto pd,
+                          convolutionDesc(op.type, p, src, anyWeights, biasDesc, dst, attr, engine_));
     NNRT_ASSIGN_OR_RETURN(auto kernel, convolutionKernel(pd, src, dst, userWeights, op.inputs[1].data,
                                                          copied(biasDesc, bias.data)));
     addZeroPoints(static_cast<Kernel&>(*kernel));
@@ -378,7 +387,8 @@ class Layer final : public FastLayer {
  private:
   // CONV_2D, DEPTHWISE_CONV_2D (a group per input channel, `groups` = its multiplier),
   // GROUPED_CONV_2D (`groups` groups) and TRANSPOSE_CONV_2D (a deconvolution).
-  Result<std::unique_ptr<FastKernel>> convolution(const ops::OpArgs& op, const ops::Conv2DParams& p, uint32_t groups) {
+  Result<std::unique_ptr<FastKernel>> convolution(const ops::OpArgs& op, const ops::Conv2DParams& p,
+                                                  uint32_t groups) {
     const ops::Arg& filter = op.inputs[1];
     const ops::Arg& bias = op.inputs[2];
     if (filter.type != kFloat32 || !filter.hasValue() || !bias.hasValue())
@@ -388,7 +398,8 @@ class Layer final : public FastLayer {
     const dnnl::memory::desc userWeights = convWeights(op.type, p, groups, dt::f32);
     const dnnl::memory::desc anyWeights(userWeights.dims(), dt::f32, dnnl::memory::format_tag::any);
     const dnnl::memory::desc biasDesc({p.outputChannels}, dt::f32, dnnl::memory::format_tag::a);
-    NNRT_ASSIGN_OR_RETURN(auto pd, convolutionDesc(op.type, p, src, anyWeights, biasDesc, dst, attrFor(p.activation), engine_));
+    NNRT_ASSIGN_OR_RETURN(
+        auto pd, convolutionDesc(op.type, p, src, anyWeights, biasDesc, dst, attrFor(p.activation), engine_));
     return convolutionKernel(pd, src, dst, userWeights, filter.data, copied(biasDesc, bias.data));
   }
 
@@ -397,8 +408,8 @@ class Layer final : public FastLayer {
   template <class Pd>
   Result<std::unique_ptr<FastKernel>> convolutionKernelOf(const Pd& pd, const dnnl::memory::desc& src,
                                                           const dnnl::memory::desc& dst,
-                                                          const dnnl::memory::desc& userWeights, const void* weights,
-                                                          const dnnl::memory& bias) {
+                                                          const dnnl::memory::desc& userWeights,
+                                                          const void* weights, const dnnl::memory& bias) {
     if (isReference(pd.impl_info_str())) return refuse(onlyReference);
     using Primitive = std::conditional_t<std::is_same_v<Pd, dnnl::deconvolution_forward::primitive_desc>,
                                          dnnl::deconvolution_forward, dnnl::convolution_forward>;
@@ -408,11 +419,13 @@ class Layer final : public FastLayer {
     kernel->addArgument(DNNL_ARG_BIAS, bias);
     return std::unique_ptr<FastKernel>(std::move(kernel));
   }
-  Result<std::unique_ptr<FastKernel>> convolutionKernel(const ConvolutionPd& pd, const dnnl::memory::desc& src,
+  Result<std::unique_ptr<FastKernel>> convolutionKernel(const ConvolutionPd& pd,
+                                                        const dnnl::memory::desc& src,
                                                         const dnnl::memory::desc& dst,
-                                                        const dnnl::memory::desc& userWeights, const void* weights,
-                                                        const dnnl::memory& bias) {
-    return std::visit([&](const auto& d) { return convolutionKernelOf(d, src, dst, userWeights, weights, bias); }, pd);
+                                                        const dnnl::memory::desc& userWeights,
+                                                        const void* weights, const dnnl::memory& bias) {
+    return std::visit(
+        [&](const auto& d) { return convolutionKernelOf(d, src, dst, userWeights, weights, bias); }, pd);
   }
 
   Result<std::unique_ptr<FastKernel>> fullyConnected(const ops::OpArgs& op, const ops::FullyConnectedParams& p) {

@@ -311,7 +311,8 @@ driver::Result<GroupedConv2DParams> decodeGroupedConv2D(const OpArgs& op) {
     std::tie(p.padLeft, p.padRight) = implicitPadding(code, p.inputWidth, p.filterWidth, p.strideW);
     std::tie(p.padTop, p.padBottom) = implicitPadding(code, p.inputHeight, p.filterHeight, p.strideH);
   }
-  const uint64_t h = uint64_t{p.inputHeight} + p.padTop + p.padBottom, w = uint64_t{p.inputWidth} + p.padLeft + p.padRight;
+  const uint64_t h = uint64_t{p.inputHeight} + p.padTop + p.padBottom,
+                 w = uint64_t{p.inputWidth} + p.padLeft + p.padRight;
   if (h < p.filterHeight || w < p.filterWidth) return unknown(op, "a window inside the padded input");
   p.outputHeight = static_cast<uint32_t>((h - p.filterHeight) / p.strideH + 1);
   p.outputWidth = static_cast<uint32_t>((w - p.filterWidth) / p.strideW + 1);
