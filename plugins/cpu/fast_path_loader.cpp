@@ -56,6 +56,8 @@ bool isLightOperation(int32_t type) {
     case OperationType::SUB:
     case OperationType::MUL:
     case OperationType::DIV:
+    case OperationType::MAXIMUM:
+    case OperationType::MINIMUM:
     case OperationType::RELU:
     case OperationType::RELU1:
     case OperationType::RELU6:
@@ -63,6 +65,7 @@ bool isLightOperation(int32_t type) {
     case OperationType::TANH:
     case OperationType::HARD_SWISH:
     case OperationType::ELU:
+    case OperationType::PRELU:
     case OperationType::SOFTMAX:
     case OperationType::CONCATENATION:
       return true;

@@ -406,6 +406,19 @@ TEST_F(FastPathTest, BinaryOperationsWithBroadcasting) {
     taken += crossCheck(m, seed, Fast::Either);
   }
   EXPECT_GE(taken, 20) << "most broadcasts take the oneDNN path";
+  for (O kind : {O::MAXIMUM, O::MINIMUM}) {
+    for (bool otherFirst : {false, true}) {
+      SCOPED_TRACE(std::string(kind == O::MAXIMUM ? "MAXIMUM" : "MINIMUM") + " [3, 5, 7, 9] and [9]" +
+                   (otherFirst ? ", broadcast operand first" : ""));
+      TestModel m;
+      const uint32_t in = m.addInput(T::TENSOR_FLOAT32, {3, 5, 7, 9});
+      const uint32_t b = m.addConstant(T::TENSOR_FLOAT32, {9}, floats(9, 11));
+      const uint32_t y = m.addOutput(T::TENSOR_FLOAT32, {3, 5, 7, 9});
+      m.addOperation(kind, {otherFirst ? b : in, otherFirst ? in : b}, {y});
+      m.setInputsAndOutputs({in}, {y});
+      crossCheck(m, 12);
+    }
+  }
   {
     SCOPED_TRACE("per-channel ADD [2, 5, 7, 16] + [16]: taken");
     TestModel m;
@@ -436,6 +449,17 @@ TEST_F(FastPathTest, ActivationsAndConcatenation) {
     }
     m.setInputsAndOutputs({in}, {y});
     crossCheck(m, static_cast<uint32_t>(kind));
+  }
+  for (const std::vector<uint32_t>& alpha : {std::vector<uint32_t>{5}, {11, 1}, {1, 1, 5}, {3, 7, 11, 5}}) {
+    SCOPED_TRACE("PRELU with alpha of rank " + std::to_string(alpha.size()));
+    TestModel m;
+    const uint32_t in = m.addInput(T::TENSOR_FLOAT32, {3, 7, 11, 5});
+    const uint32_t a = m.addConstant(T::TENSOR_FLOAT32, alpha, floats(elements(alpha), 31));
+    const uint32_t y = m.addOutput(T::TENSOR_FLOAT32, {3, 7, 11, 5});
+    m.addOperation(O::PRELU, {in, a}, {y});
+    m.setInputsAndOutputs({in}, {y});
+    // Per channel (the last dimension) and full alphas take oneDNN's jit path; others may not.
+    crossCheck(m, 32, alpha.size() == 2 ? Fast::Either : Fast::Taken);
   }
   tolerance_ = 1e-4;
   inputRange_ = 2.0;

@@ -8,8 +8,9 @@
 // What is taken (see docs/cpu-performance.md for the measurements behind each choice):
 // - float32: CONV_2D, DEPTHWISE_CONV_2D (NHWC or NCHW, any padding, stride and dilation),
 //   GROUPED_CONV_2D, TRANSPOSE_CONV_2D (a deconvolution), FULLY_CONNECTED, BATCH_MATMUL,
-//   AVERAGE_POOL_2D and MAX_POOL_2D, SOFTMAX with beta 1, ADD, SUB, MUL, DIV (broadcasting), RELU,
-//   RELU1, RELU6, LOGISTIC, TANH, HARD_SWISH, ELU, CONCATENATION;
+//   AVERAGE_POOL_2D and MAX_POOL_2D, SOFTMAX with beta 1, ADD, SUB, MUL, DIV, MAXIMUM, MINIMUM
+//   (broadcasting), RELU,
+//   RELU1, RELU6, LOGISTIC, TANH, HARD_SWISH, ELU, PRELU, CONCATENATION;
 // - 8-bit quantized (QUANT8_ASYMM and QUANT8_ASYMM_SIGNED data): the four convolutions and
 //   FULLY_CONNECTED whose filters are signed with zero point 0 (per-tensor or per-channel).
 // Filters, weights and biases must be constants (BATCH_MATMUL's operands need not be). Everything else stays
@@ -255,6 +256,10 @@ class Layer final : public FastLayer {
           return binary(op, dnnl::algorithm::binary_sub, false, std::get<ops::BinaryParams>(params).activation);
         case driver::OperationType::DIV:
           return binary(op, dnnl::algorithm::binary_div, false, std::get<ops::BinaryParams>(params).activation);
+        case driver::OperationType::MAXIMUM:
+          return binary(op, dnnl::algorithm::binary_max, true, driver::Activation::None);
+        case driver::OperationType::MINIMUM:
+          return binary(op, dnnl::algorithm::binary_min, true, driver::Activation::None);
         case driver::OperationType::RELU:
           return eltwise(op, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
         case driver::OperationType::RELU1:
@@ -273,6 +278,8 @@ class Layer final : public FastLayer {
             return refuse("ELU's alpha must be a float32 constant");
           return eltwise(op, dnnl::algorithm::eltwise_elu, op.inputs[1].scalar<float>(), 0.0f);
         }
+        case driver::OperationType::PRELU:
+          return prelu(op);
         case driver::OperationType::CONCATENATION:
           return concatenation(op, std::get<ops::ConcatenationParams>(params));
         default:
@@ -504,8 +511,8 @@ class Layer final : public FastLayer {
         *this, dnnl::softmax_forward(pd), source(data), data, pd.scratchpad_desc(), std::string("oneDNN ") + pd.impl_info_str()));
   }
 
-  // ADD, MUL, SUB, DIV with NNAPI's broadcasting (shapes aligned at their last dimension). oneDNN
-  // broadcasts its second source only: a broadcast first operand of ADD or MUL is swapped, of SUB or
+  // ADD, MUL, SUB, DIV, MAXIMUM, MINIMUM with NNAPI's broadcasting (shapes aligned at their last dimension). oneDNN
+  // broadcasts its second source only: a broadcast first operand of a commutative one is swapped, of SUB or
   // DIV refused.
   Result<std::unique_ptr<FastKernel>> binary(const ops::OpArgs& op, dnnl::algorithm algorithm, bool commutative,
                                              driver::Activation activation) {
@@ -529,6 +536,33 @@ class Layer final : public FastLayer {
     return std::unique_ptr<FastKernel>(std::make_unique<Kernel>(
         *this, dnnl::binary(pd), std::vector<Bound>{{DNNL_ARG_SRC_0, first, dst}, {DNNL_ARG_SRC_1, second, other}}, dst,
         pd.scratchpad_desc(), std::string("oneDNN ") + pd.impl_info_str()));
+  }
+
+  // PRELU: alpha broadcast to the input's shape (NNAPI's broadcasting; an input that is itself
+  // broadcast to alpha's shape is refused: oneDNN broadcasts the weights only).
+  Result<std::unique_ptr<FastKernel>> prelu(const ops::OpArgs& op) {
+    if (op.inputs[1].type != kFloat32) return refuse("alpha is not float32");
+    const dims out(op.outputs[0].dims.begin(), op.outputs[0].dims.end());
+    const dims in(op.inputs[0].dims.begin(), op.inputs[0].dims.end());
+    if (in != out) return refuse("the input is broadcast to alpha's shape (oneDNN broadcasts alpha only)");
+    dims alpha(out.size() - op.inputs[1].dims.size(), 1);
+    alpha.insert(alpha.end(), op.inputs[1].dims.begin(), op.inputs[1].dims.end());
+    auto data = plainDesc(out);
+    auto weights = plainDesc(alpha);
+    if (out.size() == 4 && alpha == dims{1, 1, 1, out[3]}) {
+      // One alpha per channel of an NHWC image: oneDNN broadcasts per channel along its dimension
+      // 1, so the data is described as NCHW-logical, stored NHWC.
+      data = dnnl::memory::desc({out[0], out[3], out[1], out[2]}, dt::f32, dnnl::memory::format_tag::nhwc);
+      weights = plainDesc({1, out[3], 1, 1});
+    }
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    const dnnl::prelu_forward::desc desc(dnnl::prop_kind::forward_inference, data, weights);
+    const dnnl::prelu_forward::primitive_desc pd(desc, attr, engine_);
+    if (isReference(pd.impl_info_str())) return refuse(onlyReference);
+    return std::unique_ptr<FastKernel>(std::make_unique<Kernel>(
+        *this, dnnl::prelu_forward(pd), std::vector<Bound>{{DNNL_ARG_SRC, 0, data}, {DNNL_ARG_WEIGHTS, 1, weights}},
+        data, pd.scratchpad_desc(), std::string("oneDNN ") + pd.impl_info_str()));
   }
 
   // RELU, RELU1, RELU6, LOGISTIC, TANH, HARD_SWISH, ELU. oneDNN's LOGISTIC and TANH approximations
