@@ -511,9 +511,9 @@ class Layer final : public FastLayer {
         *this, dnnl::softmax_forward(pd), source(data), data, pd.scratchpad_desc(), std::string("oneDNN ") + pd.impl_info_str()));
   }
 
-  // ADD, MUL, SUB, DIV, MAXIMUM, MINIMUM with NNAPI's broadcasting (shapes aligned at their last dimension). oneDNN
-  // broadcasts its second source only: a broadcast first operand of a commutative one is swapped, of SUB or
-  // DIV refused.
+  // ADD, MUL, SUB, DIV, MAXIMUM, MINIMUM with NNAPI's broadcasting (shapes aligned at their last dimension).
+  // oneDNN broadcasts its second source only: a broadcast first operand of a commutative one is swapped, of
+  // SUB or DIV refused.
   Result<std::unique_ptr<FastKernel>> binary(const ops::OpArgs& op, dnnl::algorithm algorithm, bool commutative,
                                              driver::Activation activation) {
     if (op.inputs[1].type != kFloat32) return refuse("the second operand is not float32");
@@ -560,9 +560,10 @@ class Layer final : public FastLayer {
     const dnnl::prelu_forward::desc desc(dnnl::prop_kind::forward_inference, data, weights);
     const dnnl::prelu_forward::primitive_desc pd(desc, attr, engine_);
     if (isReference(pd.impl_info_str())) return refuse(onlyReference);
-    return std::unique_ptr<FastKernel>(std::make_unique<Kernel>(
-        *this, dnnl::prelu_forward(pd), std::vector<Bound>{{DNNL_ARG_SRC, 0, data}, {DNNL_ARG_WEIGHTS, 1, weights}},
-        data, pd.scratchpad_desc(), std::string("oneDNN ") + pd.impl_info_str()));
+    return std::unique_ptr<FastKernel>(
+        std::make_unique<Kernel>(*this, dnnl::prelu_forward(pd),
+                                 std::vector<Bound>{{DNNL_ARG_SRC, 0, data}, {DNNL_ARG_WEIGHTS, 1, weights}},
+                                 data, pd.scratchpad_desc(), std::string("oneDNN ") + pd.impl_info_str()));
   }
 
   // RELU, RELU1, RELU6, LOGISTIC, TANH, HARD_SWISH, ELU. oneDNN's LOGISTIC and TANH approximations
