@@ -266,13 +266,14 @@ BENCHMARK(BM_LayerMore)
     ->UseRealTime()
     ->Unit(benchmark::kMicrosecond);
 
-// A light operation (ADD of a constant + RELU, RELU6, SOFTMAX, CONCATENATION with itself, LOGISTIC) on
+// A light operation (ADD of a constant + RELU, RELU6, SOFTMAX, CONCATENATION with itself, LOGISTIC, TRANSPOSE
+// NHWC to NCHW) on
 // `elements` elements, alone (modes 0: reference kernels, 1: fast layer) and between two pointwise
 // convolutions that run on the fast layer (modes 2: the light operation on the fast layer too, 3:
 // on the reference kernels). Where the fast layer starts to win sets kFastMinElements
 // (fast_path.hpp); mode 1 of CONCATENATION runs the reference kernel (a model whose only fast
 // kernels would be CONCATENATIONs does not take the fast layer).
-const char* const kLightOps[] = {"ADD", "RELU6", "SOFTMAX", "CONCATENATION", "LOGISTIC"};
+const char* const kLightOps[] = {"ADD", "RELU6", "SOFTMAX", "CONCATENATION", "LOGISTIC", "TRANSPOSE"};
 
 void BM_Light(benchmark::State& state) {
   const int kind = static_cast<int>(state.range(0));
@@ -290,6 +291,7 @@ void BM_Light(benchmark::State& state) {
   uint32_t y = inModel ? conv(b, x, dims, channels, 1, 1, false, 0, flops, 1) : x;
   std::vector<uint32_t> outDims = dims;
   if (kind == 3) outDims[3] *= 2;
+  if (kind == 5) outDims = {dims[0], dims[3], dims[1], dims[2]};
   const uint32_t z = b.tensor(outDims);
   switch (kind) {
     case 0:
@@ -304,12 +306,15 @@ void BM_Light(benchmark::State& state) {
     case 4:
       b.op(OperationType::LOGISTIC, {y}, {z});
       break;
+    case 5:
+      b.op(OperationType::TRANSPOSE, {y, b.constantInt32({0, 3, 1, 2})}, {z});
+      break;
     default:
       b.op(OperationType::CONCATENATION, {y, y, b.scalar(3)}, {z});
       break;
   }
   uint32_t out = z;
-  if (inModel) out = conv(b, z, outDims, channels, 1, 1, false, 0, flops, 3);
+  if (inModel) out = conv(b, z, outDims, kind == 5 ? outDims[3] : channels, 1, 1, false, 0, flops, 3);
   auto compiled = compile(b.finish({x}, {out}), *registry);
   std::vector<float> in = randomValues(elements, 3), result(elements * (kind == 3 && !inModel ? 2 : 1));
   computeLoop(state, compiled, in, result);
@@ -319,7 +324,7 @@ void BM_Light(benchmark::State& state) {
                               : ", reference (convolutions fast)"));
 }
 BENCHMARK(BM_Light)
-    ->ArgsProduct({{0, 1, 2, 3, 4}, {4, 4096, 16384, 32768, 65536, 262144, 1048576}, {0, 1, 2, 3}})
+    ->ArgsProduct({{0, 1, 2, 3, 4, 5}, {4, 4096, 16384, 32768, 65536, 262144, 1048576}, {0, 1, 2, 3}})
     ->ArgNames({"op", "elements", "mode"})
     ->UseRealTime()
     ->Unit(benchmark::kMicrosecond);

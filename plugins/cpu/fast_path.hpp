@@ -44,8 +44,8 @@ class FastLayer {
   virtual driver::Result<std::unique_ptr<FastKernel>> prepare(const ops::OpArgs& op, const OpParams& params) = 0;
 };
 
-// Light operations: element-wise arithmetic, activations, SOFTMAX and CONCATENATION, a few
-// operations per element. On few elements the fast layer loses to the reference kernels (waking
+// Light operations: element-wise arithmetic, activations, SOFTMAX, CONCATENATION and TRANSPOSE, a
+// few operations per element. On few elements the fast layer loses to the reference kernels (waking
 // the OpenMP team and taking every core cost microseconds, the reference kernel less): the driver
 // offers a light operation to the layer only from kFastMinElements output elements on (the device
 // option fast_min_elements). CONCATENATION on oneDNN (a plain copy) wins only next to other fast

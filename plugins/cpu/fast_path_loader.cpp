@@ -68,6 +68,7 @@ bool isLightOperation(int32_t type) {
     case OperationType::PRELU:
     case OperationType::SOFTMAX:
     case OperationType::CONCATENATION:
+    case OperationType::TRANSPOSE:
       return true;
     default:
       return false;

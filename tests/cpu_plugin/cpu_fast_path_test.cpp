@@ -4,6 +4,7 @@
 // reference kernels are the ones the conformance suite checks against hand-computed values.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <random>
@@ -479,6 +480,35 @@ TEST_F(FastPathTest, ActivationsAndConcatenation) {
     m.setInputsAndOutputs({in}, {y});
     crossCheck(m, static_cast<uint32_t>(axis + 20));
   }
+}
+
+// TRANSPOSE of rank 1 to 4 with random permutations, float32 and 8-bit (values copied as stored).
+TEST_F(FastPathTest, TransposeOnRandomPermutations) {
+  std::mt19937 rng(37);
+  auto pick = [&](uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng); };
+  int taken = 0;
+  for (uint32_t seed = 0; seed < 24; ++seed) {
+    const uint32_t rank = pick(1, 4);
+    std::vector<uint32_t> dims, out;
+    std::vector<int32_t> perm(rank);
+    for (uint32_t d = 0; d < rank; ++d) {
+      dims.push_back(pick(1, 9));
+      perm[d] = static_cast<int32_t>(d);
+    }
+    std::shuffle(perm.begin(), perm.end(), rng);
+    for (int32_t d : perm) out.push_back(dims[static_cast<size_t>(d)]);
+    const T type = seed % 3 == 2 ? T::TENSOR_QUANT8_ASYMM_SIGNED : T::TENSOR_FLOAT32;
+    SCOPED_TRACE("case " + std::to_string(seed) + ": rank " + std::to_string(rank) +
+                 (type == T::TENSOR_FLOAT32 ? " float32" : " int8"));
+    TestModel m;
+    const uint32_t in = m.addInput(type, dims, type == T::TENSOR_FLOAT32 ? 0.0f : 0.5f, type == T::TENSOR_FLOAT32 ? 0 : 3);
+    const uint32_t p = m.addConstant(T::TENSOR_INT32, {rank}, perm, 0.0f, 0);
+    const uint32_t y = m.addOutput(type, out, type == T::TENSOR_FLOAT32 ? 0.0f : 0.5f, type == T::TENSOR_FLOAT32 ? 0 : 3);
+    m.addOperation(O::TRANSPOSE, {in, p}, {y});
+    m.setInputsAndOutputs({in}, {y});
+    taken += crossCheck(m, seed, Fast::Either);
+  }
+  EXPECT_GE(taken, 20) << "most permutations take oneDNN's reorder";
 }
 
 // Quantized CONV_2D / DEPTHWISE_CONV_2D / FULLY_CONNECTED: `dataType` for input and output, filters

@@ -10,7 +10,7 @@
 //   GROUPED_CONV_2D, TRANSPOSE_CONV_2D (a deconvolution), FULLY_CONNECTED, BATCH_MATMUL,
 //   AVERAGE_POOL_2D and MAX_POOL_2D, SOFTMAX with beta 1, ADD, SUB, MUL, DIV, MAXIMUM, MINIMUM
 //   (broadcasting), RELU,
-//   RELU1, RELU6, LOGISTIC, TANH, HARD_SWISH, ELU, PRELU, CONCATENATION;
+//   RELU1, RELU6, LOGISTIC, TANH, HARD_SWISH, ELU, PRELU, CONCATENATION, TRANSPOSE (also 8-bit);
 // - 8-bit quantized (QUANT8_ASYMM and QUANT8_ASYMM_SIGNED data): the four convolutions and
 //   FULLY_CONNECTED whose filters are signed with zero point 0 (per-tensor or per-channel).
 // Filters, weights and biases must be constants (BATCH_MATMUL's operands need not be). Everything else stays
@@ -224,6 +224,8 @@ class Layer final : public FastLayer {
       return refuse("only float32 and 8-bit quantized tensors take the oneDNN path");
     try {
       omp_set_num_threads(threads_);  // the primitive plans its work for this many threads
+      if (op.type == static_cast<int32_t>(driver::OperationType::TRANSPOSE))
+        return transpose(op, std::get<ops::TransposeParams>(params));
       if (type != kFloat32) return quantized(op, params);
       switch (static_cast<driver::OperationType>(op.type)) {
         case driver::OperationType::CONV_2D:
@@ -536,6 +538,32 @@ class Layer final : public FastLayer {
     return std::unique_ptr<FastKernel>(std::make_unique<Kernel>(
         *this, dnnl::binary(pd), std::vector<Bound>{{DNNL_ARG_SRC_0, first, dst}, {DNNL_ARG_SRC_1, second, other}}, dst,
         pd.scratchpad_desc(), std::string("oneDNN ") + pd.impl_info_str()));
+  }
+
+  // TRANSPOSE (float32 or 8-bit, the values copied as stored): a reorder from the input read through
+  // permuted strides into the plain output.
+  Result<std::unique_ptr<FastKernel>> transpose(const ops::OpArgs& op, const ops::TransposeParams& p) {
+    const ops::Arg& input = op.inputs[0];
+    const ops::Arg& output = op.outputs[0];
+    if (output.type != input.type || output.scale != input.scale || output.zeroPoint != input.zeroPoint)
+      return refuse("the output's type or quantization differs from the input's");
+    const dt data = input.type == kFloat32 ? dt::f32 : int8Type(input.type);
+    const dims in(input.dims.begin(), input.dims.end());
+    const dims inStrides = plainStrides(in);
+    dims out(p.perm.size()), strides(p.perm.size());
+    for (size_t d = 0; d < p.perm.size(); ++d) {
+      out[d] = in[p.perm[d]];
+      strides[d] = inStrides[p.perm[d]];
+    }
+    const dnnl::memory::desc src(out, data, strides);
+    const dnnl::memory::desc dst(out, data, plainStrides(out));
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    const dnnl::reorder::primitive_desc pd(engine_, src, engine_, dst, attr);
+    if (isReference(pd.impl_info_str())) return refuse(onlyReference);
+    return std::unique_ptr<FastKernel>(std::make_unique<Kernel>(*this, dnnl::reorder(pd), source(src), dst,
+                                                                pd.scratchpad_desc(),
+                                                                std::string("oneDNN ") + pd.impl_info_str()));
   }
 
   // PRELU: alpha broadcast to the input's shape (NNAPI's broadcasting; an input that is itself
