@@ -496,14 +496,17 @@ TEST_F(FastPathTest, TransposeOnRandomPermutations) {
       perm[d] = static_cast<int32_t>(d);
     }
     std::shuffle(perm.begin(), perm.end(), rng);
-    for (int32_t d : perm) out.push_back(dims[static_cast<size_t>(d)]);
+    for (int32_t d : perm)
+      out.push_back(dims[static_cast<size_t>(d)]);
     const T type = seed % 3 == 2 ? T::TENSOR_QUANT8_ASYMM_SIGNED : T::TENSOR_FLOAT32;
     SCOPED_TRACE("case " + std::to_string(seed) + ": rank " + std::to_string(rank) +
                  (type == T::TENSOR_FLOAT32 ? " float32" : " int8"));
     TestModel m;
-    const uint32_t in = m.addInput(type, dims, type == T::TENSOR_FLOAT32 ? 0.0f : 0.5f, type == T::TENSOR_FLOAT32 ? 0 : 3);
+    const uint32_t in =
+        m.addInput(type, dims, type == T::TENSOR_FLOAT32 ? 0.0f : 0.5f, type == T::TENSOR_FLOAT32 ? 0 : 3);
     const uint32_t p = m.addConstant(T::TENSOR_INT32, {rank}, perm, 0.0f, 0);
-    const uint32_t y = m.addOutput(type, out, type == T::TENSOR_FLOAT32 ? 0.0f : 0.5f, type == T::TENSOR_FLOAT32 ? 0 : 3);
+    const uint32_t y =
+        m.addOutput(type, out, type == T::TENSOR_FLOAT32 ? 0.0f : 0.5f, type == T::TENSOR_FLOAT32 ? 0 : 3);
     m.addOperation(O::TRANSPOSE, {in, p}, {y});
     m.setInputsAndOutputs({in}, {y});
     taken += crossCheck(m, seed, Fast::Either);
