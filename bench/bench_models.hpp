@@ -29,11 +29,11 @@ inline std::unique_ptr<DeviceRegistry> registryFrom(const std::string& devicesYa
 }
 
 // The cpu driver on `threads` threads; `fast` false runs its reference kernels only.
-inline std::string cpuEntry(int threads, bool fast = true) {
+// `extraOptions` (", key: value" pairs) are added to the device's options.
+inline std::string cpuEntry(int threads, bool fast = true, const std::string& extraOptions = "") {
   // As the default configuration: the built-in cpu runs without the watchdog's thread handoff.
   return "  - name: cpu\n    library: libnnrt_driver_cpu.so\n    watchdog: false\n    options: {threads: \"" +
-         std::to_string(threads) +
-         "\", fast: " + (fast ? "on" : "off") + "}\n";
+         std::to_string(threads) + "\", fast: " + (fast ? "on" : "off") + extraOptions + "}\n";
 }
 
 inline std::vector<float> randomValues(size_t n, uint32_t seed) {
@@ -65,6 +65,12 @@ class Builder {
   uint32_t constantInt32(const std::vector<int32_t>& values) {
     uint32_t i = add(static_cast<int32_t>(driver::OperandType::TENSOR_INT32), {static_cast<uint32_t>(values.size())});
     check(m_.setOperandValue(i, values.data(), values.size() * sizeof(int32_t)));
+    return i;
+  }
+  uint32_t boolScalar(bool value) {
+    uint32_t i = add(static_cast<int32_t>(driver::OperandType::BOOL), {});
+    const uint8_t byte = value ? 1 : 0;
+    check(m_.setOperandValue(i, &byte, 1));
     return i;
   }
   uint32_t floatScalar(float value) {

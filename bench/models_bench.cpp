@@ -172,6 +172,15 @@ const LayerShape kLayers[] = {
     {"pw 1024->1024 7x7", 7, 1024, 1024, 1, 1, false},
 };
 
+// A layer's GFLOP/s and its share of the machine's float32 peak (NNRT_PEAK_GFLOPS, default 440).
+void countFlops(benchmark::State& state, double flops) {
+  const char* peakEnv = std::getenv("NNRT_PEAK_GFLOPS");
+  const double peak = peakEnv != nullptr ? std::atof(peakEnv) : 440.0;
+  const double gflops = flops * static_cast<double>(state.iterations()) / 1e9;
+  state.counters["GFLOP/s"] = benchmark::Counter(gflops, benchmark::Counter::kIsRate);
+  state.counters["peak%"] = benchmark::Counter(100.0 * gflops / peak, benchmark::Counter::kIsRate);
+}
+
 void BM_Layer(benchmark::State& state) {
   const LayerShape& l = kLayers[state.range(0)];
   auto registry = registryFrom(cpuEntry(kThreads, state.range(1) != 0));
@@ -194,16 +203,129 @@ void BM_Layer(benchmark::State& state) {
   auto compiled = compile(b.finish({x}, {y}), *registry);
   std::vector<float> in = randomValues(inSize, 3), out(outSize);
   computeLoop(state, compiled, in, out);
-  const char* peakEnv = std::getenv("NNRT_PEAK_GFLOPS");
-  const double peak = peakEnv != nullptr ? std::atof(peakEnv) : 440.0;
-  const double gflops = flops * static_cast<double>(state.iterations()) / 1e9;
   state.SetLabel(l.name);
-  state.counters["GFLOP/s"] = benchmark::Counter(gflops, benchmark::Counter::kIsRate);
-  state.counters["peak%"] = benchmark::Counter(100.0 * gflops / peak, benchmark::Counter::kIsRate);
+  countFlops(state, flops);
 }
 BENCHMARK(BM_Layer)
     ->ArgsProduct({benchmark::CreateDenseRange(0, std::size(kLayers) - 1, 1), {1, 0}})
     ->ArgNames({"layer", "fast"})
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond);
+
+// The other hot layer kinds a model may use, each alone: GROUPED_CONV_2D (ResNeXt's 3x3, 32 groups),
+// TRANSPOSE_CONV_2D (a decoder's 4x4 stride 2 upsampling) and BATCH_MATMUL (attention's 12 heads).
+const char* const kMoreLayers[] = {"grouped3x3 128->128 32 groups 28x28",
+                                   "transpose4x4/2 64->32 28x28->56x56", "batch_matmul 12x128x64x128"};
+
+void BM_LayerMore(benchmark::State& state) {
+  const int which = static_cast<int>(state.range(0));
+  auto registry = registryFrom(cpuEntry(kThreads, state.range(1) != 0));
+  Builder b(*registry);
+  double flops = 0;
+  uint32_t x = 0, y = 0;
+  size_t inSize = 0, outSize = 0;
+  const uint32_t none = b.scalar(0), nhwc = b.boolScalar(false);
+  if (which == 0) {
+    x = b.tensor({1, 28, 28, 128});
+    const uint32_t f = b.constant({128, 3, 3, 4}, randomValues(128 * 9 * 4, 1));
+    y = b.tensor({1, 28, 28, 128});
+    b.op(OperationType::GROUPED_CONV_2D,
+         {x, f, b.constant({128}, randomValues(128, 2)), b.scalar(1), b.scalar(1), b.scalar(1), b.scalar(32),
+          none, nhwc},
+         {y});
+    flops = 2.0 * 28 * 28 * 128 * 9 * 4;
+    inSize = outSize = 28 * 28 * 128;
+  } else if (which == 1) {
+    x = b.tensor({1, 28, 28, 64});
+    const uint32_t f = b.constant({32, 4, 4, 64}, randomValues(32 * 16 * 64, 1));
+    y = b.tensor({1, 56, 56, 32});
+    const uint32_t one = b.scalar(1), two = b.scalar(2);
+    b.op(OperationType::TRANSPOSE_CONV_2D,
+         {x, f, b.constant({32}, randomValues(32, 2)), one, one, one, one, two, two, none, nhwc}, {y});
+    flops = 2.0 * 28 * 28 * 64 * 32 * 16;
+    inSize = 28 * 28 * 64;
+    outSize = 56 * 56 * 32;
+  } else {
+    x = b.tensor({12, 128, 64});
+    const uint32_t rhs = b.constant({12, 64, 128}, randomValues(12 * 64 * 128, 1));
+    y = b.tensor({12, 128, 128});
+    b.op(OperationType::BATCH_MATMUL, {x, rhs, nhwc, nhwc}, {y});
+    flops = 2.0 * 12 * 128 * 64 * 128;
+    inSize = 12 * 128 * 64;
+    outSize = 12 * 128 * 128;
+  }
+  auto compiled = compile(b.finish({x}, {y}), *registry);
+  std::vector<float> in = randomValues(inSize, 3), out(outSize);
+  computeLoop(state, compiled, in, out);
+  state.SetLabel(kMoreLayers[which]);
+  countFlops(state, flops);
+}
+BENCHMARK(BM_LayerMore)
+    ->ArgsProduct({{0, 1, 2}, {1, 0}})
+    ->ArgNames({"layer", "fast"})
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond);
+
+// A light operation (ADD of a constant + RELU, RELU6, SOFTMAX, CONCATENATION with itself, LOGISTIC, TRANSPOSE
+// NHWC to NCHW) on
+// `elements` elements, alone (modes 0: reference kernels, 1: fast layer) and between two pointwise
+// convolutions that run on the fast layer (modes 2: the light operation on the fast layer too, 3:
+// on the reference kernels). Where the fast layer starts to win sets kFastMinElements
+// (fast_path.hpp); mode 1 of CONCATENATION runs the reference kernel (a model whose only fast
+// kernels would be CONCATENATIONs does not take the fast layer).
+const char* const kLightOps[] = {"ADD", "RELU6", "SOFTMAX", "CONCATENATION", "LOGISTIC", "TRANSPOSE"};
+
+void BM_Light(benchmark::State& state) {
+  const int kind = static_cast<int>(state.range(0));
+  const uint32_t elements = static_cast<uint32_t>(state.range(1));
+  const int mode = static_cast<int>(state.range(2));
+  const bool inModel = mode >= 2;
+  const bool lightFast = mode == 1 || mode == 2;
+  auto registry = registryFrom(cpuEntry(
+      kThreads, mode != 0, std::string(", fast_min_elements: ") + (lightFast ? "0" : "1099511627776")));
+  Builder b(*registry);
+  const uint32_t channels = std::min(elements, 16u);
+  const std::vector<uint32_t> dims{1, elements / channels, 1, channels};
+  double flops = 0;
+  const uint32_t x = b.tensor(dims);
+  uint32_t y = inModel ? conv(b, x, dims, channels, 1, 1, false, 0, flops, 1) : x;
+  std::vector<uint32_t> outDims = dims;
+  if (kind == 3) outDims[3] *= 2;
+  if (kind == 5) outDims = {dims[0], dims[3], dims[1], dims[2]};
+  const uint32_t z = b.tensor(outDims);
+  switch (kind) {
+    case 0:
+      b.op(OperationType::ADD, {y, b.constant(dims, randomValues(elements, 2)), b.scalar(1)}, {z});
+      break;
+    case 1:
+      b.op(OperationType::RELU6, {y}, {z});
+      break;
+    case 2:
+      b.op(OperationType::SOFTMAX, {y, b.floatScalar(1.0f)}, {z});
+      break;
+    case 4:
+      b.op(OperationType::LOGISTIC, {y}, {z});
+      break;
+    case 5:
+      b.op(OperationType::TRANSPOSE, {y, b.constantInt32({0, 3, 1, 2})}, {z});
+      break;
+    default:
+      b.op(OperationType::CONCATENATION, {y, y, b.scalar(3)}, {z});
+      break;
+  }
+  uint32_t out = z;
+  if (inModel) out = conv(b, z, outDims, kind == 5 ? outDims[3] : channels, 1, 1, false, 0, flops, 3);
+  auto compiled = compile(b.finish({x}, {out}), *registry);
+  std::vector<float> in = randomValues(elements, 3), result(elements * (kind == 3 && !inModel ? 2 : 1));
+  computeLoop(state, compiled, in, result);
+  state.SetLabel(std::string(kLightOps[kind]) + (inModel ? " between fast convolutions" : " alone") +
+                 (mode == 0   ? ", reference"
+                  : lightFast ? ", fast"
+                              : ", reference (convolutions fast)"));
+}
+BENCHMARK(BM_Light)
+    ->ArgsProduct({{0, 1, 2, 3, 4, 5}, {4, 4096, 16384, 32768, 65536, 262144, 1048576}, {0, 1, 2, 3}})
+    ->ArgNames({"op", "elements", "mode"})
     ->UseRealTime()
     ->Unit(benchmark::kMicrosecond);
 

@@ -24,8 +24,8 @@ int usableThreads(int requested) {
 
 }  // namespace
 
-CpuDevice::CpuDevice(int threads, bool fast)
-    : threads_(std::make_shared<tbb::task_arena>(usableThreads(threads))) {
+CpuDevice::CpuDevice(int threads, bool fast, size_t minElements)
+    : threads_(std::make_shared<tbb::task_arena>(usableThreads(threads))), minElements_(minElements) {
   threads_->initialize();
   openblas_set_num_threads(usableThreads(threads));
   // openblas_get_config() reads "OpenBLAS 0.3.21 NO_LAPACKE ...": keep the first two words.
@@ -86,7 +86,8 @@ driver::Result<std::unique_ptr<driver::PreparedModel>> CpuDevice::prepareModel_1
                           "the deadline passed before preparation");
     }
   }
-  NNRT_ASSIGN_OR_RETURN(auto prepared, CpuPreparedModel::create(model, threads_, lease_, fast_));
+  NNRT_ASSIGN_OR_RETURN(auto prepared,
+                        CpuPreparedModel::create(model, threads_, lease_, fast_, minElements_));
   return std::unique_ptr<driver::PreparedModel>(std::move(prepared));
 }
 

@@ -23,8 +23,9 @@ class CpuDevice : public driver::Device {
   // run in one oneTBB task arena of that many threads, fast kernels on an OpenMP team of that many,
   // never both at once (CoreLease), and OpenBLAS is capped at that many threads (all at most the
   // machine's hardware threads). `fast` loads the fast layer (fast_path.hpp); without it, or when
-  // it cannot load (logged), every operation runs its reference kernel.
-  CpuDevice(int threads, bool fast);
+  // it cannot load (logged), every operation runs its reference kernel. Light operations with fewer
+  // than `minElements` output elements stay on the reference kernels (fast_path.hpp).
+  CpuDevice(int threads, bool fast, size_t minElements = kFastMinElements);
 
   const std::string& getName() const override { return name_; }
   const std::string& getVersionString() const override { return version_; }
@@ -54,6 +55,7 @@ class CpuDevice : public driver::Device {
   std::shared_ptr<tbb::task_arena> threads_;
   std::shared_ptr<CoreLease> lease_ = std::make_shared<CoreLease>();
   std::shared_ptr<FastLayer> fast_;  // null: reference kernels only
+  size_t minElements_;
 };
 
 }  // namespace nnrt::cpu

@@ -17,12 +17,13 @@
 namespace nnrt::cpu {
 
 // The decoded parameters of one operation (std::monostate for operations that take none).
-using OpParams = std::variant<std::monostate, ops::BinaryParams, ops::FullyConnectedParams, ops::Conv2DParams,
-                              ops::DepthwiseConv2DParams, ops::Pool2DParams, ops::SoftmaxParams,
-                              ops::ReshapeParams, ops::ConcatenationParams, ops::SqueezeParams,
-                              ops::TransposeParams, ops::PadParams, ops::MeanParams, ops::RoiParams,
-                              ops::BoxWithNmsLimitParams, ops::GenerateProposalsParams,
-                              ops::DetectionPostprocessingParams>;
+using OpParams =
+    std::variant<std::monostate, ops::BinaryParams, ops::FullyConnectedParams, ops::Conv2DParams,
+                 ops::DepthwiseConv2DParams, ops::Pool2DParams, ops::SoftmaxParams, ops::ReshapeParams,
+                 ops::ConcatenationParams, ops::SqueezeParams, ops::TransposeParams, ops::PadParams,
+                 ops::MeanParams, ops::RoiParams, ops::BoxWithNmsLimitParams, ops::GenerateProposalsParams,
+                 ops::DetectionPostprocessingParams, ops::GroupedConv2DParams, ops::TransposeConv2DParams,
+                 ops::BatchMatmulParams>;
 
 // For an operation whose output shapes depend on its data (KernelEntry::shapesFromData): records
 // output k's shape, once the kernel knows it, and returns where its bytes go (exactly its size).

@@ -9,7 +9,8 @@ namespace {
 
 // Options: threads (parallelism of oneTBB loops, oneDNN's OpenMP team and OpenBLAS; default: all
 // hardware threads); fast (on | off, default on: the oneDNN fast layer for the hot operations; off
-// runs the reference kernels only).
+// runs the reference kernels only); fast_min_elements (default kFastMinElements: light operations,
+// element-wise work, with fewer output elements run on the reference kernels, fast_path.hpp).
 nnrt::driver::Result<nnrt::driver::DeviceList> openCpuPlugin(const nnrt::driver::Options& options) {
   int threads = static_cast<int>(std::thread::hardware_concurrency());
   if (auto t = options.get("threads")) {
@@ -25,9 +26,19 @@ nnrt::driver::Result<nnrt::driver::DeviceList> openCpuPlugin(const nnrt::driver:
     if (*f != "on" && *f != "off") return nnrt::driver::invalidArgument("option fast='" + *f + "' is not on or off");
     fast = *f == "on";
   }
+  size_t minElements = nnrt::cpu::kFastMinElements;
+  if (auto m = options.get("fast_min_elements")) {
+    char* end = nullptr;
+    unsigned long long v = std::strtoull(m->c_str(), &end, 10);
+    if (m->empty() || *end != '\0' || (*m)[0] == '-' || v > (1ull << 40)) {
+      return nnrt::driver::invalidArgument("option fast_min_elements='" + *m +
+                                           "' is not a whole number in 0..2^40");
+    }
+    minElements = static_cast<size_t>(v);
+  }
   NNRT_RETURN_IF_ERROR(options.checkAllUsed());
   nnrt::driver::DeviceList devices;
-  devices.push_back(std::make_unique<nnrt::cpu::CpuDevice>(threads, fast));
+  devices.push_back(std::make_unique<nnrt::cpu::CpuDevice>(threads, fast, minElements));
   return devices;
 }
 

@@ -35,11 +35,13 @@ bool fullyKnown(const std::vector<ops::Shape>& shapes) {
 Result<std::unique_ptr<CpuPreparedModel>> CpuPreparedModel::create(const driver::Model& model,
                                                                    std::shared_ptr<tbb::task_arena> threads,
                                                                    std::shared_ptr<CoreLease> lease,
-                                                                   std::shared_ptr<FastLayer> fast) {
+                                                                   std::shared_ptr<FastLayer> fast,
+                                                                   size_t minElements) {
   std::unique_ptr<CpuPreparedModel> prepared(new CpuPreparedModel());
   prepared->threads_ = std::move(threads);
   prepared->lease_ = std::move(lease);
   prepared->fastLayer_ = std::move(fast);
+  prepared->minElements_ = minElements;
   prepared->relaxed_ = model.relaxComputationFloat32toFloat16();
   NNRT_RETURN_IF_ERROR(prepared->copyOperands(model));
   NNRT_RETURN_IF_ERROR(prepared->planSteps(model));
@@ -121,6 +123,7 @@ Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
 
   const auto operations = main.operations();
   steps_.reserve(operations.size());
+  bool anchored = false;  // a fast kernel that wins alone (not a CONCATENATION)
   for (uint32_t i = 0; i < operations.size(); ++i) {
     const nnrt_operation& operation = operations[i];
     const std::string label = operationLabel(i, operation.type);
@@ -167,10 +170,12 @@ Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
           step.outputShapes = std::move(*shapes);
           step.params = std::move(*params);
           // A refusal only means the reference kernel runs (fast_path.hpp).
-          if (fastLayer_) {
+          const bool light = isLightOperation(operation.type);
+          if (fastLayer_ && (!light || ops::elementCount(step.outputShapes[0]).value_or(0) >= minElements_)) {
             if (auto fast = fastLayer_->prepare(args, step.params)) {
               step.fast = std::move(*fast);
               hasFastSteps_ = true;
+              anchored |= operation.type != static_cast<int32_t>(driver::OperationType::CONCATENATION);
             }
           }
           for (size_t k = 0; k < step.outputs.size(); ++k) {
@@ -182,6 +187,12 @@ Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
       }
     }
     steps_.push_back(std::move(step));
+  }
+  // CONCATENATIONs alone do not pay for taking every core (fast_path.hpp).
+  if (hasFastSteps_ && !anchored) {
+    for (Step& step : steps_)
+      step.fast.reset();
+    hasFastSteps_ = false;
   }
 
   for (size_t k = 0; k < outputIndexes_.size(); ++k) {

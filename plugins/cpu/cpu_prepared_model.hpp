@@ -28,10 +28,13 @@ class CpuPreparedModel : public driver::PreparedModel {
   // first that it refuses). Copies CONSTANT_COPY values; references CONSTANT_REFERENCE values, which
   // stay valid until this object is released (see nnrt_model). Reference kernels run inside
   // `threads` holding `lease` shared; the fast kernels `fast` (may be null) prepares hold it whole.
+  // Light operations with fewer than `minElements` output elements are not offered to `fast`, nor
+  // kept on it when CONCATENATIONs would be its only kernels (fast_path.hpp).
   static driver::Result<std::unique_ptr<CpuPreparedModel>> create(const driver::Model& model,
                                                                   std::shared_ptr<tbb::task_arena> threads,
                                                                   std::shared_ptr<CoreLease> lease,
-                                                                  std::shared_ptr<FastLayer> fast);
+                                                                  std::shared_ptr<FastLayer> fast,
+                                                                  size_t minElements = kFastMinElements);
 
   // Binds the request, runs every operation in order and writes the model outputs into the request's
   // buffers. Thread-safe. See the .cpp for the status of each failure.
@@ -81,6 +84,7 @@ class CpuPreparedModel : public driver::PreparedModel {
   size_t staticTemporaryBytes_ = 0;  // first arena block of an execution
   mutable ArenaPool arenas_;         // kept between executions
   bool hasFastSteps_ = false;        // executions then hold every core (CoreLease)
+  size_t minElements_ = kFastMinElements;
   std::shared_ptr<tbb::task_arena> threads_;
   std::shared_ptr<CoreLease> lease_;
 };

@@ -49,4 +49,30 @@ std::unique_ptr<FastLayer> loadFastLayer(const std::filesystem::path& directory,
   return layer;
 }
 
+bool isLightOperation(int32_t type) {
+  using driver::OperationType;
+  switch (static_cast<OperationType>(type)) {
+    case OperationType::ADD:
+    case OperationType::SUB:
+    case OperationType::MUL:
+    case OperationType::DIV:
+    case OperationType::MAXIMUM:
+    case OperationType::MINIMUM:
+    case OperationType::RELU:
+    case OperationType::RELU1:
+    case OperationType::RELU6:
+    case OperationType::LOGISTIC:
+    case OperationType::TANH:
+    case OperationType::HARD_SWISH:
+    case OperationType::ELU:
+    case OperationType::PRELU:
+    case OperationType::SOFTMAX:
+    case OperationType::CONCATENATION:
+    case OperationType::TRANSPOSE:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace nnrt::cpu

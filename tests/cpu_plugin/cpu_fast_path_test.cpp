@@ -4,6 +4,7 @@
 // reference kernels are the ones the conformance suite checks against hand-computed values.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <random>
@@ -82,8 +83,9 @@ class FastPathTest : public ::testing::Test {
     const size_t inputCount = elements(m.operandDims(m.inputs()[0]));
     const size_t outputCount = elements(m.operandDims(m.outputs()[0]));
     const bool quantized = m.operandType(m.inputs()[0]) != T::TENSOR_FLOAT32;
-    // Float inputs in [-2, 2]; quantized ones any byte.
-    const std::vector<float> input = floats(quantized ? (inputCount + 3) / 4 : inputCount, seed, -2.0, 2.0);
+    // Float inputs in [-inputRange_, inputRange_]; quantized ones any byte.
+    const std::vector<float> input =
+        floats(quantized ? (inputCount + 3) / 4 : inputCount, seed, -inputRange_, inputRange_);
     std::vector<uint8_t> bytes(inputCount);
     for (size_t i = 0; i < inputCount; ++i) bytes[i] = static_cast<uint8_t>(std::mt19937(seed + i)() >> 7);
     // The model input may be any operand of the operation (e.g. the second operand of ADD).
@@ -117,12 +119,14 @@ class FastPathTest : public ::testing::Test {
     const auto* ref = reinterpret_cast<const float*>(reference.data());
     const auto* got = reinterpret_cast<const float*>(fastOut.data());
     for (size_t i = 0; i < outputCount; ++i) {
-      ASSERT_NEAR(got[i], ref[i], 1e-4 * (1.0 + std::fabs(ref[i])))
+      ASSERT_NEAR(got[i], ref[i], tolerance_ * (1.0 + std::fabs(ref[i])))
           << "element " << i << " of " << outputCount << " (" << fast.name() << ")";
     }
   }
 
   static cpu::FastLayer* layer_;
+  double tolerance_ = 1e-4;  // float32: absolute and relative
+  double inputRange_ = 2.0;
 };
 
 cpu::FastLayer* FastPathTest::layer_ = nullptr;
@@ -198,6 +202,121 @@ TEST_F(FastPathTest, DepthwiseConv2DOnRandomShapes) {
     TestModel m;
     addConv(m, cases[seed], true, seed * 10);
     crossCheck(m, seed);
+  }
+}
+
+// GROUPED_CONV_2D: groups of up to 7 input and output channels each, explicit padding, a third NCHW.
+TEST_F(FastPathTest, GroupedConv2DOnRandomShapes) {
+  std::mt19937 rng(23);
+  auto pick = [&](uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng); };
+  for (uint32_t seed = 0; seed < 24; ++seed) {
+    const uint32_t n = pick(1, 2), h = pick(5, 23), w = pick(5, 23), groups = pick(1, 6);
+    const uint32_t inC = groups * pick(1, 7), outC = groups * pick(1, 7), kh = pick(1, 4), kw = pick(1, 4);
+    const uint32_t pl = pick(0, 2), pr = pick(0, 2), pt = pick(0, 2), pb = pick(0, 2), sw = pick(1, 3),
+                   sh = pick(1, 3);
+    const int32_t activation = static_cast<int32_t>(pick(0, 3));
+    const bool nchw = seed % 3 == 2;
+    const uint32_t oh = outSize(h, kh, pt, pb, sh, 1), ow = outSize(w, kw, pl, pr, sw, 1);
+    SCOPED_TRACE("case " + std::to_string(seed) + ": " + std::to_string(groups) + " groups " +
+                 std::to_string(inC) + " -> " + std::to_string(outC) + (nchw ? " NCHW" : " NHWC"));
+    auto image = [&](uint32_t hh, uint32_t ww, uint32_t c) {
+      return nchw ? std::vector<uint32_t>{n, c, hh, ww} : std::vector<uint32_t>{n, hh, ww, c};
+    };
+    TestModel m;
+    const uint32_t in = m.addInput(T::TENSOR_FLOAT32, image(h, w, inC));
+    const std::vector<uint32_t> filterDims{outC, kh, kw, inC / groups};
+    const uint32_t f = m.addConstant(T::TENSOR_FLOAT32, filterDims, floats(elements(filterDims), seed + 1));
+    const uint32_t b = m.addConstant(T::TENSOR_FLOAT32, {outC}, floats(outC, seed + 2));
+    const uint32_t out = m.addOutput(T::TENSOR_FLOAT32, image(oh, ow, outC));
+    m.addOperation(O::GROUPED_CONV_2D,
+                   {in, f, b, m.addInt32(pl), m.addInt32(pr), m.addInt32(pt), m.addInt32(pb), m.addInt32(sw),
+                    m.addInt32(sh), m.addInt32(groups), m.addInt32(activation), m.addBool(nchw)},
+                   {out});
+    m.setInputsAndOutputs({in}, {out});
+    crossCheck(m, seed);
+  }
+}
+
+// TRANSPOSE_CONV_2D: explicit padding (pads below the filter size), and the implicit form with an
+// output shape; a third NCHW. Implicit SAME padding may ask for more output than the transposed
+// window covers, which oneDNN cannot express: those may stay on the reference kernel.
+TEST_F(FastPathTest, TransposeConv2DOnRandomShapes) {
+  std::mt19937 rng(29);
+  auto pick = [&](uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng); };
+  int taken = 0;
+  for (uint32_t seed = 0; seed < 24; ++seed) {
+    const uint32_t n = pick(1, 2), h = pick(2, 13), w = pick(2, 13), inC = pick(1, 29), outC = pick(1, 23);
+    const uint32_t kh = pick(1, 5), kw = pick(1, 5), sw = pick(1, 3), sh = pick(1, 3);
+    const int32_t activation = static_cast<int32_t>(pick(0, 3));
+    const bool nchw = seed % 3 == 1, implicitForm = seed % 4 == 3;
+    auto image = [&](uint32_t hh, uint32_t ww, uint32_t c) {
+      return nchw ? std::vector<uint32_t>{n, c, hh, ww} : std::vector<uint32_t>{n, hh, ww, c};
+    };
+    TestModel m;
+    const uint32_t in = m.addInput(T::TENSOR_FLOAT32, image(h, w, inC));
+    const std::vector<uint32_t> filterDims{outC, kh, kw, inC};
+    const uint32_t f = m.addConstant(T::TENSOR_FLOAT32, filterDims, floats(elements(filterDims), seed + 1));
+    const uint32_t b = m.addConstant(T::TENSOR_FLOAT32, {outC}, floats(outC, seed + 2));
+    uint32_t oh = 0, ow = 0;
+    std::vector<uint32_t> ins{in, f, b};
+    if (implicitForm) {
+      const bool same = seed % 8 == 3;  // SAME: output = input x stride; VALID: (input - 1) x stride + filter
+      oh = same ? h * sh : (h - 1) * sh + kh;
+      ow = same ? w * sw : (w - 1) * sw + kw;
+      const std::vector<uint32_t> shape = image(oh, ow, outC);
+      ins.push_back(
+          m.addConstant(T::TENSOR_INT32, {4}, std::vector<int32_t>(shape.begin(), shape.end()), 0.0f, 0));
+      ins.push_back(m.addInt32(same ? 1 : 2));
+    } else {
+      const uint32_t pl = pick(0, kw - 1), pr = pick(0, kw - 1), pt = pick(0, kh - 1), pb = pick(0, kh - 1);
+      oh = (h - 1) * sh + kh - pt - pb;
+      ow = (w - 1) * sw + kw - pl - pr;
+      if (oh < 1 || ow < 1) continue;
+      for (uint32_t pad : {pl, pr, pt, pb})
+        ins.push_back(m.addInt32(pad));
+    }
+    SCOPED_TRACE("case " + std::to_string(seed) + (implicitForm ? " implicit" : " explicit") +
+                 (nchw ? " NCHW" : " NHWC"));
+    for (uint32_t v : {sw, sh})
+      ins.push_back(m.addInt32(v));
+    ins.push_back(m.addInt32(activation));
+    ins.push_back(m.addBool(nchw));
+    const uint32_t out = m.addOutput(T::TENSOR_FLOAT32, image(oh, ow, outC));
+    m.addOperation(O::TRANSPOSE_CONV_2D, ins, {out});
+    m.setInputsAndOutputs({in}, {out});
+    taken += crossCheck(m, seed, implicitForm ? Fast::Either : Fast::Taken);
+  }
+  EXPECT_GE(taken, 18) << "every explicit case and most implicit ones take the oneDNN path";
+}
+
+// BATCH_MATMUL of rank 2 to 4, either operand adjoint; the rhs a constant.
+TEST_F(FastPathTest, BatchMatmulOnRandomShapes) {
+  std::mt19937 rng(31);
+  auto pick = [&](uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng); };
+  for (uint32_t seed = 0; seed < 24; ++seed) {
+    const uint32_t rank = pick(2, 4), m = pick(1, 37), k = pick(1, 67), nn = pick(1, 41);
+    const bool adjLhs = seed % 4 >= 2, adjRhs = seed % 2 == 1;
+    std::vector<uint32_t> batch;
+    for (uint32_t d = 2; d < rank; ++d)
+      batch.push_back(pick(1, 4));
+    auto with = [&](uint32_t a, uint32_t b) {
+      std::vector<uint32_t> d = batch;
+      d.push_back(a);
+      d.push_back(b);
+      return d;
+    };
+    const auto lhsDims = adjLhs ? with(k, m) : with(m, k);
+    const auto rhsDims = adjRhs ? with(nn, k) : with(k, nn);
+    SCOPED_TRACE("case " + std::to_string(seed) + ": rank " + std::to_string(rank) + " " + std::to_string(m) +
+                 "x" + std::to_string(k) + "x" + std::to_string(nn) + (adjLhs ? " adj lhs" : "") +
+                 (adjRhs ? " adj rhs" : ""));
+    TestModel model;
+    const uint32_t lhs = model.addInput(T::TENSOR_FLOAT32, lhsDims);
+    const uint32_t rhs = model.addConstant(T::TENSOR_FLOAT32, rhsDims, floats(elements(rhsDims), seed + 1));
+    const uint32_t out = model.addOutput(T::TENSOR_FLOAT32, with(m, nn));
+    model.addOperation(O::BATCH_MATMUL, {lhs, rhs, model.addBool(adjLhs), model.addBool(adjRhs)}, {out});
+    model.setInputsAndOutputs({lhs}, {out});
+    crossCheck(model, seed);
   }
 }
 
@@ -288,6 +407,19 @@ TEST_F(FastPathTest, BinaryOperationsWithBroadcasting) {
     taken += crossCheck(m, seed, Fast::Either);
   }
   EXPECT_GE(taken, 20) << "most broadcasts take the oneDNN path";
+  for (O kind : {O::MAXIMUM, O::MINIMUM}) {
+    for (bool otherFirst : {false, true}) {
+      SCOPED_TRACE(std::string(kind == O::MAXIMUM ? "MAXIMUM" : "MINIMUM") + " [3, 5, 7, 9] and [9]" +
+                   (otherFirst ? ", broadcast operand first" : ""));
+      TestModel m;
+      const uint32_t in = m.addInput(T::TENSOR_FLOAT32, {3, 5, 7, 9});
+      const uint32_t b = m.addConstant(T::TENSOR_FLOAT32, {9}, floats(9, 11));
+      const uint32_t y = m.addOutput(T::TENSOR_FLOAT32, {3, 5, 7, 9});
+      m.addOperation(kind, {otherFirst ? b : in, otherFirst ? in : b}, {y});
+      m.setInputsAndOutputs({in}, {y});
+      crossCheck(m, 12);
+    }
+  }
   {
     SCOPED_TRACE("per-channel ADD [2, 5, 7, 16] + [16]: taken");
     TestModel m;
@@ -301,18 +433,37 @@ TEST_F(FastPathTest, BinaryOperationsWithBroadcasting) {
 }
 
 TEST_F(FastPathTest, ActivationsAndConcatenation) {
-  // LOGISTIC and TANH stay on the reference kernels: oneDNN's approximations differ in the last
-  // bits, and nothing measured needs them faster.
-  const O kinds[] = {O::RELU, O::RELU1, O::RELU6, O::LOGISTIC, O::TANH};
+  // Within the conformance suite's float32 tolerance (1e-5 absolute + 1e-5 relative), on inputs
+  // from -12 to 12 (LOGISTIC and TANH saturate; oneDNN's approximations differ in the last bits).
+  tolerance_ = 1e-5;
+  inputRange_ = 12.0;
+  const O kinds[] = {O::RELU, O::RELU1, O::RELU6, O::LOGISTIC, O::TANH, O::HARD_SWISH, O::ELU};
   for (O kind : kinds) {
     SCOPED_TRACE("activation " + std::to_string(static_cast<int>(kind)));
     TestModel m;
     const uint32_t in = m.addInput(T::TENSOR_FLOAT32, {3, 7, 11, 5});
     const uint32_t y = m.addOutput(T::TENSOR_FLOAT32, {3, 7, 11, 5});
-    m.addOperation(kind, {in}, {y});
+    if (kind == O::ELU) {
+      m.addOperation(kind, {in, m.addFloat32(0.7f)}, {y});
+    } else {
+      m.addOperation(kind, {in}, {y});
+    }
     m.setInputsAndOutputs({in}, {y});
-    crossCheck(m, static_cast<uint32_t>(kind), kind == O::LOGISTIC || kind == O::TANH ? Fast::Refused : Fast::Taken);
+    crossCheck(m, static_cast<uint32_t>(kind));
   }
+  for (const std::vector<uint32_t>& alpha : {std::vector<uint32_t>{5}, {11, 1}, {1, 1, 5}, {3, 7, 11, 5}}) {
+    SCOPED_TRACE("PRELU with alpha of rank " + std::to_string(alpha.size()));
+    TestModel m;
+    const uint32_t in = m.addInput(T::TENSOR_FLOAT32, {3, 7, 11, 5});
+    const uint32_t a = m.addConstant(T::TENSOR_FLOAT32, alpha, floats(elements(alpha), 31));
+    const uint32_t y = m.addOutput(T::TENSOR_FLOAT32, {3, 7, 11, 5});
+    m.addOperation(O::PRELU, {in, a}, {y});
+    m.setInputsAndOutputs({in}, {y});
+    // Per channel (the last dimension) and full alphas take oneDNN's jit path; others may not.
+    crossCheck(m, 32, alpha.size() == 2 ? Fast::Either : Fast::Taken);
+  }
+  tolerance_ = 1e-4;
+  inputRange_ = 2.0;
   for (int32_t axis : {0, 1, 2, 3, -1}) {
     SCOPED_TRACE("CONCATENATION axis " + std::to_string(axis));
     const uint32_t a = axis < 0 ? 3 : static_cast<uint32_t>(axis);
@@ -329,6 +480,38 @@ TEST_F(FastPathTest, ActivationsAndConcatenation) {
     m.setInputsAndOutputs({in}, {y});
     crossCheck(m, static_cast<uint32_t>(axis + 20));
   }
+}
+
+// TRANSPOSE of rank 1 to 4 with random permutations, float32 and 8-bit (values copied as stored).
+TEST_F(FastPathTest, TransposeOnRandomPermutations) {
+  std::mt19937 rng(37);
+  auto pick = [&](uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng); };
+  int taken = 0;
+  for (uint32_t seed = 0; seed < 24; ++seed) {
+    const uint32_t rank = pick(1, 4);
+    std::vector<uint32_t> dims, out;
+    std::vector<int32_t> perm(rank);
+    for (uint32_t d = 0; d < rank; ++d) {
+      dims.push_back(pick(1, 9));
+      perm[d] = static_cast<int32_t>(d);
+    }
+    std::shuffle(perm.begin(), perm.end(), rng);
+    for (int32_t d : perm)
+      out.push_back(dims[static_cast<size_t>(d)]);
+    const T type = seed % 3 == 2 ? T::TENSOR_QUANT8_ASYMM_SIGNED : T::TENSOR_FLOAT32;
+    SCOPED_TRACE("case " + std::to_string(seed) + ": rank " + std::to_string(rank) +
+                 (type == T::TENSOR_FLOAT32 ? " float32" : " int8"));
+    TestModel m;
+    const uint32_t in =
+        m.addInput(type, dims, type == T::TENSOR_FLOAT32 ? 0.0f : 0.5f, type == T::TENSOR_FLOAT32 ? 0 : 3);
+    const uint32_t p = m.addConstant(T::TENSOR_INT32, {rank}, perm, 0.0f, 0);
+    const uint32_t y =
+        m.addOutput(type, out, type == T::TENSOR_FLOAT32 ? 0.0f : 0.5f, type == T::TENSOR_FLOAT32 ? 0 : 3);
+    m.addOperation(O::TRANSPOSE, {in, p}, {y});
+    m.setInputsAndOutputs({in}, {y});
+    taken += crossCheck(m, seed, Fast::Either);
+  }
+  EXPECT_GE(taken, 20) << "most permutations take oneDNN's reorder";
 }
 
 // Quantized CONV_2D / DEPTHWISE_CONV_2D / FULLY_CONNECTED: `dataType` for input and output, filters
@@ -431,6 +614,64 @@ TEST_F(FastPathTest, QuantizedConvolutionsAndFullyConnected) {
       crossCheck(m, ++seed);
     }
   }
+}
+
+// Quantized GROUPED_CONV_2D and TRANSPOSE_CONV_2D (signed per-tensor and per-channel filters).
+// oneDNN 2.6 may serve an 8-bit case only with its reference implementation, which the layer
+// leaves to the driver's: either way the result must agree.
+TEST_F(FastPathTest, QuantizedGroupedAndTransposedConvolutions) {
+  const QuantCase cases[] = {
+      {T::TENSOR_QUANT8_ASYMM_SIGNED, true, 0.05f, 0.2f, -3, 5},
+      {T::TENSOR_QUANT8_ASYMM_SIGNED, false, 0.04f, 0.15f, 7, -9},
+      {T::TENSOR_QUANT8_ASYMM, true, 0.03f, 0.1f, 128, 120},
+  };
+  uint32_t seed = 300;
+  int taken = 0;
+  for (const QuantCase& q : cases) {
+    for (int32_t activation : {0, 3}) {
+      for (bool nchw : {false, true}) {
+        SCOPED_TRACE("type " + std::to_string(static_cast<int>(q.dataType)) +
+                     (q.perChannel ? " per-channel" : "") + " activation " + std::to_string(activation) +
+                     (nchw ? " NCHW" : " NHWC"));
+        auto image = [&](uint32_t hh, uint32_t ww, uint32_t c) {
+          return nchw ? std::vector<uint32_t>{1, c, hh, ww} : std::vector<uint32_t>{1, hh, ww, c};
+        };
+        {
+          SCOPED_TRACE("GROUPED_CONV_2D 3 groups 12 -> 15, 3x3 stride 2, explicit padding");
+          TestModel m;
+          std::vector<float> scales;
+          const uint32_t in = m.addInput(q.dataType, image(13, 11, 12), q.inScale, q.inZero);
+          const uint32_t f = addQuantFilter(m, q, {15, 3, 3, 4}, 0, ++seed, scales);
+          const uint32_t b = m.addConstant(T::TENSOR_INT32, {15}, randomBias(15, ++seed),
+                                           q.perChannel ? 0.0f : q.inScale * scales[0], 0);
+          const uint32_t out = m.addOutput(q.dataType, image(7, 6, 15), q.outScale, q.outZero);
+          m.addOperation(O::GROUPED_CONV_2D,
+                         {in, f, b, m.addInt32(1), m.addInt32(1), m.addInt32(1), m.addInt32(1), m.addInt32(2),
+                          m.addInt32(2), m.addInt32(3), m.addInt32(activation), m.addBool(nchw)},
+                         {out});
+          m.setInputsAndOutputs({in}, {out});
+          taken += crossCheck(m, ++seed, Fast::Either);
+        }
+        {
+          SCOPED_TRACE("TRANSPOSE_CONV_2D 9 -> 10, 3x3 stride 2, pads 1");
+          TestModel m;
+          std::vector<float> scales;
+          const uint32_t in = m.addInput(q.dataType, image(6, 5, 9), q.inScale, q.inZero);
+          const uint32_t f = addQuantFilter(m, q, {10, 3, 3, 9}, 0, ++seed, scales);
+          const uint32_t b = m.addConstant(T::TENSOR_INT32, {10}, randomBias(10, ++seed),
+                                           q.perChannel ? 0.0f : q.inScale * scales[0], 0);
+          const uint32_t out = m.addOutput(q.dataType, image(11, 9, 10), q.outScale, q.outZero);
+          m.addOperation(O::TRANSPOSE_CONV_2D,
+                         {in, f, b, m.addInt32(1), m.addInt32(1), m.addInt32(1), m.addInt32(1), m.addInt32(2),
+                          m.addInt32(2), m.addInt32(activation), m.addBool(nchw)},
+                         {out});
+          m.setInputsAndOutputs({in}, {out});
+          taken += crossCheck(m, ++seed, Fast::Either);
+        }
+      }
+    }
+  }
+  EXPECT_GE(taken, 6) << "the NHWC cases at least take the oneDNN path";
 }
 
 // What the fast layer must leave to the reference kernels.

@@ -268,5 +268,18 @@ TEST(CpuPluginOpen, ThreadsOptionIsChecked) {
   EXPECT_NE(loaded.error.find("threads='many'"), std::string::npos) << loaded.error;
 }
 
+TEST(CpuPluginOpen, FastMinElementsOptionIsChecked) {
+  for (const char* bad : {"-1", "lots", "", "2000000000000"}) {
+    auto loaded =
+        loadPluginDevice(NNRT_PLUGIN_DIR, "cpu", "libnnrt_driver_cpu.so", {{"fast_min_elements", bad}});
+    EXPECT_EQ(loaded.device, nullptr) << bad;
+    EXPECT_NE(loaded.error.find(std::string("fast_min_elements='") + bad + "'"), std::string::npos)
+        << loaded.error;
+  }
+  auto loaded =
+      loadPluginDevice(NNRT_PLUGIN_DIR, "cpu", "libnnrt_driver_cpu.so", {{"fast_min_elements", "0"}});
+  EXPECT_NE(loaded.device, nullptr) << loaded.error;
+}
+
 }  // namespace
 }  // namespace nnrt::test::cpu

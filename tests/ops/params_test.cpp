@@ -148,6 +148,110 @@ TEST(DecodeDepthwiseConv2D, MultiplierAndPadding) {
   EXPECT_EQ(p->outputHeight, 3u);
 }
 
+TEST(DecodeGroupedConv2D, ImplicitAndExplicit) {
+  {
+    // Implicit SAME, NHWC [1, 7, 9, 6], filter [4, 3, 3, 2] (3 groups), strides 2 / 3:
+    // width 9, stride 2: out 5, needed 4 * 2 + 3 = 11, total 2 -> 1 / 1;
+    // height 7, stride 3: out 3, needed 2 * 3 + 3 = 9, total 2 -> 1 / 1.
+    OpBuilder op(Op::GROUPED_CONV_2D);
+    op.f32({1, 7, 9, 6})
+        .f32({4, 3, 3, 2})
+        .f32({4})
+        .i32(kSame)
+        .i32(2)
+        .i32(3)
+        .i32(3)
+        .i32(1)
+        .boolean(false)
+        .f32Out({});
+    auto p = decodeGroupedConv2D(op.args());
+    ASSERT_TRUE(p) << errorOf(p);
+    EXPECT_EQ(p->groups, 3u);
+    EXPECT_EQ(p->inputChannels, 6u);
+    EXPECT_EQ(p->outputChannels, 4u);
+    EXPECT_EQ(p->padLeft, 1u);
+    EXPECT_EQ(p->padRight, 1u);
+    EXPECT_EQ(p->padTop, 1u);
+    EXPECT_EQ(p->padBottom, 1u);
+    EXPECT_EQ(p->outputWidth, 5u);
+    EXPECT_EQ(p->outputHeight, 3u);
+    EXPECT_EQ(p->activation, Activation::Relu);
+    EXPECT_FALSE(p->nchw);
+  }
+  {
+    // Explicit, NCHW [2, 4, 5, 8], filter [6, 2, 3, 2] (2 groups), pads l 1 r 0 t 2 b 1, strides 1 / 2:
+    // width (8 + 1 - 3) / 1 + 1 = 7; height (5 + 3 - 2) / 2 + 1 = 4.
+    OpBuilder op(Op::GROUPED_CONV_2D);
+    op.f32({2, 4, 5, 8}).f32({6, 2, 3, 2}).f32({6});
+    for (int32_t v : {1, 0, 2, 1, 1, 2, 2, 0})
+      op.i32(v);  // left right top bottom, stride w h, groups, activation
+    op.boolean(true).f32Out({});
+    auto p = decodeGroupedConv2D(op.args());
+    ASSERT_TRUE(p) << errorOf(p);
+    EXPECT_TRUE(p->nchw);
+    EXPECT_EQ(p->batches, 2u);
+    EXPECT_EQ(p->inputChannels, 4u);
+    EXPECT_EQ(p->groups, 2u);
+    EXPECT_EQ(p->outputWidth, 7u);
+    EXPECT_EQ(p->outputHeight, 4u);
+    EXPECT_EQ(p->padTop, 2u);
+    EXPECT_EQ(p->padBottom, 1u);
+  }
+}
+
+TEST(DecodeTransposeConv2D, ImplicitAndExplicit) {
+  {
+    // Explicit, NHWC [1, 4, 5, 3], filter [2, 3, 4, 3], pads l 1 r 2 t 0 b 1, strides 2 / 3:
+    // width (5 - 1) * 2 + 4 - 3 = 9; height (4 - 1) * 3 + 3 - 1 = 11.
+    OpBuilder op(Op::TRANSPOSE_CONV_2D);
+    op.f32({1, 4, 5, 3}).f32({2, 3, 4, 3}).f32({2});
+    for (int32_t v : {1, 2, 0, 1, 2, 3, 3})
+      op.i32(v);  // left right top bottom, stride w h, activation
+    op.boolean(false).f32Out({});
+    auto p = decodeTransposeConv2D(op.args());
+    ASSERT_TRUE(p) << errorOf(p);
+    EXPECT_EQ(p->outputChannels, 2u);
+    EXPECT_EQ(p->inputChannels, 3u);
+    EXPECT_EQ(p->outputWidth, 9u);
+    EXPECT_EQ(p->outputHeight, 11u);
+    EXPECT_EQ(p->padLeft, 1u);
+    EXPECT_EQ(p->padRight, 2u);
+    EXPECT_EQ(p->activation, Activation::Relu6);
+  }
+  {
+    // Implicit SAME with output shape NCHW [1, 2, 8, 10], filter [2, 3, 3, 5], strides 2 / 2: the pads
+    // are SAME's on the output size: width 10: out 5, needed 4 * 2 + 3 = 11, total 1 -> 0 / 1;
+    // height 8: out 4, needed 3 * 2 + 3 = 9, total 1 -> 0 / 1.
+    OpBuilder op(Op::TRANSPOSE_CONV_2D);
+    op.f32({1, 5, 4, 5}).f32({2, 3, 3, 5}).f32({2}).ints({1, 2, 8, 10}, {4});
+    op.i32(kSame).i32(2).i32(2).i32(0).boolean(true).f32Out({});
+    auto p = decodeTransposeConv2D(op.args());
+    ASSERT_TRUE(p) << errorOf(p);
+    EXPECT_TRUE(p->nchw);
+    EXPECT_EQ(p->inputChannels, 5u);
+    EXPECT_EQ(p->inputHeight, 4u);
+    EXPECT_EQ(p->inputWidth, 5u);
+    EXPECT_EQ(p->outputHeight, 8u);
+    EXPECT_EQ(p->outputWidth, 10u);
+    EXPECT_EQ(p->padLeft, 0u);
+    EXPECT_EQ(p->padRight, 1u);
+    EXPECT_EQ(p->padTop, 0u);
+    EXPECT_EQ(p->padBottom, 1u);
+  }
+}
+
+TEST(DecodeBatchMatmul, ReadsTheAdjointFlags) {
+  OpBuilder op(Op::BATCH_MATMUL);
+  op.f32({2, 3, 4}).f32({2, 5, 4}).boolean(false).boolean(true).f32Out({});
+  auto p = decodeBatchMatmul(op.args());
+  ASSERT_TRUE(p) << errorOf(p);
+  EXPECT_FALSE(p->adjointLhs);
+  EXPECT_TRUE(p->adjointRhs);
+  OpBuilder unknown(Op::BATCH_MATMUL);
+  unknown.f32({3, 4}).f32({4, 5}).unknownScalar(OT::BOOL).boolean(false).f32Out({});
+  EXPECT_EQ(errorOf(decodeBatchMatmul(unknown.args())), "BATCH_MATMUL: adjoint lhs is not known");
+}
+
 TEST(DecodePool2D, ImplicitAndExplicit) {
   OpBuilder same(Op::AVERAGE_POOL_2D);
   same.f32({1, 5, 4, 7}).i32(kSame).i32(2).i32(2).i32(2).i32(3).i32(1).f32Out({});

@@ -7,16 +7,21 @@
 //
 // What is taken (see docs/cpu-performance.md for the measurements behind each choice):
 // - float32: CONV_2D, DEPTHWISE_CONV_2D (NHWC or NCHW, any padding, stride and dilation),
-//   FULLY_CONNECTED, AVERAGE_POOL_2D and MAX_POOL_2D, SOFTMAX with beta 1, ADD, SUB, MUL, DIV
-//   (broadcasting), RELU, RELU1, RELU6, CONCATENATION;
-// - 8-bit quantized (QUANT8_ASYMM and QUANT8_ASYMM_SIGNED data): CONV_2D, DEPTHWISE_CONV_2D and
+//   GROUPED_CONV_2D, TRANSPOSE_CONV_2D (a deconvolution), FULLY_CONNECTED, BATCH_MATMUL,
+//   AVERAGE_POOL_2D and MAX_POOL_2D, SOFTMAX with beta 1, ADD, SUB, MUL, DIV, MAXIMUM, MINIMUM
+//   (broadcasting), RELU,
+//   RELU1, RELU6, LOGISTIC, TANH, HARD_SWISH, ELU, PRELU, CONCATENATION, TRANSPOSE (also 8-bit);
+// - 8-bit quantized (QUANT8_ASYMM and QUANT8_ASYMM_SIGNED data): the four convolutions and
 //   FULLY_CONNECTED whose filters are signed with zero point 0 (per-tensor or per-channel).
-// Filters, weights and biases must be constants. Everything else stays on the reference kernels.
+// Filters, weights and biases must be constants (BATCH_MATMUL's operands need not be). Everything else stays
+// on the reference kernels.
 #include <omp.h>
 
 #include <cstring>
 #include <exception>
 #include <oneapi/dnnl/dnnl.hpp>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
 #include "nnrt/driver/activation.hpp"
@@ -38,12 +43,17 @@ constexpr int32_t kQuant8PerChannel = static_cast<int32_t>(driver::OperandType::
 
 Result<std::unique_ptr<FastKernel>> refuse(const std::string& why) { return driver::invalidArgument(why); }
 
-// A plain (row-major) description of `shape`.
-dnnl::memory::desc plainDesc(const dims& shape) {
+// The row-major strides of `shape`.
+dims plainStrides(const dims& shape) {
   dims strides(shape.size(), 1);
   for (size_t d = shape.size(); d-- > 1;)
     strides[d - 1] = strides[d] * shape[d];
-  return dnnl::memory::desc(shape, dt::f32, strides);
+  return strides;
+}
+
+// A plain (row-major) description of `shape`.
+dnnl::memory::desc plainDesc(const dims& shape) {
+  return dnnl::memory::desc(shape, dt::f32, plainStrides(shape));
 }
 
 // An NCHW-logical description of an activation stored NHWC or NCHW.
@@ -96,6 +106,68 @@ dnnl::primitive_attr attrFor(driver::Activation activation) {
   attr.set_post_ops(post);
   attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
   return attr;
+}
+
+// NNAPI's filter of a convolution `type` as oneDNN's weights of `dataType`, in NNAPI's layout:
+// CONV_2D [o][kh][kw][i]; DEPTHWISE_CONV_2D [1][kh][kw][i * multiplier] (`groups` is the
+// multiplier); GROUPED_CONV_2D [o][kh][kw][i / groups]; TRANSPOSE_CONV_2D [o][kh][kw][i].
+dnnl::memory::desc convWeights(int32_t type, const ops::Conv2DParams& p, uint32_t groups, dt dataType) {
+  const dnnl::memory::dim o = p.outputChannels, i = p.inputChannels, kh = p.filterHeight, kw = p.filterWidth;
+  switch (static_cast<driver::OperationType>(type)) {
+    case driver::OperationType::DEPTHWISE_CONV_2D:  // {groups = i, multiplier, 1, kh, kw}
+      return dnnl::memory::desc({i, groups, 1, kh, kw}, dataType, {groups, 1, 1, kw * o, o});
+    case driver::OperationType::GROUPED_CONV_2D: {  // {groups, o / groups, i / groups, kh, kw}
+      const dnnl::memory::dim og = o / groups, ig = i / groups;
+      return dnnl::memory::desc({groups, og, ig, kh, kw}, dataType,
+                                {og * kh * kw * ig, kh * kw * ig, 1, kw * ig, ig});
+    }
+    default:  // {o, i, kh, kw}
+      return dnnl::memory::desc({o, i, kh, kw}, dataType, {kh * kw * i, 1, kw * i, i});
+  }
+}
+
+// The convolution geometry of CONV_2D, DEPTHWISE_CONV_2D, GROUPED_CONV_2D or TRANSPOSE_CONV_2D.
+const ops::Conv2DParams& convolutionParams(driver::OperationType kind, const OpParams& params) {
+  switch (kind) {
+    case driver::OperationType::DEPTHWISE_CONV_2D:
+      return std::get<ops::DepthwiseConv2DParams>(params);
+    case driver::OperationType::GROUPED_CONV_2D:
+      return std::get<ops::GroupedConv2DParams>(params);
+    case driver::OperationType::TRANSPOSE_CONV_2D:
+      return std::get<ops::TransposeConv2DParams>(params);
+    default:
+      return std::get<ops::Conv2DParams>(params);
+  }
+}
+
+using ConvolutionPd =
+    std::variant<dnnl::convolution_forward::primitive_desc, dnnl::deconvolution_forward::primitive_desc>;
+
+// The primitive descriptor of convolution `type` (a deconvolution for TRANSPOSE_CONV_2D). A
+// transposed convolution's trailing pads are what its output size leaves: refused when negative
+// (NNAPI's implicit padding may crop the output that way).
+Result<ConvolutionPd> convolutionDesc(int32_t type, const ops::Conv2DParams& p, const dnnl::memory::desc& src,
+                                      const dnnl::memory::desc& weights, const dnnl::memory::desc& bias,
+                                      const dnnl::memory::desc& dst, const dnnl::primitive_attr& attr,
+                                      const dnnl::engine& engine) {
+  const dims strides{p.strideH, p.strideW};
+  const dims padL{p.padTop, p.padLeft};
+  if (type == static_cast<int32_t>(driver::OperationType::TRANSPOSE_CONV_2D)) {
+    const dnnl::memory::dim padB =
+        (dnnl::memory::dim{p.inputHeight} - 1) * p.strideH + p.filterHeight - p.padTop - p.outputHeight;
+    const dnnl::memory::dim padR =
+        (dnnl::memory::dim{p.inputWidth} - 1) * p.strideW + p.filterWidth - p.padLeft - p.outputWidth;
+    if (padB < 0 || padR < 0)
+      return driver::invalidArgument("the output is larger than the transposed window covers");
+    const dnnl::deconvolution_forward::desc desc(dnnl::prop_kind::forward_inference,
+                                                 dnnl::algorithm::deconvolution_direct, src, weights, bias,
+                                                 dst, strides, padL, {padB, padR});
+    return ConvolutionPd(dnnl::deconvolution_forward::primitive_desc(desc, attr, engine));
+  }
+  const dnnl::convolution_forward::desc desc(
+      dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, src, weights, bias, dst,
+      strides, {p.dilationH - 1, p.dilationW - 1}, padL, {p.padBottom, p.padRight});
+  return ConvolutionPd(dnnl::convolution_forward::primitive_desc(desc, attr, engine));
 }
 
 class Layer;
@@ -152,6 +224,8 @@ class Layer final : public FastLayer {
       return refuse("only float32 and 8-bit quantized tensors take the oneDNN path");
     try {
       omp_set_num_threads(threads_);  // the primitive plans its work for this many threads
+      if (op.type == static_cast<int32_t>(driver::OperationType::TRANSPOSE))
+        return transpose(op, std::get<ops::TransposeParams>(params));
       if (type != kFloat32) return quantized(op, params);
       switch (static_cast<driver::OperationType>(op.type)) {
         case driver::OperationType::CONV_2D:
@@ -160,8 +234,16 @@ class Layer final : public FastLayer {
           const auto& p = std::get<ops::DepthwiseConv2DParams>(params);
           return convolution(op, p, p.depthMultiplier);
         }
+        case driver::OperationType::GROUPED_CONV_2D: {
+          const auto& p = std::get<ops::GroupedConv2DParams>(params);
+          return convolution(op, p, p.groups);
+        }
+        case driver::OperationType::TRANSPOSE_CONV_2D:
+          return convolution(op, std::get<ops::TransposeConv2DParams>(params), 1);
         case driver::OperationType::FULLY_CONNECTED:
           return fullyConnected(op, std::get<ops::FullyConnectedParams>(params));
+        case driver::OperationType::BATCH_MATMUL:
+          return batchMatmul(op, std::get<ops::BatchMatmulParams>(params));
         case driver::OperationType::AVERAGE_POOL_2D:
           return pool(std::get<ops::Pool2DParams>(params), dnnl::algorithm::pooling_avg_exclude_padding);
         case driver::OperationType::MAX_POOL_2D:
@@ -176,12 +258,30 @@ class Layer final : public FastLayer {
           return binary(op, dnnl::algorithm::binary_sub, false, std::get<ops::BinaryParams>(params).activation);
         case driver::OperationType::DIV:
           return binary(op, dnnl::algorithm::binary_div, false, std::get<ops::BinaryParams>(params).activation);
+        case driver::OperationType::MAXIMUM:
+          return binary(op, dnnl::algorithm::binary_max, true, driver::Activation::None);
+        case driver::OperationType::MINIMUM:
+          return binary(op, dnnl::algorithm::binary_min, true, driver::Activation::None);
         case driver::OperationType::RELU:
           return eltwise(op, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
         case driver::OperationType::RELU1:
           return eltwise(op, dnnl::algorithm::eltwise_clip, -1.0f, 1.0f);
         case driver::OperationType::RELU6:
           return eltwise(op, dnnl::algorithm::eltwise_clip, 0.0f, 6.0f);
+        case driver::OperationType::LOGISTIC:
+          return eltwise(op, dnnl::algorithm::eltwise_logistic, 0.0f, 0.0f);
+        case driver::OperationType::TANH:
+          return eltwise(op, dnnl::algorithm::eltwise_tanh, 0.0f, 0.0f);
+        case driver::OperationType::HARD_SWISH:
+          return eltwise(op, dnnl::algorithm::eltwise_hardswish, 0.0f, 0.0f);
+        case driver::OperationType::ELU: {
+          if (op.inputs.size() < 2 || !op.inputs[1].hasValue() ||
+              op.inputs[1].type != static_cast<int32_t>(driver::OperandType::FLOAT32))
+            return refuse("ELU's alpha must be a float32 constant");
+          return eltwise(op, dnnl::algorithm::eltwise_elu, op.inputs[1].scalar<float>(), 0.0f);
+        }
+        case driver::OperationType::PRELU:
+          return prelu(op);
         case driver::OperationType::CONCATENATION:
           return concatenation(op, std::get<ops::ConcatenationParams>(params));
         default:
@@ -194,15 +294,17 @@ class Layer final : public FastLayer {
     }
   }
 
-  // 8-bit quantized CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED: int8 primitives whose output
-  // scales (input scale x filter scale / output scale, per channel) and zero points are attributes,
-  // the int32 bias added to the accumulator as NNAPI defines it. oneDNN rounds to nearest even where
+  // 8-bit quantized convolutions (CONV_2D, DEPTHWISE_CONV_2D, GROUPED_CONV_2D, TRANSPOSE_CONV_2D) and
+  // FULLY_CONNECTED: int8 primitives whose output scales (input scale x filter scale / output scale,
+  // per channel) and zero points are attributes, the int32 bias added to the accumulator as NNAPI
+  // defines it. oneDNN rounds to nearest even where
   // the reference kernels round half away from zero: results may differ by one step.
   Result<std::unique_ptr<FastKernel>> quantized(const ops::OpArgs& op, const OpParams& params) {
     const ops::Arg& input = op.inputs[0];
     const ops::Arg& output = op.outputs[0];
     const auto kind = static_cast<driver::OperationType>(op.type);
     if (kind != driver::OperationType::CONV_2D && kind != driver::OperationType::DEPTHWISE_CONV_2D &&
+        kind != driver::OperationType::GROUPED_CONV_2D && kind != driver::OperationType::TRANSPOSE_CONV_2D &&
         kind != driver::OperationType::FULLY_CONNECTED)
       return refuse("no quantized oneDNN primitive is used for this operation");
     if (output.type != input.type) return refuse("the output type differs from the input type");
@@ -262,73 +364,77 @@ class Layer final : public FastLayer {
       return std::unique_ptr<FastKernel>(std::move(kernel));
     }
 
-    const ops::Conv2DParams& p = depthwise ? std::get<ops::DepthwiseConv2DParams>(params)
-                                           : std::get<ops::Conv2DParams>(params);
-    const uint32_t multiplier = depthwise ? std::get<ops::DepthwiseConv2DParams>(params).depthMultiplier : 1;
+    const ops::Conv2DParams& p = convolutionParams(kind, params);
+    const uint32_t groups = depthwise ? std::get<ops::DepthwiseConv2DParams>(params).depthMultiplier
+                            : kind == driver::OperationType::GROUPED_CONV_2D
+                                ? std::get<ops::GroupedConv2DParams>(params).groups
+                                : 1;
     NNRT_ASSIGN_OR_RETURN(auto filter, filterScales(op.inputs[1], depthwise ? 3 : 0, p.outputChannels));
     const std::vector<float> scales = scalesFor(filter);
     attr.set_output_scales(scales.size() > 1 ? 1 << 1 : 0, scales);
     addActivation(p.activation);
-    const dnnl::memory::dim o = p.outputChannels, i = p.inputChannels, kh = p.filterHeight, kw = p.filterWidth;
     auto image = [&](uint32_t c, uint32_t h, uint32_t w) {
       return dnnl::memory::desc({p.batches, c, h, w}, data,
                                 p.nchw ? dnnl::memory::format_tag::nchw : dnnl::memory::format_tag::nhwc);
     };
     const auto src = image(p.inputChannels, p.inputHeight, p.inputWidth);
     const auto dst = image(p.outputChannels, p.outputHeight, p.outputWidth);
-    const dnnl::memory::desc userWeights =
-        depthwise ? dnnl::memory::desc({i, multiplier, 1, kh, kw}, dt::s8, {multiplier, 1, 1, kw * o, o})
-                  : dnnl::memory::desc({o, i, kh, kw}, dt::s8, {kh * kw * i, 1, kw * i, i});
+    const dnnl::memory::desc userWeights = convWeights(op.type, p, groups, dt::s8);
     const dnnl::memory::desc anyWeights(userWeights.dims(), dt::s8, dnnl::memory::format_tag::any);
-    const dnnl::memory::desc biasDesc({o}, dt::s32, dnnl::memory::format_tag::a);
-    const dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                                               src, anyWeights, biasDesc, dst, {p.strideH, p.strideW},
-                                               {p.dilationH - 1, p.dilationW - 1}, {p.padTop, p.padLeft},
-                                               {p.padBottom, p.padRight});
-    const dnnl::convolution_forward::primitive_desc pd(desc, attr, engine_);
-    if (isReference(pd.impl_info_str())) return refuse(onlyReference);
-    auto kernel = std::make_unique<Kernel>(*this, dnnl::convolution_forward(pd), source(src), dst, pd.scratchpad_desc(),
-                                           std::string("oneDNN ") + pd.impl_info_str());
-    kernel->addArgument(DNNL_ARG_WEIGHTS, reordered(userWeights, op.inputs[1].data, pd.weights_desc()));
-    kernel->addArgument(DNNL_ARG_BIAS, copied(biasDesc, bias.data));
-    addZeroPoints(*kernel);
-    return std::unique_ptr<FastKernel>(std::move(kernel));
+    const dnnl::memory::desc biasDesc({p.outputChannels}, dt::s32, dnnl::memory::format_tag::a);
+    NNRT_ASSIGN_OR_RETURN(auto pd,
+                          convolutionDesc(op.type, p, src, anyWeights, biasDesc, dst, attr, engine_));
+    NNRT_ASSIGN_OR_RETURN(auto kernel, convolutionKernel(pd, src, dst, userWeights, op.inputs[1].data,
+                                                         copied(biasDesc, bias.data)));
+    addZeroPoints(static_cast<Kernel&>(*kernel));
+    return kernel;
   }
 
   int threads() const { return threads_; }
   dnnl::stream& stream() { return stream_; }
 
  private:
-  // CONV_2D (groups 1) and DEPTHWISE_CONV_2D (one group per input channel, `multiplier` outputs each).
+  // CONV_2D, DEPTHWISE_CONV_2D (a group per input channel, `groups` = its multiplier),
+  // GROUPED_CONV_2D (`groups` groups) and TRANSPOSE_CONV_2D (a deconvolution).
   Result<std::unique_ptr<FastKernel>> convolution(const ops::OpArgs& op, const ops::Conv2DParams& p,
-                                                  uint32_t multiplier) {
-    const bool depthwise = op.type == static_cast<int32_t>(driver::OperationType::DEPTHWISE_CONV_2D);
+                                                  uint32_t groups) {
     const ops::Arg& filter = op.inputs[1];
     const ops::Arg& bias = op.inputs[2];
     if (filter.type != kFloat32 || !filter.hasValue() || !bias.hasValue())
       return refuse("the filter and bias must be float32 constants");
-    const dnnl::memory::dim o = p.outputChannels, i = p.inputChannels, kh = p.filterHeight, kw = p.filterWidth;
     const auto src = imageDesc(p.batches, p.inputChannels, p.inputHeight, p.inputWidth, p.nchw);
     const auto dst = imageDesc(p.batches, p.outputChannels, p.outputHeight, p.outputWidth, p.nchw);
-    // NNAPI filters: CONV_2D [o][kh][kw][i]; DEPTHWISE_CONV_2D [1][kh][kw][i * multiplier].
-    const dnnl::memory::desc userWeights =
-        depthwise ? dnnl::memory::desc({i, multiplier, 1, kh, kw}, dt::f32, {multiplier, 1, 1, kw * o, o})
-                  : dnnl::memory::desc({o, i, kh, kw}, dt::f32, {kh * kw * i, 1, kw * i, i});
+    const dnnl::memory::desc userWeights = convWeights(op.type, p, groups, dt::f32);
     const dnnl::memory::desc anyWeights(userWeights.dims(), dt::f32, dnnl::memory::format_tag::any);
-    const dnnl::memory::desc biasDesc({o}, dt::f32, dnnl::memory::format_tag::a);
-    const dims strides{p.strideH, p.strideW};
-    const dims dilation{p.dilationH - 1, p.dilationW - 1};
-    const dims padL{p.padTop, p.padLeft}, padR{p.padBottom, p.padRight};
-    const dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference,
-                                               dnnl::algorithm::convolution_direct, src, anyWeights, biasDesc,
-                                               dst, strides, dilation, padL, padR);
-    const dnnl::convolution_forward::primitive_desc pd(desc, attrFor(p.activation), engine_);
+    const dnnl::memory::desc biasDesc({p.outputChannels}, dt::f32, dnnl::memory::format_tag::a);
+    NNRT_ASSIGN_OR_RETURN(
+        auto pd, convolutionDesc(op.type, p, src, anyWeights, biasDesc, dst, attrFor(p.activation), engine_));
+    return convolutionKernel(pd, src, dst, userWeights, filter.data, copied(biasDesc, bias.data));
+  }
+
+  // The kernel of a convolution or deconvolution primitive descriptor, its weights reordered from
+  // `userWeights` at `weights`.
+  template <class Pd>
+  Result<std::unique_ptr<FastKernel>> convolutionKernelOf(const Pd& pd, const dnnl::memory::desc& src,
+                                                          const dnnl::memory::desc& dst,
+                                                          const dnnl::memory::desc& userWeights,
+                                                          const void* weights, const dnnl::memory& bias) {
     if (isReference(pd.impl_info_str())) return refuse(onlyReference);
-    auto kernel = std::make_unique<Kernel>(*this, dnnl::convolution_forward(pd), source(src), dst,
-                                           pd.scratchpad_desc(), std::string("oneDNN ") + pd.impl_info_str());
-    kernel->addArgument(DNNL_ARG_WEIGHTS, reordered(userWeights, filter.data, pd.weights_desc()));
-    kernel->addArgument(DNNL_ARG_BIAS, copied(biasDesc, bias.data));
+    using Primitive = std::conditional_t<std::is_same_v<Pd, dnnl::deconvolution_forward::primitive_desc>,
+                                         dnnl::deconvolution_forward, dnnl::convolution_forward>;
+    auto kernel = std::make_unique<Kernel>(*this, Primitive(pd), source(src), dst, pd.scratchpad_desc(),
+                                           std::string("oneDNN ") + pd.impl_info_str());
+    kernel->addArgument(DNNL_ARG_WEIGHTS, reordered(userWeights, weights, pd.weights_desc()));
+    kernel->addArgument(DNNL_ARG_BIAS, bias);
     return std::unique_ptr<FastKernel>(std::move(kernel));
+  }
+  Result<std::unique_ptr<FastKernel>> convolutionKernel(const ConvolutionPd& pd,
+                                                        const dnnl::memory::desc& src,
+                                                        const dnnl::memory::desc& dst,
+                                                        const dnnl::memory::desc& userWeights,
+                                                        const void* weights, const dnnl::memory& bias) {
+    return std::visit(
+        [&](const auto& d) { return convolutionKernelOf(d, src, dst, userWeights, weights, bias); }, pd);
   }
 
   Result<std::unique_ptr<FastKernel>> fullyConnected(const ops::OpArgs& op, const ops::FullyConnectedParams& p) {
@@ -350,6 +456,35 @@ class Layer final : public FastLayer {
     kernel->addArgument(DNNL_ARG_WEIGHTS, reordered(userWeights, weights.data, pd.weights_desc()));
     kernel->addArgument(DNNL_ARG_BIAS, copied(biasDesc, bias.data));
     return std::unique_ptr<FastKernel>(std::move(kernel));
+  }
+
+  // BATCH_MATMUL: lhs [..., m, k] times rhs [..., k, n], either stored transposed (adjoint); both
+  // operands are bound at execution (a constant rhs is read in place, not reordered).
+  Result<std::unique_ptr<FastKernel>> batchMatmul(const ops::OpArgs& op, const ops::BatchMatmulParams& p) {
+    if (op.inputs[1].type != kFloat32) return refuse("the rhs is not float32");
+    // The operand's matrices as stored, described by their logical (untransposed) dimensions.
+    auto matrices = [](const ops::Arg& a, bool adjoint) {
+      const dims stored(a.dims.begin(), a.dims.end());
+      dims strides = plainStrides(stored);
+      dims logical = stored;
+      const size_t r = stored.size();
+      if (adjoint) {
+        std::swap(logical[r - 2], logical[r - 1]);
+        std::swap(strides[r - 2], strides[r - 1]);
+      }
+      return dnnl::memory::desc(logical, dt::f32, strides);
+    };
+    const auto lhs = matrices(op.inputs[0], p.adjointLhs);
+    const auto rhs = matrices(op.inputs[1], p.adjointRhs);
+    const auto dst = plainDesc(dims(op.outputs[0].dims.begin(), op.outputs[0].dims.end()));
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    const dnnl::matmul::desc desc(lhs, rhs, dst);
+    const dnnl::matmul::primitive_desc pd(desc, attr, engine_);
+    if (isReference(pd.impl_info_str())) return refuse(onlyReference);
+    return std::unique_ptr<FastKernel>(std::make_unique<Kernel>(
+        *this, dnnl::matmul(pd), std::vector<Bound>{{DNNL_ARG_SRC, 0, lhs}, {DNNL_ARG_WEIGHTS, 1, rhs}}, dst,
+        pd.scratchpad_desc(), std::string("oneDNN ") + pd.impl_info_str()));
   }
 
   Result<std::unique_ptr<FastKernel>> pool(const ops::Pool2DParams& p, dnnl::algorithm algorithm) {
@@ -378,9 +513,9 @@ class Layer final : public FastLayer {
         *this, dnnl::softmax_forward(pd), source(data), data, pd.scratchpad_desc(), std::string("oneDNN ") + pd.impl_info_str()));
   }
 
-  // ADD, MUL, SUB, DIV with NNAPI's broadcasting (shapes aligned at their last dimension). oneDNN
-  // broadcasts its second source only: a broadcast first operand of ADD or MUL is swapped, of SUB or
-  // DIV refused.
+  // ADD, MUL, SUB, DIV, MAXIMUM, MINIMUM with NNAPI's broadcasting (shapes aligned at their last dimension).
+  // oneDNN broadcasts its second source only: a broadcast first operand of a commutative one is swapped, of
+  // SUB or DIV refused.
   Result<std::unique_ptr<FastKernel>> binary(const ops::OpArgs& op, dnnl::algorithm algorithm, bool commutative,
                                              driver::Activation activation) {
     if (op.inputs[1].type != kFloat32) return refuse("the second operand is not float32");
@@ -405,8 +540,63 @@ class Layer final : public FastLayer {
         pd.scratchpad_desc(), std::string("oneDNN ") + pd.impl_info_str()));
   }
 
-  // RELU, RELU1, RELU6. (LOGISTIC and TANH stay on the reference kernels: oneDNN's approximations
-  // differ from them in the last bits, and no measured model needs them faster.)
+  // TRANSPOSE (float32 or 8-bit, the values copied as stored): a reorder from the input read through
+  // permuted strides into the plain output.
+  Result<std::unique_ptr<FastKernel>> transpose(const ops::OpArgs& op, const ops::TransposeParams& p) {
+    const ops::Arg& input = op.inputs[0];
+    const ops::Arg& output = op.outputs[0];
+    if (output.type != input.type || output.scale != input.scale || output.zeroPoint != input.zeroPoint)
+      return refuse("the output's type or quantization differs from the input's");
+    const dt data = input.type == kFloat32 ? dt::f32 : int8Type(input.type);
+    const dims in(input.dims.begin(), input.dims.end());
+    const dims inStrides = plainStrides(in);
+    dims out(p.perm.size()), strides(p.perm.size());
+    for (size_t d = 0; d < p.perm.size(); ++d) {
+      out[d] = in[p.perm[d]];
+      strides[d] = inStrides[p.perm[d]];
+    }
+    const dnnl::memory::desc src(out, data, strides);
+    const dnnl::memory::desc dst(out, data, plainStrides(out));
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    const dnnl::reorder::primitive_desc pd(engine_, src, engine_, dst, attr);
+    if (isReference(pd.impl_info_str())) return refuse(onlyReference);
+    return std::unique_ptr<FastKernel>(std::make_unique<Kernel>(*this, dnnl::reorder(pd), source(src), dst,
+                                                                pd.scratchpad_desc(),
+                                                                std::string("oneDNN ") + pd.impl_info_str()));
+  }
+
+  // PRELU: alpha broadcast to the input's shape (NNAPI's broadcasting; an input that is itself
+  // broadcast to alpha's shape is refused: oneDNN broadcasts the weights only).
+  Result<std::unique_ptr<FastKernel>> prelu(const ops::OpArgs& op) {
+    if (op.inputs[1].type != kFloat32) return refuse("alpha is not float32");
+    const dims out(op.outputs[0].dims.begin(), op.outputs[0].dims.end());
+    const dims in(op.inputs[0].dims.begin(), op.inputs[0].dims.end());
+    if (in != out) return refuse("the input is broadcast to alpha's shape (oneDNN broadcasts alpha only)");
+    dims alpha(out.size() - op.inputs[1].dims.size(), 1);
+    alpha.insert(alpha.end(), op.inputs[1].dims.begin(), op.inputs[1].dims.end());
+    auto data = plainDesc(out);
+    auto weights = plainDesc(alpha);
+    if (out.size() == 4 && alpha == dims{1, 1, 1, out[3]}) {
+      // One alpha per channel of an NHWC image: oneDNN broadcasts per channel along its dimension
+      // 1, so the data is described as NCHW-logical, stored NHWC.
+      data = dnnl::memory::desc({out[0], out[3], out[1], out[2]}, dt::f32, dnnl::memory::format_tag::nhwc);
+      weights = plainDesc({1, out[3], 1, 1});
+    }
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    const dnnl::prelu_forward::desc desc(dnnl::prop_kind::forward_inference, data, weights);
+    const dnnl::prelu_forward::primitive_desc pd(desc, attr, engine_);
+    if (isReference(pd.impl_info_str())) return refuse(onlyReference);
+    return std::unique_ptr<FastKernel>(
+        std::make_unique<Kernel>(*this, dnnl::prelu_forward(pd),
+                                 std::vector<Bound>{{DNNL_ARG_SRC, 0, data}, {DNNL_ARG_WEIGHTS, 1, weights}},
+                                 data, pd.scratchpad_desc(), std::string("oneDNN ") + pd.impl_info_str()));
+  }
+
+  // RELU, RELU1, RELU6, LOGISTIC, TANH, HARD_SWISH, ELU. oneDNN's LOGISTIC and TANH approximations
+  // differ from the reference kernels in the last bits, well inside the float32 tolerance of the
+  // conformance suite (cpu_fast_path_test measures it).
   Result<std::unique_ptr<FastKernel>> eltwise(const ops::OpArgs& op, dnnl::algorithm algorithm, float alpha, float beta) {
     const auto data = plainDesc(dims(op.inputs[0].dims.begin(), op.inputs[0].dims.end()));
     const dnnl::eltwise_forward::desc desc(dnnl::prop_kind::forward_inference, algorithm, data, alpha, beta);

@@ -59,7 +59,7 @@ driver::Result<Conv2DParams> decodeConv2D(const OpArgs& op);
 // NNAPI's implicit padding for one spatial dimension: {before, after} for `in` positions read by a
 // `filter` window (dilated by `dilation`) every `stride`. PADDING_SAME (1) centres the window, the
 // odd pad going after; PADDING_VALID (2) pads nothing. Every windowed operation resolves its implicit
-// form with it (CONV_2D and the pools here, GROUPED_CONV_2D and TRANSPOSE_CONV_2D in the drivers).
+// form with it (CONV_2D, GROUPED_CONV_2D, TRANSPOSE_CONV_2D and the pools here).
 std::pair<uint32_t, uint32_t> implicitPadding(int32_t code, uint32_t in, uint32_t filter, uint32_t stride,
                                               uint32_t dilation = 1);
 
@@ -69,6 +69,28 @@ struct DepthwiseConv2DParams : Conv2DParams {
   uint32_t depthMultiplier = 1;
 };
 driver::Result<DepthwiseConv2DParams> decodeDepthwiseConv2D(const OpArgs& op);
+
+// GROUPED_CONV_2D (filter [outputChannels, filterHeight, filterWidth, inputChannels / groups]):
+// output channels [g * outputChannels / groups, (g + 1) * outputChannels / groups) read input
+// channels [g * inputChannels / groups, ...). No dilation. Implicit padding as CONV_2D's.
+struct GroupedConv2DParams : Conv2DParams {
+  uint32_t groups = 1;
+};
+driver::Result<GroupedConv2DParams> decodeGroupedConv2D(const OpArgs& op);
+
+// TRANSPOSE_CONV_2D (filter [outputChannels, filterHeight, filterWidth, inputChannels]): input
+// position (y, x) adds its products to output rows y * strideH - padTop + ky and columns
+// x * strideW - padLeft + kx that exist. The output size is the given output shape (implicit form)
+// or (input - 1) * stride + filter - padLeading - padTrailing (explicit form); implicit pads are
+// implicitPadding() on the output size, and only the leading ones matter.
+struct TransposeConv2DParams : Conv2DParams {};
+driver::Result<TransposeConv2DParams> decodeTransposeConv2D(const OpArgs& op);
+
+// BATCH_MATMUL: whether each operand is transposed (its last two dimensions swapped).
+struct BatchMatmulParams {
+  bool adjointLhs = false, adjointRhs = false;
+};
+driver::Result<BatchMatmulParams> decodeBatchMatmul(const OpArgs& op);
 
 // AVERAGE_POOL_2D, MAX_POOL_2D, L2_POOL_2D; geometry in NHWC terms as for Conv2DParams.
 struct Pool2DParams {

@@ -261,6 +261,102 @@ driver::Result<ReshapeParams> decodeReshape(const OpArgs& op) {
   return ReshapeParams{std::move(shape)};
 }
 
+namespace {
+
+// The image and filter geometry GROUPED_CONV_2D and TRANSPOSE_CONV_2D share with CONV_2D: batches,
+// input size and channels, filter size, output channels (filter dimension 0), layout at `layout`.
+driver::Result<void> readConvGeometry(const OpArgs& op, size_t layout, Conv2DParams& p) {
+  NNRT_ASSIGN_OR_RETURN(auto in, knownDims(op, 0, "input"));
+  NNRT_ASSIGN_OR_RETURN(auto filter, knownDims(op, 1, "filter"));
+  if (in.size() != 4) return inputError(op, 0, "input", "must have rank 4");
+  if (filter.size() != 4) return inputError(op, 1, "filter", "must have rank 4");
+  NNRT_ASSIGN_OR_RETURN(p.nchw, boolAt(op, layout, "the layout"));
+  const ImageLayout l = imageLayout(p.nchw);
+  p.batches = in[0];
+  p.inputHeight = in[l.h];
+  p.inputWidth = in[l.w];
+  p.inputChannels = in[l.c];
+  p.outputChannels = filter[0];
+  p.filterHeight = filter[1];
+  p.filterWidth = filter[2];
+  return {};
+}
+
+// Explicit pads at inputs first..first+3 (left, right, top, bottom).
+driver::Result<void> readExplicitPads(const OpArgs& op, size_t first, Conv2DParams& p) {
+  NNRT_ASSIGN_OR_RETURN(p.padLeft, atLeastAt(op, first, "the left padding", 0));
+  NNRT_ASSIGN_OR_RETURN(p.padRight, atLeastAt(op, first + 1, "the right padding", 0));
+  NNRT_ASSIGN_OR_RETURN(p.padTop, atLeastAt(op, first + 2, "the top padding", 0));
+  NNRT_ASSIGN_OR_RETURN(p.padBottom, atLeastAt(op, first + 3, "the bottom padding", 0));
+  return {};
+}
+
+}  // namespace
+
+// Explicit (12 inputs): pads 3..6, strides 7, 8, groups 9, FuseCode 10, layout 11.
+// Implicit (9 inputs): padding scheme 3, strides 4, 5, groups 6, FuseCode 7, layout 8.
+driver::Result<GroupedConv2DParams> decodeGroupedConv2D(const OpArgs& op) {
+  const bool explicitForm = op.inputs.size() == 12;
+  const size_t s = explicitForm ? 7 : 4;  // stride width
+  GroupedConv2DParams p;
+  NNRT_RETURN_IF_ERROR(readConvGeometry(op, s + 4, p));
+  NNRT_ASSIGN_OR_RETURN(p.strideW, atLeastAt(op, s, "the stride width", 1));
+  NNRT_ASSIGN_OR_RETURN(p.strideH, atLeastAt(op, s + 1, "the stride height", 1));
+  NNRT_ASSIGN_OR_RETURN(p.groups, atLeastAt(op, s + 2, "the number of groups", 1));
+  NNRT_ASSIGN_OR_RETURN(p.activation, readActivation(op, s + 3));
+  if (explicitForm) {
+    NNRT_RETURN_IF_ERROR(readExplicitPads(op, 3, p));
+  } else {
+    NNRT_ASSIGN_OR_RETURN(int32_t code, int32At(op, 3, "the padding scheme"));
+    std::tie(p.padLeft, p.padRight) = implicitPadding(code, p.inputWidth, p.filterWidth, p.strideW);
+    std::tie(p.padTop, p.padBottom) = implicitPadding(code, p.inputHeight, p.filterHeight, p.strideH);
+  }
+  const uint64_t h = uint64_t{p.inputHeight} + p.padTop + p.padBottom,
+                 w = uint64_t{p.inputWidth} + p.padLeft + p.padRight;
+  if (h < p.filterHeight || w < p.filterWidth) return unknown(op, "a window inside the padded input");
+  p.outputHeight = static_cast<uint32_t>((h - p.filterHeight) / p.strideH + 1);
+  p.outputWidth = static_cast<uint32_t>((w - p.filterWidth) / p.strideW + 1);
+  return p;
+}
+
+// Explicit (11 inputs): pads 3..6, strides 7, 8, FuseCode 9, layout 10.
+// Implicit (9 inputs): output shape 3, padding scheme 4, strides 5, 6, FuseCode 7, layout 8.
+driver::Result<TransposeConv2DParams> decodeTransposeConv2D(const OpArgs& op) {
+  const bool explicitForm = op.inputs.size() == 11;
+  const size_t s = explicitForm ? 7 : 5;
+  TransposeConv2DParams p;
+  NNRT_RETURN_IF_ERROR(readConvGeometry(op, s + 3, p));
+  NNRT_ASSIGN_OR_RETURN(p.strideW, atLeastAt(op, s, "the stride width", 1));
+  NNRT_ASSIGN_OR_RETURN(p.strideH, atLeastAt(op, s + 1, "the stride height", 1));
+  NNRT_ASSIGN_OR_RETURN(p.activation, readActivation(op, s + 2));
+  if (explicitForm) {
+    NNRT_RETURN_IF_ERROR(readExplicitPads(op, 3, p));
+    const int64_t h = (int64_t{p.inputHeight} - 1) * p.strideH + p.filterHeight - p.padTop - p.padBottom;
+    const int64_t w = (int64_t{p.inputWidth} - 1) * p.strideW + p.filterWidth - p.padLeft - p.padRight;
+    if (h < 1 || w < 1) return unknown(op, "a positive output size");
+    p.outputHeight = static_cast<uint32_t>(h);
+    p.outputWidth = static_cast<uint32_t>(w);
+  } else {
+    auto shape = knownInt32Tensor(op.inputs[3]);
+    if (!shape || shape->size() != 4) return unknown(op, "the output shape");
+    const ImageLayout l = imageLayout(p.nchw);
+    if ((*shape)[l.h] < 1 || (*shape)[l.w] < 1) return unknown(op, "a positive output size");
+    p.outputHeight = static_cast<uint32_t>((*shape)[l.h]);
+    p.outputWidth = static_cast<uint32_t>((*shape)[l.w]);
+    NNRT_ASSIGN_OR_RETURN(int32_t code, int32At(op, 4, "the padding scheme"));
+    std::tie(p.padLeft, p.padRight) = implicitPadding(code, p.outputWidth, p.filterWidth, p.strideW);
+    std::tie(p.padTop, p.padBottom) = implicitPadding(code, p.outputHeight, p.filterHeight, p.strideH);
+  }
+  return p;
+}
+
+driver::Result<BatchMatmulParams> decodeBatchMatmul(const OpArgs& op) {
+  BatchMatmulParams p;
+  NNRT_ASSIGN_OR_RETURN(p.adjointLhs, boolAt(op, 2, "adjoint lhs"));
+  NNRT_ASSIGN_OR_RETURN(p.adjointRhs, boolAt(op, 3, "adjoint rhs"));
+  return p;
+}
+
 driver::Result<ConcatenationParams> decodeConcatenation(const OpArgs& op) {
   if (op.inputs.size() < 2) return unknown(op, "the axis");
   const size_t index = op.inputs.size() - 1;
