@@ -165,11 +165,21 @@ Result<LoadedModel> build(const onnx::ModelProto& proto, const std::filesystem::
     bool repeated = std::find(outputOperands.begin(), outputOperands.end(), operand) != outputOperands.end();
     if (operand == kNoOperand || inputSet.count(operand) != 0 || repeated) {
       // A model output must be written by an operation, once: a constant (Shape, Size, folded values),
-      // an input or a repeated output is copied by a RESHAPE to its own shape.
+      // an input or a repeated output is copied by a RESHAPE to its own shape (booleans, which RESHAPE
+      // does not take, by a LOGICAL_AND with themselves).
       auto source = builder.operand(*value);
       if (!source.has_value())
         return badFile(file, "output '" + info.name() + "': " + source.error().message);
-      auto copy = builder.reshape(*source, value->type, value->dims);
+      Result<uint32_t> copy = kNoOperand;
+      if (value->type == ANEURALNETWORKS_TENSOR_BOOL8) {
+        copy = builder.addTensor(value->type, value->dims);
+        if (copy.has_value()) {
+          auto added = builder.addOperation(ANEURALNETWORKS_LOGICAL_AND, {*source, *source}, {*copy});
+          if (!added.has_value()) copy = Unexpected<Error>(added.error());
+        }
+      } else {
+        copy = builder.reshape(*source, value->type, value->dims);
+      }
       if (!copy.has_value()) return badFile(file, "output '" + info.name() + "': " + copy.error().message);
       operand = *copy;
     }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <numeric>
 
 #include "onnx/graph_builder.hpp"
@@ -12,6 +13,70 @@ namespace nnrt::onnxfront {
 namespace {
 
 using Dims = std::vector<uint32_t>;
+
+// Adds NNAPI operation `op` with one new output operand of `type` and `dims`; returns that operand.
+Result<uint32_t> apply(GraphBuilder& b, int32_t op, const std::vector<uint32_t>& inputs, int32_t type,
+                       const Dims& dims) {
+  NNRT_ASSIGN_OR_RETURN(uint32_t out, b.addTensor(type, dims));
+  NNRT_RETURN_IF_ERROR(b.addOperation(op, inputs, {out}));
+  return out;
+}
+
+// ADD, SUB, MUL or DIV of two operands (NNAPI broadcasting), no fused activation.
+Result<uint32_t> arithmetic(GraphBuilder& b, int32_t op, uint32_t x, uint32_t y, int32_t type, const Dims& dims) {
+  NNRT_ASSIGN_OR_RETURN(uint32_t fuse, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+  return apply(b, op, {x, y, fuse}, type, dims);
+}
+
+// Defines output `i` of the current node as `operand`.
+void defineOperand(GraphBuilder& b, int i, uint32_t operand, int32_t type, const Dims& dims, bool scalar = false) {
+  Value v;
+  v.operand = operand;
+  v.type = type;
+  v.dims = dims;
+  v.scalar = scalar;
+  b.define(i, std::move(v));
+}
+
+// Defines output `i` of the current node as a load-time constant.
+void defineConstant(GraphBuilder& b, int i, HostTensor t) {
+  Value v;
+  v.type = t.type;
+  v.dims = t.dimensions.empty() ? Dims{1} : t.dimensions;
+  v.scalar = t.dimensions.empty();
+  v.constant = std::move(t);
+  b.define(i, std::move(v));
+}
+
+// A constant tensor of `type` (float32, int32 or bool) and `dims` holding `values` (converted).
+Result<HostTensor> filledTensor(const GraphBuilder& b, int32_t type, const Dims& dims,
+                                const std::vector<double>& values) {
+  HostTensor t;
+  t.type = type;
+  t.dimensions = dims;
+  t.bytes.resize(values.size() * elementSize(type));
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (type == ANEURALNETWORKS_TENSOR_FLOAT32) {
+      float v = static_cast<float>(values[i]);
+      std::memcpy(t.bytes.data() + 4 * i, &v, 4);
+    } else if (type == ANEURALNETWORKS_TENSOR_INT32) {
+      if (values[i] < INT32_MIN || values[i] > INT32_MAX) return b.refused("a value does not fit int32");
+      int32_t v = static_cast<int32_t>(values[i]);
+      std::memcpy(t.bytes.data() + 4 * i, &v, 4);
+    } else if (type == ANEURALNETWORKS_TENSOR_BOOL8) {
+      t.bytes[i] = values[i] != 0 ? 1 : 0;
+    } else {
+      return b.refused("only float32, int32 and bool tensors are supported");
+    }
+  }
+  return t;
+}
+
+// A constant operand of `type` and `dims` with every element `value`.
+Result<uint32_t> constFilled(GraphBuilder& b, int32_t type, const Dims& dims, double value) {
+  NNRT_ASSIGN_OR_RETURN(HostTensor t, filledTensor(b, type, dims, std::vector<double>(elementCount(dims), value)));
+  return b.addConstant(type, dims, std::move(t.bytes));
+}
 
 Result<Dims> broadcastShape(const GraphBuilder& b, const Dims& x, const Dims& y) {
   Dims out(std::max(x.size(), y.size()));
@@ -835,6 +900,14 @@ Result<void> mapPow(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   NNRT_ASSIGN_OR_RETURN(const Value* y, b.requiredInput(1));
   NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  if (y->type == ANEURALNETWORKS_TENSOR_INT32) {
+    // An integer exponent is CAST to float32 (exact up to 2^24 in magnitude; larger ones round).
+    NNRT_ASSIGN_OR_RETURN(Dims dims, broadcastShape(b, x->dims, y->dims));
+    NNRT_ASSIGN_OR_RETURN(uint32_t base, b.operand(*x));
+    NNRT_ASSIGN_OR_RETURN(uint32_t exponent, b.operand(*y));
+    NNRT_ASSIGN_OR_RETURN(uint32_t asFloat, apply(b, ANEURALNETWORKS_CAST, {exponent}, x->type, y->dims));
+    return b.emit(ANEURALNETWORKS_POW, {base, asFloat}, x->type, dims);
+  }
   if (y->type != x->type) return b.refused("exponent of another type than the base");
   return binary(b, ANEURALNETWORKS_POW, false);
 }
@@ -877,13 +950,13 @@ Result<void> mapWhere(GraphBuilder& b) {
   return b.emit(ANEURALNETWORKS_SELECT, {co, xo, yo}, x->type, x->dims);
 }
 
-// ArgMax/ArgMin -> ARGMAX/ARGMIN (int32 indices, NNAPI's stand-in for ONNX's int64), keepdims by RESHAPE.
+// ArgMax/ArgMin -> ARGMAX/ARGMIN (int32 indices, NNAPI's stand-in for ONNX's int64), keepdims by RESHAPE;
+// select_last_index: size - 1 - the first extreme index along the REVERSEd axis.
 Result<void> argMinMax(GraphBuilder& b, int32_t op) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   NNRT_ASSIGN_OR_RETURN(int64_t a, b.attrInt("axis", 0));
   NNRT_ASSIGN_OR_RETURN(int64_t keep, b.attrInt("keepdims", 1));
   NNRT_ASSIGN_OR_RETURN(int64_t last, b.attrInt("select_last_index", 0));
-  if (last != 0) return b.refused("select_last_index 1: NNAPI returns the first extreme index");
   NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, a, x->dims.size()));
   Dims reduced;
   for (size_t i = 0; i < x->dims.size(); ++i) {
@@ -892,18 +965,27 @@ Result<void> argMinMax(GraphBuilder& b, int32_t op) {
   if (reduced.empty()) return b.refused("a 1-D input has no NNAPI output shape");
   NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
   NNRT_ASSIGN_OR_RETURN(uint32_t axisOperand, b.scalarInt(static_cast<int32_t>(axis)));
-  if (keep == 0) return b.emit(op, {in, axisOperand}, ANEURALNETWORKS_TENSOR_INT32, reduced);
+  const int32_t i32 = ANEURALNETWORKS_TENSOR_INT32;
+  uint32_t indices;
+  if (last == 0) {
+    NNRT_ASSIGN_OR_RETURN(indices, apply(b, op, {in, axisOperand}, i32, reduced));
+  } else {
+    if (x->dims[axis] == 0) return b.refused("input shape unknown");
+    NNRT_ASSIGN_OR_RETURN(uint32_t reverseAxis, b.constInts({static_cast<int32_t>(axis)}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t reversed, apply(b, ANEURALNETWORKS_REVERSE, {in, reverseAxis}, x->type, x->dims));
+    NNRT_ASSIGN_OR_RETURN(uint32_t first, apply(b, op, {reversed, axisOperand}, i32, reduced));
+    NNRT_ASSIGN_OR_RETURN(uint32_t lastIndex, b.constInts({static_cast<int32_t>(x->dims[axis]) - 1}));
+    NNRT_ASSIGN_OR_RETURN(indices, arithmetic(b, ANEURALNETWORKS_SUB, lastIndex, first, i32, reduced));
+  }
+  if (keep == 0) {
+    defineOperand(b, 0, indices, i32, reduced);
+    return {};
+  }
   Dims kept = x->dims;
   kept[axis] = 1;
   if (!allKnown(kept)) return b.refused("input shape unknown");
-  NNRT_ASSIGN_OR_RETURN(uint32_t indices, b.addTensor(ANEURALNETWORKS_TENSOR_INT32, reduced));
-  NNRT_RETURN_IF_ERROR(b.addOperation(op, {in, axisOperand}, {indices}));
-  NNRT_ASSIGN_OR_RETURN(uint32_t out, b.reshape(indices, ANEURALNETWORKS_TENSOR_INT32, kept));
-  Value v;
-  v.operand = out;
-  v.type = ANEURALNETWORKS_TENSOR_INT32;
-  v.dims = kept;
-  b.define(0, v);
+  NNRT_ASSIGN_OR_RETURN(uint32_t out, b.reshape(indices, i32, kept));
+  defineOperand(b, 0, out, i32, kept);
   return {};
 }
 
@@ -1051,19 +1133,34 @@ Result<void> mapSplit(GraphBuilder& b) {
   return {};
 }
 
+// Dropout in inference mode: the identity; its mask output (opset 10 on: bool) is all true.
 Result<void> mapDropout(GraphBuilder& b) {
-  if (b.node()->output_size() > 1 && !b.node()->output(1).empty())
-    return b.refused("the mask output is not supported");
+  const bool mask = b.node()->output_size() > 1 && !b.node()->output(1).empty();
+  if (mask && b.opset() < 10) return b.refused("the mask output before opset 10 is not supported");
   NNRT_ASSIGN_OR_RETURN(int64_t isTest, b.attrInt("is_test", 1));
   if (isTest == 0) return b.refused("training mode is not supported");
   NNRT_ASSIGN_OR_RETURN(const Value* training, b.input(2));
   if (training != nullptr) {
-    if (!training->constant.has_value() || training->type != ANEURALNETWORKS_TENSOR_BOOL8 ||
-        training->constant->bytes.at(0) != 0) {
-      return b.refused("training_mode must be a constant false");
+    if (!training->constant.has_value())
+      return b.refused("input 2 ('" + b.node()->input(2) + "') must be a constant");
+    if (training->type != ANEURALNETWORKS_TENSOR_BOOL8) return b.refused("training_mode must be a bool");
+    // Training with ratio 0 drops nothing: the identity too.
+    bool dropsNothing = false;
+    if (training->constant->bytes.at(0) != 0) {
+      NNRT_ASSIGN_OR_RETURN(std::vector<float> ratio, b.constantFloats(1));
+      dropsNothing = ratio.size() == 1 && ratio[0] == 0.0f;
     }
+    if (training->constant->bytes.at(0) != 0 && !dropsNothing)
+      return b.refused("training mode drops at random: only a ratio of 0 is supported");
   }
-  return mapIdentity(b);
+  NNRT_RETURN_IF_ERROR(mapIdentity(b));
+  if (mask) {
+    const Value* x = b.find(b.node()->output(0));
+    NNRT_ASSIGN_OR_RETURN(HostTensor ones, filledTensor(b, ANEURALNETWORKS_TENSOR_BOOL8, x->scalar ? Dims{} : x->dims,
+                                                        std::vector<double>(elementCount(x->dims), 1.0)));
+    defineConstant(b, 1, std::move(ones));
+  }
+  return {};
 }
 
 Result<void> spaceDepth(GraphBuilder& b, int32_t op) {
@@ -1424,6 +1521,254 @@ Result<void> mapInstanceNorm(GraphBuilder& b) {
   return {};
 }
 
+// LayerNormalization (opset 17), as ONNX's reference computes it over the axes from `axis` on:
+// mean = MEAN(x), d = x - mean, inv = 1 / sqrt(MEAN(d * d) + epsilon), y = d * inv * Scale + B;
+// the optional Mean and InvStdDev outputs keep the reduced axes as 1.
+Result<void> mapLayerNorm(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* scale, b.requiredInput(1));
+  NNRT_ASSIGN_OR_RETURN(const Value* bias, b.input(2));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  NNRT_ASSIGN_OR_RETURN(int64_t a, b.attrInt("axis", -1));
+  NNRT_ASSIGN_OR_RETURN(float eps, b.attrFloat("epsilon", 1e-5f));
+  NNRT_ASSIGN_OR_RETURN(int64_t stash, b.attrInt("stash_type", 1));
+  if (stash != onnx::TensorProto::FLOAT) return b.refused("stash_type other than float is not supported");
+  if (x->scalar) return b.refused("a scalar input has no axis to normalize");
+  const size_t rank = x->dims.size();
+  NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, a, rank));
+  std::vector<int32_t> axes;
+  Dims reducedDims = x->dims;
+  for (size_t i = axis; i < rank; ++i) {
+    axes.push_back(static_cast<int32_t>(i));
+    reducedDims[i] = 1;
+  }
+  const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32;
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  auto mean = [&](uint32_t operand) -> Result<uint32_t> {
+    NNRT_ASSIGN_OR_RETURN(uint32_t axesOperand, b.constInts(axes));
+    NNRT_ASSIGN_OR_RETURN(uint32_t keep, b.scalarInt(1));
+    return apply(b, ANEURALNETWORKS_MEAN, {operand, axesOperand, keep}, f32, reducedDims);
+  };
+  NNRT_ASSIGN_OR_RETURN(uint32_t average, mean(in));
+  NNRT_ASSIGN_OR_RETURN(uint32_t diff, arithmetic(b, ANEURALNETWORKS_SUB, in, average, f32, x->dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t squared, arithmetic(b, ANEURALNETWORKS_MUL, diff, diff, f32, x->dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t variance, mean(squared));
+  NNRT_ASSIGN_OR_RETURN(uint32_t epsOperand, b.constFloats({eps}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t shifted, arithmetic(b, ANEURALNETWORKS_ADD, variance, epsOperand, f32, reducedDims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t stdDev, apply(b, ANEURALNETWORKS_SQRT, {shifted}, f32, reducedDims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t one, b.constFloats({1.0f}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t inverse, arithmetic(b, ANEURALNETWORKS_DIV, one, stdDev, f32, reducedDims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t normalized, arithmetic(b, ANEURALNETWORKS_MUL, diff, inverse, f32, x->dims));
+  NNRT_ASSIGN_OR_RETURN(Dims scaledDims, broadcastShape(b, x->dims, scale->dims));
+  if (scaledDims != x->dims) return b.refused("Scale does not broadcast to the input's shape");
+  NNRT_ASSIGN_OR_RETURN(uint32_t s, b.operand(*scale));
+  NNRT_ASSIGN_OR_RETURN(uint32_t y, arithmetic(b, ANEURALNETWORKS_MUL, normalized, s, f32, x->dims));
+  if (bias != nullptr) {
+    NNRT_ASSIGN_OR_RETURN(Dims biasedDims, broadcastShape(b, x->dims, bias->dims));
+    if (biasedDims != x->dims) return b.refused("B does not broadcast to the input's shape");
+    NNRT_ASSIGN_OR_RETURN(uint32_t o, b.operand(*bias));
+    NNRT_ASSIGN_OR_RETURN(y, arithmetic(b, ANEURALNETWORKS_ADD, y, o, f32, x->dims));
+  }
+  defineOperand(b, 0, y, f32, x->dims);
+  defineOperand(b, 1, average, f32, reducedDims);
+  defineOperand(b, 2, inverse, f32, reducedDims);
+  return {};
+}
+
+// Trilu: SELECT(mask, x, 0) with the constant triangular mask over the last two axes (column - row >= k
+// for the upper part, <= k for the lower).
+Result<void> mapTrilu(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(int64_t upper, b.attrInt("upper", 1));
+  int64_t k = 0;
+  NNRT_ASSIGN_OR_RETURN(const Value* kInput, b.input(1));
+  if (kInput != nullptr) {
+    NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> values, b.constantInts(1));
+    if (values.size() != 1) return b.refused("k must be one value");
+    k = values[0];
+  }
+  if (x->scalar || x->dims.size() < 2) return b.refused("the input must have rank 2 or more");
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  const size_t rank = x->dims.size();
+  const uint32_t rows = x->dims[rank - 2], cols = x->dims[rank - 1];
+  std::vector<double> mask(elementCount(x->dims));
+  for (size_t i = 0; i < mask.size(); ++i) {
+    int64_t column = static_cast<int64_t>(i % cols), row = static_cast<int64_t>(i / cols % rows);
+    mask[i] = upper != 0 ? column - row >= k : column - row <= k;
+  }
+  NNRT_ASSIGN_OR_RETURN(HostTensor maskTensor, filledTensor(b, ANEURALNETWORKS_TENSOR_BOOL8, x->dims, mask));
+  NNRT_ASSIGN_OR_RETURN(uint32_t maskOperand,
+                        b.addConstant(ANEURALNETWORKS_TENSOR_BOOL8, x->dims, std::move(maskTensor.bytes)));
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t zeros, constFilled(b, x->type, x->dims, 0.0));
+  return b.emit(ANEURALNETWORKS_SELECT, {maskOperand, in, zeros}, x->type, x->dims);
+}
+
+// ThresholdedRelu: x > alpha ? x : 0.
+Result<void> mapThresholdedRelu(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  NNRT_ASSIGN_OR_RETURN(float alpha, b.attrFloat("alpha", 1.0f));
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t threshold, b.constFloats({alpha}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t above, apply(b, ANEURALNETWORKS_GREATER, {in, threshold},
+                                              ANEURALNETWORKS_TENSOR_BOOL8, x->dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t zeros, constFilled(b, x->type, x->dims, 0.0));
+  return b.emit(ANEURALNETWORKS_SELECT, {above, in, zeros}, x->type, x->dims);
+}
+
+// Celu: max(0, x) + min(0, alpha * (exp(x / alpha) - 1)).
+Result<void> mapCelu(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  NNRT_ASSIGN_OR_RETURN(float alpha, b.attrFloat("alpha", 1.0f));
+  Chain c(b, *x);
+  NNRT_RETURN_IF_ERROR(c.start(*x));
+  uint32_t in = c.current();
+  NNRT_RETURN_IF_ERROR(c.withConstant(ANEURALNETWORKS_DIV, alpha));
+  NNRT_RETURN_IF_ERROR(c.unary(ANEURALNETWORKS_EXP));
+  NNRT_RETURN_IF_ERROR(c.withConstant(ANEURALNETWORKS_SUB, 1.0f));
+  NNRT_RETURN_IF_ERROR(c.withConstant(ANEURALNETWORKS_MUL, alpha));
+  NNRT_RETURN_IF_ERROR(c.withConstant(ANEURALNETWORKS_MINIMUM, 0.0f));
+  NNRT_ASSIGN_OR_RETURN(uint32_t positive, apply(b, ANEURALNETWORKS_RELU, {in}, x->type, x->dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t fuse, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+  NNRT_RETURN_IF_ERROR(c.add(ANEURALNETWORKS_ADD, {positive, c.current(), fuse}));
+  c.finish();
+  return {};
+}
+
+// IsNaN: x != x.
+Result<void> mapIsNaN(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  return b.emit(ANEURALNETWORKS_NOT_EQUAL, {in, in}, ANEURALNETWORKS_TENSOR_BOOL8, x->dims);
+}
+
+// IsInf: x == +inf, x == -inf or |x| == +inf, as detect_positive and detect_negative ask.
+Result<void> mapIsInf(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  NNRT_ASSIGN_OR_RETURN(int64_t negative, b.attrInt("detect_negative", 1));
+  NNRT_ASSIGN_OR_RETURN(int64_t positive, b.attrInt("detect_positive", 1));
+  if (negative == 0 && positive == 0) return b.refused("detecting neither infinity is not supported");
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  const float infinity = std::numeric_limits<float>::infinity();
+  if (negative != 0 && positive != 0) {
+    NNRT_ASSIGN_OR_RETURN(in, apply(b, ANEURALNETWORKS_ABS, {in}, x->type, x->dims));
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t target, b.constFloats({positive != 0 ? infinity : -infinity}));
+  return b.emit(ANEURALNETWORKS_EQUAL, {in, target}, ANEURALNETWORKS_TENSOR_BOOL8, x->dims);
+}
+
+// Sign: x > 0 ? 1 : (x < 0 ? -1 : x), which keeps zeros (and NaN) as they are.
+Result<void> mapSign(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (x->type != ANEURALNETWORKS_TENSOR_FLOAT32 && x->type != ANEURALNETWORKS_TENSOR_INT32)
+    return b.refused("only float32 and integer tensors are supported");
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  const int32_t b8 = ANEURALNETWORKS_TENSOR_BOOL8;
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t zero, constFilled(b, x->type, {1}, 0.0));
+  NNRT_ASSIGN_OR_RETURN(uint32_t negative, apply(b, ANEURALNETWORKS_LESS, {in, zero}, b8, x->dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t minusOnes, constFilled(b, x->type, x->dims, -1.0));
+  NNRT_ASSIGN_OR_RETURN(uint32_t notPositive,
+                        apply(b, ANEURALNETWORKS_SELECT, {negative, minusOnes, in}, x->type, x->dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t positive, apply(b, ANEURALNETWORKS_GREATER, {in, zero}, b8, x->dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t ones, constFilled(b, x->type, x->dims, 1.0));
+  return b.emit(ANEURALNETWORKS_SELECT, {positive, ones, notPositive}, x->type, x->dims);
+}
+
+// EyeLike: a constant with ones where column - row == k.
+Result<void> mapEyeLike(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(int64_t k, b.attrInt("k", 0));
+  int32_t type = x->type;
+  if (b.attribute("dtype") != nullptr) {
+    NNRT_ASSIGN_OR_RETURN(int64_t dtype, b.attrInt("dtype", 0));
+    auto t = nnapiTensorType(static_cast<int32_t>(dtype));
+    if (!t.has_value()) return b.refused("dtype " + onnxTypeName(static_cast<int32_t>(dtype)) + ": " + t.error().message);
+    type = *t;
+  }
+  if (x->scalar || x->dims.size() != 2) return b.refused("the input must be 2-D");
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  std::vector<double> values(elementCount(x->dims));
+  for (size_t i = 0; i < values.size(); ++i)
+    values[i] = static_cast<int64_t>(i % x->dims[1]) - static_cast<int64_t>(i / x->dims[1]) == k ? 1.0 : 0.0;
+  NNRT_ASSIGN_OR_RETURN(HostTensor t, filledTensor(b, type, x->dims, values));
+  defineConstant(b, 0, std::move(t));
+  return {};
+}
+
+// Range: start, limit and delta are constants, so the sequence is one too.
+Result<void> mapRange(GraphBuilder& b) {
+  std::vector<double> bounds;
+  int32_t type = 0;
+  for (int i = 0; i < 3; ++i) {
+    NNRT_ASSIGN_OR_RETURN(const Value* v, b.requiredInput(i));
+    if (i == 0) type = v->type;
+    if (v->type != type) return b.refused("inputs of different types");
+    if (elementCount(v->dims) != 1) return b.refused("start, limit and delta must be scalars");
+    if (type == ANEURALNETWORKS_TENSOR_INT32) {
+      NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> value, b.constantInts(i));
+      bounds.push_back(value[0]);
+    } else {
+      NNRT_ASSIGN_OR_RETURN(std::vector<float> value, b.constantFloats(i));
+      bounds.push_back(value[0]);
+    }
+  }
+  const double start = bounds[0], limit = bounds[1], delta = bounds[2];
+  if (delta == 0) return b.refused("delta 0");
+  double count = std::ceil((limit - start) / delta);
+  if (!(count >= 1)) return b.refused("an empty range has no NNAPI shape");
+  if (count > 1e8) return b.refused("the range is too long");
+  std::vector<double> values(static_cast<size_t>(count));
+  for (size_t i = 0; i < values.size(); ++i)
+    values[i] = start + static_cast<double>(i) * delta;
+  NNRT_ASSIGN_OR_RETURN(HostTensor t, filledTensor(b, type, {static_cast<uint32_t>(values.size())}, values));
+  defineConstant(b, 0, std::move(t));
+  return {};
+}
+
+// Hardmax: over [outer, n, inner] (before opset 13: [outer, n * inner] rows), 1 where the index equals the
+// ARGMAX (the first maximum, as ONNX), else 0.
+Result<void> mapHardmax(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  const size_t rank = x->scalar ? 0 : x->dims.size();
+  NNRT_ASSIGN_OR_RETURN(int64_t a, b.attrInt("axis", b.opset() < 13 ? 1 : -1));
+  NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, a, rank));
+  uint32_t outer = 1, n = 1, inner = 1;
+  for (size_t i = 0; i < rank; ++i) {
+    if (i < axis)
+      outer *= x->dims[i];
+    else if (i == axis || b.opset() < 13)
+      n *= x->dims[i];
+    else
+      inner *= x->dims[i];
+  }
+  const Dims cube{outer, n, inner};
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t reshaped, b.reshape(in, x->type, cube));
+  NNRT_ASSIGN_OR_RETURN(uint32_t axisOperand, b.scalarInt(1));
+  NNRT_ASSIGN_OR_RETURN(uint32_t index, apply(b, ANEURALNETWORKS_ARGMAX, {reshaped, axisOperand},
+                                              ANEURALNETWORKS_TENSOR_INT32, {outer, inner}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t kept, b.reshape(index, ANEURALNETWORKS_TENSOR_INT32, {outer, 1, inner}));
+  std::vector<int32_t> iota(n);
+  std::iota(iota.begin(), iota.end(), 0);
+  NNRT_ASSIGN_OR_RETURN(uint32_t iotaOperand, b.constInts(iota, {1, n, 1}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t hit, apply(b, ANEURALNETWORKS_EQUAL, {kept, iotaOperand},
+                                            ANEURALNETWORKS_TENSOR_BOOL8, cube));
+  NNRT_ASSIGN_OR_RETURN(uint32_t ones, constFilled(b, x->type, cube, 1.0));
+  NNRT_ASSIGN_OR_RETURN(uint32_t zeros, constFilled(b, x->type, cube, 0.0));
+  NNRT_ASSIGN_OR_RETURN(uint32_t selected, apply(b, ANEURALNETWORKS_SELECT, {hit, ones, zeros}, x->type, cube));
+  NNRT_ASSIGN_OR_RETURN(uint32_t out, b.reshape(selected, x->type, x->dims));
+  defineOperand(b, 0, out, x->type, x->dims, x->scalar);
+  return {};
+}
+
 const std::vector<const char*> kConvAttributes{"auto_pad",     "dilations", "group",
                                                "kernel_shape", "pads",      "strides"};
 
@@ -1447,6 +1792,7 @@ const std::vector<OperatorMapping>& operatorMappings() {
       {"Cast", {"to"}, mapCast},
       {"CastLike", {}, mapCastLike},
       {"Ceil", {}, mapCeil},
+      {"Celu", {"alpha"}, mapCelu},
       {"Clip", {"min", "max"}, mapClip},
       {"Concat", {"axis"}, mapConcat},
       {"Constant", {"value"}, mapConstant},
@@ -1463,6 +1809,7 @@ const std::vector<OperatorMapping>& operatorMappings() {
        [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_EQUAL, false, ANEURALNETWORKS_TENSOR_BOOL8); }},
       {"Exp", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_EXP); }},
       {"Expand", {}, mapExpand},
+      {"EyeLike", {"dtype", "k"}, mapEyeLike},
       {"Flatten", {"axis"}, mapFlatten},
       {"Floor", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_FLOOR); }},
       {"Gather", {"axis"}, mapGather},
@@ -1481,10 +1828,14 @@ const std::vector<OperatorMapping>& operatorMappings() {
        [](GraphBuilder& b) {
          return binary(b, ANEURALNETWORKS_GREATER_EQUAL, false, ANEURALNETWORKS_TENSOR_BOOL8);
        }},
+      {"Hardmax", {"axis"}, mapHardmax},
       {"HardSigmoid", {"alpha", "beta"}, mapHardSigmoid},
       {"HardSwish", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_HARD_SWISH); }},
       {"Identity", {}, mapIdentity},
       {"InstanceNormalization", {"epsilon"}, mapInstanceNorm},
+      {"IsInf", {"detect_negative", "detect_positive"}, mapIsInf},
+      {"IsNaN", {}, mapIsNaN},
+      {"LayerNormalization", {"axis", "epsilon", "stash_type"}, mapLayerNorm},
       {"LeakyRelu", {"alpha"}, mapLeakyRelu},
       {"Less",
        {},
@@ -1494,9 +1845,9 @@ const std::vector<OperatorMapping>& operatorMappings() {
        [](GraphBuilder& b) {
          return binary(b, ANEURALNETWORKS_LESS_EQUAL, false, ANEURALNETWORKS_TENSOR_BOOL8);
        }},
-      {"LRN", {"alpha", "beta", "bias", "size"}, mapLrn},
       {"Log", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_LOG); }},
       {"LogSoftmax", {"axis"}, [](GraphBuilder& b) { return softmaxLike(b, ANEURALNETWORKS_LOG_SOFTMAX); }},
+      {"LRN", {"alpha", "beta", "bias", "size"}, mapLrn},
       {"MatMul", {}, mapMatMul},
       {"Max", {}, [](GraphBuilder& b) { return variadic(b, ANEURALNETWORKS_MAXIMUM, false); }},
       {"MaxPool",
@@ -1511,6 +1862,7 @@ const std::vector<OperatorMapping>& operatorMappings() {
       {"Pad", {"mode", "pads", "value"}, mapPad},
       {"Pow", {}, mapPow},
       {"PRelu", {}, mapPrelu},
+      {"Range", {}, mapRange},
       {"Reciprocal", {}, mapReciprocal},
       {"ReduceL1",
        {"axes", "keepdims"},
@@ -1549,6 +1901,7 @@ const std::vector<OperatorMapping>& operatorMappings() {
       {"Selu", {"alpha", "gamma"}, mapSelu},
       {"Shape", {"start", "end"}, mapShape},
       {"Sigmoid", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_LOGISTIC); }},
+      {"Sign", {}, mapSign},
       {"Sin", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_SIN); }},
       {"Size", {}, mapSize},
       {"Slice", {"starts", "ends", "axes"}, mapSlice},
@@ -1564,8 +1917,10 @@ const std::vector<OperatorMapping>& operatorMappings() {
       {"Sub", {}, [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_SUB, true); }},
       {"Sum", {}, [](GraphBuilder& b) { return variadic(b, ANEURALNETWORKS_ADD, true); }},
       {"Tanh", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_TANH); }},
+      {"ThresholdedRelu", {"alpha"}, mapThresholdedRelu},
       {"Tile", {}, mapTile},
       {"Transpose", {"perm"}, mapTranspose},
+      {"Trilu", {"upper"}, mapTrilu},
       {"Unsqueeze", {"axes"}, mapUnsqueeze},
       {"Where", {}, mapWhere},
       {"Xor",
