@@ -104,12 +104,52 @@ Result<void> requireFloat(const GraphBuilder& b, const Value& v) {
   return {};
 }
 
+// Integer ADD, SUB or MUL of two constants (shape arithmetic) at load time, with numpy broadcasting;
+// nullopt when not all of that holds.
+std::optional<HostTensor> foldIntegers(int32_t op, const Value& x, const Value& y, const Dims& dims) {
+  if (x.type != ANEURALNETWORKS_TENSOR_INT32 || !x.constant.has_value() || !y.constant.has_value() ||
+      (op != ANEURALNETWORKS_ADD && op != ANEURALNETWORKS_SUB && op != ANEURALNETWORKS_MUL) || !allKnown(dims)) {
+    return std::nullopt;
+  }
+  auto at = [&](const Value& v, size_t flat) {
+    // The element of `v` (broadcast to `dims`) at flat index `flat` of the result.
+    size_t offset = 0, stride = 1;
+    for (size_t d = dims.size(); d-- > 0;) {
+      size_t coordinate = flat % dims[d];
+      flat /= dims[d];
+      size_t vd = d + v.dims.size() >= dims.size() ? d + v.dims.size() - dims.size() : SIZE_MAX;
+      if (vd == SIZE_MAX) continue;
+      if (v.dims[vd] != 1) offset += coordinate * stride;
+      stride *= v.dims[vd];
+    }
+    int32_t value;
+    std::memcpy(&value, v.constant->bytes.data() + 4 * offset, 4);
+    return static_cast<int64_t>(value);
+  };
+  HostTensor t;
+  t.type = x.type;
+  t.dimensions = x.scalar && y.scalar ? Dims{} : dims;
+  t.bytes.resize(elementCount(dims) * 4);
+  for (size_t i = 0; i < elementCount(dims); ++i) {
+    int64_t a = at(x, i), c = at(y, i);
+    int64_t r = op == ANEURALNETWORKS_ADD ? a + c : op == ANEURALNETWORKS_SUB ? a - c : a * c;
+    if (r < INT32_MIN || r > INT32_MAX) return std::nullopt;
+    int32_t value = static_cast<int32_t>(r);
+    std::memcpy(t.bytes.data() + 4 * i, &value, 4);
+  }
+  return t;
+}
+
 // Binary elementwise with NNAPI broadcasting (numpy's, as ONNX's multidirectional broadcasting).
 Result<void> binary(GraphBuilder& b, int32_t op, bool fused, int32_t outType = 0) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   NNRT_ASSIGN_OR_RETURN(const Value* y, b.requiredInput(1));
   if (x->type != y->type) return b.refused("inputs of different types");
   NNRT_ASSIGN_OR_RETURN(Dims dims, broadcastShape(b, x->dims, y->dims));
+  if (auto folded = foldIntegers(op, *x, *y, dims)) {
+    defineConstant(b, 0, std::move(*folded));
+    return {};
+  }
   NNRT_ASSIGN_OR_RETURN(uint32_t a, b.operand(*x));
   NNRT_ASSIGN_OR_RETURN(uint32_t c, b.operand(*y));
   std::vector<uint32_t> inputs{a, c};
@@ -122,6 +162,17 @@ Result<void> binary(GraphBuilder& b, int32_t op, bool fused, int32_t outType = 0
 
 Result<void> unary(GraphBuilder& b, int32_t op) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (op == ANEURALNETWORKS_NEG && x->type == ANEURALNETWORKS_TENSOR_INT32 && x->constant.has_value()) {
+    // Negated at load time (shape arithmetic), as 0 - x.
+    Value zero = *x;
+    zero.constant->bytes.assign(4, 0);
+    zero.constant->dimensions = {};
+    zero.dims = {1};
+    if (auto folded = foldIntegers(ANEURALNETWORKS_SUB, zero, *x, x->dims)) {
+      defineConstant(b, 0, std::move(*folded));
+      return {};
+    }
+  }
   NNRT_ASSIGN_OR_RETURN(uint32_t a, b.operand(*x));
   return b.emit(op, {a}, x->type, x->dims);
 }
@@ -302,6 +353,38 @@ Result<void> mapConcat(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, a, first->dims.size()));
   Dims out = first->dims;
   out[axis] = 0;
+  bool constants = allKnown(first->dims);
+  for (int i = 0; i < b.node()->input_size(); ++i) {
+    NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(i));
+    constants = constants && x->constant.has_value() && allKnown(x->dims);
+  }
+  if (constants) {
+    // Concatenated at load time (shapes built from Shape and Slice stay constants).
+    const size_t element = elementSize(first->type);
+    uint32_t outer = 1, inner = 1;
+    for (size_t d = 0; d < out.size(); ++d)
+      (d < axis ? outer : inner) *= d == axis ? 1 : out[d];
+    std::vector<const Value*> inputs;
+    for (int i = 0; i < b.node()->input_size(); ++i) {
+      NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(i));
+      if (x->dims.size() != out.size() || x->type != first->type)
+        return b.refused("inputs differ in rank or type");
+      out[axis] += x->dims[axis];
+      inputs.push_back(x);
+    }
+    HostTensor t;
+    t.type = first->type;
+    t.dimensions = out;
+    for (uint32_t o = 0; o < outer; ++o) {
+      for (const Value* x : inputs) {
+        size_t block = static_cast<size_t>(x->dims[axis]) * inner * element;
+        const uint8_t* from = x->constant->bytes.data() + o * block;
+        t.bytes.insert(t.bytes.end(), from, from + block);
+      }
+    }
+    defineConstant(b, 0, std::move(t));
+    return {};
+  }
   std::vector<uint32_t> inputs;
   bool known = true;
   for (int i = 0; i < b.node()->input_size(); ++i) {
