@@ -1021,16 +1021,40 @@ Result<void> mapMean(GraphBuilder& b) {
   return b.emit(ANEURALNETWORKS_DIV, {total.operand, n, f}, total.type, total.dims);
 }
 
+// Where -> SELECT, which takes operands of one shape: a broadcast condition is LOGICAL_AND'ed with a
+// constant true of the output's shape, broadcast values are RESHAPEd to its rank and TILEd.
 Result<void> mapWhere(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(const Value* c, b.requiredInput(0));
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(1));
   NNRT_ASSIGN_OR_RETURN(const Value* y, b.requiredInput(2));
-  if (c->dims != x->dims || c->dims != y->dims)
-    return b.refused("broadcasting is not supported (NNAPI SELECT)");
+  if (x->type != y->type) return b.refused("inputs of different types");
+  NNRT_ASSIGN_OR_RETURN(Dims xy, broadcastShape(b, x->dims, y->dims));
+  NNRT_ASSIGN_OR_RETURN(Dims out, broadcastShape(b, c->dims, xy));
   NNRT_ASSIGN_OR_RETURN(uint32_t co, b.operand(*c));
   NNRT_ASSIGN_OR_RETURN(uint32_t xo, b.operand(*x));
   NNRT_ASSIGN_OR_RETURN(uint32_t yo, b.operand(*y));
-  return b.emit(ANEURALNETWORKS_SELECT, {co, xo, yo}, x->type, x->dims);
+  if (c->dims != out || x->dims != out || y->dims != out) {
+    if (!allKnown(out) || !allKnown(c->dims) || !allKnown(x->dims) || !allKnown(y->dims))
+      return b.refused("broadcasting with an unknown shape");
+    if (c->dims != out) {
+      NNRT_ASSIGN_OR_RETURN(uint32_t all, constFilled(b, ANEURALNETWORKS_TENSOR_BOOL8, out, 1.0));
+      NNRT_ASSIGN_OR_RETURN(co, apply(b, ANEURALNETWORKS_LOGICAL_AND, {co, all}, ANEURALNETWORKS_TENSOR_BOOL8, out));
+    }
+    for (auto [value, operand] : {std::pair{x, &xo}, std::pair{y, &yo}}) {
+      if (value->dims == out) continue;
+      Dims padded(out.size() - value->dims.size(), 1);
+      padded.insert(padded.end(), value->dims.begin(), value->dims.end());
+      if (padded != value->dims) {
+        NNRT_ASSIGN_OR_RETURN(*operand, b.reshape(*operand, value->type, padded));
+      }
+      std::vector<int32_t> multiples;
+      for (size_t i = 0; i < out.size(); ++i)
+        multiples.push_back(static_cast<int32_t>(out[i] / padded[i]));
+      NNRT_ASSIGN_OR_RETURN(uint32_t multiplesOperand, b.constInts(multiples));
+      NNRT_ASSIGN_OR_RETURN(*operand, apply(b, ANEURALNETWORKS_TILE, {*operand, multiplesOperand}, value->type, out));
+    }
+  }
+  return b.emit(ANEURALNETWORKS_SELECT, {co, xo, yo}, x->type, out);
 }
 
 // ArgMax/ArgMin -> ARGMAX/ARGMIN (int32 indices, NNAPI's stand-in for ONNX's int64), keepdims by RESHAPE;
@@ -1852,6 +1876,181 @@ Result<void> mapHardmax(GraphBuilder& b) {
   return {};
 }
 
+// GatherElements: a GATHER from the flattened data at index idx * stride(axis) + the constant offset of
+// each output position's other coordinates (negative indices count from the end, as ONNX).
+Result<void> mapGatherElements(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* indices, b.requiredInput(1));
+  if (indices->type != ANEURALNETWORKS_TENSOR_INT32) return b.refused("indices must be integers");
+  if (!allKnown(x->dims) || !allKnown(indices->dims)) return b.refused("input shape unknown");
+  const size_t rank = x->dims.size();
+  if (indices->dims.size() != rank) return b.refused("indices must have the data's rank");
+  NNRT_ASSIGN_OR_RETURN(int64_t a, b.attrInt("axis", 0));
+  NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, a, rank));
+  if (elementCount(x->dims) > INT32_MAX) return b.refused("the data has more elements than int32 indexes");
+  std::vector<int64_t> strides(rank, 1);
+  for (size_t d = rank - 1; d-- > 0;)
+    strides[d] = strides[d + 1] * x->dims[d + 1];
+  const size_t count = elementCount(indices->dims);
+  std::vector<int32_t> offsets(count);
+  for (size_t i = 0; i < count; ++i) {
+    int64_t offset = 0;
+    size_t rest = i;
+    for (size_t d = rank; d-- > 0;) {
+      uint32_t coordinate = static_cast<uint32_t>(rest % indices->dims[d]);
+      rest /= indices->dims[d];
+      if (d == axis) continue;
+      if (coordinate >= x->dims[d]) return b.refused("indices are larger than the data off the axis");
+      offset += coordinate * strides[d];
+    }
+    offsets[i] = static_cast<int32_t>(offset);
+  }
+  const int32_t size = static_cast<int32_t>(x->dims[axis]);
+  const int32_t i32 = ANEURALNETWORKS_TENSOR_INT32;
+  uint32_t flatIndices;
+  if (indices->constant.has_value()) {
+    NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> values, b.constantInts(1));
+    for (size_t i = 0; i < count; ++i) {
+      if (values[i] < -size || values[i] >= size)
+        return b.refused("index " + std::to_string(values[i]) + " is out of range");
+      offsets[i] += (values[i] < 0 ? values[i] + size : values[i]) * static_cast<int32_t>(strides[axis]);
+    }
+    NNRT_ASSIGN_OR_RETURN(flatIndices, b.constInts(offsets, indices->dims));
+  } else {
+    NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*indices));
+    NNRT_ASSIGN_OR_RETURN(uint32_t zero, b.constInts({0}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t negative,
+                          apply(b, ANEURALNETWORKS_LESS, {in, zero}, ANEURALNETWORKS_TENSOR_BOOL8, indices->dims));
+    NNRT_ASSIGN_OR_RETURN(uint32_t sizeOperand, b.constInts({size}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t wrapped, arithmetic(b, ANEURALNETWORKS_ADD, in, sizeOperand, i32, indices->dims));
+    NNRT_ASSIGN_OR_RETURN(uint32_t positive,
+                          apply(b, ANEURALNETWORKS_SELECT, {negative, wrapped, in}, i32, indices->dims));
+    NNRT_ASSIGN_OR_RETURN(uint32_t stride, b.constInts({static_cast<int32_t>(strides[axis])}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t scaled, arithmetic(b, ANEURALNETWORKS_MUL, positive, stride, i32, indices->dims));
+    NNRT_ASSIGN_OR_RETURN(uint32_t offsetOperand, b.constInts(offsets, indices->dims));
+    NNRT_ASSIGN_OR_RETURN(flatIndices, arithmetic(b, ANEURALNETWORKS_ADD, scaled, offsetOperand, i32, indices->dims));
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t data, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t flat, b.reshape(data, x->type, {static_cast<uint32_t>(elementCount(x->dims))}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t axisOperand, b.scalarInt(0));
+  return b.emit(ANEURALNETWORKS_GATHER, {flat, axisOperand, flatIndices}, x->type, indices->dims);
+}
+
+// TopK -> TOPK_V2 along the last axis (a TRANSPOSE around it for another); the smallest k are the
+// largest of -x. Indices are int32.
+Result<void> mapTopK(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (x->type != ANEURALNETWORKS_TENSOR_FLOAT32 && x->type != ANEURALNETWORKS_TENSOR_INT32)
+    return b.refused("only float32 and integer tensors are supported");
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> kValues, b.constantInts(1));
+  if (kValues.size() != 1) return b.refused("K must be one value");
+  NNRT_ASSIGN_OR_RETURN(int64_t a, b.attrInt("axis", -1));
+  NNRT_ASSIGN_OR_RETURN(int64_t largest, b.attrInt("largest", 1));
+  NNRT_ASSIGN_OR_RETURN(int64_t sorted, b.attrInt("sorted", 1));
+  if (sorted == 0) return b.refused("sorted 0 (an unspecified order) is not supported");
+  const size_t rank = x->dims.size();
+  NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, a, rank));
+  const int32_t k = kValues[0];
+  if (k < 1 || static_cast<uint32_t>(k) > x->dims[axis]) return b.refused("K must be in [1, the axis' size]");
+  if (largest == 0 && x->type != ANEURALNETWORKS_TENSOR_FLOAT32)
+    return b.refused("largest 0 on integers is not supported (negation may overflow)");
+  std::vector<int32_t> perm(rank);
+  std::iota(perm.begin(), perm.end(), 0);
+  std::swap(perm[axis], perm[rank - 1]);
+  Dims moved = x->dims;
+  std::swap(moved[axis], moved[rank - 1]);
+  NNRT_ASSIGN_OR_RETURN(uint32_t current, b.operand(*x));
+  if (axis != rank - 1) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t permOperand, b.constInts(perm));
+    NNRT_ASSIGN_OR_RETURN(current, apply(b, ANEURALNETWORKS_TRANSPOSE, {current, permOperand}, x->type, moved));
+  }
+  if (largest == 0) {
+    NNRT_ASSIGN_OR_RETURN(current, apply(b, ANEURALNETWORKS_NEG, {current}, x->type, moved));
+  }
+  Dims out = moved;
+  out.back() = static_cast<uint32_t>(k);
+  NNRT_ASSIGN_OR_RETURN(uint32_t kOperand, b.scalarInt(k));
+  NNRT_ASSIGN_OR_RETURN(uint32_t values, b.addTensor(x->type, out));
+  NNRT_ASSIGN_OR_RETURN(uint32_t indices, b.addTensor(ANEURALNETWORKS_TENSOR_INT32, out));
+  NNRT_RETURN_IF_ERROR(b.addOperation(ANEURALNETWORKS_TOPK_V2, {current, kOperand}, {values, indices}));
+  if (largest == 0) {
+    NNRT_ASSIGN_OR_RETURN(values, apply(b, ANEURALNETWORKS_NEG, {values}, x->type, out));
+  }
+  Dims final = out;
+  std::swap(final[axis], final[rank - 1]);
+  if (axis != rank - 1) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t p1, b.constInts(perm));
+    NNRT_ASSIGN_OR_RETURN(values, apply(b, ANEURALNETWORKS_TRANSPOSE, {values, p1}, x->type, final));
+    NNRT_ASSIGN_OR_RETURN(uint32_t p2, b.constInts(perm));
+    NNRT_ASSIGN_OR_RETURN(indices,
+                          apply(b, ANEURALNETWORKS_TRANSPOSE, {indices, p2}, ANEURALNETWORKS_TENSOR_INT32, final));
+  }
+  defineOperand(b, 0, values, x->type, final);
+  defineOperand(b, 1, indices, ANEURALNETWORKS_TENSOR_INT32, final);
+  return {};
+}
+
+// OneHot with a constant depth and values: SELECT(index == iota or index == iota - depth, on, off), the
+// depth axis inserted at `axis` (negative indices count from the end, as ONNX).
+Result<void> mapOneHot(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* indices, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* depthValue, b.requiredInput(1));
+  NNRT_ASSIGN_OR_RETURN(const Value* values, b.requiredInput(2));
+  if (!allKnown(indices->dims)) return b.refused("input shape unknown");
+  double depth = 0;
+  if (depthValue->type == ANEURALNETWORKS_TENSOR_INT32) {
+    NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> d, b.constantInts(1));
+    if (d.size() != 1) return b.refused("depth must be one value");
+    depth = d[0];
+  } else {
+    NNRT_ASSIGN_OR_RETURN(std::vector<float> d, b.constantFloats(1));
+    if (d.size() != 1) return b.refused("depth must be one value");
+    depth = std::floor(d[0]);  // ONNX casts a float depth to an integer
+  }
+  if (depth < 1 || depth > 1e6) return b.refused("depth must be in [1, 10^6]");
+  if (elementCount(values->dims) != 2 || !values->constant.has_value())
+    return b.refused("input 2 ('" + b.node()->input(2) + "') must be a constant of two values");
+  const uint32_t n = static_cast<uint32_t>(depth);
+  const Dims in = indices->scalar ? Dims{} : indices->dims;
+  const size_t rank = in.size() + 1;
+  NNRT_ASSIGN_OR_RETURN(int64_t a, b.attrInt("axis", -1));
+  NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, a, rank));
+  Dims out = in, expandedIndices = in, iotaDims(rank, 1);
+  out.insert(out.begin() + axis, n);
+  expandedIndices.insert(expandedIndices.begin() + axis, 1);
+  iotaDims[axis] = n;
+  // Float indices are CAST to int32, truncating as ONNX's cast to int64 does.
+  if (indices->type != ANEURALNETWORKS_TENSOR_INT32 && indices->type != ANEURALNETWORKS_TENSOR_FLOAT32)
+    return b.refused("only integer and float32 indices are supported");
+  NNRT_ASSIGN_OR_RETURN(uint32_t index, b.operand(*indices));
+  if (indices->type == ANEURALNETWORKS_TENSOR_FLOAT32) {
+    NNRT_ASSIGN_OR_RETURN(index, apply(b, ANEURALNETWORKS_CAST, {index}, ANEURALNETWORKS_TENSOR_INT32, indices->dims));
+  }
+  NNRT_ASSIGN_OR_RETURN(index, b.reshape(index, ANEURALNETWORKS_TENSOR_INT32, expandedIndices));
+  std::vector<int32_t> iota(n), wrapped(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    iota[i] = static_cast<int32_t>(i);
+    wrapped[i] = static_cast<int32_t>(i) - static_cast<int32_t>(n);
+  }
+  const int32_t b8 = ANEURALNETWORKS_TENSOR_BOOL8;
+  NNRT_ASSIGN_OR_RETURN(uint32_t iotaOperand, b.constInts(iota, iotaDims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t wrappedOperand, b.constInts(wrapped, iotaDims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t hit, apply(b, ANEURALNETWORKS_EQUAL, {index, iotaOperand}, b8, out));
+  NNRT_ASSIGN_OR_RETURN(uint32_t hitFromEnd, apply(b, ANEURALNETWORKS_EQUAL, {index, wrappedOperand}, b8, out));
+  NNRT_ASSIGN_OR_RETURN(uint32_t either, apply(b, ANEURALNETWORKS_LOGICAL_OR, {hit, hitFromEnd}, b8, out));
+  const size_t element = elementSize(values->type);
+  const size_t total = elementCount(out);
+  std::vector<uint8_t> off, on;
+  for (size_t i = 0; i < total; ++i) {
+    off.insert(off.end(), values->constant->bytes.begin(), values->constant->bytes.begin() + element);
+    on.insert(on.end(), values->constant->bytes.begin() + element, values->constant->bytes.begin() + 2 * element);
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t onOperand, b.addConstant(values->type, out, std::move(on)));
+  NNRT_ASSIGN_OR_RETURN(uint32_t offOperand, b.addConstant(values->type, out, std::move(off)));
+  return b.emit(ANEURALNETWORKS_SELECT, {either, onOperand, offOperand}, values->type, out);
+}
+
 const std::vector<const char*> kConvAttributes{"auto_pad",     "dilations", "group",
                                                "kernel_shape", "pads",      "strides"};
 
@@ -1896,6 +2095,7 @@ const std::vector<OperatorMapping>& operatorMappings() {
       {"Flatten", {"axis"}, mapFlatten},
       {"Floor", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_FLOOR); }},
       {"Gather", {"axis"}, mapGather},
+      {"GatherElements", {"axis"}, mapGatherElements},
       {"Gemm", {"alpha", "beta", "transA", "transB"}, mapGemm},
       {"GlobalAveragePool",
        {},
@@ -1941,6 +2141,7 @@ const std::vector<OperatorMapping>& operatorMappings() {
       {"Mul", {}, [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_MUL, true); }},
       {"Neg", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_NEG); }},
       {"Not", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_LOGICAL_NOT); }},
+      {"OneHot", {"axis"}, mapOneHot},
       {"Or", {}, [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_LOGICAL_OR, false); }},
       {"Pad", {"mode", "pads", "value"}, mapPad},
       {"Pow", {}, mapPow},
@@ -2002,6 +2203,7 @@ const std::vector<OperatorMapping>& operatorMappings() {
       {"Tanh", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_TANH); }},
       {"ThresholdedRelu", {"alpha"}, mapThresholdedRelu},
       {"Tile", {}, mapTile},
+      {"TopK", {"axis", "largest", "sorted"}, mapTopK},
       {"Transpose", {"perm"}, mapTranspose},
       {"Trilu", {"upper"}, mapTrilu},
       {"Unsqueeze", {"axes"}, mapUnsqueeze},
