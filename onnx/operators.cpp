@@ -853,9 +853,30 @@ Result<void> mapElu(GraphBuilder& b) {
 }
 
 Result<void> mapConstant(GraphBuilder& b) {
+  // value_int(s) and value_float(s): a scalar or a 1-D tensor (int64 as int32, checked for range).
+  for (const char* name : {"value_int", "value_ints", "value_float", "value_floats"}) {
+    const auto* a = b.attribute(name);
+    if (a == nullptr) continue;
+    const bool ints = name == std::string_view("value_int") || name == std::string_view("value_ints");
+    const bool scalar = name == std::string_view("value_int") || name == std::string_view("value_float");
+    std::vector<double> values;
+    if (scalar) {
+      values.push_back(ints ? static_cast<double>(a->i()) : a->f());
+    } else if (ints) {
+      values.assign(a->ints().begin(), a->ints().end());
+    } else {
+      values.assign(a->floats().begin(), a->floats().end());
+    }
+    if (values.empty()) return b.refused("an empty constant has no NNAPI shape");
+    NNRT_ASSIGN_OR_RETURN(
+        HostTensor t, filledTensor(b, ints ? ANEURALNETWORKS_TENSOR_INT32 : ANEURALNETWORKS_TENSOR_FLOAT32,
+                                   scalar ? Dims{} : Dims{static_cast<uint32_t>(values.size())}, values));
+    defineConstant(b, 0, std::move(t));
+    return {};
+  }
   const auto* a = b.attribute("value");
   if (a == nullptr || a->type() != onnx::AttributeProto::TENSOR)
-    return b.refused("only the 'value' tensor form is supported");
+    return b.refused("only the value, value_int(s) and value_float(s) forms are supported");
   auto decoded = decodeTensor(a->t(), {});
   if (!decoded.has_value()) return b.refused(decoded.error().message);
   Value v;
@@ -2051,6 +2072,88 @@ Result<void> mapOneHot(GraphBuilder& b) {
   return b.emit(ANEURALNETWORKS_SELECT, {either, onOperand, offOperand}, values->type, out);
 }
 
+// Trigonometric and hyperbolic functions from NNAPI's SIN and EXP, by their identities:
+// cos x = sin(x + pi/2), tan x = sin x / cos x, sinh x = (e^x - e^-x) / 2, cosh x = (e^x + e^-x) / 2.
+// Mathematically exact; the float32 rounding of x + pi/2 and of e^x - e^-x near 0 costs a few ulps.
+Result<uint32_t> cosine(GraphBuilder& b, const Value& x, uint32_t in) {
+  NNRT_ASSIGN_OR_RETURN(uint32_t quarterTurn, b.constFloats({static_cast<float>(M_PI / 2)}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t shifted, arithmetic(b, ANEURALNETWORKS_ADD, in, quarterTurn, x.type, x.dims));
+  return apply(b, ANEURALNETWORKS_SIN, {shifted}, x.type, x.dims);
+}
+
+Result<void> trigonometric(GraphBuilder& b, std::string_view function) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  uint32_t out;
+  if (function == "Cos") {
+    NNRT_ASSIGN_OR_RETURN(out, cosine(b, *x, in));
+  } else if (function == "Tan") {
+    NNRT_ASSIGN_OR_RETURN(uint32_t sine, apply(b, ANEURALNETWORKS_SIN, {in}, x->type, x->dims));
+    NNRT_ASSIGN_OR_RETURN(uint32_t cos, cosine(b, *x, in));
+    NNRT_ASSIGN_OR_RETURN(out, arithmetic(b, ANEURALNETWORKS_DIV, sine, cos, x->type, x->dims));
+  } else {
+    NNRT_ASSIGN_OR_RETURN(uint32_t up, apply(b, ANEURALNETWORKS_EXP, {in}, x->type, x->dims));
+    NNRT_ASSIGN_OR_RETURN(uint32_t negated, apply(b, ANEURALNETWORKS_NEG, {in}, x->type, x->dims));
+    NNRT_ASSIGN_OR_RETURN(uint32_t down, apply(b, ANEURALNETWORKS_EXP, {negated}, x->type, x->dims));
+    int32_t op = function == "Sinh" ? ANEURALNETWORKS_SUB : ANEURALNETWORKS_ADD;
+    NNRT_ASSIGN_OR_RETURN(uint32_t combined, arithmetic(b, op, up, down, x->type, x->dims));
+    NNRT_ASSIGN_OR_RETURN(uint32_t half, b.constFloats({0.5f}));
+    NNRT_ASSIGN_OR_RETURN(out, arithmetic(b, ANEURALNETWORKS_MUL, combined, half, x->type, x->dims));
+  }
+  defineOperand(b, 0, out, x->type, x->dims, x->scalar);
+  return {};
+}
+
+// CumSum along a constant axis: BATCH_MATMUL with a constant 0/1 triangular matrix (exclusive: the
+// diagonal left out; reverse: the other triangle), the axis moved last by TRANSPOSE when it is not.
+Result<void> mapCumSum(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> axisValue, b.constantInts(1));
+  if (axisValue.size() != 1) return b.refused("axis must be one value");
+  NNRT_ASSIGN_OR_RETURN(int64_t exclusive, b.attrInt("exclusive", 0));
+  NNRT_ASSIGN_OR_RETURN(int64_t reverse, b.attrInt("reverse", 0));
+  const size_t rank = x->scalar ? 0 : x->dims.size();
+  NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, axisValue[0], rank));
+  const uint32_t n = x->dims[axis];
+  uint32_t rows = 1;
+  for (size_t i = 0; i < rank; ++i)
+    rows *= i == axis ? 1 : x->dims[i];
+  // out[r, j] = sum_i x[r, i] * m[i, j], m[i, j] = 1 where element i enters sum j.
+  std::vector<float> m(static_cast<size_t>(n) * n, 0.0f);
+  for (uint32_t i = 0; i < n; ++i)
+    for (uint32_t j = 0; j < n; ++j) {
+      bool enters = reverse != 0 ? i >= j : i <= j;
+      if (exclusive != 0 && i == j) enters = false;
+      m[static_cast<size_t>(i) * n + j] = enters ? 1.0f : 0.0f;
+    }
+  std::vector<int32_t> perm(rank);
+  std::iota(perm.begin(), perm.end(), 0);
+  std::swap(perm[axis], perm[rank - 1]);
+  Dims moved = x->dims;
+  std::swap(moved[axis], moved[rank - 1]);
+  NNRT_ASSIGN_OR_RETURN(uint32_t current, b.operand(*x));
+  if (axis != rank - 1) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t permOperand, b.constInts(perm));
+    NNRT_ASSIGN_OR_RETURN(current, apply(b, ANEURALNETWORKS_TRANSPOSE, {current, permOperand}, x->type, moved));
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t matrixIn, b.reshape(current, x->type, {rows, n}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t triangle, b.constFloats(m, {n, n}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t adjX, b.scalarBool(false));
+  NNRT_ASSIGN_OR_RETURN(uint32_t adjY, b.scalarBool(false));
+  NNRT_ASSIGN_OR_RETURN(uint32_t sums, apply(b, ANEURALNETWORKS_BATCH_MATMUL, {matrixIn, triangle, adjX, adjY},
+                                             x->type, {rows, n}));
+  NNRT_ASSIGN_OR_RETURN(current, b.reshape(sums, x->type, moved));
+  if (axis != rank - 1) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t permOperand, b.constInts(perm));
+    NNRT_ASSIGN_OR_RETURN(current, apply(b, ANEURALNETWORKS_TRANSPOSE, {current, permOperand}, x->type, x->dims));
+  }
+  defineOperand(b, 0, current, x->type, x->dims, x->scalar);
+  return {};
+}
+
 const std::vector<const char*> kConvAttributes{"auto_pad",     "dilations", "group",
                                                "kernel_shape", "pads",      "strides"};
 
@@ -2077,9 +2180,12 @@ const std::vector<OperatorMapping>& operatorMappings() {
       {"Celu", {"alpha"}, mapCelu},
       {"Clip", {"min", "max"}, mapClip},
       {"Concat", {"axis"}, mapConcat},
-      {"Constant", {"value"}, mapConstant},
+      {"Constant", {"value", "value_float", "value_floats", "value_int", "value_ints"}, mapConstant},
       {"ConstantOfShape", {"value"}, mapConstantOfShape},
       {"Conv", kConvAttributes, mapConv},
+      {"Cos", {}, [](GraphBuilder& b) { return trigonometric(b, "Cos"); }},
+      {"Cosh", {}, [](GraphBuilder& b) { return trigonometric(b, "Cosh"); }},
+      {"CumSum", {"exclusive", "reverse"}, mapCumSum},
       {"DepthToSpace",
        {"blocksize", "mode"},
        [](GraphBuilder& b) { return spaceDepth(b, ANEURALNETWORKS_DEPTH_TO_SPACE); }},
@@ -2187,6 +2293,7 @@ const std::vector<OperatorMapping>& operatorMappings() {
       {"Sigmoid", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_LOGISTIC); }},
       {"Sign", {}, mapSign},
       {"Sin", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_SIN); }},
+      {"Sinh", {}, [](GraphBuilder& b) { return trigonometric(b, "Sinh"); }},
       {"Size", {}, mapSize},
       {"Slice", {"starts", "ends", "axes"}, mapSlice},
       {"Softmax", {"axis"}, [](GraphBuilder& b) { return softmaxLike(b, ANEURALNETWORKS_SOFTMAX); }},
@@ -2200,6 +2307,7 @@ const std::vector<OperatorMapping>& operatorMappings() {
       {"Squeeze", {"axes"}, mapSqueeze},
       {"Sub", {}, [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_SUB, true); }},
       {"Sum", {}, [](GraphBuilder& b) { return variadic(b, ANEURALNETWORKS_ADD, true); }},
+      {"Tan", {}, [](GraphBuilder& b) { return trigonometric(b, "Tan"); }},
       {"Tanh", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_TANH); }},
       {"ThresholdedRelu", {"alpha"}, mapThresholdedRelu},
       {"Tile", {}, mapTile},
