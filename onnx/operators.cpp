@@ -2154,6 +2154,254 @@ Result<void> mapCumSum(GraphBuilder& b) {
   return {};
 }
 
+// Resize (opset 11 on) and Upsample of the last two axes of a 4-D NCHW tensor. ONNX's interpolation is
+// separable: each output row (column) is a fixed combination of input rows (columns), computed here at
+// load time as ONNX's reference does (its coordinate transformation, neighbours on the edge-padded
+// axis, nearest_mode, linear or cubic coefficients, exclude_outside). Where NNAPI's RESIZE_NEAREST_NEIGHBOR
+// picks the same pixels (compared index by index) or RESIZE_BILINEAR uses the same coordinates (the
+// output size is in * scale exactly: NNAPI scales by in / out), those run; otherwise nearest is two
+// GATHERs of the chosen rows and columns and linear or cubic two FULLY_CONNECTED with the coefficient
+// matrices. tf_crop_and_resize (values outside the region) is refused.
+struct ResizeAxis {
+  uint32_t in = 0, out = 0;
+  double scale = 1;
+};
+
+struct ResizeMode {
+  std::string mode, coordinates, rounding;
+  double cubicA = -0.75;
+  bool excludeOutside = false;
+};
+
+// Row x of the [out, in] interpolation matrix of one axis, as ONNX's reference interpolate_1d_with_x.
+std::vector<double> resizeWeights(const ResizeMode& m, const ResizeAxis& a, uint32_t x) {
+  const double outWidth = a.scale * a.in;
+  double source;
+  if (m.coordinates == "align_corners")
+    source = outWidth == 1 ? 0.0 : x * (a.in - 1.0) / (outWidth - 1);
+  else if (m.coordinates == "asymmetric")
+    source = x / a.scale;
+  else if (m.coordinates == "pytorch_half_pixel")
+    source = outWidth == 1 ? -0.5 : (x + 0.5) / a.scale - 0.5;
+  else if (m.coordinates == "tf_half_pixel_for_nn")
+    source = (x + 0.5) / a.scale;
+  else
+    source = (x + 0.5) / a.scale - 0.5;  // half_pixel
+  const double whole = std::floor(source);
+  const bool integral = source == whole;
+  const double ratio = integral ? 1.0 : source - whole;  // in (0, 1]: the left pixel is preferred
+  std::vector<double> coeffs;
+  if (m.mode == "nearest") {
+    bool right = integral || (m.rounding == "round_prefer_floor"  ? ratio > 0.5
+                              : m.rounding == "round_prefer_ceil" ? ratio >= 0.5
+                                                                  : m.rounding == "ceil");
+    coeffs = {right ? 0.0 : 1.0, right ? 1.0 : 0.0};
+  } else if (m.mode == "linear") {
+    coeffs = {1 - ratio, ratio};
+  } else {
+    const double A = m.cubicA, r = ratio, s = 1 - ratio;
+    coeffs = {((A * (r + 1) - 5 * A) * (r + 1) + 8 * A) * (r + 1) - 4 * A,
+              ((A + 2) * r - (A + 3)) * r * r + 1, ((A + 2) * s - (A + 3)) * s * s + 1,
+              ((A * (s + 1) - 5 * A) * (s + 1) + 8 * A) * (s + 1) - 4 * A};
+  }
+  // The n nearest indexes of the edge-padded axis, ties to the smaller, in ascending order.
+  const int64_t n = static_cast<int64_t>(coeffs.size()), pad = (n + 1) / 2;
+  const double center = source + pad;
+  const int64_t limit = static_cast<int64_t>(a.in) + 2 * pad;
+  // They lie within n of the center: sort a window of 2n + 1 indexes, kept inside the padded axis.
+  const int64_t window = std::min<int64_t>(2 * n + 1, limit);
+  const int64_t first = std::clamp<int64_t>(static_cast<int64_t>(std::floor(center)) - n, 0, limit - window);
+  std::vector<int64_t> candidates(window);
+  std::iota(candidates.begin(), candidates.end(), first);
+  std::stable_sort(candidates.begin(), candidates.end(), [&](int64_t p, int64_t q) {
+    return std::fabs(center - p) < std::fabs(center - q);
+  });
+  candidates.resize(std::min<int64_t>(n, limit));
+  std::sort(candidates.begin(), candidates.end());
+  if (m.excludeOutside) {
+    double sum = 0;
+    for (size_t i = 0; i < candidates.size(); ++i) {
+      int64_t index = candidates[i] - pad;
+      if (index < 0 || index >= static_cast<int64_t>(a.in)) coeffs[i] = 0;
+      sum += coeffs[i];
+    }
+    for (double& c : coeffs)
+      c /= sum;
+  }
+  std::vector<double> row(a.in, 0.0);
+  for (size_t i = 0; i < candidates.size(); ++i)
+    row[std::clamp<int64_t>(candidates[i] - pad, 0, a.in - 1)] += coeffs[i];
+  return row;
+}
+
+// NNAPI's (nnrt's cpu kernel's) nearest index, in float as it computes it.
+int64_t nnapiNearestIndex(bool alignCorners, bool halfPixel, const ResizeAxis& a, uint32_t x) {
+  const float scale = alignCorners && a.out > 1 ? static_cast<float>(a.in - 1) / static_cast<float>(a.out - 1)
+                                                : static_cast<float>(a.in) / static_cast<float>(a.out);
+  const float source = halfPixel ? (static_cast<float>(x) + 0.5f) * scale : static_cast<float>(x) * scale;
+  int64_t index = alignCorners ? static_cast<int64_t>(std::round(source)) : static_cast<int64_t>(std::floor(source));
+  return std::clamp<int64_t>(index, 0, a.in - 1);
+}
+
+Result<void> resize(GraphBuilder& b, const Value& x, std::vector<double> scales, std::vector<int32_t> sizes,
+                    const ResizeMode& m) {
+  if (x.dims.size() != 4) return b.refused("only 4-D (NCHW) inputs are supported");
+  if (!allKnown(x.dims)) return b.refused("input shape unknown");
+  if (m.mode != "nearest" && m.mode != "linear" && m.mode != "cubic")
+    return b.refused("mode '" + m.mode + "' is not supported");
+  if (m.coordinates == "tf_crop_and_resize") return b.refused("tf_crop_and_resize is not supported");
+  if (m.mode != "nearest") NNRT_RETURN_IF_ERROR(requireFloat(b, x));
+  Dims out = x.dims;
+  bool wholeSizes = true;
+  if (!sizes.empty()) {
+    if (sizes.size() != 4) return b.refused("sizes must have 4 entries");
+    scales.clear();
+    for (size_t i = 0; i < 4; ++i) {
+      if (sizes[i] < 1) return b.refused("sizes must be positive");
+      out[i] = static_cast<uint32_t>(sizes[i]);
+      scales.push_back(static_cast<double>(sizes[i]) / x.dims[i]);
+    }
+  } else {
+    if (scales.size() != 4) return b.refused("scales must have 4 entries");
+    for (size_t i = 0; i < 4; ++i) {
+      double size = scales[i] * x.dims[i];
+      if (!(size >= 1) || size > 1e6) return b.refused("scales must give sizes from 1 to 10^6");
+      out[i] = static_cast<uint32_t>(size);  // ONNX truncates
+      wholeSizes = wholeSizes && size == out[i];
+    }
+  }
+  if (out[0] != x.dims[0] || out[1] != x.dims[1]) return b.refused("only the last two axes can be resized");
+  const ResizeAxis axes[2] = {{x.dims[2], out[2], scales[2]}, {x.dims[3], out[3], scales[3]}};
+  std::vector<std::vector<double>> weights[2];
+  for (int i = 0; i < 2; ++i)
+    for (uint32_t o = 0; o < axes[i].out; ++o)
+      weights[i].push_back(resizeWeights(m, axes[i], o));
+  auto chosen = [&](int axis, uint32_t o) {
+    const auto& row = weights[axis][o];
+    return static_cast<int64_t>(std::max_element(row.begin(), row.end()) - row.begin());
+  };
+
+  // The NNAPI operation, where one computes the same.
+  std::optional<std::pair<bool, bool>> native;  // align_corners, half_pixel_centers
+  if (m.mode == "nearest") {
+    for (auto [align, half] : {std::pair{false, false}, std::pair{false, true}, std::pair{true, false}}) {
+      bool agrees = true;
+      for (int i = 0; i < 2; ++i)
+        for (uint32_t o = 0; o < axes[i].out && agrees; ++o)
+          agrees = chosen(i, o) == nnapiNearestIndex(align, half, axes[i], o);
+      if (agrees) {
+        native = std::pair{align, half};
+        break;
+      }
+    }
+  } else if (m.mode == "linear" && wholeSizes) {
+    if (m.coordinates == "align_corners")
+      native = std::pair{true, false};
+    else if (m.coordinates == "half_pixel" || (m.coordinates == "pytorch_half_pixel" && out[2] > 1 && out[3] > 1))
+      native = std::pair{false, true};
+    else if (m.coordinates == "asymmetric")
+      native = std::pair{false, false};
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(x));
+  if (native) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t width, b.scalarInt(static_cast<int32_t>(out[3])));
+    NNRT_ASSIGN_OR_RETURN(uint32_t height, b.scalarInt(static_cast<int32_t>(out[2])));
+    NNRT_ASSIGN_OR_RETURN(uint32_t nchw, b.scalarBool(true));
+    NNRT_ASSIGN_OR_RETURN(uint32_t align, b.scalarBool(native->first));
+    NNRT_ASSIGN_OR_RETURN(uint32_t half, b.scalarBool(native->second));
+    int32_t op = m.mode == "linear" ? ANEURALNETWORKS_RESIZE_BILINEAR : ANEURALNETWORKS_RESIZE_NEAREST_NEIGHBOR;
+    return b.emit(op, {in, width, height, nchw, align, half}, x.type, out);
+  }
+  uint32_t current = in;
+  Dims dims = x.dims;
+  if (m.mode == "nearest") {
+    // GATHER the chosen rows, then the chosen columns.
+    for (int i = 0; i < 2; ++i) {
+      std::vector<int32_t> indices;
+      for (uint32_t o = 0; o < axes[i].out; ++o)
+        indices.push_back(static_cast<int32_t>(chosen(i, o)));
+      dims[2 + i] = axes[i].out;
+      NNRT_ASSIGN_OR_RETURN(uint32_t axisOperand, b.scalarInt(2 + i));
+      NNRT_ASSIGN_OR_RETURN(uint32_t indicesOperand, b.constInts(indices));
+      NNRT_ASSIGN_OR_RETURN(current,
+                            apply(b, ANEURALNETWORKS_GATHER, {current, axisOperand, indicesOperand}, x.type, dims));
+    }
+    defineOperand(b, 0, current, x.type, dims);
+    return {};
+  }
+  // Columns: [N*C*H, W] x Ww^T; rows: TRANSPOSE to [N*C, OW, H], then [N*C*OW, H] x Wh^T, TRANSPOSE back.
+  auto multiply = [&](uint32_t operand, uint32_t rows, const std::vector<std::vector<double>>& w,
+                      uint32_t inSize) -> Result<uint32_t> {
+    const uint32_t outSize = static_cast<uint32_t>(w.size());
+    std::vector<float> matrix;
+    for (const auto& row : w)
+      for (double v : row)
+        matrix.push_back(static_cast<float>(v));
+    NNRT_ASSIGN_OR_RETURN(uint32_t flat, b.reshape(operand, x.type, {rows, inSize}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t weightsOperand, b.constFloats(matrix, {outSize, inSize}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t bias, b.constFloats(std::vector<float>(outSize, 0.0f)));
+    NNRT_ASSIGN_OR_RETURN(uint32_t fuse, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+    return apply(b, ANEURALNETWORKS_FULLY_CONNECTED, {flat, weightsOperand, bias, fuse}, x.type, {rows, outSize});
+  };
+  const uint32_t planes = x.dims[0] * x.dims[1];
+  NNRT_ASSIGN_OR_RETURN(current, multiply(current, planes * x.dims[2], weights[1], x.dims[3]));
+  NNRT_ASSIGN_OR_RETURN(current, b.reshape(current, x.type, {planes, x.dims[2], out[3]}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t perm1, b.constInts({0, 2, 1}));
+  NNRT_ASSIGN_OR_RETURN(current,
+                        apply(b, ANEURALNETWORKS_TRANSPOSE, {current, perm1}, x.type, {planes, out[3], x.dims[2]}));
+  NNRT_ASSIGN_OR_RETURN(current, multiply(current, planes * out[3], weights[0], x.dims[2]));
+  NNRT_ASSIGN_OR_RETURN(current, b.reshape(current, x.type, {planes, out[3], out[2]}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t perm2, b.constInts({0, 2, 1}));
+  NNRT_ASSIGN_OR_RETURN(current,
+                        apply(b, ANEURALNETWORKS_TRANSPOSE, {current, perm2}, x.type, {planes, out[2], out[3]}));
+  NNRT_ASSIGN_OR_RETURN(current, b.reshape(current, x.type, out));
+  defineOperand(b, 0, current, x.type, out);
+  return {};
+}
+
+Result<void> mapResize(GraphBuilder& b) {
+  if (b.opset() < 11) return b.refused("Resize before opset 11 is not supported");
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  ResizeMode m;
+  NNRT_ASSIGN_OR_RETURN(m.mode, b.attrString("mode", "nearest"));
+  NNRT_ASSIGN_OR_RETURN(m.coordinates, b.attrString("coordinate_transformation_mode", "half_pixel"));
+  NNRT_ASSIGN_OR_RETURN(m.rounding, b.attrString("nearest_mode", "round_prefer_floor"));
+  NNRT_ASSIGN_OR_RETURN(float a, b.attrFloat("cubic_coeff_a", -0.75f));
+  m.cubicA = a;
+  NNRT_ASSIGN_OR_RETURN(int64_t excludeOutside, b.attrInt("exclude_outside", 0));
+  m.excludeOutside = excludeOutside != 0;
+  if (m.rounding != "round_prefer_floor" && m.rounding != "round_prefer_ceil" && m.rounding != "floor" &&
+      m.rounding != "ceil") {
+    return b.refused("nearest_mode '" + m.rounding + "' is not supported");
+  }
+  std::vector<double> scales;
+  std::vector<int32_t> sizes;
+  NNRT_ASSIGN_OR_RETURN(const Value* sizesInput, b.input(3));
+  if (sizesInput != nullptr && elementCount(sizesInput->dims) > 0) {
+    NNRT_ASSIGN_OR_RETURN(sizes, b.constantInts(3));
+  } else {
+    NNRT_ASSIGN_OR_RETURN(std::vector<float> s, b.constantFloats(2));
+    scales.assign(s.begin(), s.end());
+  }
+  return resize(b, *x, scales, sizes, m);
+}
+
+// Upsample (deprecated): asymmetric coordinates, nearest rounds down.
+Result<void> mapUpsample(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(std::string mode, b.attrString("mode", "nearest"));
+  std::vector<double> scales;
+  if (b.opset() < 9) {
+    if (b.attribute("scales") == nullptr) return b.refused("attribute scales missing");
+    for (float s : b.attribute("scales")->floats())
+      scales.push_back(s);
+  } else {
+    NNRT_ASSIGN_OR_RETURN(std::vector<float> s, b.constantFloats(1));
+    scales.assign(s.begin(), s.end());
+  }
+  return resize(b, *x, scales, {}, ResizeMode{mode, "asymmetric", "floor"});
+}
+
 const std::vector<const char*> kConvAttributes{"auto_pad",     "dilations", "group",
                                                "kernel_shape", "pads",      "strides"};
 
@@ -2288,6 +2536,10 @@ const std::vector<OperatorMapping>& operatorMappings() {
        [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_REDUCE_SUM, ANEURALNETWORKS_MUL); }},
       {"Relu", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_RELU); }},
       {"Reshape", {"allowzero"}, mapReshape},
+      {"Resize",
+       {"coordinate_transformation_mode", "cubic_coeff_a", "exclude_outside", "extrapolation_value", "mode",
+        "nearest_mode"},
+       mapResize},
       {"Selu", {"alpha", "gamma"}, mapSelu},
       {"Shape", {"start", "end"}, mapShape},
       {"Sigmoid", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_LOGISTIC); }},
@@ -2315,6 +2567,7 @@ const std::vector<OperatorMapping>& operatorMappings() {
       {"Transpose", {"perm"}, mapTranspose},
       {"Trilu", {"upper"}, mapTrilu},
       {"Unsqueeze", {"axes"}, mapUnsqueeze},
+      {"Upsample", {"mode", "scales"}, mapUpsample},
       {"Where", {}, mapWhere},
       {"Xor",
        {},
