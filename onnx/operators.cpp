@@ -439,12 +439,18 @@ struct Window {
   uint32_t outH = 0, outW = 0;
 };
 
+// `input` is NCHW; a 1-D window (`oneD`: NCL as NC1L) takes 1-entry attributes, H being 1.
 Result<Window> windowGeometry(GraphBuilder& b, const Dims& input, uint32_t kernelH, uint32_t kernelW,
-                              bool ceilMode) {
+                              bool ceilMode, bool oneD = false) {
   Window w;
   NNRT_ASSIGN_OR_RETURN(std::vector<int64_t> strides, b.attrInts("strides"));
   NNRT_ASSIGN_OR_RETURN(std::vector<int64_t> dilations, b.attrInts("dilations"));
   NNRT_ASSIGN_OR_RETURN(std::vector<int64_t> pads, b.attrInts("pads"));
+  if (oneD) {
+    if (strides.size() == 1) strides.insert(strides.begin(), 1);
+    if (dilations.size() == 1) dilations.insert(dilations.begin(), 1);
+    if (pads.size() == 2) pads = {0, pads[0], 0, pads[1]};
+  }
   NNRT_ASSIGN_OR_RETURN(std::string autoPad, b.attrString("auto_pad", "NOTSET"));
   if (!strides.empty()) {
     if (strides.size() != 2) return b.refused("strides must have 2 entries");
@@ -493,9 +499,20 @@ Result<Window> windowGeometry(GraphBuilder& b, const Dims& input, uint32_t kerne
   int64_t oh = outSize(inH, w.padTop + w.padBottom, extentH, w.strideH, false);
   int64_t ow = outSize(inW, w.padLeft + w.padRight, extentW, w.strideW, false);
   if (oh <= 0 || ow <= 0) return b.refused("the window is larger than the padded input");
-  if (ceilMode && (outSize(inH, w.padTop + w.padBottom, extentH, w.strideH, true) != oh ||
-                   outSize(inW, w.padLeft + w.padRight, extentW, w.strideW, true) != ow)) {
-    return b.refused("ceil_mode adds a partial window, which NNAPI does not compute");
+  if (ceilMode) {
+    // A partial last window: padded at the end so that NNAPI computes it (its pools leave padding out).
+    auto extend = [&](int64_t in, int32_t begin, int32_t& end, int64_t extent, int64_t stride, int64_t& out) -> bool {
+      int64_t ceilOut = outSize(in, begin + end, extent, stride, true);
+      if (ceilOut == out) return true;
+      if ((ceilOut - 1) * stride >= in + begin) return false;  // the window would hold padding only
+      end = static_cast<int32_t>((ceilOut - 1) * stride + extent - in - begin);
+      out = ceilOut;
+      return true;
+    };
+    if (!extend(inH, w.padTop, w.padBottom, extentH, w.strideH, oh) ||
+        !extend(inW, w.padLeft, w.padRight, extentW, w.strideW, ow)) {
+      return b.refused("ceil_mode adds a window of padding only");
+    }
   }
   w.outH = static_cast<uint32_t>(oh);
   w.outW = static_cast<uint32_t>(ow);
@@ -587,33 +604,51 @@ Result<void> mapConv(GraphBuilder& b) {
   return b.emit(op, inputs, x->type, {x->dims[0], M, g.outH, g.outW});
 }
 
+// 1-D and 2-D pooling; a 1-D input [N, C, L] is pooled as [N, C, 1, L]. count_include_pad with padding
+// PADs with zeros first (NNAPI's averages leave padding out).
 Result<void> pool(GraphBuilder& b, int32_t op, bool global) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
-  if (x->dims.size() != 4) return b.refused("only 2-D pooling (4-D input) is supported");
+  const bool oneD = x->dims.size() == 3;
+  if (x->dims.size() != 4 && !oneD) return b.refused("only 1-D and 2-D pooling (3-D and 4-D inputs) are supported");
   if (b.node()->output_size() > 1 && !b.node()->output(1).empty())
     return b.refused("the Indices output is not supported");
-  uint32_t kH = x->dims[2], kW = x->dims[3];
+  if (oneD && !allKnown(x->dims)) return b.refused("input shape unknown");
+  const Dims dims = oneD ? Dims{x->dims[0], x->dims[1], 1, x->dims[2]} : x->dims;
+  uint32_t kH = dims[2], kW = dims[3];
   Window g;
+  bool padFirst = false;
   if (global) {
     if (kH == 0 || kW == 0) return b.refused("spatial input size unknown");
     g.outH = g.outW = 1;
   } else {
     NNRT_ASSIGN_OR_RETURN(std::vector<int64_t> kernel, b.attrInts("kernel_shape"));
-    if (kernel.size() != 2) return b.refused("kernel_shape must have 2 entries");
+    if (oneD && kernel.size() == 1) kernel.insert(kernel.begin(), 1);
+    if (kernel.size() != 2) return b.refused("kernel_shape must have one entry per spatial axis");
     kH = static_cast<uint32_t>(kernel[0]);
     kW = static_cast<uint32_t>(kernel[1]);
     NNRT_ASSIGN_OR_RETURN(int64_t ceilMode, b.attrInt("ceil_mode", 0));
     NNRT_ASSIGN_OR_RETURN(int64_t storageOrder, b.attrInt("storage_order", 0));
     if (storageOrder != 0) return b.refused("storage_order 1 is not supported");
-    NNRT_ASSIGN_OR_RETURN(g, windowGeometry(b, x->dims, kH, kW, ceilMode != 0));
-    if (g.dilationH != 1 || g.dilationW != 1) return b.refused("dilated pooling has no NNAPI operation");
     NNRT_ASSIGN_OR_RETURN(int64_t includePad, b.attrInt("count_include_pad", 0));
-    if (includePad != 0 && (g.padTop || g.padLeft || g.padBottom || g.padRight)) {
-      return b.refused("count_include_pad with padding: NNAPI averages over the input elements only");
-    }
+    NNRT_ASSIGN_OR_RETURN(g, windowGeometry(b, dims, kH, kW, ceilMode != 0 && includePad == 0, oneD));
+    if (g.dilationH != 1 || g.dilationW != 1) return b.refused("dilated pooling has no NNAPI operation");
+    padFirst = includePad != 0 && (g.padTop || g.padLeft || g.padBottom || g.padRight);
+    if (padFirst && ceilMode != 0) return b.refused("count_include_pad with ceil_mode is not supported");
   }
   NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  if (oneD) {
+    NNRT_ASSIGN_OR_RETURN(in, b.reshape(in, x->type, dims));
+  }
+  if (padFirst) {
+    if (!allKnown(dims)) return b.refused("input shape unknown");
+    NNRT_ASSIGN_OR_RETURN(uint32_t paddings, b.constInts({0, 0, 0, 0, g.padTop, g.padBottom, g.padLeft, g.padRight},
+                                                         {4, 2}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t zero, b.scalarFloat(0.0f));
+    Dims padded{dims[0], dims[1], dims[2] + g.padTop + g.padBottom, dims[3] + g.padLeft + g.padRight};
+    NNRT_ASSIGN_OR_RETURN(in, apply(b, ANEURALNETWORKS_PAD_V2, {in, paddings, zero}, x->type, padded));
+    g.padTop = g.padBottom = g.padLeft = g.padRight = 0;
+  }
   std::vector<uint32_t> inputs{in};
   for (int32_t v :
        {g.padLeft, g.padRight, g.padTop, g.padBottom, g.strideW, g.strideH, static_cast<int32_t>(kW),
@@ -623,7 +658,13 @@ Result<void> pool(GraphBuilder& b, int32_t op, bool global) {
   }
   NNRT_ASSIGN_OR_RETURN(uint32_t nchw, b.scalarBool(true));
   inputs.push_back(nchw);
-  return b.emit(op, inputs, x->type, {x->dims[0], x->dims[1], g.outH, g.outW});
+  const Dims out{dims[0], dims[1], g.outH, g.outW};
+  if (!oneD) return b.emit(op, inputs, x->type, out);
+  NNRT_ASSIGN_OR_RETURN(uint32_t pooled, apply(b, op, inputs, x->type, out));
+  const Dims out1{dims[0], dims[1], g.outW};
+  NNRT_ASSIGN_OR_RETURN(uint32_t reshaped, b.reshape(pooled, x->type, out1));
+  defineOperand(b, 0, reshaped, x->type, out1);
+  return {};
 }
 
 // Transposes a constant 2-D float matrix.
