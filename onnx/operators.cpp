@@ -2443,6 +2443,142 @@ Result<void> mapUpsample(GraphBuilder& b) {
   return resize(b, *x, scales, {}, ResizeMode{mode, "asymmetric", "floor"});
 }
 
+// ConvTranspose (2-D, and 1-D as NC1L; group 1) -> TRANSPOSE_CONV_2D with explicit padding and the NCHW
+// flag. Weights [C, M, kH, kW] are reordered to NNAPI's [M, kH, kW, C] at load time (dilations spread
+// them with zeros); output_padding, or an output_shape larger than the full result, adds zero rows and
+// columns at the end (PAD_V2, the bias added after), as ONNX's definition gives them.
+Result<void> mapConvTranspose(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* w, b.requiredInput(1));
+  NNRT_ASSIGN_OR_RETURN(const Value* bias, b.input(2));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  const bool oneD = x->dims.size() == 3;
+  if (x->dims.size() != 4 && !oneD) return b.refused("only 1-D and 2-D transposed convolutions are supported");
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  if (w->dims.size() != x->dims.size() || !allKnown(w->dims)) return b.refused("weights must have the input's rank");
+  NNRT_ASSIGN_OR_RETURN(std::vector<float> weights, b.constantFloats(1));
+  NNRT_ASSIGN_OR_RETURN(int64_t group, b.attrInt("group", 1));
+  if (group != 1) return b.refused("group other than 1 has no NNAPI operation");
+  auto pairOf = [&](const char* name, int64_t fallback) -> Result<std::vector<int64_t>> {
+    NNRT_ASSIGN_OR_RETURN(std::vector<int64_t> v, b.attrInts(name));
+    if (v.empty()) v.assign(oneD ? 1 : 2, fallback);
+    if (oneD && v.size() == 1) v.insert(v.begin(), fallback);
+    if (v.size() != 2) return b.refused(std::string(name) + " must have one entry per spatial axis");
+    return v;
+  };
+  NNRT_ASSIGN_OR_RETURN(std::vector<int64_t> strides, pairOf("strides", 1));
+  NNRT_ASSIGN_OR_RETURN(std::vector<int64_t> dilations, pairOf("dilations", 1));
+  NNRT_ASSIGN_OR_RETURN(std::vector<int64_t> outputPadding, pairOf("output_padding", 0));
+  NNRT_ASSIGN_OR_RETURN(std::vector<int64_t> outputShape, b.attrInts("output_shape"));
+  NNRT_ASSIGN_OR_RETURN(std::vector<int64_t> pads, b.attrInts("pads"));
+  NNRT_ASSIGN_OR_RETURN(std::string autoPad, b.attrString("auto_pad", "NOTSET"));
+  if (oneD && pads.size() == 2) pads = {0, pads[0], 0, pads[1]};
+  if (oneD && outputShape.size() == 1) outputShape.insert(outputShape.begin(), 1);
+  const Dims in = oneD ? Dims{x->dims[0], x->dims[1], 1, x->dims[2]} : x->dims;
+  const uint32_t C = w->dims[0], M = w->dims[1], kH = oneD ? 1 : w->dims[2], kW = w->dims.back();
+  if (in[1] != C) return b.refused("the weights do not match the input's channels");
+  NNRT_ASSIGN_OR_RETURN(std::vector<int64_t> kernel, b.attrInts("kernel_shape"));
+  if (!kernel.empty() && (kernel.back() != kW || (!oneD && kernel[0] != kH)))
+    return b.refused("kernel_shape differs from the weights' shape");
+  for (int64_t v : {strides[0], strides[1], dilations[0], dilations[1]})
+    if (v < 1) return b.refused("strides and dilations must be positive");
+  // Per axis: the full size, the padding at each end (negative at the end: zeros added there).
+  int64_t begin[2], end[2], outSize[2];
+  const int64_t extent[2] = {(static_cast<int64_t>(kH) - 1) * dilations[0] + 1,
+                             (static_cast<int64_t>(kW) - 1) * dilations[1] + 1};
+  for (int i = 0; i < 2; ++i) {
+    const int64_t full = strides[i] * (in[2 + i] - 1) + outputPadding[i] + extent[i];
+    if (outputPadding[i] < 0 || outputPadding[i] >= std::max(strides[i], dilations[i]))
+      return b.refused("output_padding must be below the stride or the dilation");
+    if (!outputShape.empty() || (autoPad != "NOTSET" && autoPad != "VALID")) {
+      int64_t target = outputShape.empty() ? in[2 + i] * strides[i] : outputShape.size() == 2 ? outputShape[i] : -1;
+      if (target < 1) return b.refused("output_shape must have one positive entry per spatial axis");
+      int64_t total = full - target;
+      if (total < 0) {
+        begin[i] = 0;
+        end[i] = total;
+      } else if (autoPad == "SAME_LOWER") {
+        end[i] = total / 2;
+        begin[i] = total - end[i];
+      } else {
+        begin[i] = total / 2;
+        end[i] = total - begin[i];
+      }
+    } else if (autoPad == "VALID" || pads.empty()) {
+      begin[i] = end[i] = 0;
+    } else {
+      if (pads.size() != 4) return b.refused("pads must have one pair per spatial axis");
+      begin[i] = pads[i];
+      end[i] = pads[2 + i];
+      if (begin[i] < 0 || end[i] < 0) return b.refused("negative pads");
+    }
+    // output_padding is a negative padding at the end.
+    end[i] -= outputPadding[i];
+    outSize[i] = full - outputPadding[i] - begin[i] - end[i];
+    if (outSize[i] < 1) return b.refused("the output would be empty");
+  }
+  // NNAPI filter [M, eH, eW, C], the kernel spread by the dilations.
+  const uint32_t eH = static_cast<uint32_t>(extent[0]), eW = static_cast<uint32_t>(extent[1]);
+  std::vector<float> filter(static_cast<size_t>(M) * eH * eW * C, 0.0f);
+  for (uint32_t c = 0; c < C; ++c)
+    for (uint32_t m = 0; m < M; ++m)
+      for (uint32_t h = 0; h < kH; ++h)
+        for (uint32_t ww = 0; ww < kW; ++ww) {
+          size_t fh = h * dilations[0], fw = ww * dilations[1];
+          filter[((m * eH + fh) * eW + fw) * C + c] = weights[((c * M + m) * kH + h) * kW + ww];
+        }
+  NNRT_ASSIGN_OR_RETURN(uint32_t filterOperand, b.constFloats(filter, {M, eH, eW, C}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t zeroBias, b.constFloats(std::vector<float>(M, 0.0f)));
+  NNRT_ASSIGN_OR_RETURN(uint32_t input, b.operand(*x));
+  if (oneD) {
+    NNRT_ASSIGN_OR_RETURN(input, b.reshape(input, x->type, in));
+  }
+  const bool extended = end[0] < 0 || end[1] < 0;
+  const int32_t cropBottom = static_cast<int32_t>(std::max<int64_t>(end[0], 0));
+  const int32_t cropRight = static_cast<int32_t>(std::max<int64_t>(end[1], 0));
+  const Dims convOut{in[0], M, static_cast<uint32_t>(outSize[0] + std::min<int64_t>(end[0], 0)),
+                     static_cast<uint32_t>(outSize[1] + std::min<int64_t>(end[1], 0))};
+  uint32_t biasOperand = zeroBias;
+  if (bias != nullptr) {
+    if (bias->dims != Dims{M}) return b.refused("bias must have shape [M]");
+    if (!extended) {
+      NNRT_ASSIGN_OR_RETURN(biasOperand, b.operand(*bias));
+    }
+  }
+  std::vector<uint32_t> inputs{input, filterOperand, biasOperand};
+  for (int32_t v : {static_cast<int32_t>(begin[1]), cropRight, static_cast<int32_t>(begin[0]), cropBottom,
+                    static_cast<int32_t>(strides[1]), static_cast<int32_t>(strides[0]),
+                    static_cast<int32_t>(ANEURALNETWORKS_FUSED_NONE)}) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t s, b.scalarInt(v));
+    inputs.push_back(s);
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t nchw, b.scalarBool(true));
+  inputs.push_back(nchw);
+  NNRT_ASSIGN_OR_RETURN(uint32_t current, apply(b, ANEURALNETWORKS_TRANSPOSE_CONV_2D, inputs, x->type, convOut));
+  const Dims out{in[0], M, static_cast<uint32_t>(outSize[0]), static_cast<uint32_t>(outSize[1])};
+  if (extended) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t paddings,
+                          b.constInts({0, 0, 0, 0, 0, static_cast<int32_t>(out[2] - convOut[2]), 0,
+                                       static_cast<int32_t>(out[3] - convOut[3])},
+                                      {4, 2}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t zero, b.scalarFloat(0.0f));
+    NNRT_ASSIGN_OR_RETURN(current, apply(b, ANEURALNETWORKS_PAD_V2, {current, paddings, zero}, x->type, out));
+    if (bias != nullptr) {
+      NNRT_ASSIGN_OR_RETURN(uint32_t o, b.operand(*bias));
+      NNRT_ASSIGN_OR_RETURN(uint32_t perChannel, b.reshape(o, bias->type, {M, 1, 1}));
+      NNRT_ASSIGN_OR_RETURN(current, arithmetic(b, ANEURALNETWORKS_ADD, current, perChannel, x->type, out));
+    }
+  }
+  if (oneD) {
+    const Dims out1{out[0], M, out[3]};
+    NNRT_ASSIGN_OR_RETURN(current, b.reshape(current, x->type, out1));
+    defineOperand(b, 0, current, x->type, out1);
+    return {};
+  }
+  defineOperand(b, 0, current, x->type, out);
+  return {};
+}
+
 const std::vector<const char*> kConvAttributes{"auto_pad",     "dilations", "group",
                                                "kernel_shape", "pads",      "strides"};
 
@@ -2472,6 +2608,9 @@ const std::vector<OperatorMapping>& operatorMappings() {
       {"Constant", {"value", "value_float", "value_floats", "value_int", "value_ints"}, mapConstant},
       {"ConstantOfShape", {"value"}, mapConstantOfShape},
       {"Conv", kConvAttributes, mapConv},
+      {"ConvTranspose",
+       {"auto_pad", "dilations", "group", "kernel_shape", "output_padding", "output_shape", "pads", "strides"},
+       mapConvTranspose},
       {"Cos", {}, [](GraphBuilder& b) { return trigonometric(b, "Cos"); }},
       {"Cosh", {}, [](GraphBuilder& b) { return trigonometric(b, "Cosh"); }},
       {"CumSum", {"exclusive", "reverse"}, mapCumSum},
