@@ -2579,6 +2579,95 @@ Result<void> mapConvTranspose(GraphBuilder& b) {
   return {};
 }
 
+// Mod on integers: fmod 0 (the divisor's sign) is a - floor(a / b) * b with NNAPI's flooring integer DIV;
+// fmod 1 (C's fmod, the dividend's sign) takes b back off a nonzero remainder whose sign differs from a's.
+// Float fmod is refused: a - trunc(a / b) * b rounds where C's fmod is exact.
+Result<void> mapMod(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* y, b.requiredInput(1));
+  NNRT_ASSIGN_OR_RETURN(int64_t fmod, b.attrInt("fmod", 0));
+  if (x->type != ANEURALNETWORKS_TENSOR_INT32 || y->type != x->type)
+    return b.refused("only integer tensors are supported (float fmod rounds in NNAPI's operations)");
+  NNRT_ASSIGN_OR_RETURN(Dims dims, broadcastShape(b, x->dims, y->dims));
+  if (fmod != 0 && !allKnown(dims)) return b.refused("input shape unknown");
+  const int32_t i32 = ANEURALNETWORKS_TENSOR_INT32, b8 = ANEURALNETWORKS_TENSOR_BOOL8;
+  NNRT_ASSIGN_OR_RETURN(uint32_t a, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t d, b.operand(*y));
+  NNRT_ASSIGN_OR_RETURN(uint32_t quotient, arithmetic(b, ANEURALNETWORKS_DIV, a, d, i32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t product, arithmetic(b, ANEURALNETWORKS_MUL, quotient, d, i32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t remainder, arithmetic(b, ANEURALNETWORKS_SUB, a, product, i32, dims));
+  if (fmod == 0) {
+    defineOperand(b, 0, remainder, i32, dims);
+    return {};
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t zero, b.constInts({0}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t nonzero, apply(b, ANEURALNETWORKS_NOT_EQUAL, {remainder, zero}, b8, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t remainderNegative, apply(b, ANEURALNETWORKS_LESS, {remainder, zero}, b8, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t dividendNegative, apply(b, ANEURALNETWORKS_LESS, {a, zero}, b8, x->dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t signsDiffer,
+                        apply(b, ANEURALNETWORKS_NOT_EQUAL, {remainderNegative, dividendNegative}, b8, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t adjust, apply(b, ANEURALNETWORKS_LOGICAL_AND, {nonzero, signsDiffer}, b8, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t adjusted, arithmetic(b, ANEURALNETWORKS_SUB, remainder, d, i32, dims));
+  return b.emit(ANEURALNETWORKS_SELECT, {adjust, adjusted, remainder}, i32, dims);
+}
+
+// Shrink: x < -lambd ? x + bias : (x > lambd ? x - bias : 0).
+Result<void> mapShrink(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  NNRT_ASSIGN_OR_RETURN(float lambd, b.attrFloat("lambd", 0.5f));
+  NNRT_ASSIGN_OR_RETURN(float bias, b.attrFloat("bias", 0.0f));
+  const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32, b8 = ANEURALNETWORKS_TENSOR_BOOL8;
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t upper, b.constFloats({lambd}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t lower, b.constFloats({-lambd}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t biasOperand, b.constFloats({bias}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t above, apply(b, ANEURALNETWORKS_GREATER, {in, upper}, b8, x->dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t below, apply(b, ANEURALNETWORKS_LESS, {in, lower}, b8, x->dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t lowered, arithmetic(b, ANEURALNETWORKS_SUB, in, biasOperand, f32, x->dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t raised, arithmetic(b, ANEURALNETWORKS_ADD, in, biasOperand, f32, x->dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t zeros, constFilled(b, f32, x->dims, 0.0));
+  NNRT_ASSIGN_OR_RETURN(uint32_t inner, apply(b, ANEURALNETWORKS_SELECT, {above, lowered, zeros}, f32, x->dims));
+  return b.emit(ANEURALNETWORKS_SELECT, {below, raised, inner}, f32, x->dims);
+}
+
+// MeanVarianceNormalization, ONNX's function body: (x - E[x]) / (sqrt(E[x^2] - E[x]^2) + 1e-9).
+Result<void> mapMeanVarianceNorm(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  NNRT_ASSIGN_OR_RETURN(std::vector<int64_t> axes, b.attrInts("axes"));
+  if (b.attribute("axes") == nullptr) axes = {0, 2, 3};
+  const size_t rank = x->dims.size();
+  Dims reducedDims = x->dims;
+  std::vector<int32_t> list;
+  for (int64_t a : axes) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, a, rank));
+    list.push_back(static_cast<int32_t>(axis));
+    reducedDims[axis] = 1;
+  }
+  const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32;
+  auto mean = [&](uint32_t operand) -> Result<uint32_t> {
+    NNRT_ASSIGN_OR_RETURN(uint32_t axesOperand, b.constInts(list));
+    NNRT_ASSIGN_OR_RETURN(uint32_t keep, b.scalarInt(1));
+    return apply(b, ANEURALNETWORKS_MEAN, {operand, axesOperand, keep}, f32, reducedDims);
+  };
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t average, mean(in));
+  NNRT_ASSIGN_OR_RETURN(uint32_t averageSquared, arithmetic(b, ANEURALNETWORKS_MUL, average, average, f32, reducedDims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t squared, arithmetic(b, ANEURALNETWORKS_MUL, in, in, f32, x->dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t averageOfSquares, mean(squared));
+  NNRT_ASSIGN_OR_RETURN(uint32_t variance,
+                        arithmetic(b, ANEURALNETWORKS_SUB, averageOfSquares, averageSquared, f32, reducedDims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t stdDev, apply(b, ANEURALNETWORKS_SQRT, {variance}, f32, reducedDims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t epsilon, b.constFloats({1e-9f}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t shifted, arithmetic(b, ANEURALNETWORKS_ADD, stdDev, epsilon, f32, reducedDims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t centered, arithmetic(b, ANEURALNETWORKS_SUB, in, average, f32, x->dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t out, arithmetic(b, ANEURALNETWORKS_DIV, centered, shifted, f32, x->dims));
+  defineOperand(b, 0, out, f32, x->dims);
+  return {};
+}
+
 const std::vector<const char*> kConvAttributes{"auto_pad",     "dilations", "group",
                                                "kernel_shape", "pads",      "strides"};
 
@@ -2671,7 +2760,9 @@ const std::vector<OperatorMapping>& operatorMappings() {
        {"auto_pad", "ceil_mode", "dilations", "kernel_shape", "pads", "storage_order", "strides"},
        [](GraphBuilder& b) { return pool(b, ANEURALNETWORKS_MAX_POOL_2D, false); }},
       {"Mean", {}, mapMean},
+      {"MeanVarianceNormalization", {"axes"}, mapMeanVarianceNorm},
       {"Min", {}, [](GraphBuilder& b) { return variadic(b, ANEURALNETWORKS_MINIMUM, false); }},
+      {"Mod", {"fmod"}, mapMod},
       {"Mul", {}, [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_MUL, true); }},
       {"Neg", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_NEG); }},
       {"Not", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_LOGICAL_NOT); }},
@@ -2722,6 +2813,7 @@ const std::vector<OperatorMapping>& operatorMappings() {
        mapResize},
       {"Selu", {"alpha", "gamma"}, mapSelu},
       {"Shape", {"start", "end"}, mapShape},
+      {"Shrink", {"bias", "lambd"}, mapShrink},
       {"Sigmoid", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_LOGISTIC); }},
       {"Sign", {}, mapSign},
       {"Sin", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_SIN); }},
