@@ -1,5 +1,6 @@
 #include "onnx/graph_builder.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "onnx/tensor_proto.hpp"
@@ -184,6 +185,24 @@ void GraphBuilder::defineName(const std::string& name, Value value) {
 
 Result<uint32_t> GraphBuilder::reshape(uint32_t operand, int32_t type, const std::vector<uint32_t>& dims) {
   std::vector<int32_t> shape(dims.begin(), dims.end());
+  if (type == ANEURALNETWORKS_TENSOR_BOOL8) {
+    // RESHAPE takes no booleans: SELECT 1 or 0 (int32), RESHAPE that, NOT_EQUAL 0 back.
+    const auto& from = operandRecords_.at(operand).dimensions;
+    if (from.empty() || std::find(from.begin(), from.end(), 0u) != from.end())
+      return refused("reshaping a boolean of unknown shape");
+    size_t count = 1;
+    for (uint32_t d : from)
+      count *= d;
+    NNRT_ASSIGN_OR_RETURN(uint32_t ones, constInts(std::vector<int32_t>(count, 1), from));
+    NNRT_ASSIGN_OR_RETURN(uint32_t zeros, constInts(std::vector<int32_t>(count, 0), from));
+    NNRT_ASSIGN_OR_RETURN(uint32_t asInt, addTensor(ANEURALNETWORKS_TENSOR_INT32, from));
+    NNRT_RETURN_IF_ERROR(addOperation(ANEURALNETWORKS_SELECT, {operand, ones, zeros}, {asInt}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t reshaped, reshape(asInt, ANEURALNETWORKS_TENSOR_INT32, dims));
+    NNRT_ASSIGN_OR_RETURN(uint32_t zero, constInts({0}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t out, addTensor(type, dims));
+    NNRT_RETURN_IF_ERROR(addOperation(ANEURALNETWORKS_NOT_EQUAL, {reshaped, zero}, {out}));
+    return out;
+  }
   NNRT_ASSIGN_OR_RETURN(uint32_t shapeOperand, constInts(shape));
   NNRT_ASSIGN_OR_RETURN(uint32_t out, addTensor(type, dims));
   NNRT_RETURN_IF_ERROR(addOperation(ANEURALNETWORKS_RESHAPE, {operand, shapeOperand}, {out}));

@@ -23,13 +23,15 @@ Result<uint32_t> apply(GraphBuilder& b, int32_t op, const std::vector<uint32_t>&
 }
 
 // ADD, SUB, MUL or DIV of two operands (NNAPI broadcasting), no fused activation.
-Result<uint32_t> arithmetic(GraphBuilder& b, int32_t op, uint32_t x, uint32_t y, int32_t type, const Dims& dims) {
+Result<uint32_t> arithmetic(GraphBuilder& b, int32_t op, uint32_t x, uint32_t y, int32_t type,
+                            const Dims& dims) {
   NNRT_ASSIGN_OR_RETURN(uint32_t fuse, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
   return apply(b, op, {x, y, fuse}, type, dims);
 }
 
 // Defines output `i` of the current node as `operand`.
-void defineOperand(GraphBuilder& b, int i, uint32_t operand, int32_t type, const Dims& dims, bool scalar = false) {
+void defineOperand(GraphBuilder& b, int i, uint32_t operand, int32_t type, const Dims& dims,
+                   bool scalar = false) {
   Value v;
   v.operand = operand;
   v.type = type;
@@ -74,7 +76,8 @@ Result<HostTensor> filledTensor(const GraphBuilder& b, int32_t type, const Dims&
 
 // A constant operand of `type` and `dims` with every element `value`.
 Result<uint32_t> constFilled(GraphBuilder& b, int32_t type, const Dims& dims, double value) {
-  NNRT_ASSIGN_OR_RETURN(HostTensor t, filledTensor(b, type, dims, std::vector<double>(elementCount(dims), value)));
+  NNRT_ASSIGN_OR_RETURN(HostTensor t,
+                        filledTensor(b, type, dims, std::vector<double>(elementCount(dims), value)));
   return b.addConstant(type, dims, std::move(t.bytes));
 }
 
@@ -108,7 +111,8 @@ Result<void> requireFloat(const GraphBuilder& b, const Value& v) {
 // nullopt when not all of that holds.
 std::optional<HostTensor> foldIntegers(int32_t op, const Value& x, const Value& y, const Dims& dims) {
   if (x.type != ANEURALNETWORKS_TENSOR_INT32 || !x.constant.has_value() || !y.constant.has_value() ||
-      (op != ANEURALNETWORKS_ADD && op != ANEURALNETWORKS_SUB && op != ANEURALNETWORKS_MUL) || !allKnown(dims)) {
+      (op != ANEURALNETWORKS_ADD && op != ANEURALNETWORKS_SUB && op != ANEURALNETWORKS_MUL) ||
+      !allKnown(dims)) {
     return std::nullopt;
   }
   auto at = [&](const Value& v, size_t flat) {
@@ -501,7 +505,8 @@ Result<Window> windowGeometry(GraphBuilder& b, const Dims& input, uint32_t kerne
   if (oh <= 0 || ow <= 0) return b.refused("the window is larger than the padded input");
   if (ceilMode) {
     // A partial last window: padded at the end so that NNAPI computes it (its pools leave padding out).
-    auto extend = [&](int64_t in, int32_t begin, int32_t& end, int64_t extent, int64_t stride, int64_t& out) -> bool {
+    auto extend = [&](int64_t in, int32_t begin, int32_t& end, int64_t extent, int64_t stride,
+                      int64_t& out) -> bool {
       int64_t ceilOut = outSize(in, begin + end, extent, stride, true);
       if (ceilOut == out) return true;
       if ((ceilOut - 1) * stride >= in + begin) return false;  // the window would hold padding only
@@ -610,7 +615,8 @@ Result<void> pool(GraphBuilder& b, int32_t op, bool global) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
   const bool oneD = x->dims.size() == 3;
-  if (x->dims.size() != 4 && !oneD) return b.refused("only 1-D and 2-D pooling (3-D and 4-D inputs) are supported");
+  if (x->dims.size() != 4 && !oneD)
+    return b.refused("only 1-D and 2-D pooling (3-D and 4-D inputs) are supported");
   if (b.node()->output_size() > 1 && !b.node()->output(1).empty())
     return b.refused("the Indices output is not supported");
   if (oneD && !allKnown(x->dims)) return b.refused("input shape unknown");
@@ -642,8 +648,8 @@ Result<void> pool(GraphBuilder& b, int32_t op, bool global) {
   }
   if (padFirst) {
     if (!allKnown(dims)) return b.refused("input shape unknown");
-    NNRT_ASSIGN_OR_RETURN(uint32_t paddings, b.constInts({0, 0, 0, 0, g.padTop, g.padBottom, g.padLeft, g.padRight},
-                                                         {4, 2}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t paddings,
+                          b.constInts({0, 0, 0, 0, g.padTop, g.padBottom, g.padLeft, g.padRight}, {4, 2}));
     NNRT_ASSIGN_OR_RETURN(uint32_t zero, b.scalarFloat(0.0f));
     Dims padded{dims[0], dims[1], dims[2] + g.padTop + g.padBottom, dims[3] + g.padLeft + g.padRight};
     NNRT_ASSIGN_OR_RETURN(in, apply(b, ANEURALNETWORKS_PAD_V2, {in, paddings, zero}, x->type, padded));
@@ -1100,7 +1106,8 @@ Result<void> mapWhere(GraphBuilder& b) {
       return b.refused("broadcasting with an unknown shape");
     if (c->dims != out) {
       NNRT_ASSIGN_OR_RETURN(uint32_t all, constFilled(b, ANEURALNETWORKS_TENSOR_BOOL8, out, 1.0));
-      NNRT_ASSIGN_OR_RETURN(co, apply(b, ANEURALNETWORKS_LOGICAL_AND, {co, all}, ANEURALNETWORKS_TENSOR_BOOL8, out));
+      NNRT_ASSIGN_OR_RETURN(
+          co, apply(b, ANEURALNETWORKS_LOGICAL_AND, {co, all}, ANEURALNETWORKS_TENSOR_BOOL8, out));
     }
     for (auto [value, operand] : {std::pair{x, &xo}, std::pair{y, &yo}}) {
       if (value->dims == out) continue;
@@ -1113,7 +1120,8 @@ Result<void> mapWhere(GraphBuilder& b) {
       for (size_t i = 0; i < out.size(); ++i)
         multiples.push_back(static_cast<int32_t>(out[i] / padded[i]));
       NNRT_ASSIGN_OR_RETURN(uint32_t multiplesOperand, b.constInts(multiples));
-      NNRT_ASSIGN_OR_RETURN(*operand, apply(b, ANEURALNETWORKS_TILE, {*operand, multiplesOperand}, value->type, out));
+      NNRT_ASSIGN_OR_RETURN(*operand,
+                            apply(b, ANEURALNETWORKS_TILE, {*operand, multiplesOperand}, value->type, out));
     }
   }
   return b.emit(ANEURALNETWORKS_SELECT, {co, xo, yo}, x->type, out);
@@ -1141,7 +1149,8 @@ Result<void> argMinMax(GraphBuilder& b, int32_t op) {
   } else {
     if (x->dims[axis] == 0) return b.refused("input shape unknown");
     NNRT_ASSIGN_OR_RETURN(uint32_t reverseAxis, b.constInts({static_cast<int32_t>(axis)}));
-    NNRT_ASSIGN_OR_RETURN(uint32_t reversed, apply(b, ANEURALNETWORKS_REVERSE, {in, reverseAxis}, x->type, x->dims));
+    NNRT_ASSIGN_OR_RETURN(uint32_t reversed,
+                          apply(b, ANEURALNETWORKS_REVERSE, {in, reverseAxis}, x->type, x->dims));
     NNRT_ASSIGN_OR_RETURN(uint32_t first, apply(b, op, {reversed, axisOperand}, i32, reduced));
     NNRT_ASSIGN_OR_RETURN(uint32_t lastIndex, b.constInts({static_cast<int32_t>(x->dims[axis]) - 1}));
     NNRT_ASSIGN_OR_RETURN(indices, arithmetic(b, ANEURALNETWORKS_SUB, lastIndex, first, i32, reduced));
@@ -1325,8 +1334,9 @@ Result<void> mapDropout(GraphBuilder& b) {
   NNRT_RETURN_IF_ERROR(mapIdentity(b));
   if (mask) {
     const Value* x = b.find(b.node()->output(0));
-    NNRT_ASSIGN_OR_RETURN(HostTensor ones, filledTensor(b, ANEURALNETWORKS_TENSOR_BOOL8, x->scalar ? Dims{} : x->dims,
-                                                        std::vector<double>(elementCount(x->dims), 1.0)));
+    NNRT_ASSIGN_OR_RETURN(HostTensor ones,
+                          filledTensor(b, ANEURALNETWORKS_TENSOR_BOOL8, x->scalar ? Dims{} : x->dims,
+                                       std::vector<double>(elementCount(x->dims), 1.0)));
     defineConstant(b, 1, std::move(ones));
   }
   return {};
@@ -1723,7 +1733,8 @@ Result<void> mapLayerNorm(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(uint32_t squared, arithmetic(b, ANEURALNETWORKS_MUL, diff, diff, f32, x->dims));
   NNRT_ASSIGN_OR_RETURN(uint32_t variance, mean(squared));
   NNRT_ASSIGN_OR_RETURN(uint32_t epsOperand, b.constFloats({eps}));
-  NNRT_ASSIGN_OR_RETURN(uint32_t shifted, arithmetic(b, ANEURALNETWORKS_ADD, variance, epsOperand, f32, reducedDims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t shifted,
+                        arithmetic(b, ANEURALNETWORKS_ADD, variance, epsOperand, f32, reducedDims));
   NNRT_ASSIGN_OR_RETURN(uint32_t stdDev, apply(b, ANEURALNETWORKS_SQRT, {shifted}, f32, reducedDims));
   NNRT_ASSIGN_OR_RETURN(uint32_t one, b.constFloats({1.0f}));
   NNRT_ASSIGN_OR_RETURN(uint32_t inverse, arithmetic(b, ANEURALNETWORKS_DIV, one, stdDev, f32, reducedDims));
@@ -1857,7 +1868,8 @@ Result<void> mapEyeLike(GraphBuilder& b) {
   if (b.attribute("dtype") != nullptr) {
     NNRT_ASSIGN_OR_RETURN(int64_t dtype, b.attrInt("dtype", 0));
     auto t = nnapiTensorType(static_cast<int32_t>(dtype));
-    if (!t.has_value()) return b.refused("dtype " + onnxTypeName(static_cast<int32_t>(dtype)) + ": " + t.error().message);
+    if (!t.has_value())
+      return b.refused("dtype " + onnxTypeName(static_cast<int32_t>(dtype)) + ": " + t.error().message);
     type = *t;
   }
   if (x->scalar || x->dims.size() != 2) return b.refused("the input must be 2-D");
@@ -1928,11 +1940,12 @@ Result<void> mapHardmax(GraphBuilder& b) {
   std::vector<int32_t> iota(n);
   std::iota(iota.begin(), iota.end(), 0);
   NNRT_ASSIGN_OR_RETURN(uint32_t iotaOperand, b.constInts(iota, {1, n, 1}));
-  NNRT_ASSIGN_OR_RETURN(uint32_t hit, apply(b, ANEURALNETWORKS_EQUAL, {kept, iotaOperand},
-                                            ANEURALNETWORKS_TENSOR_BOOL8, cube));
+  NNRT_ASSIGN_OR_RETURN(
+      uint32_t hit, apply(b, ANEURALNETWORKS_EQUAL, {kept, iotaOperand}, ANEURALNETWORKS_TENSOR_BOOL8, cube));
   NNRT_ASSIGN_OR_RETURN(uint32_t ones, constFilled(b, x->type, cube, 1.0));
   NNRT_ASSIGN_OR_RETURN(uint32_t zeros, constFilled(b, x->type, cube, 0.0));
-  NNRT_ASSIGN_OR_RETURN(uint32_t selected, apply(b, ANEURALNETWORKS_SELECT, {hit, ones, zeros}, x->type, cube));
+  NNRT_ASSIGN_OR_RETURN(uint32_t selected,
+                        apply(b, ANEURALNETWORKS_SELECT, {hit, ones, zeros}, x->type, cube));
   NNRT_ASSIGN_OR_RETURN(uint32_t out, b.reshape(selected, x->type, x->dims));
   defineOperand(b, 0, out, x->type, x->dims, x->scalar);
   return {};
@@ -1981,19 +1994,23 @@ Result<void> mapGatherElements(GraphBuilder& b) {
   } else {
     NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*indices));
     NNRT_ASSIGN_OR_RETURN(uint32_t zero, b.constInts({0}));
-    NNRT_ASSIGN_OR_RETURN(uint32_t negative,
-                          apply(b, ANEURALNETWORKS_LESS, {in, zero}, ANEURALNETWORKS_TENSOR_BOOL8, indices->dims));
+    NNRT_ASSIGN_OR_RETURN(uint32_t negative, apply(b, ANEURALNETWORKS_LESS, {in, zero},
+                                                   ANEURALNETWORKS_TENSOR_BOOL8, indices->dims));
     NNRT_ASSIGN_OR_RETURN(uint32_t sizeOperand, b.constInts({size}));
-    NNRT_ASSIGN_OR_RETURN(uint32_t wrapped, arithmetic(b, ANEURALNETWORKS_ADD, in, sizeOperand, i32, indices->dims));
+    NNRT_ASSIGN_OR_RETURN(uint32_t wrapped,
+                          arithmetic(b, ANEURALNETWORKS_ADD, in, sizeOperand, i32, indices->dims));
     NNRT_ASSIGN_OR_RETURN(uint32_t positive,
                           apply(b, ANEURALNETWORKS_SELECT, {negative, wrapped, in}, i32, indices->dims));
     NNRT_ASSIGN_OR_RETURN(uint32_t stride, b.constInts({static_cast<int32_t>(strides[axis])}));
-    NNRT_ASSIGN_OR_RETURN(uint32_t scaled, arithmetic(b, ANEURALNETWORKS_MUL, positive, stride, i32, indices->dims));
+    NNRT_ASSIGN_OR_RETURN(uint32_t scaled,
+                          arithmetic(b, ANEURALNETWORKS_MUL, positive, stride, i32, indices->dims));
     NNRT_ASSIGN_OR_RETURN(uint32_t offsetOperand, b.constInts(offsets, indices->dims));
-    NNRT_ASSIGN_OR_RETURN(flatIndices, arithmetic(b, ANEURALNETWORKS_ADD, scaled, offsetOperand, i32, indices->dims));
+    NNRT_ASSIGN_OR_RETURN(flatIndices,
+                          arithmetic(b, ANEURALNETWORKS_ADD, scaled, offsetOperand, i32, indices->dims));
   }
   NNRT_ASSIGN_OR_RETURN(uint32_t data, b.operand(*x));
-  NNRT_ASSIGN_OR_RETURN(uint32_t flat, b.reshape(data, x->type, {static_cast<uint32_t>(elementCount(x->dims))}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t flat,
+                        b.reshape(data, x->type, {static_cast<uint32_t>(elementCount(x->dims))}));
   NNRT_ASSIGN_OR_RETURN(uint32_t axisOperand, b.scalarInt(0));
   return b.emit(ANEURALNETWORKS_GATHER, {flat, axisOperand, flatIndices}, x->type, indices->dims);
 }
@@ -2025,7 +2042,8 @@ Result<void> mapTopK(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(uint32_t current, b.operand(*x));
   if (axis != rank - 1) {
     NNRT_ASSIGN_OR_RETURN(uint32_t permOperand, b.constInts(perm));
-    NNRT_ASSIGN_OR_RETURN(current, apply(b, ANEURALNETWORKS_TRANSPOSE, {current, permOperand}, x->type, moved));
+    NNRT_ASSIGN_OR_RETURN(current,
+                          apply(b, ANEURALNETWORKS_TRANSPOSE, {current, permOperand}, x->type, moved));
   }
   if (largest == 0) {
     NNRT_ASSIGN_OR_RETURN(current, apply(b, ANEURALNETWORKS_NEG, {current}, x->type, moved));
@@ -2045,8 +2063,8 @@ Result<void> mapTopK(GraphBuilder& b) {
     NNRT_ASSIGN_OR_RETURN(uint32_t p1, b.constInts(perm));
     NNRT_ASSIGN_OR_RETURN(values, apply(b, ANEURALNETWORKS_TRANSPOSE, {values, p1}, x->type, final));
     NNRT_ASSIGN_OR_RETURN(uint32_t p2, b.constInts(perm));
-    NNRT_ASSIGN_OR_RETURN(indices,
-                          apply(b, ANEURALNETWORKS_TRANSPOSE, {indices, p2}, ANEURALNETWORKS_TENSOR_INT32, final));
+    NNRT_ASSIGN_OR_RETURN(
+        indices, apply(b, ANEURALNETWORKS_TRANSPOSE, {indices, p2}, ANEURALNETWORKS_TENSOR_INT32, final));
   }
   defineOperand(b, 0, values, x->type, final);
   defineOperand(b, 1, indices, ANEURALNETWORKS_TENSOR_INT32, final);
@@ -2087,7 +2105,8 @@ Result<void> mapOneHot(GraphBuilder& b) {
     return b.refused("only integer and float32 indices are supported");
   NNRT_ASSIGN_OR_RETURN(uint32_t index, b.operand(*indices));
   if (indices->type == ANEURALNETWORKS_TENSOR_FLOAT32) {
-    NNRT_ASSIGN_OR_RETURN(index, apply(b, ANEURALNETWORKS_CAST, {index}, ANEURALNETWORKS_TENSOR_INT32, indices->dims));
+    NNRT_ASSIGN_OR_RETURN(
+        index, apply(b, ANEURALNETWORKS_CAST, {index}, ANEURALNETWORKS_TENSOR_INT32, indices->dims));
   }
   NNRT_ASSIGN_OR_RETURN(index, b.reshape(index, ANEURALNETWORKS_TENSOR_INT32, expandedIndices));
   std::vector<int32_t> iota(n), wrapped(n);
@@ -2099,14 +2118,16 @@ Result<void> mapOneHot(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(uint32_t iotaOperand, b.constInts(iota, iotaDims));
   NNRT_ASSIGN_OR_RETURN(uint32_t wrappedOperand, b.constInts(wrapped, iotaDims));
   NNRT_ASSIGN_OR_RETURN(uint32_t hit, apply(b, ANEURALNETWORKS_EQUAL, {index, iotaOperand}, b8, out));
-  NNRT_ASSIGN_OR_RETURN(uint32_t hitFromEnd, apply(b, ANEURALNETWORKS_EQUAL, {index, wrappedOperand}, b8, out));
+  NNRT_ASSIGN_OR_RETURN(uint32_t hitFromEnd,
+                        apply(b, ANEURALNETWORKS_EQUAL, {index, wrappedOperand}, b8, out));
   NNRT_ASSIGN_OR_RETURN(uint32_t either, apply(b, ANEURALNETWORKS_LOGICAL_OR, {hit, hitFromEnd}, b8, out));
   const size_t element = elementSize(values->type);
   const size_t total = elementCount(out);
   std::vector<uint8_t> off, on;
   for (size_t i = 0; i < total; ++i) {
     off.insert(off.end(), values->constant->bytes.begin(), values->constant->bytes.begin() + element);
-    on.insert(on.end(), values->constant->bytes.begin() + element, values->constant->bytes.begin() + 2 * element);
+    on.insert(on.end(), values->constant->bytes.begin() + element,
+              values->constant->bytes.begin() + 2 * element);
   }
   NNRT_ASSIGN_OR_RETURN(uint32_t onOperand, b.addConstant(values->type, out, std::move(on)));
   NNRT_ASSIGN_OR_RETURN(uint32_t offOperand, b.addConstant(values->type, out, std::move(off)));
@@ -2118,7 +2139,8 @@ Result<void> mapOneHot(GraphBuilder& b) {
 // Mathematically exact; the float32 rounding of x + pi/2 and of e^x - e^-x near 0 costs a few ulps.
 Result<uint32_t> cosine(GraphBuilder& b, const Value& x, uint32_t in) {
   NNRT_ASSIGN_OR_RETURN(uint32_t quarterTurn, b.constFloats({static_cast<float>(M_PI / 2)}));
-  NNRT_ASSIGN_OR_RETURN(uint32_t shifted, arithmetic(b, ANEURALNETWORKS_ADD, in, quarterTurn, x.type, x.dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t shifted,
+                        arithmetic(b, ANEURALNETWORKS_ADD, in, quarterTurn, x.type, x.dims));
   return apply(b, ANEURALNETWORKS_SIN, {shifted}, x.type, x.dims);
 }
 
@@ -2178,18 +2200,20 @@ Result<void> mapCumSum(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(uint32_t current, b.operand(*x));
   if (axis != rank - 1) {
     NNRT_ASSIGN_OR_RETURN(uint32_t permOperand, b.constInts(perm));
-    NNRT_ASSIGN_OR_RETURN(current, apply(b, ANEURALNETWORKS_TRANSPOSE, {current, permOperand}, x->type, moved));
+    NNRT_ASSIGN_OR_RETURN(current,
+                          apply(b, ANEURALNETWORKS_TRANSPOSE, {current, permOperand}, x->type, moved));
   }
   NNRT_ASSIGN_OR_RETURN(uint32_t matrixIn, b.reshape(current, x->type, {rows, n}));
   NNRT_ASSIGN_OR_RETURN(uint32_t triangle, b.constFloats(m, {n, n}));
   NNRT_ASSIGN_OR_RETURN(uint32_t adjX, b.scalarBool(false));
   NNRT_ASSIGN_OR_RETURN(uint32_t adjY, b.scalarBool(false));
-  NNRT_ASSIGN_OR_RETURN(uint32_t sums, apply(b, ANEURALNETWORKS_BATCH_MATMUL, {matrixIn, triangle, adjX, adjY},
-                                             x->type, {rows, n}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t sums, apply(b, ANEURALNETWORKS_BATCH_MATMUL,
+                                             {matrixIn, triangle, adjX, adjY}, x->type, {rows, n}));
   NNRT_ASSIGN_OR_RETURN(current, b.reshape(sums, x->type, moved));
   if (axis != rank - 1) {
     NNRT_ASSIGN_OR_RETURN(uint32_t permOperand, b.constInts(perm));
-    NNRT_ASSIGN_OR_RETURN(current, apply(b, ANEURALNETWORKS_TRANSPOSE, {current, permOperand}, x->type, x->dims));
+    NNRT_ASSIGN_OR_RETURN(current,
+                          apply(b, ANEURALNETWORKS_TRANSPOSE, {current, permOperand}, x->type, x->dims));
   }
   defineOperand(b, 0, current, x->type, x->dims, x->scalar);
   return {};
@@ -2254,9 +2278,8 @@ std::vector<double> resizeWeights(const ResizeMode& m, const ResizeAxis& a, uint
   const int64_t first = std::clamp<int64_t>(static_cast<int64_t>(std::floor(center)) - n, 0, limit - window);
   std::vector<int64_t> candidates(window);
   std::iota(candidates.begin(), candidates.end(), first);
-  std::stable_sort(candidates.begin(), candidates.end(), [&](int64_t p, int64_t q) {
-    return std::fabs(center - p) < std::fabs(center - q);
-  });
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [&](int64_t p, int64_t q) { return std::fabs(center - p) < std::fabs(center - q); });
   candidates.resize(std::min<int64_t>(n, limit));
   std::sort(candidates.begin(), candidates.end());
   if (m.excludeOutside) {
@@ -2280,7 +2303,8 @@ int64_t nnapiNearestIndex(bool alignCorners, bool halfPixel, const ResizeAxis& a
   const float scale = alignCorners && a.out > 1 ? static_cast<float>(a.in - 1) / static_cast<float>(a.out - 1)
                                                 : static_cast<float>(a.in) / static_cast<float>(a.out);
   const float source = halfPixel ? (static_cast<float>(x) + 0.5f) * scale : static_cast<float>(x) * scale;
-  int64_t index = alignCorners ? static_cast<int64_t>(std::round(source)) : static_cast<int64_t>(std::floor(source));
+  int64_t index =
+      alignCorners ? static_cast<int64_t>(std::round(source)) : static_cast<int64_t>(std::floor(source));
   return std::clamp<int64_t>(index, 0, a.in - 1);
 }
 
@@ -2338,7 +2362,8 @@ Result<void> resize(GraphBuilder& b, const Value& x, std::vector<double> scales,
   } else if (m.mode == "linear" && wholeSizes) {
     if (m.coordinates == "align_corners")
       native = std::pair{true, false};
-    else if (m.coordinates == "half_pixel" || (m.coordinates == "pytorch_half_pixel" && out[2] > 1 && out[3] > 1))
+    else if (m.coordinates == "half_pixel" ||
+             (m.coordinates == "pytorch_half_pixel" && out[2] > 1 && out[3] > 1))
       native = std::pair{false, true};
     else if (m.coordinates == "asymmetric")
       native = std::pair{false, false};
@@ -2350,7 +2375,8 @@ Result<void> resize(GraphBuilder& b, const Value& x, std::vector<double> scales,
     NNRT_ASSIGN_OR_RETURN(uint32_t nchw, b.scalarBool(true));
     NNRT_ASSIGN_OR_RETURN(uint32_t align, b.scalarBool(native->first));
     NNRT_ASSIGN_OR_RETURN(uint32_t half, b.scalarBool(native->second));
-    int32_t op = m.mode == "linear" ? ANEURALNETWORKS_RESIZE_BILINEAR : ANEURALNETWORKS_RESIZE_NEAREST_NEIGHBOR;
+    int32_t op =
+        m.mode == "linear" ? ANEURALNETWORKS_RESIZE_BILINEAR : ANEURALNETWORKS_RESIZE_NEAREST_NEIGHBOR;
     return b.emit(op, {in, width, height, nchw, align, half}, x.type, out);
   }
   uint32_t current = in;
@@ -2364,8 +2390,8 @@ Result<void> resize(GraphBuilder& b, const Value& x, std::vector<double> scales,
       dims[2 + i] = axes[i].out;
       NNRT_ASSIGN_OR_RETURN(uint32_t axisOperand, b.scalarInt(2 + i));
       NNRT_ASSIGN_OR_RETURN(uint32_t indicesOperand, b.constInts(indices));
-      NNRT_ASSIGN_OR_RETURN(current,
-                            apply(b, ANEURALNETWORKS_GATHER, {current, axisOperand, indicesOperand}, x.type, dims));
+      NNRT_ASSIGN_OR_RETURN(
+          current, apply(b, ANEURALNETWORKS_GATHER, {current, axisOperand, indicesOperand}, x.type, dims));
     }
     defineOperand(b, 0, current, x.type, dims);
     return {};
@@ -2382,19 +2408,20 @@ Result<void> resize(GraphBuilder& b, const Value& x, std::vector<double> scales,
     NNRT_ASSIGN_OR_RETURN(uint32_t weightsOperand, b.constFloats(matrix, {outSize, inSize}));
     NNRT_ASSIGN_OR_RETURN(uint32_t bias, b.constFloats(std::vector<float>(outSize, 0.0f)));
     NNRT_ASSIGN_OR_RETURN(uint32_t fuse, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
-    return apply(b, ANEURALNETWORKS_FULLY_CONNECTED, {flat, weightsOperand, bias, fuse}, x.type, {rows, outSize});
+    return apply(b, ANEURALNETWORKS_FULLY_CONNECTED, {flat, weightsOperand, bias, fuse}, x.type,
+                 {rows, outSize});
   };
   const uint32_t planes = x.dims[0] * x.dims[1];
   NNRT_ASSIGN_OR_RETURN(current, multiply(current, planes * x.dims[2], weights[1], x.dims[3]));
   NNRT_ASSIGN_OR_RETURN(current, b.reshape(current, x.type, {planes, x.dims[2], out[3]}));
   NNRT_ASSIGN_OR_RETURN(uint32_t perm1, b.constInts({0, 2, 1}));
-  NNRT_ASSIGN_OR_RETURN(current,
-                        apply(b, ANEURALNETWORKS_TRANSPOSE, {current, perm1}, x.type, {planes, out[3], x.dims[2]}));
+  NNRT_ASSIGN_OR_RETURN(
+      current, apply(b, ANEURALNETWORKS_TRANSPOSE, {current, perm1}, x.type, {planes, out[3], x.dims[2]}));
   NNRT_ASSIGN_OR_RETURN(current, multiply(current, planes * out[3], weights[0], x.dims[2]));
   NNRT_ASSIGN_OR_RETURN(current, b.reshape(current, x.type, {planes, out[3], out[2]}));
   NNRT_ASSIGN_OR_RETURN(uint32_t perm2, b.constInts({0, 2, 1}));
-  NNRT_ASSIGN_OR_RETURN(current,
-                        apply(b, ANEURALNETWORKS_TRANSPOSE, {current, perm2}, x.type, {planes, out[2], out[3]}));
+  NNRT_ASSIGN_OR_RETURN(
+      current, apply(b, ANEURALNETWORKS_TRANSPOSE, {current, perm2}, x.type, {planes, out[2], out[3]}));
   NNRT_ASSIGN_OR_RETURN(current, b.reshape(current, x.type, out));
   defineOperand(b, 0, current, x.type, out);
   return {};
@@ -2453,9 +2480,11 @@ Result<void> mapConvTranspose(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(const Value* bias, b.input(2));
   NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
   const bool oneD = x->dims.size() == 3;
-  if (x->dims.size() != 4 && !oneD) return b.refused("only 1-D and 2-D transposed convolutions are supported");
+  if (x->dims.size() != 4 && !oneD)
+    return b.refused("only 1-D and 2-D transposed convolutions are supported");
   if (!allKnown(x->dims)) return b.refused("input shape unknown");
-  if (w->dims.size() != x->dims.size() || !allKnown(w->dims)) return b.refused("weights must have the input's rank");
+  if (w->dims.size() != x->dims.size() || !allKnown(w->dims))
+    return b.refused("weights must have the input's rank");
   NNRT_ASSIGN_OR_RETURN(std::vector<float> weights, b.constantFloats(1));
   NNRT_ASSIGN_OR_RETURN(int64_t group, b.attrInt("group", 1));
   if (group != 1) return b.refused("group other than 1 has no NNAPI operation");
@@ -2491,7 +2520,9 @@ Result<void> mapConvTranspose(GraphBuilder& b) {
     if (outputPadding[i] < 0 || outputPadding[i] >= std::max(strides[i], dilations[i]))
       return b.refused("output_padding must be below the stride or the dilation");
     if (!outputShape.empty() || (autoPad != "NOTSET" && autoPad != "VALID")) {
-      int64_t target = outputShape.empty() ? in[2 + i] * strides[i] : outputShape.size() == 2 ? outputShape[i] : -1;
+      int64_t target = outputShape.empty()       ? in[2 + i] * strides[i]
+                       : outputShape.size() == 2 ? outputShape[i]
+                                                 : -1;
       if (target < 1) return b.refused("output_shape must have one positive entry per spatial axis");
       int64_t total = full - target;
       if (total < 0) {
@@ -2554,7 +2585,8 @@ Result<void> mapConvTranspose(GraphBuilder& b) {
   }
   NNRT_ASSIGN_OR_RETURN(uint32_t nchw, b.scalarBool(true));
   inputs.push_back(nchw);
-  NNRT_ASSIGN_OR_RETURN(uint32_t current, apply(b, ANEURALNETWORKS_TRANSPOSE_CONV_2D, inputs, x->type, convOut));
+  NNRT_ASSIGN_OR_RETURN(uint32_t current,
+                        apply(b, ANEURALNETWORKS_TRANSPOSE_CONV_2D, inputs, x->type, convOut));
   const Dims out{in[0], M, static_cast<uint32_t>(outSize[0]), static_cast<uint32_t>(outSize[1])};
   if (extended) {
     NNRT_ASSIGN_OR_RETURN(uint32_t paddings,
@@ -2602,11 +2634,13 @@ Result<void> mapMod(GraphBuilder& b) {
   }
   NNRT_ASSIGN_OR_RETURN(uint32_t zero, b.constInts({0}));
   NNRT_ASSIGN_OR_RETURN(uint32_t nonzero, apply(b, ANEURALNETWORKS_NOT_EQUAL, {remainder, zero}, b8, dims));
-  NNRT_ASSIGN_OR_RETURN(uint32_t remainderNegative, apply(b, ANEURALNETWORKS_LESS, {remainder, zero}, b8, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t remainderNegative,
+                        apply(b, ANEURALNETWORKS_LESS, {remainder, zero}, b8, dims));
   NNRT_ASSIGN_OR_RETURN(uint32_t dividendNegative, apply(b, ANEURALNETWORKS_LESS, {a, zero}, b8, x->dims));
   NNRT_ASSIGN_OR_RETURN(uint32_t signsDiffer,
                         apply(b, ANEURALNETWORKS_NOT_EQUAL, {remainderNegative, dividendNegative}, b8, dims));
-  NNRT_ASSIGN_OR_RETURN(uint32_t adjust, apply(b, ANEURALNETWORKS_LOGICAL_AND, {nonzero, signsDiffer}, b8, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t adjust,
+                        apply(b, ANEURALNETWORKS_LOGICAL_AND, {nonzero, signsDiffer}, b8, dims));
   NNRT_ASSIGN_OR_RETURN(uint32_t adjusted, arithmetic(b, ANEURALNETWORKS_SUB, remainder, d, i32, dims));
   return b.emit(ANEURALNETWORKS_SELECT, {adjust, adjusted, remainder}, i32, dims);
 }
@@ -2628,7 +2662,8 @@ Result<void> mapShrink(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(uint32_t lowered, arithmetic(b, ANEURALNETWORKS_SUB, in, biasOperand, f32, x->dims));
   NNRT_ASSIGN_OR_RETURN(uint32_t raised, arithmetic(b, ANEURALNETWORKS_ADD, in, biasOperand, f32, x->dims));
   NNRT_ASSIGN_OR_RETURN(uint32_t zeros, constFilled(b, f32, x->dims, 0.0));
-  NNRT_ASSIGN_OR_RETURN(uint32_t inner, apply(b, ANEURALNETWORKS_SELECT, {above, lowered, zeros}, f32, x->dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t inner,
+                        apply(b, ANEURALNETWORKS_SELECT, {above, lowered, zeros}, f32, x->dims));
   return b.emit(ANEURALNETWORKS_SELECT, {below, raised, inner}, f32, x->dims);
 }
 
@@ -2654,14 +2689,16 @@ Result<void> mapMeanVarianceNorm(GraphBuilder& b) {
   };
   NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
   NNRT_ASSIGN_OR_RETURN(uint32_t average, mean(in));
-  NNRT_ASSIGN_OR_RETURN(uint32_t averageSquared, arithmetic(b, ANEURALNETWORKS_MUL, average, average, f32, reducedDims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t averageSquared,
+                        arithmetic(b, ANEURALNETWORKS_MUL, average, average, f32, reducedDims));
   NNRT_ASSIGN_OR_RETURN(uint32_t squared, arithmetic(b, ANEURALNETWORKS_MUL, in, in, f32, x->dims));
   NNRT_ASSIGN_OR_RETURN(uint32_t averageOfSquares, mean(squared));
-  NNRT_ASSIGN_OR_RETURN(uint32_t variance,
-                        arithmetic(b, ANEURALNETWORKS_SUB, averageOfSquares, averageSquared, f32, reducedDims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t variance, arithmetic(b, ANEURALNETWORKS_SUB, averageOfSquares,
+                                                      averageSquared, f32, reducedDims));
   NNRT_ASSIGN_OR_RETURN(uint32_t stdDev, apply(b, ANEURALNETWORKS_SQRT, {variance}, f32, reducedDims));
   NNRT_ASSIGN_OR_RETURN(uint32_t epsilon, b.constFloats({1e-9f}));
-  NNRT_ASSIGN_OR_RETURN(uint32_t shifted, arithmetic(b, ANEURALNETWORKS_ADD, stdDev, epsilon, f32, reducedDims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t shifted,
+                        arithmetic(b, ANEURALNETWORKS_ADD, stdDev, epsilon, f32, reducedDims));
   NNRT_ASSIGN_OR_RETURN(uint32_t centered, arithmetic(b, ANEURALNETWORKS_SUB, in, average, f32, x->dims));
   NNRT_ASSIGN_OR_RETURN(uint32_t out, arithmetic(b, ANEURALNETWORKS_DIV, centered, shifted, f32, x->dims));
   defineOperand(b, 0, out, f32, x->dims);
@@ -2698,7 +2735,8 @@ const std::vector<OperatorMapping>& operatorMappings() {
       {"ConstantOfShape", {"value"}, mapConstantOfShape},
       {"Conv", kConvAttributes, mapConv},
       {"ConvTranspose",
-       {"auto_pad", "dilations", "group", "kernel_shape", "output_padding", "output_shape", "pads", "strides"},
+       {"auto_pad", "dilations", "group", "kernel_shape", "output_padding", "output_shape", "pads",
+        "strides"},
        mapConvTranspose},
       {"Cos", {}, [](GraphBuilder& b) { return trigonometric(b, "Cos"); }},
       {"Cosh", {}, [](GraphBuilder& b) { return trigonometric(b, "Cosh"); }},
