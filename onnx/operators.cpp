@@ -2705,6 +2705,78 @@ Result<void> mapMeanVarianceNorm(GraphBuilder& b) {
   return {};
 }
 
+// GatherND: a GATHER from the data flattened to [batch * indexed, rest...] at the flat index
+// batch offset + sum_j idx[..., j] * stride_j (each component SLICEd, negatives counted from the end),
+// the output [indices' leading dims, rest...].
+Result<void> mapGatherND(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* indices, b.requiredInput(1));
+  if (indices->type != ANEURALNETWORKS_TENSOR_INT32) return b.refused("indices must be integers");
+  if (!allKnown(x->dims) || !allKnown(indices->dims)) return b.refused("input shape unknown");
+  NNRT_ASSIGN_OR_RETURN(int64_t batchDims, b.attrInt("batch_dims", 0));
+  const size_t r = x->dims.size(), q = indices->dims.size();
+  const uint32_t k = indices->dims.back();
+  if (batchDims < 0 || static_cast<size_t>(batchDims) >= std::min(r, q) || batchDims + k > r)
+    return b.refused("batch_dims and the index length do not fit the data");
+  for (int64_t i = 0; i < batchDims; ++i)
+    if (x->dims[i] != indices->dims[i]) return b.refused("batch dimensions differ");
+  const size_t nb = static_cast<size_t>(batchDims);
+  uint32_t batch = 1, indexed = 1;
+  for (size_t i = 0; i < nb; ++i)
+    batch *= x->dims[i];
+  std::vector<int32_t> strides(k);
+  for (uint32_t j = k; j-- > 0;) {
+    strides[j] = static_cast<int32_t>(indexed);
+    indexed *= x->dims[nb + j];
+  }
+  if (static_cast<uint64_t>(batch) * indexed > INT32_MAX)
+    return b.refused("too many elements for int32 indexes");
+  Dims lead(indices->dims.begin(), indices->dims.end() - 1);  // the positions
+  Dims rest(x->dims.begin() + nb + k, x->dims.end());
+  Dims out = lead;
+  out.insert(out.end(), rest.begin(), rest.end());
+  if (out.empty() || lead.empty()) return b.refused("a scalar result has no NNAPI shape");
+  // The batch offset of each position: its batch coordinate * indexed.
+  const size_t positions = elementCount(lead);
+  uint32_t perBatch = 1;
+  for (size_t i = nb; i < lead.size(); ++i)
+    perBatch *= lead[i];
+  std::vector<int32_t> offsets(positions);
+  for (size_t p = 0; p < positions; ++p)
+    offsets[p] = static_cast<int32_t>(p / perBatch * indexed);
+  const int32_t i32 = ANEURALNETWORKS_TENSOR_INT32, b8 = ANEURALNETWORKS_TENSOR_BOOL8;
+  Dims component = lead;
+  component.push_back(1);
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*indices));
+  NNRT_ASSIGN_OR_RETURN(uint32_t flat, b.constInts(offsets, component));
+  for (uint32_t j = 0; j < k; ++j) {
+    std::vector<int32_t> begin(q, 0), size(indices->dims.begin(), indices->dims.end());
+    begin.back() = static_cast<int32_t>(j);
+    size.back() = 1;
+    NNRT_ASSIGN_OR_RETURN(uint32_t beginOperand, b.constInts(begin));
+    NNRT_ASSIGN_OR_RETURN(uint32_t sizeOperand, b.constInts(size));
+    NNRT_ASSIGN_OR_RETURN(uint32_t idx,
+                          apply(b, ANEURALNETWORKS_SLICE, {in, beginOperand, sizeOperand}, i32, component));
+    NNRT_ASSIGN_OR_RETURN(uint32_t zero, b.constInts({0}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t negative, apply(b, ANEURALNETWORKS_LESS, {idx, zero}, b8, component));
+    NNRT_ASSIGN_OR_RETURN(uint32_t axisSize, b.constInts({static_cast<int32_t>(x->dims[nb + j])}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t wrapped, arithmetic(b, ANEURALNETWORKS_ADD, idx, axisSize, i32, component));
+    NNRT_ASSIGN_OR_RETURN(uint32_t positive,
+                          apply(b, ANEURALNETWORKS_SELECT, {negative, wrapped, idx}, i32, component));
+    NNRT_ASSIGN_OR_RETURN(uint32_t stride, b.constInts({strides[j]}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t scaled,
+                          arithmetic(b, ANEURALNETWORKS_MUL, positive, stride, i32, component));
+    NNRT_ASSIGN_OR_RETURN(flat, arithmetic(b, ANEURALNETWORKS_ADD, flat, scaled, i32, component));
+  }
+  NNRT_ASSIGN_OR_RETURN(flat, b.reshape(flat, i32, lead));
+  Dims flattened{batch * indexed};
+  flattened.insert(flattened.end(), rest.begin(), rest.end());
+  NNRT_ASSIGN_OR_RETURN(uint32_t data, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(data, b.reshape(data, x->type, flattened));
+  NNRT_ASSIGN_OR_RETURN(uint32_t axisOperand, b.scalarInt(0));
+  return b.emit(ANEURALNETWORKS_GATHER, {data, axisOperand, flat}, x->type, out);
+}
+
 const std::vector<const char*> kConvAttributes{"auto_pad",     "dilations", "group",
                                                "kernel_shape", "pads",      "strides"};
 
@@ -2757,6 +2829,7 @@ const std::vector<OperatorMapping>& operatorMappings() {
       {"Floor", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_FLOOR); }},
       {"Gather", {"axis"}, mapGather},
       {"GatherElements", {"axis"}, mapGatherElements},
+      {"GatherND", {"batch_dims"}, mapGatherND},
       {"Gemm", {"alpha", "beta", "transA", "transB"}, mapGemm},
       {"GlobalAveragePool",
        {},
