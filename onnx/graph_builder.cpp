@@ -209,6 +209,49 @@ Result<uint32_t> GraphBuilder::reshape(uint32_t operand, int32_t type, const std
   return out;
 }
 
+int32_t GraphBuilder::fuseFollowingActivation() {
+  if (node_ == nullptr || node_->output_size() < 1) return ANEURALNETWORKS_FUSED_NONE;
+  const std::string& name = node_->output(0);
+  auto readers = consumers_.find(name);
+  if (graphOutputs_.count(name) != 0 || readers == consumers_.end() || readers->second.size() != 1)
+    return ANEURALNETWORKS_FUSED_NONE;
+  const onnx::NodeProto* next = readers->second[0];
+  if (!next->domain().empty() && next->domain() != "ai.onnx") return ANEURALNETWORKS_FUSED_NONE;
+  if (next->input_size() < 1 || next->input(0) != name || next->output_size() != 1)
+    return ANEURALNETWORKS_FUSED_NONE;
+  int32_t code = ANEURALNETWORKS_FUSED_NONE;
+  if (next->op_type() == "Relu") {
+    code = ANEURALNETWORKS_FUSED_RELU;
+  } else if (next->op_type() == "Clip") {
+    // The bounds: attributes before opset 11, constant inputs from it on (absent: unbounded).
+    std::optional<float> bound[2];
+    for (int i = 0; i < 2; ++i) {
+      if (opset_ < 11) {
+        for (const auto& a : next->attribute()) {
+          if (a.name() == (i == 0 ? "min" : "max")) bound[i] = a.f();
+        }
+      } else if (next->input_size() > i + 1 && !next->input(i + 1).empty()) {
+        const Value* v = find(next->input(i + 1));
+        if (v == nullptr || !v->constant.has_value() || v->type != ANEURALNETWORKS_TENSOR_FLOAT32 ||
+            v->constant->bytes.size() != 4) {
+          return ANEURALNETWORKS_FUSED_NONE;
+        }
+        float f;
+        std::memcpy(&f, v->constant->bytes.data(), 4);
+        bound[i] = f;
+      }
+    }
+    if (bound[0] == 0.0f && !bound[1])
+      code = ANEURALNETWORKS_FUSED_RELU;
+    else if (bound[0] == 0.0f && bound[1] == 6.0f)
+      code = ANEURALNETWORKS_FUSED_RELU6;
+    else if (bound[0] == -1.0f && bound[1] == 1.0f)
+      code = ANEURALNETWORKS_FUSED_RELU1;
+  }
+  if (code != ANEURALNETWORKS_FUSED_NONE) absorbed_.insert(next);
+  return code;
+}
+
 const onnx::AttributeProto* GraphBuilder::attribute(const std::string& name) const {
   for (const auto& a : node_->attribute()) {
     if (a.name() == name) return &a;

@@ -73,6 +73,18 @@ class GraphBuilder {
   Result<std::string> attrString(const std::string& name, const std::string& fallback) const;
   Result<std::vector<int64_t>> attrInts(const std::string& name) const;  // empty when absent
 
+  // Who reads each value (nodes, and whether it is a graph output), for fusing activations.
+  void setConsumers(std::map<std::string, std::vector<const onnx::NodeProto*>> consumers,
+                    std::set<std::string> graphOutputs) {
+    consumers_ = std::move(consumers);
+    graphOutputs_ = std::move(graphOutputs);
+  }
+  // The NNAPI fused activation that computes the only reader of the current node's output 0, when that
+  // reader is a Relu or a Clip to [0, inf), [0, 6] or [-1, 1] and the value is no graph output; the
+  // reader is then absorbed (it names the fused result). FUSED_NONE otherwise.
+  int32_t fuseFollowingActivation();
+  bool absorbed(const onnx::NodeProto* node) const { return absorbed_.count(node) != 0; }
+
   // Adds RESHAPE of `operand` to `dims` (all known) and returns the new operand.
   Result<uint32_t> reshape(uint32_t operand, int32_t type, const std::vector<uint32_t>& dims);
 
@@ -88,6 +100,9 @@ class GraphBuilder {
   std::vector<std::vector<uint8_t>> held_;  // values the runtime reads until finish
   std::vector<OperandRecord> operandRecords_;
   std::vector<OperationRecord> operationRecords_;
+  std::map<std::string, std::vector<const onnx::NodeProto*>> consumers_;
+  std::set<std::string> graphOutputs_;
+  std::set<const onnx::NodeProto*> absorbed_;
 };
 
 // The mapping of one ONNX operator: `attributes` lists every attribute it understands (any other is

@@ -128,6 +128,16 @@ Result<LoadedModel> build(const onnx::ModelProto& proto, const std::filesystem::
     builder.defineName(info.name(), std::move(*value));
   }
 
+  std::map<std::string, std::vector<const onnx::NodeProto*>> consumers;
+  std::set<std::string> graphOutputs;
+  for (const auto& node : graph.node()) {
+    for (const auto& input : node.input())
+      consumers[input].push_back(&node);
+  }
+  for (const auto& info : graph.output())
+    graphOutputs.insert(info.name());
+  builder.setConsumers(std::move(consumers), std::move(graphOutputs));
+
   const auto& mappings = operatorMappings();
   for (const auto& node : graph.node()) {
     builder.setNode(&node);
@@ -146,6 +156,11 @@ Result<LoadedModel> build(const onnx::ModelProto& proto, const std::filesystem::
         known = known || attribute.name() == name;
       if (!known)
         return badFile(file, builder.refuse("attribute '" + attribute.name() + "' is not supported").message);
+    }
+    if (builder.absorbed(&node)) {
+      // A Relu or Clip fused into the operation before it: its output is that operation's.
+      builder.defineName(node.output(0), *builder.find(node.input(0)));
+      continue;
     }
     NNRT_RETURN_IF_ERROR(located(mapping->map(builder)));
     for (const auto& output : node.output()) {

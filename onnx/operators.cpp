@@ -158,7 +158,10 @@ Result<void> binary(GraphBuilder& b, int32_t op, bool fused, int32_t outType = 0
   NNRT_ASSIGN_OR_RETURN(uint32_t c, b.operand(*y));
   std::vector<uint32_t> inputs{a, c};
   if (fused) {
-    NNRT_ASSIGN_OR_RETURN(uint32_t fuse, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+    // A following Relu or Clip joins float arithmetic as its fused activation.
+    int32_t activation =
+        x->type == ANEURALNETWORKS_TENSOR_FLOAT32 ? b.fuseFollowingActivation() : ANEURALNETWORKS_FUSED_NONE;
+    NNRT_ASSIGN_OR_RETURN(uint32_t fuse, b.scalarInt(activation));
     inputs.push_back(fuse);
   }
   return b.emit(op, inputs, outType != 0 ? outType : x->type, dims);
@@ -596,7 +599,7 @@ Result<void> mapConv(GraphBuilder& b) {
     NNRT_ASSIGN_OR_RETURN(uint32_t groups, b.scalarInt(static_cast<int32_t>(group)));
     inputs.push_back(groups);
   }
-  NNRT_ASSIGN_OR_RETURN(uint32_t fuse, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+  NNRT_ASSIGN_OR_RETURN(uint32_t fuse, b.scalarInt(b.fuseFollowingActivation()));
   NNRT_ASSIGN_OR_RETURN(uint32_t nchw, b.scalarBool(true));
   inputs.push_back(fuse);
   inputs.push_back(nchw);
@@ -735,7 +738,11 @@ Result<void> mapGemm(GraphBuilder& b) {
     }
   }
   NNRT_ASSIGN_OR_RETURN(uint32_t bias, b.constFloats(biasValues));
-  NNRT_ASSIGN_OR_RETURN(uint32_t fuse, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+  // The product is the result when alpha is 1 and C is the bias (or absent): a following Relu or Clip
+  // then joins it as its fused activation.
+  const bool last = alpha == 1.0f && (c == nullptr || cAsBias);
+  NNRT_ASSIGN_OR_RETURN(uint32_t fuse,
+                        b.scalarInt(last ? b.fuseFollowingActivation() : ANEURALNETWORKS_FUSED_NONE));
   NNRT_ASSIGN_OR_RETURN(uint32_t product, b.addTensor(a->type, {M, N}));
   NNRT_RETURN_IF_ERROR(
       b.addOperation(ANEURALNETWORKS_FULLY_CONNECTED, {aOperand, weights, bias, fuse}, {product}));
@@ -2760,7 +2767,8 @@ Result<void> mapGatherND(GraphBuilder& b) {
     NNRT_ASSIGN_OR_RETURN(uint32_t zero, b.constInts({0}));
     NNRT_ASSIGN_OR_RETURN(uint32_t negative, apply(b, ANEURALNETWORKS_LESS, {idx, zero}, b8, component));
     NNRT_ASSIGN_OR_RETURN(uint32_t axisSize, b.constInts({static_cast<int32_t>(x->dims[nb + j])}));
-    NNRT_ASSIGN_OR_RETURN(uint32_t wrapped, arithmetic(b, ANEURALNETWORKS_ADD, idx, axisSize, i32, component));
+    NNRT_ASSIGN_OR_RETURN(uint32_t wrapped,
+                          arithmetic(b, ANEURALNETWORKS_ADD, idx, axisSize, i32, component));
     NNRT_ASSIGN_OR_RETURN(uint32_t positive,
                           apply(b, ANEURALNETWORKS_SELECT, {negative, wrapped, idx}, i32, component));
     NNRT_ASSIGN_OR_RETURN(uint32_t stride, b.constInts({strides[j]}));

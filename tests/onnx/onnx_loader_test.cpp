@@ -402,5 +402,42 @@ TEST(OnnxLoaderTest, RefusesWhatTheNewMappingsCannotComputeExactly) {
                      "node 'n' (ConvTranspose): group other than 1 has no NNAPI operation");
 }
 
+// Add then Relu: the Relu joins ADD as its fused activation (one operation, as an NNAPI model written by
+// hand), unless the sum is read elsewhere (here: also a graph output). By hand: [1, -2] + [-3, 1] =
+// [-2, -1] -> relu [0, 0]; [1, 2] + [3, -4] = [4, -2] -> [4, 0].
+TEST(OnnxLoaderTest, FusesAReluIntoTheOperationBefore) {
+  for (bool sumIsOutput : {false, true}) {
+    NodeModel m = nodeModel("Add", {{"a", {2, 2}}, {"b", {2, 2}}}, {{"s", {2, 2}}});
+    auto* graph = m.model.mutable_graph();
+    if (!sumIsOutput) graph->clear_output();
+    addFloatInput(graph, "y", {2, 2}, true);
+    auto* relu = graph->add_node();
+    relu->set_name("r");
+    relu->set_op_type("Relu");
+    relu->add_input("s");
+    relu->add_output("y");
+    auto loaded = loadOnnxModel(write("fuse.onnx", m.model));
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+    EXPECT_EQ(loaded->operations.size(), sumIsOutput ? 2u : 1u);
+    EXPECT_EQ(hasOperation(*loaded, ANEURALNETWORKS_RELU), sumIsOutput);
+    ANeuralNetworksCompilation* compilation = nullptr;
+    ASSERT_EQ(ANeuralNetworksCompilation_create(loaded->model.get(), &compilation), ANEURALNETWORKS_NO_ERROR);
+    ASSERT_EQ(ANeuralNetworksCompilation_finish(compilation), ANEURALNETWORKS_NO_ERROR);
+    ANeuralNetworksExecution* execution = nullptr;
+    ASSERT_EQ(ANeuralNetworksExecution_create(compilation, &execution), ANEURALNETWORKS_NO_ERROR);
+    std::vector<float> a{1, -2, 1, 2}, b{-3, 1, 3, -4}, sum(4), y(4);
+    ANeuralNetworksExecution_setInput(execution, 0, nullptr, a.data(), 16);
+    ANeuralNetworksExecution_setInput(execution, 1, nullptr, b.data(), 16);
+    int32_t index = 0;
+    if (sumIsOutput) ANeuralNetworksExecution_setOutput(execution, index++, nullptr, sum.data(), 16);
+    ANeuralNetworksExecution_setOutput(execution, index, nullptr, y.data(), 16);
+    EXPECT_EQ(ANeuralNetworksExecution_compute(execution), ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(y, (std::vector<float>{0, 0, 4, 0}));
+    if (sumIsOutput) EXPECT_EQ(sum, (std::vector<float>{-2, -1, 4, -2}));
+    ANeuralNetworksExecution_free(execution);
+    ANeuralNetworksCompilation_free(compilation);
+  }
+}
+
 }  // namespace
 }  // namespace nnrt::onnxfront
