@@ -66,7 +66,45 @@ Result<std::vector<float>> GraphBuilder::constantFloats(int i) const {
   return out;
 }
 
+Result<uint32_t> GraphBuilder::otherLayout(const Value& value, const std::vector<int32_t>& perm) {
+  if (value.otherLayout != kNoOperand) return value.otherLayout;
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, value.nhwc ? Result<uint32_t>(value.operand) : operand(value));
+  const auto& from = operandRecords_.at(in).dimensions;
+  if (from.size() != 4) return refused("a layout change needs a known 4-D shape");
+  std::vector<uint32_t> dims;
+  for (int32_t p : perm)
+    dims.push_back(from[p]);
+  NNRT_ASSIGN_OR_RETURN(uint32_t permOperand, constInts(perm));
+  NNRT_ASSIGN_OR_RETURN(uint32_t out, addTensor(value.type, dims));
+  NNRT_RETURN_IF_ERROR(addOperation(ANEURALNETWORKS_TRANSPOSE, {in, permOperand}, {out}));
+  for (auto& [name, v] : values_) {
+    if (v.operand == in && v.nhwc == value.nhwc) v.otherLayout = out;
+  }
+  return out;
+}
+
+Result<uint32_t> GraphBuilder::nhwcOperand(const Value& value) {
+  if (value.nhwc) return value.operand;
+  if (value.dims.size() != 4) return refused("an NHWC operand must be 4-D");
+  return otherLayout(value, {0, 2, 3, 1});
+}
+
+Result<void> GraphBuilder::emitNhwc(int32_t type, const std::vector<uint32_t>& inputs, int32_t outType,
+                                    const std::vector<uint32_t>& nchwDims) {
+  NNRT_ASSIGN_OR_RETURN(uint32_t out,
+                        addTensor(outType, {nchwDims[0], nchwDims[2], nchwDims[3], nchwDims[1]}));
+  NNRT_RETURN_IF_ERROR(addOperation(type, inputs, {out}));
+  Value value;
+  value.operand = out;
+  value.type = outType;
+  value.dims = nchwDims;
+  value.nhwc = true;
+  define(0, std::move(value));
+  return {};
+}
+
 Result<uint32_t> GraphBuilder::operand(const Value& value) {
+  if (value.nhwc) return otherLayout(value, {0, 3, 1, 2});
   if (value.operand != kNoOperand) return value.operand;
   // A constant: add it once and remember its operand under every name that holds it.
   NNRT_ASSIGN_OR_RETURN(uint32_t index, addConstant(value.type, value.dims, value.constant->bytes));

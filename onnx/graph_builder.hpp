@@ -23,6 +23,10 @@ struct Value {
   std::vector<uint32_t> dims;          // never empty (rank 0 is [1]); 0 = unknown dimension
   bool scalar = false;                 // rank 0 in ONNX
   std::optional<HostTensor> constant;  // its values when known at load time
+  // A 4-D image the layout-sensitive operations keep as NHWC (NNAPI's own layout, which its drivers run
+  // without converting): `operand` holds it so, `dims` stay ONNX's NCHW ones.
+  bool nhwc = false;
+  uint32_t otherLayout = kNoOperand;  // the same tensor TRANSPOSEd to the other layout, once made
 };
 
 class GraphBuilder {
@@ -44,8 +48,15 @@ class GraphBuilder {
   Result<std::vector<int32_t>> constantInts(int i) const;
   Result<std::vector<float>> constantFloats(int i) const;
 
-  // The model operand of `value`, adding a constant to the model on first use.
+  // The model operand of `value` (in ONNX's layout: an NHWC value is TRANSPOSEd back once), adding a
+  // constant to the model on first use.
   Result<uint32_t> operand(const Value& value);
+  // A 4-D `value` as an NHWC operand (an NCHW one TRANSPOSEd once).
+  Result<uint32_t> nhwcOperand(const Value& value);
+  // Adds NNAPI operation `type` writing an NHWC image that becomes the current node's output 0 with
+  // ONNX's NCHW shape `nchwDims`.
+  Result<void> emitNhwc(int32_t type, const std::vector<uint32_t>& inputs, int32_t outType,
+                        const std::vector<uint32_t>& nchwDims);
 
   Result<uint32_t> addTensor(int32_t type, const std::vector<uint32_t>& dims);
   Result<uint32_t> addConstant(int32_t type, const std::vector<uint32_t>& dims, std::vector<uint8_t> bytes);
@@ -103,6 +114,9 @@ class GraphBuilder {
   std::map<std::string, std::vector<const onnx::NodeProto*>> consumers_;
   std::set<std::string> graphOutputs_;
   std::set<const onnx::NodeProto*> absorbed_;
+
+  // Adds TRANSPOSE of `value`'s operand by `perm` (once: remembered as its otherLayout).
+  Result<uint32_t> otherLayout(const Value& value, const std::vector<int32_t>& perm);
 };
 
 // The mapping of one ONNX operator: `attributes` lists every attribute it understands (any other is

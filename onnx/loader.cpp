@@ -177,6 +177,12 @@ Result<LoadedModel> build(const onnx::ModelProto& proto, const std::filesystem::
     const Value* value = builder.find(info.name());
     if (value == nullptr) return badFile(file, "output '" + info.name() + "' is not computed by the graph");
     uint32_t operand = value->operand;
+    if (value->nhwc) {
+      // An image kept as NHWC leaves the model in ONNX's NCHW.
+      auto nchw = builder.operand(*value);
+      if (!nchw.has_value()) return badFile(file, "output '" + info.name() + "': " + nchw.error().message);
+      operand = *nchw;
+    }
     bool repeated = std::find(outputOperands.begin(), outputOperands.end(), operand) != outputOperands.end();
     if (operand == kNoOperand || inputSet.count(operand) != 0 || repeated) {
       // A model output must be written by an operation, once: a constant (Shape, Size, folded values),

@@ -169,6 +169,10 @@ Result<void> binary(GraphBuilder& b, int32_t op, bool fused, int32_t outType = 0
 
 Result<void> unary(GraphBuilder& b, int32_t op) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (x->nhwc) {
+    // Elementwise: an NHWC image stays so.
+    return b.emitNhwc(op, {x->operand}, x->type, x->dims);
+  }
   if (op == ANEURALNETWORKS_NEG && x->type == ANEURALNETWORKS_TENSOR_INT32 && x->constant.has_value()) {
     // Negated at load time (shape arithmetic), as 0 - x.
     Value zero = *x;
@@ -576,7 +580,9 @@ Result<void> mapConv(GraphBuilder& b) {
   if (group > 1 && !depthwise && (g.dilationH != 1 || g.dilationW != 1)) {
     return b.refused("grouped convolution with dilations has no NNAPI operation");
   }
-  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  // With a known shape the image runs as NHWC, NNAPI's own layout (converted once where it enters).
+  const bool nhwc = allKnown(x->dims);
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, nhwc ? b.nhwcOperand(*x) : b.operand(*x));
   uint32_t biasOperand;
   if (bias != nullptr) {
     if (bias->dims.size() != 1 || bias->dims[0] != M) return b.refused("bias must have shape [M]");
@@ -600,7 +606,7 @@ Result<void> mapConv(GraphBuilder& b) {
     inputs.push_back(groups);
   }
   NNRT_ASSIGN_OR_RETURN(uint32_t fuse, b.scalarInt(b.fuseFollowingActivation()));
-  NNRT_ASSIGN_OR_RETURN(uint32_t nchw, b.scalarBool(true));
+  NNRT_ASSIGN_OR_RETURN(uint32_t nchw, b.scalarBool(!nhwc));
   inputs.push_back(fuse);
   inputs.push_back(nchw);
   if (op != ANEURALNETWORKS_GROUPED_CONV_2D) {
@@ -609,6 +615,7 @@ Result<void> mapConv(GraphBuilder& b) {
     inputs.push_back(dw);
     inputs.push_back(dh);
   }
+  if (nhwc) return b.emitNhwc(op, inputs, x->type, {x->dims[0], M, g.outH, g.outW});
   return b.emit(op, inputs, x->type, {x->dims[0], M, g.outH, g.outW});
 }
 
@@ -645,7 +652,9 @@ Result<void> pool(GraphBuilder& b, int32_t op, bool global) {
     padFirst = includePad != 0 && (g.padTop || g.padLeft || g.padBottom || g.padRight);
     if (padFirst && ceilMode != 0) return b.refused("count_include_pad with ceil_mode is not supported");
   }
-  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  // A 2-D pool of a known shape runs as NHWC (see mapConv).
+  const bool nhwc = !oneD && !padFirst && allKnown(x->dims);
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, nhwc ? b.nhwcOperand(*x) : b.operand(*x));
   if (oneD) {
     NNRT_ASSIGN_OR_RETURN(in, b.reshape(in, x->type, dims));
   }
@@ -665,9 +674,10 @@ Result<void> pool(GraphBuilder& b, int32_t op, bool global) {
     NNRT_ASSIGN_OR_RETURN(uint32_t s, b.scalarInt(v));
     inputs.push_back(s);
   }
-  NNRT_ASSIGN_OR_RETURN(uint32_t nchw, b.scalarBool(true));
+  NNRT_ASSIGN_OR_RETURN(uint32_t nchw, b.scalarBool(!nhwc));
   inputs.push_back(nchw);
   const Dims out{dims[0], dims[1], g.outH, g.outW};
+  if (nhwc) return b.emitNhwc(op, inputs, x->type, out);
   if (!oneD) return b.emit(op, inputs, x->type, out);
   NNRT_ASSIGN_OR_RETURN(uint32_t pooled, apply(b, op, inputs, x->type, out));
   const Dims out1{dims[0], dims[1], g.outW};
