@@ -204,6 +204,8 @@ Result<LoadedModel> build(const onnx::ModelProto& proto, const std::filesystem::
       if (!copy.has_value()) return badFile(file, "output '" + info.name() + "': " + copy.error().message);
       operand = *copy;
     }
+    // Tools find outputs by their operand's name: a copy or layout change carries the output's.
+    builder.operandRecords()[operand].name = info.name();
     outputOperands.push_back(operand);
     loaded.outputs.push_back(TensorInfo{info.name(), value->type, value->dims});
   }
