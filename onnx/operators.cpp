@@ -2795,6 +2795,87 @@ Result<void> mapGatherND(GraphBuilder& b) {
   return b.emit(ANEURALNETWORKS_GATHER, {data, axisOperand, flat}, x->type, out);
 }
 
+// RNN (forward, one layer) -> UNIDIRECTIONAL_SEQUENCE_RNN: W [1, hidden, input] and R [1, hidden, hidden]
+// are NNAPI's weights and recurrent weights, the bias Wb + Rb (constants, summed at load time), the
+// initial state initial_h (zeros when absent), layout 0/1 NNAPI's time-major flag; Y and Y_h are its
+// outputs with the direction axis inserted.
+Result<void> mapRnn(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  if (x->dims.size() != 3 || !allKnown(x->dims)) return b.refused("X must be 3-D with a known shape");
+  NNRT_ASSIGN_OR_RETURN(std::string direction, b.attrString("direction", "forward"));
+  if (direction != "forward") return b.refused("direction '" + direction + "' is not supported");
+  for (const char* unsupported : {"activation_alpha", "activation_beta", "clip"}) {
+    if (b.attribute(unsupported) != nullptr)
+      return b.refused(std::string("attribute '") + unsupported + "' is not supported");
+  }
+  int32_t activation = 4;  // NNAPI's recurrent activation codes: Tanh
+  if (const auto* a = b.attribute("activations")) {
+    if (a->strings_size() != 1) return b.refused("activations must name one function");
+    const std::string& f = a->strings(0);
+    activation = f == "Tanh" ? 4 : f == "Relu" ? 1 : f == "Sigmoid" ? 6 : -1;
+    if (activation < 0) return b.refused("activation '" + f + "' is not supported");
+  }
+  NNRT_ASSIGN_OR_RETURN(int64_t layout, b.attrInt("layout", 0));
+  NNRT_ASSIGN_OR_RETURN(int64_t hiddenSize, b.attrInt("hidden_size", 0));
+  const uint32_t seq = layout == 0 ? x->dims[0] : x->dims[1], batch = layout == 0 ? x->dims[1] : x->dims[0];
+  const uint32_t inputSize = x->dims[2], hidden = static_cast<uint32_t>(hiddenSize);
+  NNRT_ASSIGN_OR_RETURN(std::vector<float> w, b.constantFloats(1));
+  NNRT_ASSIGN_OR_RETURN(std::vector<float> r, b.constantFloats(2));
+  if (hidden < 1 || w.size() != static_cast<size_t>(hidden) * inputSize ||
+      r.size() != static_cast<size_t>(hidden) * hidden)
+    return b.refused("W and R do not match hidden_size and the input");
+  std::vector<float> bias(hidden, 0.0f);
+  NNRT_ASSIGN_OR_RETURN(const Value* bInput, b.input(3));
+  if (bInput != nullptr) {
+    NNRT_ASSIGN_OR_RETURN(std::vector<float> values, b.constantFloats(3));
+    if (values.size() != 2 * static_cast<size_t>(hidden))
+      return b.refused("B must have 2 * hidden_size values");
+    for (uint32_t i = 0; i < hidden; ++i)
+      bias[i] = values[i] + values[hidden + i];
+  }
+  NNRT_ASSIGN_OR_RETURN(const Value* lengths, b.input(4));
+  if (lengths != nullptr) {
+    NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> values, b.constantInts(4));
+    for (int32_t v : values)
+      if (v != static_cast<int32_t>(seq)) return b.refused("sequence_lens shorter than the sequence");
+  }
+  const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32;
+  uint32_t state;
+  NNRT_ASSIGN_OR_RETURN(const Value* initial, b.input(5));
+  if (initial != nullptr) {
+    if (elementCount(initial->dims) != static_cast<size_t>(batch) * hidden)
+      return b.refused("initial_h has the wrong size");
+    NNRT_ASSIGN_OR_RETURN(uint32_t h, b.operand(*initial));
+    NNRT_ASSIGN_OR_RETURN(state, b.reshape(h, f32, {batch, hidden}));
+  } else {
+    NNRT_ASSIGN_OR_RETURN(state, constFilled(b, f32, {batch, hidden}, 0.0));
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t weights, b.constFloats(w, {hidden, inputSize}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t recurrent, b.constFloats(r, {hidden, hidden}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t biasOperand, b.constFloats(bias));
+  NNRT_ASSIGN_OR_RETURN(uint32_t activationOperand, b.scalarInt(activation));
+  NNRT_ASSIGN_OR_RETURN(uint32_t timeMajor, b.scalarInt(layout == 0 ? 1 : 0));
+  const Dims sequenceDims = layout == 0 ? Dims{seq, batch, hidden} : Dims{batch, seq, hidden};
+  NNRT_ASSIGN_OR_RETURN(uint32_t y, b.addTensor(f32, sequenceDims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t yh, b.addTensor(f32, {batch, hidden}));
+  NNRT_RETURN_IF_ERROR(
+      b.addOperation(ANEURALNETWORKS_UNIDIRECTIONAL_SEQUENCE_RNN,
+                     {in, weights, recurrent, biasOperand, state, activationOperand, timeMajor}, {y, yh}));
+  const Dims yDims = layout == 0 ? Dims{seq, 1, batch, hidden} : Dims{batch, seq, 1, hidden};
+  const Dims yhDims = layout == 0 ? Dims{1, batch, hidden} : Dims{batch, 1, hidden};
+  if (b.node()->output_size() > 0 && !b.node()->output(0).empty()) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t reshaped, b.reshape(y, f32, yDims));
+    defineOperand(b, 0, reshaped, f32, yDims);
+  }
+  if (b.node()->output_size() > 1 && !b.node()->output(1).empty()) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t reshaped, b.reshape(yh, f32, yhDims));
+    defineOperand(b, 1, reshaped, f32, yhDims);
+  }
+  return {};
+}
+
 const std::vector<const char*> kConvAttributes{"auto_pad",     "dilations", "group",
                                                "kernel_shape", "pads",      "strides"};
 
@@ -2940,6 +3021,9 @@ const std::vector<OperatorMapping>& operatorMappings() {
        {"coordinate_transformation_mode", "cubic_coeff_a", "exclude_outside", "extrapolation_value", "mode",
         "nearest_mode"},
        mapResize},
+      {"RNN",
+       {"activation_alpha", "activation_beta", "activations", "clip", "direction", "hidden_size", "layout"},
+       mapRnn},
       {"Selu", {"alpha", "gamma"}, mapSelu},
       {"Shape", {"start", "end"}, mapShape},
       {"Shrink", {"bias", "lambd"}, mapShrink},
