@@ -2876,6 +2876,128 @@ Result<void> mapRnn(GraphBuilder& b) {
   return {};
 }
 
+// LSTM (forward, one layer, default activations) -> UNIDIRECTIONAL_SEQUENCE_LSTM: ONNX's gate blocks
+// (i, o, f, c in W [1, 4H, I], R [1, 4H, H], B [1, 8H] as Wb then Rb, P [1, 3H] as i, o, f) are split
+// into NNAPI's per-gate weights at load time, the biases summed; initial_h and initial_c (zeros when
+// absent) are the states in; Y, Y_h and Y_c are its three outputs with the direction axis inserted.
+Result<void> mapLstm(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  if (x->dims.size() != 3 || !allKnown(x->dims)) return b.refused("X must be 3-D with a known shape");
+  NNRT_ASSIGN_OR_RETURN(std::string direction, b.attrString("direction", "forward"));
+  if (direction != "forward") return b.refused("direction '" + direction + "' is not supported");
+  for (const char* unsupported : {"activation_alpha", "activation_beta", "clip"}) {
+    if (b.attribute(unsupported) != nullptr)
+      return b.refused(std::string("attribute '") + unsupported + "' is not supported");
+  }
+  if (const auto* a = b.attribute("activations")) {
+    if (a->strings_size() != 3 || a->strings(0) != "Sigmoid" || a->strings(1) != "Tanh" ||
+        a->strings(2) != "Tanh")
+      return b.refused("activations other than Sigmoid, Tanh, Tanh are not supported");
+  }
+  NNRT_ASSIGN_OR_RETURN(int64_t coupled, b.attrInt("input_forget", 0));
+  if (coupled != 0) return b.refused("input_forget 1 is not supported");
+  NNRT_ASSIGN_OR_RETURN(int64_t layout, b.attrInt("layout", 0));
+  NNRT_ASSIGN_OR_RETURN(int64_t hiddenSize, b.attrInt("hidden_size", 0));
+  const uint32_t seq = layout == 0 ? x->dims[0] : x->dims[1], batch = layout == 0 ? x->dims[1] : x->dims[0];
+  const uint32_t inputSize = x->dims[2], H = static_cast<uint32_t>(hiddenSize);
+  NNRT_ASSIGN_OR_RETURN(std::vector<float> w, b.constantFloats(1));
+  NNRT_ASSIGN_OR_RETURN(std::vector<float> r, b.constantFloats(2));
+  if (H < 1 || w.size() != size_t{4} * H * inputSize || r.size() != size_t{4} * H * H)
+    return b.refused("W and R do not match hidden_size and the input");
+  std::vector<float> bias(size_t{4} * H, 0.0f);
+  NNRT_ASSIGN_OR_RETURN(const Value* bInput, b.input(3));
+  if (bInput != nullptr) {
+    NNRT_ASSIGN_OR_RETURN(std::vector<float> values, b.constantFloats(3));
+    if (values.size() != size_t{8} * H) return b.refused("B must have 8 * hidden_size values");
+    for (size_t i = 0; i < bias.size(); ++i)
+      bias[i] = values[i] + values[bias.size() + i];
+  }
+  NNRT_ASSIGN_OR_RETURN(const Value* lengths, b.input(4));
+  if (lengths != nullptr) {
+    NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> values, b.constantInts(4));
+    for (int32_t v : values)
+      if (v != static_cast<int32_t>(seq)) return b.refused("sequence_lens shorter than the sequence");
+  }
+  std::vector<float> peepholes;
+  NNRT_ASSIGN_OR_RETURN(const Value* pInput, b.input(7));
+  if (pInput != nullptr) {
+    NNRT_ASSIGN_OR_RETURN(peepholes, b.constantFloats(7));
+    if (peepholes.size() != size_t{3} * H) return b.refused("P must have 3 * hidden_size values");
+  }
+  const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32;
+  // ONNX's gate blocks in order i, o, f, c; NNAPI wants i, f, c, o.
+  auto block = [&](const std::vector<float>& all, int gate, size_t size) {
+    return std::vector<float>(all.begin() + gate * size, all.begin() + (gate + 1) * size);
+  };
+  constexpr int kOnnxGate[4] = {0, 2, 3, 1};  // NNAPI's i, f, c, o in ONNX's order
+  std::vector<uint32_t> inputs;
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  inputs.push_back(in);
+  for (int g : kOnnxGate) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t o, b.constFloats(block(w, g, size_t{H} * inputSize), {H, inputSize}));
+    inputs.push_back(o);
+  }
+  for (int g : kOnnxGate) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t o, b.constFloats(block(r, g, size_t{H} * H), {H, H}));
+    inputs.push_back(o);
+  }
+  for (int g : {0, 2, 1}) {  // cell to input, forget, output: ONNX's P is i, o, f
+    uint32_t o;
+    if (peepholes.empty()) {
+      NNRT_ASSIGN_OR_RETURN(o, b.addConstant(f32, {H}, {}));  // omitted
+    } else {
+      NNRT_ASSIGN_OR_RETURN(o, b.constFloats(block(peepholes, g, H), {H}));
+    }
+    inputs.push_back(o);
+  }
+  for (int g : kOnnxGate) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t o, b.constFloats(block(bias, g, H), {H}));
+    inputs.push_back(o);
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t projection, b.addConstant(f32, {H, H}, {}));   // omitted
+  NNRT_ASSIGN_OR_RETURN(uint32_t projectionBias, b.addConstant(f32, {H}, {}));  // omitted
+  inputs.push_back(projection);
+  inputs.push_back(projectionBias);
+  for (int i : {5, 6}) {  // initial_h, initial_c
+    NNRT_ASSIGN_OR_RETURN(const Value* initial, b.input(i));
+    uint32_t state;
+    if (initial != nullptr) {
+      if (elementCount(initial->dims) != size_t{batch} * H)
+        return b.refused("initial states have the wrong size");
+      NNRT_ASSIGN_OR_RETURN(uint32_t s, b.operand(*initial));
+      NNRT_ASSIGN_OR_RETURN(state, b.reshape(s, f32, {batch, H}));
+    } else {
+      NNRT_ASSIGN_OR_RETURN(state, constFilled(b, f32, {batch, H}, 0.0));
+    }
+    inputs.push_back(state);
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t activation, b.scalarInt(4));  // tanh
+  NNRT_ASSIGN_OR_RETURN(uint32_t cellClip, b.scalarFloat(0.0f));
+  NNRT_ASSIGN_OR_RETURN(uint32_t projClip, b.scalarFloat(0.0f));
+  NNRT_ASSIGN_OR_RETURN(uint32_t timeMajor, b.scalarBool(layout == 0));
+  for (uint32_t o : {activation, cellClip, projClip, timeMajor})
+    inputs.push_back(o);
+  for (int i = 0; i < 4; ++i) {  // no layer normalization weights
+    NNRT_ASSIGN_OR_RETURN(uint32_t o, b.addConstant(f32, {H}, {}));  // omitted
+    inputs.push_back(o);
+  }
+  const Dims sequenceDims = layout == 0 ? Dims{seq, batch, H} : Dims{batch, seq, H};
+  NNRT_ASSIGN_OR_RETURN(uint32_t y, b.addTensor(f32, sequenceDims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t yh, b.addTensor(f32, {batch, H}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t yc, b.addTensor(f32, {batch, H}));
+  NNRT_RETURN_IF_ERROR(b.addOperation(ANEURALNETWORKS_UNIDIRECTIONAL_SEQUENCE_LSTM, inputs, {y, yh, yc}));
+  const Dims yDims = layout == 0 ? Dims{seq, 1, batch, H} : Dims{batch, seq, 1, H};
+  const Dims stateDims = layout == 0 ? Dims{1, batch, H} : Dims{batch, 1, H};
+  const std::pair<uint32_t, Dims> outputs[3] = {{y, yDims}, {yh, stateDims}, {yc, stateDims}};
+  for (int i = 0; i < 3; ++i) {
+    if (b.node()->output_size() <= i || b.node()->output(i).empty()) continue;
+    NNRT_ASSIGN_OR_RETURN(uint32_t reshaped, b.reshape(outputs[i].first, f32, outputs[i].second));
+    defineOperand(b, i, reshaped, f32, outputs[i].second);
+  }
+  return {};
+}
+
 const std::vector<const char*> kConvAttributes{"auto_pad",     "dilations", "group",
                                                "kernel_shape", "pads",      "strides"};
 
@@ -2964,6 +3086,10 @@ const std::vector<OperatorMapping>& operatorMappings() {
       {"Log", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_LOG); }},
       {"LogSoftmax", {"axis"}, [](GraphBuilder& b) { return softmaxLike(b, ANEURALNETWORKS_LOG_SOFTMAX); }},
       {"LRN", {"alpha", "beta", "bias", "size"}, mapLrn},
+      {"LSTM",
+       {"activation_alpha", "activation_beta", "activations", "clip", "direction", "hidden_size",
+        "input_forget", "layout"},
+       mapLstm},
       {"MatMul", {}, mapMatMul},
       {"Max", {}, [](GraphBuilder& b) { return variadic(b, ANEURALNETWORKS_MAXIMUM, false); }},
       {"MaxPool",
