@@ -400,6 +400,13 @@ TEST(OnnxLoaderTest, RefusesWhatTheNewMappingsCannotComputeExactly) {
   setAttribute(deconv.node, "group", 2);
   expectOneLineError(loadOnnxModel(write("deconv.onnx", deconv.model)),
                      "node 'n' (ConvTranspose): group other than 1 has no NNAPI operation");
+
+  for (const char* op : {"RNN", "LSTM"}) {
+    NodeModel recurrent = nodeModel(op, {{"x", {1, 1, 2}}}, {{"y", {1, 1, 1, 1}}});
+    setAttribute(recurrent.node, "direction", std::string("bidirectional"));
+    expectOneLineError(loadOnnxModel(write("recurrent.onnx", recurrent.model)),
+                       std::string("node 'n' (") + op + "): direction 'bidirectional' is not supported");
+  }
 }
 
 // Add then Relu: the Relu joins ADD as its fused activation (one operation, as an NNAPI model written by
