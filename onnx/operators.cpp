@@ -196,7 +196,10 @@ Result<void> variadic(GraphBuilder& b, int32_t op, bool fused) {
   if (n == 1) return mapIdentity(b);
   if (n < 1) return b.refused("no inputs");
   NNRT_ASSIGN_OR_RETURN(const Value* first, b.requiredInput(0));
-  Value acc = *first;
+  Value acc;  // in ONNX's layout (b.operand), whatever the first input's
+  acc.type = first->type;
+  acc.dims = first->dims;
+  acc.scalar = first->scalar;
   NNRT_ASSIGN_OR_RETURN(acc.operand, b.operand(*first));
   for (int i = 1; i < n; ++i) {
     NNRT_ASSIGN_OR_RETURN(const Value* y, b.requiredInput(i));
@@ -223,10 +226,7 @@ Result<void> mapIdentity(GraphBuilder& b) {
   if (!allKnown(x->dims)) return b.refused("input shape unknown");
   NNRT_ASSIGN_OR_RETURN(uint32_t a, b.operand(*x));
   NNRT_ASSIGN_OR_RETURN(uint32_t out, b.reshape(a, x->type, x->dims));
-  Value v = *x;
-  v.operand = out;
-  v.constant.reset();
-  b.define(0, v);
+  defineOperand(b, 0, out, x->type, x->dims, x->scalar);
   return {};
 }
 
@@ -2978,7 +2978,7 @@ Result<void> mapLstm(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(uint32_t timeMajor, b.scalarBool(layout == 0));
   for (uint32_t o : {activation, cellClip, projClip, timeMajor})
     inputs.push_back(o);
-  for (int i = 0; i < 4; ++i) {  // no layer normalization weights
+  for (int i = 0; i < 4; ++i) {                                      // no layer normalization weights
     NNRT_ASSIGN_OR_RETURN(uint32_t o, b.addConstant(f32, {H}, {}));  // omitted
     inputs.push_back(o);
   }

@@ -446,5 +446,36 @@ TEST(OnnxLoaderTest, FusesAReluIntoTheOperationBefore) {
   }
 }
 
+// Convolutions run as NHWC inside the model; what reads their result in ONNX's NCHW gets it back in that
+// layout. Conv 1x1 with weights 2 * identity over x [1, 2, 1, 2] gives 2x; Identity of it is 2x, the Sum
+// of it and x is 3x (channel-major, as ONNX lays it out).
+TEST(OnnxLoaderTest, NhwcConvolutionResultsReadInOnnxLayout) {
+  for (const char* reader : {"Identity", "Sum"}) {
+    NodeModel m = nodeModel("Conv", {{"x", {1, 2, 1, 2}}}, {{"c", {1, 2, 1, 2}}});
+    auto* graph = m.model.mutable_graph();
+    auto* w = graph->add_initializer();
+    w->set_name("w");
+    w->set_data_type(onnx::TensorProto::FLOAT);
+    for (int64_t d : {2, 2, 1, 1})
+      w->add_dims(d);
+    for (float v : {2.0f, 0.0f, 0.0f, 2.0f})
+      w->add_float_data(v);
+    m.node->add_input("w");
+    graph->clear_output();
+    addFloatInput(graph, "y", {1, 2, 1, 2}, true);
+    auto* next = graph->add_node();
+    next->set_name("r");
+    next->set_op_type(reader);
+    next->add_input("c");
+    if (std::string(reader) == "Sum") next->add_input("x");
+    next->add_output("y");
+    auto loaded = loadOnnxModel(write("nhwc.onnx", m.model));
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+    EXPECT_TRUE(hasOperation(*loaded, ANEURALNETWORKS_TRANSPOSE)) << reader;
+    const float k = std::string(reader) == "Sum" ? 3.0f : 2.0f;
+    EXPECT_EQ(run(*loaded, {{1, 2, 3, 4}}, 4), (std::vector<float>{k * 1, k * 2, k * 3, k * 4})) << reader;
+  }
+}
+
 }  // namespace
 }  // namespace nnrt::onnxfront
