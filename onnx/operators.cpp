@@ -1920,7 +1920,7 @@ Result<void> mapRange(GraphBuilder& b) {
   if (delta == 0) return b.refused("delta 0");
   double count = std::ceil((limit - start) / delta);
   if (!(count >= 1)) return b.refused("an empty range has no NNAPI shape");
-  if (count > 1e8) return b.refused("the range is too long");
+  if (count > 1e7) return b.refused("the range is longer than 10^7");
   std::vector<double> values(static_cast<size_t>(count));
   for (size_t i = 0; i < values.size(); ++i)
     values[i] = start + static_cast<double>(i) * delta;
@@ -2198,6 +2198,7 @@ Result<void> mapCumSum(GraphBuilder& b) {
   const size_t rank = x->scalar ? 0 : x->dims.size();
   NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, axisValue[0], rank));
   const uint32_t n = x->dims[axis];
+  if (n > 4096) return b.refused("an axis longer than 4096 (the triangular matrix is n x n)");
   uint32_t rows = 1;
   for (size_t i = 0; i < rank; ++i)
     rows *= i == axis ? 1 : x->dims[i];
@@ -2354,6 +2355,10 @@ Result<void> resize(GraphBuilder& b, const Value& x, std::vector<double> scales,
   }
   if (out[0] != x.dims[0] || out[1] != x.dims[1]) return b.refused("only the last two axes can be resized");
   const ResizeAxis axes[2] = {{x.dims[2], out[2], scales[2]}, {x.dims[3], out[3], scales[3]}};
+  for (const ResizeAxis& a : axes) {
+    if (static_cast<uint64_t>(a.in) * a.out > (1u << 24))
+      return b.refused("an axis too large for the load-time interpolation tables (in x out above 2^24)");
+  }
   std::vector<std::vector<double>> weights[2];
   for (int i = 0; i < 2; ++i)
     for (uint32_t o = 0; o < axes[i].out; ++o)
