@@ -107,12 +107,15 @@ Result<void> requireFloat(const GraphBuilder& b, const Value& v) {
   return {};
 }
 
-// Integer ADD, SUB or MUL of two constants (shape arithmetic) at load time, with numpy broadcasting;
-// nullopt when not all of that holds.
-std::optional<HostTensor> foldIntegers(int32_t op, const Value& x, const Value& y, const Dims& dims) {
-  if (x.type != ANEURALNETWORKS_TENSOR_INT32 || !x.constant.has_value() || !y.constant.has_value() ||
-      (op != ANEURALNETWORKS_ADD && op != ANEURALNETWORKS_SUB && op != ANEURALNETWORKS_MUL) ||
-      !allKnown(dims)) {
+// ADD, SUB or MUL of two small int32 constants (shape arithmetic), or ADD, SUB, MUL or DIV of two small
+// float32 ones, at load time with numpy broadcasting (float32 arithmetic, as NNAPI's); nullopt when not
+// all of that holds (or an integer leaves int32).
+std::optional<HostTensor> foldConstants(int32_t op, const Value& x, const Value& y, const Dims& dims) {
+  const bool integer = x.type == ANEURALNETWORKS_TENSOR_INT32;
+  if ((!integer && x.type != ANEURALNETWORKS_TENSOR_FLOAT32) || !x.constant.has_value() ||
+      !y.constant.has_value() || !allKnown(dims) || elementCount(dims) > 4096 ||
+      (op != ANEURALNETWORKS_ADD && op != ANEURALNETWORKS_SUB && op != ANEURALNETWORKS_MUL &&
+       (integer || op != ANEURALNETWORKS_DIV))) {
     return std::nullopt;
   }
   auto at = [&](const Value& v, size_t flat) {
@@ -126,20 +129,33 @@ std::optional<HostTensor> foldIntegers(int32_t op, const Value& x, const Value& 
       if (v.dims[vd] != 1) offset += coordinate * stride;
       stride *= v.dims[vd];
     }
-    int32_t value;
-    std::memcpy(&value, v.constant->bytes.data() + 4 * offset, 4);
-    return static_cast<int64_t>(value);
+    return v.constant->bytes.data() + 4 * offset;
   };
   HostTensor t;
   t.type = x.type;
   t.dimensions = x.scalar && y.scalar ? Dims{} : dims;
   t.bytes.resize(elementCount(dims) * 4);
   for (size_t i = 0; i < elementCount(dims); ++i) {
-    int64_t a = at(x, i), c = at(y, i);
-    int64_t r = op == ANEURALNETWORKS_ADD ? a + c : op == ANEURALNETWORKS_SUB ? a - c : a * c;
-    if (r < INT32_MIN || r > INT32_MAX) return std::nullopt;
-    int32_t value = static_cast<int32_t>(r);
-    std::memcpy(t.bytes.data() + 4 * i, &value, 4);
+    if (integer) {
+      int32_t a, c;
+      std::memcpy(&a, at(x, i), 4);
+      std::memcpy(&c, at(y, i), 4);
+      int64_t r = op == ANEURALNETWORKS_ADD   ? int64_t{a} + c
+                  : op == ANEURALNETWORKS_SUB ? int64_t{a} - c
+                                              : int64_t{a} * c;
+      if (r < INT32_MIN || r > INT32_MAX) return std::nullopt;
+      int32_t value = static_cast<int32_t>(r);
+      std::memcpy(t.bytes.data() + 4 * i, &value, 4);
+    } else {
+      float a, c;
+      std::memcpy(&a, at(x, i), 4);
+      std::memcpy(&c, at(y, i), 4);
+      float r = op == ANEURALNETWORKS_ADD   ? a + c
+                : op == ANEURALNETWORKS_SUB ? a - c
+                : op == ANEURALNETWORKS_MUL ? a * c
+                                            : a / c;
+      std::memcpy(t.bytes.data() + 4 * i, &r, 4);
+    }
   }
   return t;
 }
@@ -150,7 +166,7 @@ Result<void> binary(GraphBuilder& b, int32_t op, bool fused, int32_t outType = 0
   NNRT_ASSIGN_OR_RETURN(const Value* y, b.requiredInput(1));
   if (x->type != y->type) return b.refused("inputs of different types");
   NNRT_ASSIGN_OR_RETURN(Dims dims, broadcastShape(b, x->dims, y->dims));
-  if (auto folded = foldIntegers(op, *x, *y, dims)) {
+  if (auto folded = foldConstants(op, *x, *y, dims)) {
     defineConstant(b, 0, std::move(*folded));
     return {};
   }
@@ -179,7 +195,7 @@ Result<void> unary(GraphBuilder& b, int32_t op) {
     zero.constant->bytes.assign(4, 0);
     zero.constant->dimensions = {};
     zero.dims = {1};
-    if (auto folded = foldIntegers(ANEURALNETWORKS_SUB, zero, *x, x->dims)) {
+    if (auto folded = foldConstants(ANEURALNETWORKS_SUB, zero, *x, x->dims)) {
       defineConstant(b, 0, std::move(*folded));
       return {};
     }
@@ -1534,6 +1550,31 @@ Result<void> castTo(GraphBuilder& b, int32_t type) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   if (type == ANEURALNETWORKS_TENSOR_BOOL8 || x->type == ANEURALNETWORKS_TENSOR_BOOL8) {
     return b.refused("NNAPI CAST does not take booleans");
+  }
+  const bool folds = [&] {
+    for (int32_t t : {x->type, type})
+      if (t != ANEURALNETWORKS_TENSOR_FLOAT32 && t != ANEURALNETWORKS_TENSOR_INT32) return false;
+    return x->constant.has_value() && elementCount(x->dims) <= 4096;
+  }();
+  if (folds) {
+    // A small constant is cast at load time, as NNAPI's CAST would (floats to integers truncated).
+    std::vector<double> values(elementCount(x->dims));
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (x->type == ANEURALNETWORKS_TENSOR_INT32) {
+        int32_t v;
+        std::memcpy(&v, x->constant->bytes.data() + 4 * i, 4);
+        values[i] = v;
+      } else {
+        float v;
+        std::memcpy(&v, x->constant->bytes.data() + 4 * i, 4);
+        if (type == ANEURALNETWORKS_TENSOR_INT32 && !(std::fabs(v) < 2147483648.0f))
+          return b.refused("a constant outside int32 cast to an integer");
+        values[i] = type == ANEURALNETWORKS_TENSOR_INT32 ? std::trunc(v) : v;
+      }
+    }
+    NNRT_ASSIGN_OR_RETURN(HostTensor t, filledTensor(b, type, x->scalar ? Dims{} : x->dims, values));
+    defineConstant(b, 0, std::move(t));
+    return {};
   }
   NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
   return b.emit(ANEURALNETWORKS_CAST, {in}, type, x->dims);
