@@ -2779,7 +2779,8 @@ Result<void> mapGatherND(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(int64_t batchDims, b.attrInt("batch_dims", 0));
   const size_t r = x->dims.size(), q = indices->dims.size();
   const uint32_t k = indices->dims.back();
-  if (batchDims < 0 || static_cast<size_t>(batchDims) >= std::min(r, q) || batchDims + k > r)
+  if (batchDims < 0 || static_cast<size_t>(batchDims) >= std::min(r, q) ||
+      static_cast<size_t>(batchDims) + k > r)
     return b.refused("batch_dims and the index length do not fit the data");
   for (int64_t i = 0; i < batchDims; ++i)
     if (x->dims[i] != indices->dims[i]) return b.refused("batch dimensions differ");
