@@ -118,8 +118,11 @@ Result<uint32_t> GraphBuilder::operand(const Value& value) {
 }
 
 Result<uint32_t> GraphBuilder::addTensor(int32_t type, const std::vector<uint32_t>& dims) {
+  // 8-bit integer tensors are quantized types of scale 1 and zero point 0 (their values exactly).
+  const bool quantized =
+      type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM || type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED;
   ANeuralNetworksOperandType t{type, static_cast<uint32_t>(dims.size()), dims.empty() ? nullptr : dims.data(),
-                               0.0f, 0};
+                               quantized ? 1.0f : 0.0f, 0};
   if (type == ANEURALNETWORKS_INT32 || type == ANEURALNETWORKS_FLOAT32 || type == ANEURALNETWORKS_BOOL) {
     t.dimensionCount = 0;
     t.dimensions = nullptr;

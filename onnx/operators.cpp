@@ -98,6 +98,17 @@ Result<Dims> broadcastShape(const GraphBuilder& b, const Dims& x, const Dims& y)
   return out;
 }
 
+bool quantized(int32_t type) {
+  return type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM || type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED;
+}
+
+// 8-bit integers (scale 1, zero point 0) only where NNAPI computes on them without requantizing.
+Result<void> refuseQuantizedArithmetic(const GraphBuilder& b, const Value& v) {
+  if (quantized(v.type))
+    return b.refused("8-bit integer arithmetic: NNAPI saturates and requantizes where ONNX wraps");
+  return {};
+}
+
 bool allKnown(const Dims& dims) {
   return std::all_of(dims.begin(), dims.end(), [](uint32_t d) { return d != 0; });
 }
@@ -165,6 +176,7 @@ Result<void> binary(GraphBuilder& b, int32_t op, bool fused, int32_t outType = 0
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   NNRT_ASSIGN_OR_RETURN(const Value* y, b.requiredInput(1));
   if (x->type != y->type) return b.refused("inputs of different types");
+  if (fused) NNRT_RETURN_IF_ERROR(refuseQuantizedArithmetic(b, *x));
   NNRT_ASSIGN_OR_RETURN(Dims dims, broadcastShape(b, x->dims, y->dims));
   if (auto folded = foldConstants(op, *x, *y, dims)) {
     defineConstant(b, 0, std::move(*folded));
@@ -185,6 +197,7 @@ Result<void> binary(GraphBuilder& b, int32_t op, bool fused, int32_t outType = 0
 
 Result<void> unary(GraphBuilder& b, int32_t op) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (op != ANEURALNETWORKS_RELU) NNRT_RETURN_IF_ERROR(refuseQuantizedArithmetic(b, *x));
   if (x->nhwc) {
     // Elementwise: an NHWC image stays so.
     return b.emitNhwc(op, {x->operand}, x->type, x->dims);
@@ -212,6 +225,7 @@ Result<void> variadic(GraphBuilder& b, int32_t op, bool fused) {
   if (n == 1) return mapIdentity(b);
   if (n < 1) return b.refused("no inputs");
   NNRT_ASSIGN_OR_RETURN(const Value* first, b.requiredInput(0));
+  if (op == ANEURALNETWORKS_ADD) NNRT_RETURN_IF_ERROR(refuseQuantizedArithmetic(b, *first));
   Value acc;  // in ONNX's layout (b.operand), whatever the first input's
   acc.type = first->type;
   acc.dims = first->dims;
@@ -639,7 +653,7 @@ Result<void> mapConv(GraphBuilder& b) {
 // PADs with zeros first (NNAPI's averages leave padding out).
 Result<void> pool(GraphBuilder& b, int32_t op, bool global) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
-  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  if (!(op == ANEURALNETWORKS_MAX_POOL_2D && quantized(x->type))) NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
   const bool oneD = x->dims.size() == 3;
   if (x->dims.size() != 4 && !oneD)
     return b.refused("only 1-D and 2-D pooling (3-D and 4-D inputs) are supported");
@@ -809,6 +823,7 @@ Result<void> mapGemm(GraphBuilder& b) {
 Result<void> mapMatMul(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(const Value* a, b.requiredInput(0));
   NNRT_ASSIGN_OR_RETURN(const Value* w, b.requiredInput(1));
+  NNRT_RETURN_IF_ERROR(refuseQuantizedArithmetic(b, *a));
   if (a->scalar || w->scalar || a->dims.size() < 2 || w->dims.size() < 2) {
     return b.refused("1-D operands are not supported");
   }
@@ -831,6 +846,25 @@ Result<void> mapMatMul(GraphBuilder& b) {
 // Clip: max(x, lo) then min(., hi) with one-element constants; RELU/RELU1/RELU6 when the bounds are theirs.
 Result<void> mapClip(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (quantized(x->type) && b.opset() >= 11) {
+    // 8-bit integers: MAXIMUM and MINIMUM with the constant bounds, exact at scale 1 (absent: the
+    // type's own range, nothing to clip).
+    NNRT_ASSIGN_OR_RETURN(uint32_t current, b.operand(*x));
+    for (auto [i, op] : {std::pair{1, ANEURALNETWORKS_MAXIMUM}, std::pair{2, ANEURALNETWORKS_MINIMUM}}) {
+      NNRT_ASSIGN_OR_RETURN(const Value* bound, b.input(i));
+      if (bound == nullptr) continue;
+      if (!bound->constant.has_value())
+        return b.refused("input " + std::to_string(i) + " ('" + b.node()->input(i) + "') must be a constant");
+      if (bound->type != x->type || bound->constant->bytes.size() != 1)
+        return b.refused("min and max must be single values of the input's type");
+      NNRT_ASSIGN_OR_RETURN(uint32_t k, b.addConstant(x->type, {1}, bound->constant->bytes));
+      NNRT_ASSIGN_OR_RETURN(current, apply(b, op, {current, k}, x->type, x->dims));
+    }
+    NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+    if (current == in) return mapIdentity(b);
+    defineOperand(b, 0, current, x->type, x->dims);
+    return {};
+  }
   NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
   std::optional<float> lo, hi;
   if (b.opset() < 11) {
@@ -906,6 +940,7 @@ Result<void> mapBatchNorm(GraphBuilder& b) {
 
 Result<void> mapPrelu(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(refuseQuantizedArithmetic(b, *x));
   NNRT_ASSIGN_OR_RETURN(const Value* slope, b.requiredInput(1));
   NNRT_ASSIGN_OR_RETURN(Dims dims, broadcastShape(b, x->dims, slope->dims));
   if (dims != x->dims) return b.refused("slope must broadcast to the input's shape");
@@ -974,6 +1009,8 @@ Result<void> mapConstant(GraphBuilder& b) {
 // ReduceX: NNAPI REDUCE_* / MEAN over the given axes (all when none); keepdims as ONNX.
 Result<void> reduce(GraphBuilder& b, int32_t op, int32_t pre = 0, int32_t post = 0) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (pre != 0 || post != 0 || (op != ANEURALNETWORKS_REDUCE_MAX && op != ANEURALNETWORKS_REDUCE_MIN))
+    NNRT_RETURN_IF_ERROR(refuseQuantizedArithmetic(b, *x));
   NNRT_ASSIGN_OR_RETURN(int64_t keep, b.attrInt("keepdims", 1));
   NNRT_ASSIGN_OR_RETURN(int64_t noop, b.attrInt("noop_with_empty_axes", 0));
   const bool axesAsInput = std::string(b.node()->op_type()) == "ReduceSum" && b.opset() >= 13;
@@ -1551,6 +1588,8 @@ Result<void> castTo(GraphBuilder& b, int32_t type) {
   if (type == ANEURALNETWORKS_TENSOR_BOOL8 || x->type == ANEURALNETWORKS_TENSOR_BOOL8) {
     return b.refused("NNAPI CAST does not take booleans");
   }
+  if (quantized(type) || quantized(x->type))
+    return b.refused("casts to and from 8-bit integers are not supported (ONNX saturates or wraps by type)");
   const bool folds = [&] {
     for (int32_t t : {x->type, type})
       if (t != ANEURALNETWORKS_TENSOR_FLOAT32 && t != ANEURALNETWORKS_TENSOR_INT32) return false;
@@ -2682,7 +2721,8 @@ Result<void> mapMod(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(const Value* y, b.requiredInput(1));
   NNRT_ASSIGN_OR_RETURN(int64_t fmod, b.attrInt("fmod", 0));
   if (x->type != ANEURALNETWORKS_TENSOR_INT32 || y->type != x->type)
-    return b.refused("only integer tensors are supported (float fmod rounds in NNAPI's operations)");
+    return b.refused(
+        "only int32 and int64 tensors are supported (float fmod rounds, 8-bit arithmetic saturates)");
   NNRT_ASSIGN_OR_RETURN(Dims dims, broadcastShape(b, x->dims, y->dims));
   if (fmod != 0 && !allKnown(dims)) return b.refused("input shape unknown");
   const int32_t i32 = ANEURALNETWORKS_TENSOR_INT32, b8 = ANEURALNETWORKS_TENSOR_BOOL8;
@@ -3045,6 +3085,57 @@ Result<void> mapLstm(GraphBuilder& b) {
   return {};
 }
 
+// DequantizeLinear: (x - zero_point) * scale in float32, as ONNX computes it: DEQUANTIZE of the 8-bit
+// integers (scale 1, zero point 0: their values exactly; CAST for int32), then SUB and MUL with the
+// constant zero point and scale (per tensor, or per slice along `axis`).
+Result<void> mapDequantizeLinear(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (!quantized(x->type) && x->type != ANEURALNETWORKS_TENSOR_INT32)
+    return b.refused("only 8-bit and 32-bit integer inputs are supported");
+  NNRT_ASSIGN_OR_RETURN(std::vector<float> scale, b.constantFloats(1));
+  std::vector<double> zeroPoint(scale.size(), 0.0);
+  NNRT_ASSIGN_OR_RETURN(const Value* zp, b.input(2));
+  if (zp != nullptr) {
+    if (!zp->constant.has_value())
+      return b.refused("input 2 ('" + b.node()->input(2) + "') must be a constant");
+    if (zp->type != x->type || elementCount(zp->dims) != scale.size())
+      return b.refused("x_zero_point must match x's type and x_scale's size");
+    for (size_t i = 0; i < scale.size(); ++i) {
+      const uint8_t* p = zp->constant->bytes.data() + i * elementSize(zp->type);
+      int32_t v;
+      if (zp->type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM)
+        v = *p;
+      else if (zp->type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED)
+        v = static_cast<int8_t>(*p);
+      else
+        std::memcpy(&v, p, 4);
+      zeroPoint[i] = v;
+    }
+  }
+  Dims parameterDims{1};
+  if (scale.size() != 1) {
+    NNRT_ASSIGN_OR_RETURN(int64_t a, b.attrInt("axis", 1));
+    NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, a, x->dims.size()));
+    if (x->dims[axis] != scale.size()) return b.refused("x_scale does not match the axis");
+    parameterDims.assign(x->dims.size() - axis, 1);
+    parameterDims[0] = static_cast<uint32_t>(scale.size());
+  }
+  const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32;
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(
+      uint32_t values,
+      apply(b, quantized(x->type) ? ANEURALNETWORKS_DEQUANTIZE : ANEURALNETWORKS_CAST, {in}, f32, x->dims));
+  NNRT_ASSIGN_OR_RETURN(HostTensor zeroTensor, filledTensor(b, f32, parameterDims, zeroPoint));
+  NNRT_ASSIGN_OR_RETURN(uint32_t zeroOperand, b.addConstant(f32, parameterDims, std::move(zeroTensor.bytes)));
+  NNRT_ASSIGN_OR_RETURN(uint32_t centered,
+                        arithmetic(b, ANEURALNETWORKS_SUB, values, zeroOperand, f32, x->dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t scaleOperand, b.constFloats(scale, parameterDims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t out,
+                        arithmetic(b, ANEURALNETWORKS_MUL, centered, scaleOperand, f32, x->dims));
+  defineOperand(b, 0, out, f32, x->dims, x->scalar);
+  return {};
+}
+
 const std::vector<const char*> kConvAttributes{"auto_pad",     "dilations", "group",
                                                "kernel_shape", "pads",      "strides"};
 
@@ -3084,6 +3175,7 @@ const std::vector<OperatorMapping>& operatorMappings() {
       {"DepthToSpace",
        {"blocksize", "mode"},
        [](GraphBuilder& b) { return spaceDepth(b, ANEURALNETWORKS_DEPTH_TO_SPACE); }},
+      {"DequantizeLinear", {"axis"}, mapDequantizeLinear},
       {"Div", {}, mapDiv},
       {"Dropout", {"is_test", "ratio", "seed"}, mapDropout},
       {"Elu", {"alpha"}, mapElu},

@@ -376,7 +376,7 @@ TEST(OnnxLoaderTest, RefusesWhatTheNewMappingsCannotComputeExactly) {
 
   NodeModel mod = nodeModel("Mod", {{"a", {2}}, {"b", {2}}}, {{"y", {2}}});
   setAttribute(mod.node, "fmod", 1);
-  expectOneLineError(loadOnnxModel(write("mod.onnx", mod.model)), "node 'n' (Mod): only integer tensors");
+  expectOneLineError(loadOnnxModel(write("mod.onnx", mod.model)), "node 'n' (Mod): only int32 and int64 tensors");
 
   NodeModel topk = nodeModel("TopK", {{"x", {4}}}, {{"v", {2}}, {"i", {2}}});
   addInts(topk, "k", {2});

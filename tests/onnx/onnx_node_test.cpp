@@ -88,7 +88,11 @@ std::string runDataSet(ANeuralNetworksCompilation* compilation, const LoadedMode
   std::vector<std::vector<uint32_t>> dims;
   for (size_t i = 0; i < inputs.size(); ++i) {
     std::vector<uint32_t> d = inputs[i].dimensions.empty() ? std::vector<uint32_t>{1} : inputs[i].dimensions;
-    ANeuralNetworksOperandType type{inputs[i].type, static_cast<uint32_t>(d.size()), d.data(), 0.0f, 0};
+    // 8-bit integers are quantized types of scale 1 and zero point 0 (the loader's encoding).
+    const bool quantized = inputs[i].type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM ||
+                           inputs[i].type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED;
+    ANeuralNetworksOperandType type{inputs[i].type, static_cast<uint32_t>(d.size()), d.data(),
+                                    quantized ? 1.0f : 0.0f, 0};
     const void* data = inputs[i].bytes.empty() ? nullptr : inputs[i].bytes.data();
     int code =
         ANeuralNetworksExecution_setInput(raw, static_cast<int32_t>(i), &type, data, inputs[i].bytes.size());
