@@ -376,7 +376,8 @@ TEST(OnnxLoaderTest, RefusesWhatTheNewMappingsCannotComputeExactly) {
 
   NodeModel mod = nodeModel("Mod", {{"a", {2}}, {"b", {2}}}, {{"y", {2}}});
   setAttribute(mod.node, "fmod", 1);
-  expectOneLineError(loadOnnxModel(write("mod.onnx", mod.model)), "node 'n' (Mod): only int32 and int64 tensors");
+  expectOneLineError(loadOnnxModel(write("mod.onnx", mod.model)),
+                     "node 'n' (Mod): only int32 and int64 tensors");
 
   NodeModel topk = nodeModel("TopK", {{"x", {4}}}, {{"v", {2}}, {"i", {2}}});
   addInts(topk, "k", {2});
@@ -475,6 +476,62 @@ TEST(OnnxLoaderTest, NhwcConvolutionResultsReadInOnnxLayout) {
     const float k = std::string(reader) == "Sum" ? 3.0f : 2.0f;
     EXPECT_EQ(run(*loaded, {{1, 2, 3, 4}}, 4), (std::vector<float>{k * 1, k * 2, k * 3, k * 4})) << reader;
   }
+}
+
+// uint8 tensors are quantized operands of scale 1 and zero point 0. DequantizeLinear per axis 1 with
+// scales [0.5, 2] and zero points [128, 0], by hand: [[0, 10], [255, 128]] -> [[(0 - 128) / 2, 10 * 2],
+// [(255 - 128) / 2, 128 * 2]] = [[-64, 20], [63.5, 256]]. Adding uint8 tensors is refused (ONNX wraps
+// around where NNAPI saturates).
+TEST(OnnxLoaderTest, DequantizesUint8AndRefusesItsArithmetic) {
+  NodeModel m = nodeModel("DequantizeLinear", {}, {{"y", {2, 2}}});
+  auto* graph = m.model.mutable_graph();
+  auto* x = graph->add_input();
+  x->set_name("x");
+  x->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::UINT8);
+  for (int64_t d : {2, 2})
+    x->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(d);
+  auto* scale = graph->add_initializer();
+  scale->set_name("scale");
+  scale->set_data_type(onnx::TensorProto::FLOAT);
+  scale->add_dims(2);
+  scale->add_float_data(0.5f);
+  scale->add_float_data(2.0f);
+  auto* zero = graph->add_initializer();
+  zero->set_name("zero");
+  zero->set_data_type(onnx::TensorProto::UINT8);
+  zero->add_dims(2);
+  zero->add_int32_data(128);
+  zero->add_int32_data(0);
+  for (const char* in : {"x", "scale", "zero"})
+    m.node->add_input(in);
+  setAttribute(m.node, "axis", 1);
+  auto loaded = loadOnnxModel(write("dequantize.onnx", m.model));
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  ANeuralNetworksCompilation* compilation = nullptr;
+  ASSERT_EQ(ANeuralNetworksCompilation_create(loaded->model.get(), &compilation), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksCompilation_finish(compilation), ANEURALNETWORKS_NO_ERROR);
+  ANeuralNetworksExecution* execution = nullptr;
+  ASSERT_EQ(ANeuralNetworksExecution_create(compilation, &execution), ANEURALNETWORKS_NO_ERROR);
+  const uint8_t in[4] = {0, 10, 255, 128};
+  std::vector<float> y(4);
+  EXPECT_EQ(ANeuralNetworksExecution_setInput(execution, 0, nullptr, in, 4), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksExecution_setOutput(execution, 0, nullptr, y.data(), 16),
+            ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksExecution_compute(execution), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(y, (std::vector<float>{-64.0f, 20.0f, 63.5f, 256.0f}));
+  ANeuralNetworksExecution_free(execution);
+  ANeuralNetworksCompilation_free(compilation);
+
+  NodeModel add = nodeModel("Add", {}, {{"s", {2}}});
+  for (const char* name : {"a", "b"}) {
+    auto* input = add.model.mutable_graph()->add_input();
+    input->set_name(name);
+    input->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::UINT8);
+    input->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(2);
+    add.node->add_input(name);
+  }
+  expectOneLineError(loadOnnxModel(write("add_uint8.onnx", add.model)),
+                     "node 'n' (Add): 8-bit integer arithmetic");
 }
 
 }  // namespace
