@@ -3136,6 +3136,92 @@ Result<void> mapDequantizeLinear(GraphBuilder& b) {
   return {};
 }
 
+// Round half to even (ONNX's Round, and QuantizeLinear's rounding) of float32 `in`, exact: with
+// f = FLOOR(v) and d = v - f (exact below 2^23, where every float is whole anyway: such v are kept),
+// r = f + (d > 0.5) + (d == 0.5 and f odd), f odd being f - 2 FLOOR(f / 2) == 1.
+Result<uint32_t> roundHalfToEven(GraphBuilder& b, uint32_t in, const Dims& dims) {
+  const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32, b8 = ANEURALNETWORKS_TENSOR_BOOL8;
+  NNRT_ASSIGN_OR_RETURN(uint32_t floor, apply(b, ANEURALNETWORKS_FLOOR, {in}, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t fraction, arithmetic(b, ANEURALNETWORKS_SUB, in, floor, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t half, b.constFloats({0.5f}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t above, apply(b, ANEURALNETWORKS_GREATER, {fraction, half}, b8, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t tie, apply(b, ANEURALNETWORKS_EQUAL, {fraction, half}, b8, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t halved, arithmetic(b, ANEURALNETWORKS_MUL, floor, half, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t halvedFloor, apply(b, ANEURALNETWORKS_FLOOR, {halved}, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t evenPart,
+                        arithmetic(b, ANEURALNETWORKS_ADD, halvedFloor, halvedFloor, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t parity, arithmetic(b, ANEURALNETWORKS_SUB, floor, evenPart, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t one, b.constFloats({1.0f}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t odd, apply(b, ANEURALNETWORKS_EQUAL, {parity, one}, b8, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t oddTie, apply(b, ANEURALNETWORKS_LOGICAL_AND, {tie, odd}, b8, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t up, apply(b, ANEURALNETWORKS_LOGICAL_OR, {above, oddTie}, b8, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t ceil, arithmetic(b, ANEURALNETWORKS_ADD, floor, one, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t rounded, apply(b, ANEURALNETWORKS_SELECT, {up, ceil, floor}, f32, dims));
+  // Floats of 2^23 and more are whole (and FLOOR + 1 could round): those stay as they are.
+  NNRT_ASSIGN_OR_RETURN(uint32_t magnitude, apply(b, ANEURALNETWORKS_ABS, {in}, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t limit, b.constFloats({8388608.0f}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t whole,
+                        apply(b, ANEURALNETWORKS_GREATER_EQUAL, {magnitude, limit}, b8, dims));
+  return apply(b, ANEURALNETWORKS_SELECT, {whole, in, rounded}, f32, dims);
+}
+
+Result<void> mapRound(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t out, roundHalfToEven(b, in, x->dims));
+  defineOperand(b, 0, out, x->type, x->dims, x->scalar);
+  return {};
+}
+
+// QuantizeLinear to uint8 or int8, as ONNX computes it: saturate(round_half_even(x / scale) + zero_point)
+// in float32 (DIV, the rounding above, ADD, MAXIMUM, MINIMUM), then QUANTIZE to the loader's 8-bit
+// type of scale 1, which takes the whole values as they are.
+Result<void> mapQuantizeLinear(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  NNRT_ASSIGN_OR_RETURN(std::vector<float> scale, b.constantFloats(1));
+  NNRT_ASSIGN_OR_RETURN(const Value* zp, b.input(2));
+  int32_t outType = ANEURALNETWORKS_TENSOR_QUANT8_ASYMM;
+  std::vector<double> zeroPoint(scale.size(), 0.0);
+  if (zp != nullptr) {
+    if (!zp->constant.has_value())
+      return b.refused("input 2 ('" + b.node()->input(2) + "') must be a constant");
+    if (!quantized(zp->type) || elementCount(zp->dims) != scale.size())
+      return b.refused("y_zero_point must be 8-bit with x_scale's size");
+    outType = zp->type;
+    for (size_t i = 0; i < scale.size(); ++i) {
+      uint8_t byte = zp->constant->bytes[i];
+      zeroPoint[i] = outType == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM ? byte : static_cast<int8_t>(byte);
+    }
+  }
+  Dims parameterDims{1};
+  if (scale.size() != 1) {
+    NNRT_ASSIGN_OR_RETURN(int64_t a, b.attrInt("axis", 1));
+    NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, a, x->dims.size()));
+    if (x->dims[axis] != scale.size()) return b.refused("y_scale does not match the axis");
+    parameterDims.assign(x->dims.size() - axis, 1);
+    parameterDims[0] = static_cast<uint32_t>(scale.size());
+  }
+  const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32;
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t scaleOperand, b.constFloats(scale, parameterDims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t scaled, arithmetic(b, ANEURALNETWORKS_DIV, in, scaleOperand, f32, x->dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t rounded, roundHalfToEven(b, scaled, x->dims));
+  NNRT_ASSIGN_OR_RETURN(HostTensor zeroTensor, filledTensor(b, f32, parameterDims, zeroPoint));
+  NNRT_ASSIGN_OR_RETURN(uint32_t zeroOperand, b.addConstant(f32, parameterDims, std::move(zeroTensor.bytes)));
+  NNRT_ASSIGN_OR_RETURN(uint32_t shifted,
+                        arithmetic(b, ANEURALNETWORKS_ADD, rounded, zeroOperand, f32, x->dims));
+  const bool isUnsigned = outType == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM;
+  NNRT_ASSIGN_OR_RETURN(uint32_t low, b.constFloats({isUnsigned ? 0.0f : -128.0f}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t high, b.constFloats({isUnsigned ? 255.0f : 127.0f}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t raised, apply(b, ANEURALNETWORKS_MAXIMUM, {shifted, low}, f32, x->dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t saturated, apply(b, ANEURALNETWORKS_MINIMUM, {raised, high}, f32, x->dims));
+  return b.emit(ANEURALNETWORKS_QUANTIZE, {saturated}, outType, x->dims);
+}
+
 const std::vector<const char*> kConvAttributes{"auto_pad",     "dilations", "group",
                                                "kernel_shape", "pads",      "strides"};
 
@@ -3246,6 +3332,7 @@ const std::vector<OperatorMapping>& operatorMappings() {
       {"Pad", {"mode", "pads", "value"}, mapPad},
       {"Pow", {}, mapPow},
       {"PRelu", {}, mapPrelu},
+      {"QuantizeLinear", {"axis"}, mapQuantizeLinear},
       {"Range", {}, mapRange},
       {"Reciprocal", {}, mapReciprocal},
       {"ReduceL1",
@@ -3289,6 +3376,7 @@ const std::vector<OperatorMapping>& operatorMappings() {
       {"RNN",
        {"activation_alpha", "activation_beta", "activations", "clip", "direction", "hidden_size", "layout"},
        mapRnn},
+      {"Round", {}, mapRound},
       {"Selu", {"alpha", "gamma"}, mapSelu},
       {"Shape", {"start", "end"}, mapShape},
       {"Shrink", {"bias", "lambd"}, mapShrink},

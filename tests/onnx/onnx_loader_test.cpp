@@ -534,5 +534,52 @@ TEST(OnnxLoaderTest, DequantizesUint8AndRefusesItsArithmetic) {
                      "node 'n' (Add): 8-bit integer arithmetic");
 }
 
+// Round and QuantizeLinear round halves to even, as ONNX (NNAPI's QUANTIZE would round them away from
+// zero). By hand: Round [0.5, 1.5, 2.5, -0.5, -1.5, 2.4, -2.6, 2^23 + 1] = [0, 2, 2, -0, -2, 2, -3,
+// 2^23 + 1]; QuantizeLinear with scale 2, zero point 128 of [1, 3, -3, 5, 1000] = round([0.5, 1.5, -1.5,
+// 2.5, 500]) + 128 saturated = [128, 130, 126, 130, 255].
+TEST(OnnxLoaderTest, RoundsHalvesToEven) {
+  NodeModel round = nodeModel("Round", {{"x", {8}}}, {{"y", {8}}});
+  auto loaded = loadOnnxModel(write("round.onnx", round.model));
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  EXPECT_EQ(run(*loaded, {{0.5f, 1.5f, 2.5f, -0.5f, -1.5f, 2.4f, -2.6f, 8388609.0f}}, 8),
+            (std::vector<float>{0, 2, 2, -0.0f, -2, 2, -3, 8388609.0f}));
+
+  NodeModel m = nodeModel("QuantizeLinear", {{"x", {5}}}, {});
+  auto* graph = m.model.mutable_graph();
+  auto* y = graph->add_output();
+  y->set_name("y");
+  y->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::UINT8);
+  y->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(5);
+  m.node->add_output("y");
+  auto* scale = graph->add_initializer();
+  scale->set_name("scale");
+  scale->set_data_type(onnx::TensorProto::FLOAT);
+  scale->add_float_data(2.0f);
+  auto* zero = graph->add_initializer();
+  zero->set_name("zero");
+  zero->set_data_type(onnx::TensorProto::UINT8);
+  zero->add_int32_data(128);
+  m.node->add_input("scale");
+  m.node->add_input("zero");
+  auto quantize = loadOnnxModel(write("quantize.onnx", m.model));
+  ASSERT_TRUE(quantize.has_value()) << quantize.error().message;
+  ANeuralNetworksCompilation* compilation = nullptr;
+  ASSERT_EQ(ANeuralNetworksCompilation_create(quantize->model.get(), &compilation), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksCompilation_finish(compilation), ANEURALNETWORKS_NO_ERROR);
+  ANeuralNetworksExecution* execution = nullptr;
+  ASSERT_EQ(ANeuralNetworksExecution_create(compilation, &execution), ANEURALNETWORKS_NO_ERROR);
+  const float in[5] = {1, 3, -3, 5, 1000};
+  uint8_t out[5] = {};
+  EXPECT_EQ(ANeuralNetworksExecution_setInput(execution, 0, nullptr, in, sizeof in),
+            ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksExecution_setOutput(execution, 0, nullptr, out, sizeof out),
+            ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksExecution_compute(execution), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(std::vector<int>(out, out + 5), (std::vector<int>{128, 130, 126, 130, 255}));
+  ANeuralNetworksExecution_free(execution);
+  ANeuralNetworksCompilation_free(compilation);
+}
+
 }  // namespace
 }  // namespace nnrt::onnxfront
