@@ -441,7 +441,9 @@ TEST(OnnxLoaderTest, FusesAReluIntoTheOperationBefore) {
     ANeuralNetworksExecution_setOutput(execution, index, nullptr, y.data(), 16);
     EXPECT_EQ(ANeuralNetworksExecution_compute(execution), ANEURALNETWORKS_NO_ERROR);
     EXPECT_EQ(y, (std::vector<float>{0, 0, 4, 0}));
-    if (sumIsOutput) EXPECT_EQ(sum, (std::vector<float>{-2, -1, 4, -2}));
+    if (sumIsOutput) {
+      EXPECT_EQ(sum, (std::vector<float>{-2, -1, 4, -2}));
+    }
     ANeuralNetworksExecution_free(execution);
     ANeuralNetworksCompilation_free(compilation);
   }
