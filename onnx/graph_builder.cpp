@@ -1,5 +1,6 @@
 #include "onnx/graph_builder.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "onnx/tensor_proto.hpp"
@@ -65,7 +66,45 @@ Result<std::vector<float>> GraphBuilder::constantFloats(int i) const {
   return out;
 }
 
+Result<uint32_t> GraphBuilder::otherLayout(const Value& value, const std::vector<int32_t>& perm) {
+  if (value.otherLayout != kNoOperand) return value.otherLayout;
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, value.nhwc ? Result<uint32_t>(value.operand) : operand(value));
+  const auto& from = operandRecords_.at(in).dimensions;
+  if (from.size() != 4) return refused("a layout change needs a known 4-D shape");
+  std::vector<uint32_t> dims;
+  for (int32_t p : perm)
+    dims.push_back(from[p]);
+  NNRT_ASSIGN_OR_RETURN(uint32_t permOperand, constInts(perm));
+  NNRT_ASSIGN_OR_RETURN(uint32_t out, addTensor(value.type, dims));
+  NNRT_RETURN_IF_ERROR(addOperation(ANEURALNETWORKS_TRANSPOSE, {in, permOperand}, {out}));
+  for (auto& [name, v] : values_) {
+    if (v.operand == in && v.nhwc == value.nhwc) v.otherLayout = out;
+  }
+  return out;
+}
+
+Result<uint32_t> GraphBuilder::nhwcOperand(const Value& value) {
+  if (value.nhwc) return value.operand;
+  if (value.dims.size() != 4) return refused("an NHWC operand must be 4-D");
+  return otherLayout(value, {0, 2, 3, 1});
+}
+
+Result<void> GraphBuilder::emitNhwc(int32_t type, const std::vector<uint32_t>& inputs, int32_t outType,
+                                    const std::vector<uint32_t>& nchwDims) {
+  NNRT_ASSIGN_OR_RETURN(uint32_t out,
+                        addTensor(outType, {nchwDims[0], nchwDims[2], nchwDims[3], nchwDims[1]}));
+  NNRT_RETURN_IF_ERROR(addOperation(type, inputs, {out}));
+  Value value;
+  value.operand = out;
+  value.type = outType;
+  value.dims = nchwDims;
+  value.nhwc = true;
+  define(0, std::move(value));
+  return {};
+}
+
 Result<uint32_t> GraphBuilder::operand(const Value& value) {
+  if (value.nhwc) return otherLayout(value, {0, 3, 1, 2});
   if (value.operand != kNoOperand) return value.operand;
   // A constant: add it once and remember its operand under every name that holds it.
   NNRT_ASSIGN_OR_RETURN(uint32_t index, addConstant(value.type, value.dims, value.constant->bytes));
@@ -79,8 +118,11 @@ Result<uint32_t> GraphBuilder::operand(const Value& value) {
 }
 
 Result<uint32_t> GraphBuilder::addTensor(int32_t type, const std::vector<uint32_t>& dims) {
+  // 8-bit integer tensors are quantized types of scale 1 and zero point 0 (their values exactly).
+  const bool quantized =
+      type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM || type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED;
   ANeuralNetworksOperandType t{type, static_cast<uint32_t>(dims.size()), dims.empty() ? nullptr : dims.data(),
-                               0.0f, 0};
+                               quantized ? 1.0f : 0.0f, 0};
   if (type == ANEURALNETWORKS_INT32 || type == ANEURALNETWORKS_FLOAT32 || type == ANEURALNETWORKS_BOOL) {
     t.dimensionCount = 0;
     t.dimensions = nullptr;
@@ -184,10 +226,71 @@ void GraphBuilder::defineName(const std::string& name, Value value) {
 
 Result<uint32_t> GraphBuilder::reshape(uint32_t operand, int32_t type, const std::vector<uint32_t>& dims) {
   std::vector<int32_t> shape(dims.begin(), dims.end());
+  if (type == ANEURALNETWORKS_TENSOR_BOOL8) {
+    // RESHAPE takes no booleans: SELECT 1 or 0 (int32), RESHAPE that, NOT_EQUAL 0 back.
+    const auto& from = operandRecords_.at(operand).dimensions;
+    if (from.empty() || std::find(from.begin(), from.end(), 0u) != from.end())
+      return refused("reshaping a boolean of unknown shape");
+    size_t count = 1;
+    for (uint32_t d : from)
+      count *= d;
+    NNRT_ASSIGN_OR_RETURN(uint32_t ones, constInts(std::vector<int32_t>(count, 1), from));
+    NNRT_ASSIGN_OR_RETURN(uint32_t zeros, constInts(std::vector<int32_t>(count, 0), from));
+    NNRT_ASSIGN_OR_RETURN(uint32_t asInt, addTensor(ANEURALNETWORKS_TENSOR_INT32, from));
+    NNRT_RETURN_IF_ERROR(addOperation(ANEURALNETWORKS_SELECT, {operand, ones, zeros}, {asInt}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t reshaped, reshape(asInt, ANEURALNETWORKS_TENSOR_INT32, dims));
+    NNRT_ASSIGN_OR_RETURN(uint32_t zero, constInts({0}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t out, addTensor(type, dims));
+    NNRT_RETURN_IF_ERROR(addOperation(ANEURALNETWORKS_NOT_EQUAL, {reshaped, zero}, {out}));
+    return out;
+  }
   NNRT_ASSIGN_OR_RETURN(uint32_t shapeOperand, constInts(shape));
   NNRT_ASSIGN_OR_RETURN(uint32_t out, addTensor(type, dims));
   NNRT_RETURN_IF_ERROR(addOperation(ANEURALNETWORKS_RESHAPE, {operand, shapeOperand}, {out}));
   return out;
+}
+
+int32_t GraphBuilder::fuseFollowingActivation() {
+  if (node_ == nullptr || node_->output_size() < 1) return ANEURALNETWORKS_FUSED_NONE;
+  const std::string& name = node_->output(0);
+  auto readers = consumers_.find(name);
+  if (graphOutputs_.count(name) != 0 || readers == consumers_.end() || readers->second.size() != 1)
+    return ANEURALNETWORKS_FUSED_NONE;
+  const onnx::NodeProto* next = readers->second[0];
+  if (!next->domain().empty() && next->domain() != "ai.onnx") return ANEURALNETWORKS_FUSED_NONE;
+  if (next->input_size() < 1 || next->input(0) != name || next->output_size() != 1)
+    return ANEURALNETWORKS_FUSED_NONE;
+  int32_t code = ANEURALNETWORKS_FUSED_NONE;
+  if (next->op_type() == "Relu") {
+    code = ANEURALNETWORKS_FUSED_RELU;
+  } else if (next->op_type() == "Clip") {
+    // The bounds: attributes before opset 11, constant inputs from it on (absent: unbounded).
+    std::optional<float> bound[2];
+    for (int i = 0; i < 2; ++i) {
+      if (opset_ < 11) {
+        for (const auto& a : next->attribute()) {
+          if (a.name() == (i == 0 ? "min" : "max")) bound[i] = a.f();
+        }
+      } else if (next->input_size() > i + 1 && !next->input(i + 1).empty()) {
+        const Value* v = find(next->input(i + 1));
+        if (v == nullptr || !v->constant.has_value() || v->type != ANEURALNETWORKS_TENSOR_FLOAT32 ||
+            v->constant->bytes.size() != 4) {
+          return ANEURALNETWORKS_FUSED_NONE;
+        }
+        float f;
+        std::memcpy(&f, v->constant->bytes.data(), 4);
+        bound[i] = f;
+      }
+    }
+    if (bound[0] == 0.0f && !bound[1])
+      code = ANEURALNETWORKS_FUSED_RELU;
+    else if (bound[0] == 0.0f && bound[1] == 6.0f)
+      code = ANEURALNETWORKS_FUSED_RELU6;
+    else if (bound[0] == -1.0f && bound[1] == 1.0f)
+      code = ANEURALNETWORKS_FUSED_RELU1;
+  }
+  if (code != ANEURALNETWORKS_FUSED_NONE) absorbed_.insert(next);
+  return code;
 }
 
 const onnx::AttributeProto* GraphBuilder::attribute(const std::string& name) const {

@@ -23,6 +23,10 @@ struct Value {
   std::vector<uint32_t> dims;          // never empty (rank 0 is [1]); 0 = unknown dimension
   bool scalar = false;                 // rank 0 in ONNX
   std::optional<HostTensor> constant;  // its values when known at load time
+  // A 4-D image the layout-sensitive operations keep as NHWC (NNAPI's own layout, which its drivers run
+  // without converting): `operand` holds it so, `dims` stay ONNX's NCHW ones.
+  bool nhwc = false;
+  uint32_t otherLayout = kNoOperand;  // the same tensor TRANSPOSEd to the other layout, once made
 };
 
 class GraphBuilder {
@@ -44,8 +48,15 @@ class GraphBuilder {
   Result<std::vector<int32_t>> constantInts(int i) const;
   Result<std::vector<float>> constantFloats(int i) const;
 
-  // The model operand of `value`, adding a constant to the model on first use.
+  // The model operand of `value` (in ONNX's layout: an NHWC value is TRANSPOSEd back once), adding a
+  // constant to the model on first use.
   Result<uint32_t> operand(const Value& value);
+  // A 4-D `value` as an NHWC operand (an NCHW one TRANSPOSEd once).
+  Result<uint32_t> nhwcOperand(const Value& value);
+  // Adds NNAPI operation `type` writing an NHWC image that becomes the current node's output 0 with
+  // ONNX's NCHW shape `nchwDims`.
+  Result<void> emitNhwc(int32_t type, const std::vector<uint32_t>& inputs, int32_t outType,
+                        const std::vector<uint32_t>& nchwDims);
 
   Result<uint32_t> addTensor(int32_t type, const std::vector<uint32_t>& dims);
   Result<uint32_t> addConstant(int32_t type, const std::vector<uint32_t>& dims, std::vector<uint8_t> bytes);
@@ -73,6 +84,18 @@ class GraphBuilder {
   Result<std::string> attrString(const std::string& name, const std::string& fallback) const;
   Result<std::vector<int64_t>> attrInts(const std::string& name) const;  // empty when absent
 
+  // Who reads each value (nodes, and whether it is a graph output), for fusing activations.
+  void setConsumers(std::map<std::string, std::vector<const onnx::NodeProto*>> consumers,
+                    std::set<std::string> graphOutputs) {
+    consumers_ = std::move(consumers);
+    graphOutputs_ = std::move(graphOutputs);
+  }
+  // The NNAPI fused activation that computes the only reader of the current node's output 0, when that
+  // reader is a Relu or a Clip to [0, inf), [0, 6] or [-1, 1] and the value is no graph output; the
+  // reader is then absorbed (it names the fused result). FUSED_NONE otherwise.
+  int32_t fuseFollowingActivation();
+  bool absorbed(const onnx::NodeProto* node) const { return absorbed_.count(node) != 0; }
+
   // Adds RESHAPE of `operand` to `dims` (all known) and returns the new operand.
   Result<uint32_t> reshape(uint32_t operand, int32_t type, const std::vector<uint32_t>& dims);
 
@@ -88,6 +111,12 @@ class GraphBuilder {
   std::vector<std::vector<uint8_t>> held_;  // values the runtime reads until finish
   std::vector<OperandRecord> operandRecords_;
   std::vector<OperationRecord> operationRecords_;
+  std::map<std::string, std::vector<const onnx::NodeProto*>> consumers_;
+  std::set<std::string> graphOutputs_;
+  std::set<const onnx::NodeProto*> absorbed_;
+
+  // Adds TRANSPOSE of `value`'s operand by `perm` (once: remembered as its otherLayout).
+  Result<uint32_t> otherLayout(const Value& value, const std::vector<int32_t>& perm);
 };
 
 // The mapping of one ONNX operator: `attributes` lists every attribute it understands (any other is

@@ -128,6 +128,16 @@ Result<LoadedModel> build(const onnx::ModelProto& proto, const std::filesystem::
     builder.defineName(info.name(), std::move(*value));
   }
 
+  std::map<std::string, std::vector<const onnx::NodeProto*>> consumers;
+  std::set<std::string> graphOutputs;
+  for (const auto& node : graph.node()) {
+    for (const auto& input : node.input())
+      consumers[input].push_back(&node);
+  }
+  for (const auto& info : graph.output())
+    graphOutputs.insert(info.name());
+  builder.setConsumers(std::move(consumers), std::move(graphOutputs));
+
   const auto& mappings = operatorMappings();
   for (const auto& node : graph.node()) {
     builder.setNode(&node);
@@ -147,6 +157,11 @@ Result<LoadedModel> build(const onnx::ModelProto& proto, const std::filesystem::
       if (!known)
         return badFile(file, builder.refuse("attribute '" + attribute.name() + "' is not supported").message);
     }
+    if (builder.absorbed(&node)) {
+      // A Relu or Clip fused into the operation before it: its output is that operation's.
+      builder.defineName(node.output(0), *builder.find(node.input(0)));
+      continue;
+    }
     NNRT_RETURN_IF_ERROR(located(mapping->map(builder)));
     for (const auto& output : node.output()) {
       if (!output.empty() && builder.find(output) == nullptr) {
@@ -162,17 +177,35 @@ Result<LoadedModel> build(const onnx::ModelProto& proto, const std::filesystem::
     const Value* value = builder.find(info.name());
     if (value == nullptr) return badFile(file, "output '" + info.name() + "' is not computed by the graph");
     uint32_t operand = value->operand;
+    if (value->nhwc) {
+      // An image kept as NHWC leaves the model in ONNX's NCHW.
+      auto nchw = builder.operand(*value);
+      if (!nchw.has_value()) return badFile(file, "output '" + info.name() + "': " + nchw.error().message);
+      operand = *nchw;
+    }
     bool repeated = std::find(outputOperands.begin(), outputOperands.end(), operand) != outputOperands.end();
     if (operand == kNoOperand || inputSet.count(operand) != 0 || repeated) {
       // A model output must be written by an operation, once: a constant (Shape, Size, folded values),
-      // an input or a repeated output is copied by a RESHAPE to its own shape.
+      // an input or a repeated output is copied by a RESHAPE to its own shape (booleans, which RESHAPE
+      // does not take, by a LOGICAL_AND with themselves).
       auto source = builder.operand(*value);
       if (!source.has_value())
         return badFile(file, "output '" + info.name() + "': " + source.error().message);
-      auto copy = builder.reshape(*source, value->type, value->dims);
+      Result<uint32_t> copy = kNoOperand;
+      if (value->type == ANEURALNETWORKS_TENSOR_BOOL8) {
+        copy = builder.addTensor(value->type, value->dims);
+        if (copy.has_value()) {
+          auto added = builder.addOperation(ANEURALNETWORKS_LOGICAL_AND, {*source, *source}, {*copy});
+          if (!added.has_value()) copy = Unexpected<Error>(added.error());
+        }
+      } else {
+        copy = builder.reshape(*source, value->type, value->dims);
+      }
       if (!copy.has_value()) return badFile(file, "output '" + info.name() + "': " + copy.error().message);
       operand = *copy;
     }
+    // Tools find outputs by their operand's name: a copy or layout change carries the output's.
+    builder.operandRecords()[operand].name = info.name();
     outputOperands.push_back(operand);
     loaded.outputs.push_back(TensorInfo{info.name(), value->type, value->dims});
   }

@@ -76,6 +76,8 @@ size_t elementSize(int32_t type) {
     case ANEURALNETWORKS_TENSOR_FLOAT16:
       return 2;
     case ANEURALNETWORKS_TENSOR_BOOL8:
+    case ANEURALNETWORKS_TENSOR_QUANT8_ASYMM:
+    case ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED:
       return 1;
     default:
       return 0;
@@ -100,6 +102,11 @@ Result<int32_t> nnapiTensorType(int32_t onnxType) {
       return ANEURALNETWORKS_TENSOR_INT32;
     case onnx::TensorProto::BOOL:
       return ANEURALNETWORKS_TENSOR_BOOL8;
+    // 8-bit integers: quantized types of scale 1 and zero point 0, which hold them exactly.
+    case onnx::TensorProto::UINT8:
+      return ANEURALNETWORKS_TENSOR_QUANT8_ASYMM;
+    case onnx::TensorProto::INT8:
+      return ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED;
     default:
       return fail(ResultCode::BAD_DATA,
                   "element type " + onnxTypeName(onnxType) + " has no NNAPI tensor type");
@@ -160,6 +167,8 @@ Result<HostTensor> decodeTensor(const onnx::TensorProto& tensor, const std::file
       break;
     case onnx::TensorProto::INT32:
     case onnx::TensorProto::BOOL:
+    case onnx::TensorProto::UINT8:
+    case onnx::TensorProto::INT8:
     case onnx::TensorProto::FLOAT16: {
       if (static_cast<size_t>(tensor.int32_data_size()) != count) return sizeError(tensor.int32_data_size());
       for (size_t i = 0; i < count; ++i) {
@@ -168,6 +177,8 @@ Result<HostTensor> decodeTensor(const onnx::TensorProto& tensor, const std::file
           std::memcpy(out.bytes.data() + 4 * i, &v, 4);
         else if (type == ANEURALNETWORKS_TENSOR_BOOL8)
           out.bytes[i] = v != 0;
+        else if (elementSize(type) == 1)
+          out.bytes[i] = static_cast<uint8_t>(v);
         else {
           uint16_t bits = static_cast<uint16_t>(v);
           std::memcpy(out.bytes.data() + 2 * i, &bits, 2);

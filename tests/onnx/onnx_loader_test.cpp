@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 #include <onnx/onnx_pb.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -234,6 +236,351 @@ TEST(OnnxLoaderTest, CEntryPointReturnsTheModelAndNames) {
       ANEURALNETWORKS_BAD_DATA);
   EXPECT_EQ(model, nullptr);
   ANeuralNetworksNnrt_freeOnnxNames(nullptr, 0);
+}
+
+// One node `op` over float inputs `inputs` (name, dims) and int64 initializers `ints`, at `opset`.
+struct NodeModel {
+  onnx::ModelProto model;
+  onnx::NodeProto* node;
+};
+
+NodeModel nodeModel(const std::string& op,
+                    const std::vector<std::pair<std::string, std::vector<int64_t>>>& inputs,
+                    const std::vector<std::pair<std::string, std::vector<int64_t>>>& outputs,
+                    int64_t opset = 13) {
+  NodeModel m{reluModel(opset), nullptr};
+  auto* graph = m.model.mutable_graph();
+  graph->clear_node();
+  graph->clear_input();
+  graph->clear_output();
+  for (const auto& [name, dims] : inputs)
+    addFloatInput(graph, name, dims);
+  for (const auto& [name, dims] : outputs)
+    addFloatInput(graph, name, dims, true);
+  m.node = graph->add_node();
+  m.node->set_name("n");
+  m.node->set_op_type(op);
+  for (const auto& [name, dims] : inputs)
+    m.node->add_input(name);
+  for (const auto& [name, dims] : outputs)
+    m.node->add_output(name);
+  return m;
+}
+
+void addInts(NodeModel& m, const std::string& name, const std::vector<int64_t>& values, bool asInput = true) {
+  auto* t = m.model.mutable_graph()->add_initializer();
+  t->set_name(name);
+  t->set_data_type(onnx::TensorProto::INT64);
+  t->add_dims(static_cast<int64_t>(values.size()));
+  for (int64_t v : values)
+    t->add_int64_data(v);
+  if (asInput) m.node->add_input(name);
+}
+
+void setAttribute(onnx::NodeProto* node, const std::string& name, int64_t value) {
+  auto* a = node->add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::INT);
+  a->set_i(value);
+}
+
+void setAttribute(onnx::NodeProto* node, const std::string& name, const std::string& value) {
+  auto* a = node->add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::STRING);
+  a->set_s(value);
+}
+
+bool hasOperation(const LoadedModel& model, int32_t type) {
+  return std::any_of(model.operations.begin(), model.operations.end(),
+                     [&](const OperationRecord& r) { return r.type == type; });
+}
+
+// CumSum of float32 (the node tests' are all double), exclusive and reverse along axis 1: by hand,
+// [1, 2, 3] -> [2 + 3, 3, 0] = [5, 3, 0]; [4, 5, 6] -> [11, 6, 0].
+TEST(OnnxLoaderTest, CumSumExclusiveReverse) {
+  NodeModel m = nodeModel("CumSum", {{"x", {2, 3}}}, {{"y", {2, 3}}});
+  addInts(m, "axis", {1});
+  setAttribute(m.node, "exclusive", 1);
+  setAttribute(m.node, "reverse", 1);
+  auto loaded = loadOnnxModel(write("cumsum.onnx", m.model));
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  EXPECT_EQ(run(*loaded, {{1, 2, 3, 4, 5, 6}}, 6), (std::vector<float>{5, 3, 0, 11, 6, 0}));
+}
+
+// Hardmax before opset 13 takes the input as 2-D rows [before axis, from axis]: x = [[[1, 5], [3, 2]]]
+// with axis 1 is one row [1, 5, 3, 2], whose maximum is element 1; opset 13 takes the maxima along
+// axis 1 alone (columns [1, 3] and [5, 2]: elements (1, 0) and (0, 1)).
+TEST(OnnxLoaderTest, HardmaxCoercesTo2DBeforeOpset13) {
+  for (int64_t opset : {11, 13}) {
+    NodeModel m = nodeModel("Hardmax", {{"x", {1, 2, 2}}}, {{"y", {1, 2, 2}}}, opset);
+    setAttribute(m.node, "axis", 1);
+    auto loaded = loadOnnxModel(write("hardmax.onnx", m.model));
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+    EXPECT_EQ(run(*loaded, {{1, 5, 3, 2}}, 4),
+              opset == 11 ? (std::vector<float>{0, 1, 0, 0}) : (std::vector<float>{0, 1, 1, 0}))
+        << "opset " << opset;
+  }
+}
+
+// Resize nearest: where NNAPI's RESIZE_NEAREST_NEIGHBOR picks ONNX's pixels it runs (2x2 -> 4x4,
+// asymmetric, floor: rows and columns 0, 0, 1, 1); where none does (asymmetric, ceil: source o / 2 =
+// 0, 0.5, 1, 1.5 -> 0, 1, 1, 2 clamped to 1) the rows and columns are GATHERed.
+TEST(OnnxLoaderTest, ResizeNearestNativeOrGathered) {
+  for (const char* rounding : {"floor", "ceil"}) {
+    NodeModel m = nodeModel("Resize", {{"x", {1, 1, 2, 2}}}, {{"y", {1, 1, 4, 4}}});
+    m.node->add_input("");
+    m.node->add_input("");
+    addInts(m, "sizes", {1, 1, 4, 4});
+    setAttribute(m.node, "mode", std::string("nearest"));
+    setAttribute(m.node, "coordinate_transformation_mode", std::string("asymmetric"));
+    setAttribute(m.node, "nearest_mode", std::string(rounding));
+    auto loaded = loadOnnxModel(write("resize.onnx", m.model));
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+    const bool floor = std::string(rounding) == "floor";
+    EXPECT_EQ(hasOperation(*loaded, ANEURALNETWORKS_RESIZE_NEAREST_NEIGHBOR), floor) << rounding;
+    EXPECT_EQ(hasOperation(*loaded, ANEURALNETWORKS_GATHER), !floor) << rounding;
+    std::vector<float> want = floor ? std::vector<float>{1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 4, 4, 3, 3, 4, 4}
+                                    : std::vector<float>{1, 2, 2, 2, 3, 4, 4, 4, 3, 4, 4, 4, 3, 4, 4, 4};
+    EXPECT_EQ(run(*loaded, {{1, 2, 3, 4}}, 16), want) << rounding;
+  }
+}
+
+// Cos, Tan, Sinh and Cosh are compositions of SIN and EXP: compared with the C library's functions.
+TEST(OnnxLoaderTest, TrigonometricCompositionsMatchTheCLibrary) {
+  const std::vector<float> x{0.0f, 0.5f, -1.25f, 2.0f};
+  for (const char* op : {"Cos", "Tan", "Sinh", "Cosh"}) {
+    NodeModel m = nodeModel(op, {{"x", {4}}}, {{"y", {4}}});
+    auto loaded = loadOnnxModel(write("trig.onnx", m.model));
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+    std::vector<float> got = run(*loaded, {x}, 4);
+    for (size_t i = 0; i < x.size(); ++i) {
+      double want = std::string(op) == "Cos"    ? std::cos(double{x[i]})
+                    : std::string(op) == "Tan"  ? std::tan(double{x[i]})
+                    : std::string(op) == "Sinh" ? std::sinh(double{x[i]})
+                                                : std::cosh(double{x[i]});
+      EXPECT_NEAR(got[i], want, 1e-7 + 1e-5 * std::fabs(want)) << op << "(" << x[i] << ")";
+    }
+  }
+}
+
+// What the new mappings cannot compute exactly is refused, naming the node and the reason.
+TEST(OnnxLoaderTest, RefusesWhatTheNewMappingsCannotComputeExactly) {
+  NodeModel crop = nodeModel("Resize", {{"x", {1, 1, 2, 2}}}, {{"y", {1, 1, 4, 4}}});
+  crop.node->add_input("");
+  crop.node->add_input("");
+  addInts(crop, "sizes", {1, 1, 4, 4});
+  setAttribute(crop.node, "coordinate_transformation_mode", std::string("tf_crop_and_resize"));
+  expectOneLineError(loadOnnxModel(write("crop.onnx", crop.model)),
+                     "node 'n' (Resize): tf_crop_and_resize is not supported");
+
+  NodeModel mod = nodeModel("Mod", {{"a", {2}}, {"b", {2}}}, {{"y", {2}}});
+  setAttribute(mod.node, "fmod", 1);
+  expectOneLineError(loadOnnxModel(write("mod.onnx", mod.model)),
+                     "node 'n' (Mod): only int32 and int64 tensors");
+
+  NodeModel topk = nodeModel("TopK", {{"x", {4}}}, {{"v", {2}}, {"i", {2}}});
+  addInts(topk, "k", {2});
+  setAttribute(topk.node, "sorted", 0);
+  expectOneLineError(loadOnnxModel(write("topk.onnx", topk.model)), "node 'n' (TopK): sorted 0");
+
+  NodeModel norm = nodeModel("LayerNormalization", {{"x", {2, 2}}, {"s", {2}}}, {{"y", {2, 2}}}, 17);
+  setAttribute(norm.node, "stash_type", 11);
+  expectOneLineError(loadOnnxModel(write("layernorm.onnx", norm.model)),
+                     "node 'n' (LayerNormalization): stash_type other than float");
+
+  NodeModel deconv = nodeModel("ConvTranspose", {{"x", {1, 2, 2, 2}}}, {{"y", {1, 2, 3, 3}}});
+  auto* w = deconv.model.mutable_graph()->add_initializer();
+  w->set_name("w");
+  w->set_data_type(onnx::TensorProto::FLOAT);
+  for (int64_t d : {2, 1, 2, 2})
+    w->add_dims(d);
+  for (int i = 0; i < 8; ++i)
+    w->add_float_data(1.0f);
+  deconv.node->add_input("w");
+  setAttribute(deconv.node, "group", 2);
+  expectOneLineError(loadOnnxModel(write("deconv.onnx", deconv.model)),
+                     "node 'n' (ConvTranspose): group other than 1 has no NNAPI operation");
+
+  for (const char* op : {"RNN", "LSTM"}) {
+    NodeModel recurrent = nodeModel(op, {{"x", {1, 1, 2}}}, {{"y", {1, 1, 1, 1}}});
+    setAttribute(recurrent.node, "direction", std::string("bidirectional"));
+    expectOneLineError(loadOnnxModel(write("recurrent.onnx", recurrent.model)),
+                       std::string("node 'n' (") + op + "): direction 'bidirectional' is not supported");
+  }
+}
+
+// Add then Relu: the Relu joins ADD as its fused activation (one operation, as an NNAPI model written by
+// hand), unless the sum is read elsewhere (here: also a graph output). By hand: [1, -2] + [-3, 1] =
+// [-2, -1] -> relu [0, 0]; [1, 2] + [3, -4] = [4, -2] -> [4, 0].
+TEST(OnnxLoaderTest, FusesAReluIntoTheOperationBefore) {
+  for (bool sumIsOutput : {false, true}) {
+    NodeModel m = nodeModel("Add", {{"a", {2, 2}}, {"b", {2, 2}}}, {{"s", {2, 2}}});
+    auto* graph = m.model.mutable_graph();
+    if (!sumIsOutput) graph->clear_output();
+    addFloatInput(graph, "y", {2, 2}, true);
+    auto* relu = graph->add_node();
+    relu->set_name("r");
+    relu->set_op_type("Relu");
+    relu->add_input("s");
+    relu->add_output("y");
+    auto loaded = loadOnnxModel(write("fuse.onnx", m.model));
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+    EXPECT_EQ(loaded->operations.size(), sumIsOutput ? 2u : 1u);
+    EXPECT_EQ(hasOperation(*loaded, ANEURALNETWORKS_RELU), sumIsOutput);
+    ANeuralNetworksCompilation* compilation = nullptr;
+    ASSERT_EQ(ANeuralNetworksCompilation_create(loaded->model.get(), &compilation), ANEURALNETWORKS_NO_ERROR);
+    ASSERT_EQ(ANeuralNetworksCompilation_finish(compilation), ANEURALNETWORKS_NO_ERROR);
+    ANeuralNetworksExecution* execution = nullptr;
+    ASSERT_EQ(ANeuralNetworksExecution_create(compilation, &execution), ANEURALNETWORKS_NO_ERROR);
+    std::vector<float> a{1, -2, 1, 2}, b{-3, 1, 3, -4}, sum(4), y(4);
+    ANeuralNetworksExecution_setInput(execution, 0, nullptr, a.data(), 16);
+    ANeuralNetworksExecution_setInput(execution, 1, nullptr, b.data(), 16);
+    int32_t index = 0;
+    if (sumIsOutput) ANeuralNetworksExecution_setOutput(execution, index++, nullptr, sum.data(), 16);
+    ANeuralNetworksExecution_setOutput(execution, index, nullptr, y.data(), 16);
+    EXPECT_EQ(ANeuralNetworksExecution_compute(execution), ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(y, (std::vector<float>{0, 0, 4, 0}));
+    if (sumIsOutput) {
+      EXPECT_EQ(sum, (std::vector<float>{-2, -1, 4, -2}));
+    }
+    ANeuralNetworksExecution_free(execution);
+    ANeuralNetworksCompilation_free(compilation);
+  }
+}
+
+// Convolutions run as NHWC inside the model; what reads their result in ONNX's NCHW gets it back in that
+// layout. Conv 1x1 with weights 2 * identity over x [1, 2, 1, 2] gives 2x; Identity of it is 2x, the Sum
+// of it and x is 3x (channel-major, as ONNX lays it out).
+TEST(OnnxLoaderTest, NhwcConvolutionResultsReadInOnnxLayout) {
+  for (const char* reader : {"Identity", "Sum"}) {
+    NodeModel m = nodeModel("Conv", {{"x", {1, 2, 1, 2}}}, {{"c", {1, 2, 1, 2}}});
+    auto* graph = m.model.mutable_graph();
+    auto* w = graph->add_initializer();
+    w->set_name("w");
+    w->set_data_type(onnx::TensorProto::FLOAT);
+    for (int64_t d : {2, 2, 1, 1})
+      w->add_dims(d);
+    for (float v : {2.0f, 0.0f, 0.0f, 2.0f})
+      w->add_float_data(v);
+    m.node->add_input("w");
+    graph->clear_output();
+    addFloatInput(graph, "y", {1, 2, 1, 2}, true);
+    auto* next = graph->add_node();
+    next->set_name("r");
+    next->set_op_type(reader);
+    next->add_input("c");
+    if (std::string(reader) == "Sum") next->add_input("x");
+    next->add_output("y");
+    auto loaded = loadOnnxModel(write("nhwc.onnx", m.model));
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+    EXPECT_TRUE(hasOperation(*loaded, ANEURALNETWORKS_TRANSPOSE)) << reader;
+    const float k = std::string(reader) == "Sum" ? 3.0f : 2.0f;
+    EXPECT_EQ(run(*loaded, {{1, 2, 3, 4}}, 4), (std::vector<float>{k * 1, k * 2, k * 3, k * 4})) << reader;
+  }
+}
+
+// uint8 tensors are quantized operands of scale 1 and zero point 0. DequantizeLinear per axis 1 with
+// scales [0.5, 2] and zero points [128, 0], by hand: [[0, 10], [255, 128]] -> [[(0 - 128) / 2, 10 * 2],
+// [(255 - 128) / 2, 128 * 2]] = [[-64, 20], [63.5, 256]]. Adding uint8 tensors is refused (ONNX wraps
+// around where NNAPI saturates).
+TEST(OnnxLoaderTest, DequantizesUint8AndRefusesItsArithmetic) {
+  NodeModel m = nodeModel("DequantizeLinear", {}, {{"y", {2, 2}}});
+  auto* graph = m.model.mutable_graph();
+  auto* x = graph->add_input();
+  x->set_name("x");
+  x->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::UINT8);
+  for (int64_t d : {2, 2})
+    x->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(d);
+  auto* scale = graph->add_initializer();
+  scale->set_name("scale");
+  scale->set_data_type(onnx::TensorProto::FLOAT);
+  scale->add_dims(2);
+  scale->add_float_data(0.5f);
+  scale->add_float_data(2.0f);
+  auto* zero = graph->add_initializer();
+  zero->set_name("zero");
+  zero->set_data_type(onnx::TensorProto::UINT8);
+  zero->add_dims(2);
+  zero->add_int32_data(128);
+  zero->add_int32_data(0);
+  for (const char* in : {"x", "scale", "zero"})
+    m.node->add_input(in);
+  setAttribute(m.node, "axis", 1);
+  auto loaded = loadOnnxModel(write("dequantize.onnx", m.model));
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  ANeuralNetworksCompilation* compilation = nullptr;
+  ASSERT_EQ(ANeuralNetworksCompilation_create(loaded->model.get(), &compilation), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksCompilation_finish(compilation), ANEURALNETWORKS_NO_ERROR);
+  ANeuralNetworksExecution* execution = nullptr;
+  ASSERT_EQ(ANeuralNetworksExecution_create(compilation, &execution), ANEURALNETWORKS_NO_ERROR);
+  const uint8_t in[4] = {0, 10, 255, 128};
+  std::vector<float> y(4);
+  EXPECT_EQ(ANeuralNetworksExecution_setInput(execution, 0, nullptr, in, 4), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksExecution_setOutput(execution, 0, nullptr, y.data(), 16),
+            ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksExecution_compute(execution), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(y, (std::vector<float>{-64.0f, 20.0f, 63.5f, 256.0f}));
+  ANeuralNetworksExecution_free(execution);
+  ANeuralNetworksCompilation_free(compilation);
+
+  NodeModel add = nodeModel("Add", {}, {{"s", {2}}});
+  for (const char* name : {"a", "b"}) {
+    auto* input = add.model.mutable_graph()->add_input();
+    input->set_name(name);
+    input->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::UINT8);
+    input->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(2);
+    add.node->add_input(name);
+  }
+  expectOneLineError(loadOnnxModel(write("add_uint8.onnx", add.model)),
+                     "node 'n' (Add): 8-bit integer arithmetic");
+}
+
+// Round and QuantizeLinear round halves to even, as ONNX (NNAPI's QUANTIZE would round them away from
+// zero). By hand: Round [0.5, 1.5, 2.5, -0.5, -1.5, 2.4, -2.6, 2^23 + 1] = [0, 2, 2, -0, -2, 2, -3,
+// 2^23 + 1]; QuantizeLinear with scale 2, zero point 128 of [1, 3, -3, 5, 1000] = round([0.5, 1.5, -1.5,
+// 2.5, 500]) + 128 saturated = [128, 130, 126, 130, 255].
+TEST(OnnxLoaderTest, RoundsHalvesToEven) {
+  NodeModel round = nodeModel("Round", {{"x", {8}}}, {{"y", {8}}});
+  auto loaded = loadOnnxModel(write("round.onnx", round.model));
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  EXPECT_EQ(run(*loaded, {{0.5f, 1.5f, 2.5f, -0.5f, -1.5f, 2.4f, -2.6f, 8388609.0f}}, 8),
+            (std::vector<float>{0, 2, 2, -0.0f, -2, 2, -3, 8388609.0f}));
+
+  NodeModel m = nodeModel("QuantizeLinear", {{"x", {5}}}, {});
+  auto* graph = m.model.mutable_graph();
+  auto* y = graph->add_output();
+  y->set_name("y");
+  y->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::UINT8);
+  y->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(5);
+  m.node->add_output("y");
+  auto* scale = graph->add_initializer();
+  scale->set_name("scale");
+  scale->set_data_type(onnx::TensorProto::FLOAT);
+  scale->add_float_data(2.0f);
+  auto* zero = graph->add_initializer();
+  zero->set_name("zero");
+  zero->set_data_type(onnx::TensorProto::UINT8);
+  zero->add_int32_data(128);
+  m.node->add_input("scale");
+  m.node->add_input("zero");
+  auto quantize = loadOnnxModel(write("quantize.onnx", m.model));
+  ASSERT_TRUE(quantize.has_value()) << quantize.error().message;
+  ANeuralNetworksCompilation* compilation = nullptr;
+  ASSERT_EQ(ANeuralNetworksCompilation_create(quantize->model.get(), &compilation), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksCompilation_finish(compilation), ANEURALNETWORKS_NO_ERROR);
+  ANeuralNetworksExecution* execution = nullptr;
+  ASSERT_EQ(ANeuralNetworksExecution_create(compilation, &execution), ANEURALNETWORKS_NO_ERROR);
+  const float in[5] = {1, 3, -3, 5, 1000};
+  uint8_t out[5] = {};
+  EXPECT_EQ(ANeuralNetworksExecution_setInput(execution, 0, nullptr, in, sizeof in),
+            ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksExecution_setOutput(execution, 0, nullptr, out, sizeof out),
+            ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksExecution_compute(execution), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(std::vector<int>(out, out + 5), (std::vector<int>{128, 130, 126, 130, 255}));
+  ANeuralNetworksExecution_free(execution);
+  ANeuralNetworksCompilation_free(compilation);
 }
 
 }  // namespace

@@ -88,7 +88,11 @@ std::string runDataSet(ANeuralNetworksCompilation* compilation, const LoadedMode
   std::vector<std::vector<uint32_t>> dims;
   for (size_t i = 0; i < inputs.size(); ++i) {
     std::vector<uint32_t> d = inputs[i].dimensions.empty() ? std::vector<uint32_t>{1} : inputs[i].dimensions;
-    ANeuralNetworksOperandType type{inputs[i].type, static_cast<uint32_t>(d.size()), d.data(), 0.0f, 0};
+    // 8-bit integers are quantized types of scale 1 and zero point 0 (the loader's encoding).
+    const bool quantized = inputs[i].type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM ||
+                           inputs[i].type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED;
+    ANeuralNetworksOperandType type{inputs[i].type, static_cast<uint32_t>(d.size()), d.data(),
+                                    quantized ? 1.0f : 0.0f, 0};
     const void* data = inputs[i].bytes.empty() ? nullptr : inputs[i].bytes.data();
     int code =
         ANeuralNetworksExecution_setInput(raw, static_cast<int32_t>(i), &type, data, inputs[i].bytes.size());
@@ -115,7 +119,8 @@ std::string runDataSet(ANeuralNetworksCompilation* compilation, const LoadedMode
 }
 
 // Loads the test's model; when the loader needs a graph input as a constant (a shape, axes, bounds:
-// "input N ('name') must be a constant"), binds that input to the data set's value and loads again.
+// "input N ('name') must be a constant"), binds that input to the data set's value and loads again; when
+// it needs a value computed from graph inputs, binds the one-element graph inputs.
 Result<LoadedModel> loadForDataSet(const fs::path& test, const std::vector<std::string>& graphInputs,
                                    const fs::path& set, int& bound) {
   LoadOptions options;
@@ -129,7 +134,21 @@ Result<LoadedModel> loadForDataSet(const fs::path& test, const std::vector<std::
     if (begin == std::string::npos) return model;
     std::string name = message.substr(begin + 2, end - begin - 2);
     size_t file = std::find(graphInputs.begin(), graphInputs.end(), name) - graphInputs.begin();
-    if (file == graphInputs.size() || options.constantInputs.count(name) != 0) return model;
+    if (file == graphInputs.size()) {
+      // A value computed from graph inputs (the expanded functions' sizes): bind the one-element inputs.
+      bool more = false;
+      for (size_t i = 0; i < graphInputs.size(); ++i) {
+        if (options.constantInputs.count(graphInputs[i]) != 0) continue;
+        auto value = loadTensorFile(set / ("input_" + std::to_string(i) + ".pb"));
+        if (!value.has_value() || elementCount(value->dimensions) != 1) continue;
+        options.constantInputs[graphInputs[i]] = std::move(*value);
+        more = true;
+      }
+      if (!more) return model;
+      ++bound;
+      continue;
+    }
+    if (options.constantInputs.count(name) != 0) return model;
     auto value = loadTensorFile(set / ("input_" + std::to_string(file) + ".pb"));
     if (!value.has_value()) return model;
     options.constantInputs[name] = std::move(*value);
