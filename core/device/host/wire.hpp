@@ -77,6 +77,8 @@ class Writer {
     bytes_.clear();
     put(Header{0, static_cast<uint32_t>(kind), callId});
   }
+  // Sets the call id of a begun message.
+  void setCallId(uint64_t callId) { std::memcpy(bytes_.data() + offsetof(Header, callId), &callId, sizeof(callId)); }
   // The message, its header's size filled in.
   std::vector<uint8_t>& finish() {
     const uint32_t size = static_cast<uint32_t>(bytes_.size() - sizeof(Header));
