@@ -38,6 +38,8 @@ class DriverLibrary {
   const std::filesystem::path& path() const { return path_; }
   // ABI version the plugin was built against, "1.0".
   std::string abiVersion() const;
+  // Whether the table is served from a driver host process (fromTable), not loaded here.
+  bool inHostProcess() const { return owner_ != nullptr; }
   // Empty for a plugin loaded in this process (see fromTable).
   const std::function<void(const std::string& why)>& restartHook() const { return restart_; }
 
