@@ -10,7 +10,10 @@
 #include <dirent.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
+#include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -287,6 +290,102 @@ TEST_F(IsolationTest, AHungExecutionMissesItsDeadlineAndItsHostIsRestarted) {
   Hosts hosts = hostChildren();
   EXPECT_EQ(hosts.running, 4);
   EXPECT_EQ(hosts.zombies, 0);
+}
+
+// The pid of the driver host that loaded `library` (a file name in its memory map).
+pid_t hostOf(const std::string& library) {
+  const std::string self = std::to_string(getpid());
+  pid_t found = -1;
+  DIR* dir = opendir("/proc");
+  while (dirent* e = readdir(dir)) {
+    if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+    std::ifstream stat(std::string("/proc/") + e->d_name + "/stat");
+    std::string line;
+    std::getline(stat, line);
+    const size_t close = line.rfind(')');
+    if (close == std::string::npos || line.find("(nnrt-driver-hos") == std::string::npos) continue;
+    std::istringstream rest(line.substr(close + 2));
+    char state = 0;
+    std::string ppid;
+    rest >> state >> ppid;
+    if (ppid != self || state == 'Z') continue;
+    std::ifstream maps(std::string("/proc/") + e->d_name + "/maps");
+    std::string mapping;
+    while (std::getline(maps, mapping)) {
+      if (mapping.find(library) != std::string::npos) found = std::stoi(e->d_name);
+    }
+  }
+  closedir(dir);
+  return found;
+}
+
+// Executions on the cpu in a host process while the host is killed at random points (bounded:
+// about 5 s): every execution either computes a + b exactly or fails with UNAVAILABLE_DEVICE, every
+// compilation succeeds or fails cleanly, and the device ends available with no process leaked.
+TEST_F(IsolationTest, ExecutionsWhileTheHostIsKilledAtRandomAreRightOrFailCleanly) {
+  AddModel m;
+  std::atomic<bool> stop{false};
+  std::atomic<int> right{0}, unavailable{0}, wrong{0}, refusedCompilations{0};
+  auto worker = [&](uint32_t seed) {
+    std::vector<float> a(4), b(4), out;
+    while (!stop) {
+      Compilation c(m, "rcpu");
+      if (c.finished != ANEURALNETWORKS_NO_ERROR) {
+        // The host is gone (UNAVAILABLE_DEVICE), or the health check already marked the device
+        // unavailable and no device is left for the model (BAD_DATA, as the runtime answers then).
+        EXPECT_TRUE(c.finished == ANEURALNETWORKS_UNAVAILABLE_DEVICE || c.finished == ANEURALNETWORKS_BAD_DATA)
+            << c.finished;
+        ++refusedCompilations;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        continue;
+      }
+      for (int i = 0; i < 200 && !stop; ++i) {
+        for (int k = 0; k < 4; ++k) {
+          seed = seed * 1664525u + 1013904223u;
+          a[k] = static_cast<float>(seed >> 20);
+          b[k] = static_cast<float>(k) - 1.5f;
+        }
+        const int result = run(c, a, &b, out, /*async*/ (seed & 1) != 0);
+        if (result == ANEURALNETWORKS_UNAVAILABLE_DEVICE) {
+          ++unavailable;
+          break;  // its host is gone: compile again
+        }
+        EXPECT_EQ(result, ANEURALNETWORKS_NO_ERROR);
+        bool exact = true;
+        for (int k = 0; k < 4; ++k) exact = exact && out[k] == a[k] + b[k];  // small integers and halves: exact
+        ++(exact ? right : wrong);
+      }
+    }
+  };
+  testing::internal::CaptureStderr();  // each kill logs a few lines
+  std::thread t1(worker, 1u), t2(worker, 2u);
+  uint32_t seed = 7;
+  int kills = 0;
+  const auto until = Clock::now() + std::chrono::seconds(4);
+  while (Clock::now() < until) {
+    seed = seed * 1664525u + 1013904223u;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50 + (seed >> 24)));
+    const pid_t host = hostOf("libnnrt_driver_cpu.so");
+    if (host > 0 && kill(host, SIGKILL) == 0) ++kills;
+  }
+  stop = true;
+  t1.join();
+  t2.join();
+  testing::internal::GetCapturedStderr();
+  EXPECT_EQ(wrong, 0);
+  EXPECT_GT(right, 0);
+  EXPECT_GT(kills, 3);
+  EXPECT_TRUE(waitUntilAvailable("rcpu"));
+  std::vector<float> out;
+  Compilation after(m, "rcpu");
+  ASSERT_EQ(after.finished, ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(run(after, kA, &kB, out), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(out, kSum);
+  Hosts hosts = hostChildren();
+  EXPECT_EQ(hosts.running, 4);
+  EXPECT_EQ(hosts.zombies, 0);
+  std::printf("%d kills: %d right, %d unavailable, %d compilations refused\n", kills, right.load(), unavailable.load(),
+              refusedCompilations.load());
 }
 
 // isolation_fallback_runtime.yaml: the crashing device is the partitioner's choice; its crash
