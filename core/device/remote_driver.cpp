@@ -45,6 +45,10 @@ constexpr auto kMaxBackoff = std::chrono::milliseconds(5000);
 constexpr auto kStableLife = std::chrono::seconds(5);
 // How long a closing host may take to close its plugin and exit before it is killed.
 constexpr auto kExitWait = std::chrono::milliseconds(2000);
+// How long the supervisor keeps off the socket after the last caller waiting in call() left, and
+// how long it polls at a time.
+constexpr auto kLinger = std::chrono::milliseconds(2);
+constexpr auto kPollSlice = std::chrono::milliseconds(100);
 // The descriptor the host finds its socket on.
 constexpr int kHostFd = 3;
 constexpr uint64_t kAlignment = 64;
@@ -238,8 +242,10 @@ class RemoteDriver {
   // Sends a request (its call id is set here). Exactly one of `onReply` (on the supervising thread,
   // with the reply's body) and `onLost` (on any thread, possibly this one) runs. `generation` 0:
   // any host; else only the host that made a prepared model.
+  // `waited`: the caller reads replies itself until this one comes (call()); otherwise the
+  // supervisor is woken to read it.
   void send(Writer& message, std::span<const int> fds, std::function<void(Reader&)> onReply,
-            std::function<void()> onLost, uint64_t generation = 0) {
+            std::function<void()> onLost, uint64_t generation = 0, bool waited = false) {
     bool sent = false;
     uint64_t id = 0;
     {
@@ -248,7 +254,8 @@ class RemoteDriver {
         std::lock_guard lock(mutex_);
         if (connected_ && (generation == 0 || generation == generation_)) {
           id = nextCall_++;
-          pending_.emplace(id, Pending{std::move(onReply), onLost});
+          pending_.emplace(id, Pending{std::move(onReply), onLost, !waited});
+          if (!waited) ++unwaited_;
         }
       }
       if (id != 0) {
@@ -256,17 +263,23 @@ class RemoteDriver {
         sent = wire::sendMessage(socket_, message.finish(), fds);
       }
     }
-    if (sent) return;
+    if (sent) {
+      if (!waited) wakeReaders();
+      return;
+    }
     if (id != 0) {
       // The supervisor fails the others; this one may already be taken by it.
       std::lock_guard lock(mutex_);
-      if (pending_.erase(id) == 0) return;
+      auto it = pending_.find(id);
+      if (it == pending_.end()) return;
+      if (it->second.unwaited) --unwaited_;
+      pending_.erase(it);
     }
     onLost();
   }
 
-  // Sends a request and waits for its reply, which `read` reads (on the supervising thread). False
-  // when the host went away first.
+  // Sends a request and waits for its reply, which `read` reads (on whichever thread reads the
+  // socket). False when the host went away first.
   bool call(Writer& message, std::span<const int> fds, const std::function<void(Reader&)>& read,
             uint64_t generation = 0) {
     struct Wait {
@@ -278,9 +291,8 @@ class RemoteDriver {
     auto wait = std::make_shared<Wait>();
     auto finish = [wait](bool answered) {
       std::lock_guard lock(wait->mutex);
-      wait->finished = true;
       wait->answered = answered;
-      wait->done.notify_all();
+      wait->finished = true;
     };
     send(
         message, fds,
@@ -288,9 +300,30 @@ class RemoteDriver {
           read(in);
           finish(true);
         },
-        [finish] { finish(false); }, generation);
-    std::unique_lock lock(wait->mutex);
-    wait->done.wait(lock, [&] { return wait->finished; });
+        [finish] { finish(false); }, generation, /*waited*/ true);
+    // This thread reads the socket itself while no one else does (the reply then needs no handoff
+    // from the supervisor); otherwise it sleeps until whoever reads has dispatched a message.
+    auto done = [&] {
+      std::lock_guard lock(wait->mutex);
+      return wait->finished;
+    };
+    std::unique_lock turn(readMutex_);
+    ++syncWaiting_;
+    while (!done()) {
+      if (!readerActive_ && !broken_) {
+        readerActive_ = true;
+        turn.unlock();
+        const bool ok = readOne();
+        turn.lock();
+        readerActive_ = false;
+        if (!ok) broken_ = true;
+        readWake_.notify_all();
+      } else {
+        readWake_.wait(turn);
+      }
+    }
+    --syncWaiting_;
+    readWake_.notify_all();
     return wait->answered;
   }
 
@@ -298,7 +331,66 @@ class RemoteDriver {
   struct Pending {
     std::function<void(Reader&)> onReply;
     std::function<void()> onLost;
+    bool unwaited = false;  // nobody reads for it but the supervisor
   };
+
+  void wakeReaders() {
+    std::lock_guard turn(readMutex_);
+    readWake_.notify_all();
+  }
+
+  // Receives one message and runs its call's reply. False when the socket ended.
+  bool readOne() {
+    wire::Header header{};
+    if (!wire::receiveMessage(socket_, header, readBody_, readFds_)) return false;
+    for (int fd : readFds_) close(fd);
+    Pending pending;
+    {
+      std::lock_guard lock(mutex_);
+      auto it = pending_.find(header.callId);
+      if (it == pending_.end()) return true;
+      pending = std::move(it->second);
+      pending_.erase(it);
+      if (pending.unwaited) --unwaited_;
+    }
+    Reader in(readBody_.data(), readBody_.size());
+    pending.onReply(in);
+    return true;
+  }
+
+  // Waits until the supervisor should read (the socket ended, or nobody waits in call() and a
+  // reply is expected), then reads one message. False when the socket ended.
+  bool superviseOne() {
+    {
+      std::unique_lock turn(readMutex_);
+      readWake_.wait(turn, [&] { return broken_ || (!readerActive_ && syncWaiting_ == 0); });
+      if (broken_) return false;
+      // Right after the callers in call() left, more may come: lingering briefly keeps this
+      // thread off their replies' way, unless a reply nobody waits for is due.
+      if (!unwaitedDue()) {
+        readWake_.wait_for(turn, kLinger, [&] { return broken_ || unwaitedDue(); });
+        if (broken_) return false;
+      }
+    }
+    pollfd p{socket_, POLLIN, 0};
+    if (poll(&p, 1, static_cast<int>(kPollSlice.count())) == 0) return true;
+    {
+      std::lock_guard turn(readMutex_);
+      if (broken_) return false;
+      if (readerActive_ || syncWaiting_ > 0) return true;  // a caller reads
+      readerActive_ = true;
+    }
+    const bool ok = readOne();
+    std::lock_guard turn(readMutex_);
+    readerActive_ = false;
+    if (!ok) broken_ = true;
+    readWake_.notify_all();
+    return ok;
+  }
+  bool unwaitedDue() {
+    std::lock_guard lock(mutex_);
+    return unwaited_ > 0;
+  }
 
   // Starts a host and has it open the plugin; on success it is the connected host.
   Result<void> start() {
@@ -398,6 +490,10 @@ class RemoteDriver {
       if (!same) return failed("the restarted plugin offers other devices than before", kExitWait);
     }
     {
+      std::lock_guard turn(readMutex_);
+      broken_ = false;
+    }
+    {
       std::lock_guard write(writeMutex_);
       std::lock_guard lock(mutex_);
       if (!stopping_) {
@@ -420,22 +516,8 @@ class RemoteDriver {
   // The supervising thread: reads replies, and when the host goes, fails its calls and restarts it.
   void supervise() {
     auto backoff = kFirstBackoff;
-    std::vector<uint8_t> body;
-    std::vector<int> fds;
     while (true) {
-      wire::Header header{};
-      while (wire::receiveMessage(socket_, header, body, fds)) {
-        for (int fd : fds) close(fd);
-        Pending pending;
-        {
-          std::lock_guard lock(mutex_);
-          auto it = pending_.find(header.callId);
-          if (it == pending_.end()) continue;
-          pending = std::move(it->second);
-          pending_.erase(it);
-        }
-        Reader in(body.data(), body.size());
-        pending.onReply(in);
+      while (superviseOne()) {
       }
       const bool stopping = lost();
       if (stopping) return;
@@ -473,6 +555,7 @@ class RemoteDriver {
       std::lock_guard lock(mutex_);
       connected_ = false;
       inFlight.swap(pending_);
+      unwaited_ = 0;
       pid = std::exchange(pid_, -1);
       close(socket_);
       socket_ = -1;
@@ -488,6 +571,7 @@ class RemoteDriver {
                " calls in flight fail with DEVICE_UNAVAILABLE and its devices are OFFLINE until it restarts");
     }
     for (auto& [id, pending] : inFlight) pending.onLost();
+    wakeReaders();  // callers in call() see their calls failed
     return stopping;
   }
 
@@ -511,7 +595,18 @@ class RemoteDriver {
   std::string killReason_;
   uint64_t nextCall_ = 1;
   std::map<uint64_t, Pending> pending_;
+  size_t unwaited_ = 0;  // pending calls whose reply only the supervisor reads
   std::thread reader_;
+
+  // Who reads the socket: one reader at a time (readerActive_), callers in call() before the
+  // supervisor; broken_ once a reader saw the socket end, until the next host starts.
+  std::mutex readMutex_;
+  std::condition_variable readWake_;
+  bool readerActive_ = false;
+  bool broken_ = false;
+  int syncWaiting_ = 0;
+  std::vector<uint8_t> readBody_;  // used by the reader of the moment
+  std::vector<int> readFds_;
 };
 
 // ---- The proxy table -----------------------------------------------------------------------------
