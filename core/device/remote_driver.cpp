@@ -10,9 +10,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
-#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <deque>
@@ -53,7 +53,9 @@ constexpr auto kPollSlice = std::chrono::milliseconds(100);
 constexpr int kHostFd = 3;
 constexpr uint64_t kAlignment = 64;
 
-uint64_t alignUp(uint64_t value) { return (value + kAlignment - 1) / kAlignment * kAlignment; }
+uint64_t alignUp(uint64_t value) {
+  return (value + kAlignment - 1) / kAlignment * kAlignment;
+}
 
 void setReason(nnrt_reason* reason, const std::string& text) {
   if (reason == nullptr) return;
@@ -65,7 +67,8 @@ std::string endOf(int status) {
   if (WIFSIGNALED(status)) {
     const int sig = WTERMSIG(status);
     const char* abbrev = sigabbrev_np(sig);
-    return "was killed by signal " + std::to_string(sig) + (abbrev != nullptr ? std::string(" (SIG") + abbrev + ")" : "");
+    return "was killed by signal " + std::to_string(sig) +
+           (abbrev != nullptr ? std::string(" (SIG") + abbrev + ")" : "");
   }
   if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
   return "ended";
@@ -134,7 +137,8 @@ struct RemoteDevice {
     for (uint32_t e = 0; e < count && in.ok(); ++e) {
       std::optional<std::string> extensionName = in.getOptionalString();
       auto& types = extensionTypes.emplace_back(in.getArray<nnrt_extension_operand_type>());
-      const char* text = extensionName ? extensionNames.emplace_back(std::move(*extensionName)).c_str() : nullptr;
+      const char* text =
+          extensionName ? extensionNames.emplace_back(std::move(*extensionName)).c_str() : nullptr;
       extensions.push_back({text, types.data(), static_cast<uint32_t>(types.size())});
     }
     cacheStatus = in.get<nnrt_status>();
@@ -195,7 +199,9 @@ class RemoteDriver {
  public:
   RemoteDriver(std::filesystem::path hostProgram, std::filesystem::path pluginPath,
                std::vector<std::pair<std::string, std::string>> options)
-      : hostProgram_(std::move(hostProgram)), pluginPath_(std::move(pluginPath)), options_(std::move(options)) {}
+      : hostProgram_(std::move(hostProgram)),
+        pluginPath_(std::move(pluginPath)),
+        options_(std::move(options)) {}
   ~RemoteDriver() { stop(); }
 
   Result<void> startFirst() {
@@ -343,7 +349,8 @@ class RemoteDriver {
   bool readOne() {
     wire::Header header{};
     if (!wire::receiveMessage(socket_, header, readBody_, readFds_)) return false;
-    for (int fd : readFds_) close(fd);
+    for (int fd : readFds_)
+      close(fd);
     Pending pending;
     {
       std::lock_guard lock(mutex_);
@@ -397,7 +404,8 @@ class RemoteDriver {
     const std::string where = pluginPath_.string() + ": ";
     int pair[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
-      return fail(ResultCode::OP_FAILED, where + "cannot make a socket pair for the driver host: " + std::strerror(errno));
+      return fail(ResultCode::OP_FAILED,
+                  where + "cannot make a socket pair for the driver host: " + std::strerror(errno));
     }
     int ours = pair[0], theirs = pair[1];
     if (theirs == kHostFd) {  // dup2 onto itself would keep O_CLOEXEC
@@ -410,15 +418,16 @@ class RemoteDriver {
     posix_spawn_file_actions_adddup2(&actions, theirs, kHostFd);
     const std::string program = hostProgram_.string();
     const std::string fdText = std::to_string(kHostFd);
-    char* argv[] = {const_cast<char*>(program.c_str()), const_cast<char*>("--fd"), const_cast<char*>(fdText.c_str()),
-                    nullptr};
+    char* argv[] = {const_cast<char*>(program.c_str()), const_cast<char*>("--fd"),
+                    const_cast<char*>(fdText.c_str()), nullptr};
     pid_t pid = -1;
     const int spawned = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv, environ);
     posix_spawn_file_actions_destroy(&actions);
     close(theirs);
     if (spawned != 0) {
       close(ours);
-      return fail(ResultCode::OP_FAILED, where + "cannot start the driver host " + program + ": " + std::strerror(spawned));
+      return fail(ResultCode::OP_FAILED,
+                  where + "cannot start the driver host " + program + ": " + std::strerror(spawned));
     }
     auto failed = [&](const std::string& why, std::chrono::milliseconds wait) -> Unexpected<Error> {
       close(ours);
@@ -434,7 +443,8 @@ class RemoteDriver {
       open.putString(key);
       open.putString(value);
     }
-    if (!wire::sendMessage(ours, open.finish())) return failed("the driver host did not take the plugin", kExitWait);
+    if (!wire::sendMessage(ours, open.finish()))
+      return failed("the driver host did not take the plugin", kExitWait);
     pollfd p{ours, POLLIN, 0};
     const auto until = Clock::now() + kOpenTimeout;
     int ready = 0;
@@ -442,11 +452,13 @@ class RemoteDriver {
       if (stopRequested()) return failed("the runtime is closing", std::chrono::milliseconds(0));
       const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now());
       if (left.count() <= 0) {
-        return failed("the driver host did not open the plugin within " + std::to_string(kOpenTimeout.count()) + " s",
-                      std::chrono::milliseconds(0));
+        return failed(
+            "the driver host did not open the plugin within " + std::to_string(kOpenTimeout.count()) + " s",
+            std::chrono::milliseconds(0));
       }
       ready = poll(&p, 1, static_cast<int>(std::min<int64_t>(left.count(), 100)));
-      if (ready < 0 && errno != EINTR) return failed("cannot wait for the driver host", std::chrono::milliseconds(0));
+      if (ready < 0 && errno != EINTR)
+        return failed("cannot wait for the driver host", std::chrono::milliseconds(0));
     }
     wire::Header header{};
     std::vector<uint8_t> body;
@@ -454,7 +466,8 @@ class RemoteDriver {
     if (!wire::receiveMessage(ours, header, body, fds)) {
       return failed("the driver host ended while loading the plugin", kExitWait);
     }
-    for (int fd : fds) close(fd);
+    for (int fd : fds)
+      close(fd);
     Reader in(body.data(), body.size());
     if (in.get<uint8_t>() == 0) {
       // The host's own load error names the file and the reason.
@@ -474,7 +487,8 @@ class RemoteDriver {
       if (!d->read(in)) break;
       devices.push_back(std::move(d));
     }
-    if (!in.ok() || devices.size() != count) return failed("the driver host's answer is malformed", kExitWait);
+    if (!in.ok() || devices.size() != count)
+      return failed("the driver host's answer is malformed", kExitWait);
 
     if (pluginName_.empty()) {
       pluginName_ = std::move(name);
@@ -522,8 +536,8 @@ class RemoteDriver {
       const bool stopping = lost();
       if (stopping) return;
       backoff = Clock::now() - startedAt_ >= kStableLife ? kFirstBackoff : std::min(backoff * 2, kMaxBackoff);
-      logWarning("restarting the driver host of plugin '" + pluginName_ + "' in " + std::to_string(backoff.count()) +
-                 " ms");
+      logWarning("restarting the driver host of plugin '" + pluginName_ + "' in " +
+                 std::to_string(backoff.count()) + " ms");
       while (true) {
         {
           std::unique_lock lock(mutex_);
@@ -531,14 +545,14 @@ class RemoteDriver {
         }
         Result<void> started = start();
         if (started) {
-          logWarning("the driver host of plugin '" + pluginName_ + "' is running again (pid " + std::to_string(pid_) +
-                     "); its devices answer again");
+          logWarning("the driver host of plugin '" + pluginName_ + "' is running again (pid " +
+                     std::to_string(pid_) + "); its devices answer again");
           break;
         }
         if (stopRequested()) return;
         backoff = std::min(backoff * 2, kMaxBackoff);
-        logError("the driver host of plugin '" + pluginName_ + "' did not restart: " + started.error().message +
-                 "; trying again in " + std::to_string(backoff.count()) + " ms");
+        logError("the driver host of plugin '" + pluginName_ + "' did not restart: " +
+                 started.error().message + "; trying again in " + std::to_string(backoff.count()) + " ms");
       }
     }
   }
@@ -564,13 +578,14 @@ class RemoteDriver {
     }
     const int status = reap(pid, stopping ? kExitWait : std::chrono::milliseconds(500));
     if (!stopping) {
-      std::string what = "the driver host of plugin '" + pluginName_ + "' (" + pluginPath_.string() + ", pid " +
-                         std::to_string(pid) + ") " + endOf(status);
+      std::string what = "the driver host of plugin '" + pluginName_ + "' (" + pluginPath_.string() +
+                         ", pid " + std::to_string(pid) + ") " + endOf(status);
       if (!killReason.empty()) what += ", killed by the runtime: " + killReason;
       logError(what + "; " + std::to_string(inFlight.size()) +
                " calls in flight fail with DEVICE_UNAVAILABLE and its devices are OFFLINE until it restarts");
     }
-    for (auto& [id, pending] : inFlight) pending.onLost();
+    for (auto& [id, pending] : inFlight)
+      pending.onLost();
     wakeReaders();  // callers in call() see their calls failed
     return stopping;
   }
@@ -614,14 +629,20 @@ class RemoteDriver {
 RemoteDriver& driverOf(const nnrt_plugin* plugin) {
   return *reinterpret_cast<RemoteDriver*>(const_cast<nnrt_plugin*>(plugin));
 }
-const RemoteDevice& deviceOf(const nnrt_device* device) { return *reinterpret_cast<const RemoteDevice*>(device); }
-RemotePrepared& preparedOf(nnrt_prepared_model* prepared) { return *reinterpret_cast<RemotePrepared*>(prepared); }
+const RemoteDevice& deviceOf(const nnrt_device* device) {
+  return *reinterpret_cast<const RemoteDevice*>(device);
+}
+RemotePrepared& preparedOf(nnrt_prepared_model* prepared) {
+  return *reinterpret_cast<RemotePrepared*>(prepared);
+}
 
 nnrt_status proxyOpen(const nnrt_option*, uint32_t, nnrt_plugin**, nnrt_reason* reason) {
   setReason(reason, "a remote driver is opened by its host");
   return NNRT_STATUS_GENERAL_FAILURE;
 }
-void proxyClose(nnrt_plugin* plugin) { driverOf(plugin).stop(); }
+void proxyClose(nnrt_plugin* plugin) {
+  driverOf(plugin).stop();
+}
 uint32_t proxyDeviceCount(const nnrt_plugin* plugin) {
   return static_cast<uint32_t>(driverOf(plugin).devices().size());
 }
@@ -638,8 +659,12 @@ const char* proxyVersion(const nnrt_device* d) {
   const auto& version = deviceOf(d).version;
   return version ? version->c_str() : nullptr;
 }
-int32_t proxyType(const nnrt_device* d) { return deviceOf(d).type; }
-int64_t proxyFeatureLevel(const nnrt_device* d) { return deviceOf(d).featureLevel; }
+int32_t proxyType(const nnrt_device* d) {
+  return deviceOf(d).type;
+}
+int64_t proxyFeatureLevel(const nnrt_device* d) {
+  return deviceOf(d).featureLevel;
+}
 
 int32_t proxyStatus(const nnrt_device* d) {
   const RemoteDevice& device = deviceOf(d);
@@ -675,7 +700,8 @@ nnrt_status proxyExtensions(const nnrt_device* d, const nnrt_extension** extensi
   return NNRT_STATUS_NONE;
 }
 
-nnrt_status proxyCacheFiles(const nnrt_device* d, uint32_t* modelFiles, uint32_t* dataFiles, nnrt_reason* reason) {
+nnrt_status proxyCacheFiles(const nnrt_device* d, uint32_t* modelFiles, uint32_t* dataFiles,
+                            nnrt_reason* reason) {
   const RemoteDevice& device = deviceOf(d);
   if (device.cacheStatus != NNRT_STATUS_NONE) {
     setReason(reason, device.cacheReason);
@@ -709,7 +735,8 @@ std::optional<wire::SharedMemory> poolBlock(const nnrt_model& model, bool& ok) {
     return std::nullopt;
   }
   for (uint32_t i = 0; i < model.pool_count; ++i) {
-    if (model.pools[i].size > 0) std::memcpy(block->data() + layout.offsets[i], model.pools[i].host, model.pools[i].size);
+    if (model.pools[i].size > 0)
+      std::memcpy(block->data() + layout.offsets[i], model.pools[i].host, model.pools[i].size);
   }
   return block;
 }
@@ -762,7 +789,8 @@ nnrt_status proxySupported(const nnrt_device* d, const nnrt_model* model, uint8_
   }
   std::copy(flags.begin(), flags.end(), supported);
   if (explain != nullptr) {
-    for (const auto& [index, text] : explained) explain(explainContext, index, text.c_str());
+    for (const auto& [index, text] : explained)
+      explain(explainContext, index, text.c_str());
   }
   return NNRT_STATUS_NONE;
 }
@@ -770,8 +798,8 @@ nnrt_status proxySupported(const nnrt_device* d, const nnrt_model* model, uint8_
 // Sends a preparation; the reply (or the host's end) calls the runtime back.
 nnrt_status sendPrepare(const RemoteDevice& device, Kind kind, const nnrt_model* model, int32_t preference,
                         int32_t priority, uint64_t deadline, const int* modelFds, uint32_t modelCount,
-                        const int* dataFds, uint32_t dataCount, const uint8_t* token, nnrt_prepare_callback callback,
-                        void* context, nnrt_reason* reason) {
+                        const int* dataFds, uint32_t dataCount, const uint8_t* token,
+                        nnrt_prepare_callback callback, void* context, nnrt_reason* reason) {
   RemoteDriver& driver = *device.driver;
   bool ok = true;
   std::optional<wire::SharedMemory> pools = model != nullptr ? poolBlock(*model, ok) : std::nullopt;
@@ -790,7 +818,8 @@ nnrt_status sendPrepare(const RemoteDevice& device, Kind kind, const nnrt_model*
   message.put(modelCount);
   message.put(dataCount);
   message.put<uint8_t>(token != nullptr);
-  for (uint32_t i = 0; i < NNRT_CACHE_TOKEN_SIZE; ++i) message.put<uint8_t>(token != nullptr ? token[i] : 0);
+  for (uint32_t i = 0; i < NNRT_CACHE_TOKEN_SIZE; ++i)
+    message.put<uint8_t>(token != nullptr ? token[i] : 0);
   if (kind == Kind::Prepare) {
     message.put<uint8_t>(pools.has_value());
     wire::writeModel(message, *model);
@@ -828,17 +857,18 @@ nnrt_status sendPrepare(const RemoteDevice& device, Kind kind, const nnrt_model*
 
 nnrt_status proxyPrepare(const nnrt_device* d, const nnrt_model* model, int32_t preference, int32_t priority,
                          uint64_t deadline, const int* modelFds, uint32_t modelCount, const int* dataFds,
-                         uint32_t dataCount, const uint8_t* token, nnrt_prepare_callback callback, void* context,
-                         nnrt_reason* reason) {
-  return sendPrepare(deviceOf(d), Kind::Prepare, model, preference, priority, deadline, modelFds, modelCount, dataFds,
-                     dataCount, token, callback, context, reason);
+                         uint32_t dataCount, const uint8_t* token, nnrt_prepare_callback callback,
+                         void* context, nnrt_reason* reason) {
+  return sendPrepare(deviceOf(d), Kind::Prepare, model, preference, priority, deadline, modelFds, modelCount,
+                     dataFds, dataCount, token, callback, context, reason);
 }
 
-nnrt_status proxyPrepareFromCache(const nnrt_device* d, uint64_t deadline, const int* modelFds, uint32_t modelCount,
-                                  const int* dataFds, uint32_t dataCount, const uint8_t* token,
-                                  nnrt_prepare_callback callback, void* context, nnrt_reason* reason) {
-  return sendPrepare(deviceOf(d), Kind::PrepareFromCache, nullptr, 0, 0, deadline, modelFds, modelCount, dataFds,
-                     dataCount, token, callback, context, reason);
+nnrt_status proxyPrepareFromCache(const nnrt_device* d, uint64_t deadline, const int* modelFds,
+                                  uint32_t modelCount, const int* dataFds, uint32_t dataCount,
+                                  const uint8_t* token, nnrt_prepare_callback callback, void* context,
+                                  nnrt_reason* reason) {
+  return sendPrepare(deviceOf(d), Kind::PrepareFromCache, nullptr, 0, 0, deadline, modelFds, modelCount,
+                     dataFds, dataCount, token, callback, context, reason);
 }
 
 void proxyRelease(nnrt_prepared_model* p) {
@@ -847,7 +877,8 @@ void proxyRelease(nnrt_prepared_model* p) {
   message.begin(Kind::Release, 0);
   message.put(prepared->id);
   // A model of a host that is gone needs no release.
-  prepared->driver->send(message, {}, [](Reader&) {}, [] {}, prepared->generation);
+  prepared->driver->send(
+      message, {}, [](Reader&) {}, [] {}, prepared->generation);
   delete prepared;
 }
 
@@ -865,14 +896,18 @@ bool stage(RemotePrepared& prepared, Arena& arena, Kind kind, const nnrt_request
     if (a.has_no_value != 0) continue;
     const nnrt_data_location& l = a.location;
     if (l.pool_index >= request.pool_count || request.pools[l.pool_index].kind != NNRT_POOL_HOST ||
-        l.offset > request.pools[l.pool_index].size || l.length > request.pools[l.pool_index].size - l.offset) {
-      setReason(reason, "a request argument lies outside its pool or in a driver buffer (not offered out of process)");
+        l.offset > request.pools[l.pool_index].size ||
+        l.length > request.pools[l.pool_index].size - l.offset) {
+      setReason(
+          reason,
+          "a request argument lies outside its pool or in a driver buffer (not offered out of process)");
       return false;
     }
     size = alignUp(size) + l.length;
   }
   if (arena.block.size() < size) {
-    auto block = wire::SharedMemory::create("nnrt-execution-arena", std::max<uint64_t>(size, arena.block.size() * 2));
+    auto block =
+        wire::SharedMemory::create("nnrt-execution-arena", std::max<uint64_t>(size, arena.block.size() * 2));
     if (!block) {
       setReason(reason, "cannot make shared memory for the execution's tensors");
       return false;
@@ -895,8 +930,12 @@ bool stage(RemotePrepared& prepared, Arena& arena, Kind kind, const nnrt_request
     a.location = {0, static_cast<uint32_t>(at), a.location.length};
     at += a.location.length;
   }
-  const nnrt_request view{arguments.data(), request.input_count, arguments.data() + request.input_count,
-                          request.output_count, nullptr, 0};
+  const nnrt_request view{arguments.data(),
+                          request.input_count,
+                          arguments.data() + request.input_count,
+                          request.output_count,
+                          nullptr,
+                          0};
   message.begin(kind, 0);
   message.put(prepared.id);
   message.put(arena.id);
@@ -908,12 +947,13 @@ bool stage(RemotePrepared& prepared, Arena& arena, Kind kind, const nnrt_request
 }
 
 void copyOutputs(const Arena& arena, const std::vector<OutputCopy>& outputs) {
-  for (const OutputCopy& o : outputs) std::memcpy(o.to, arena.block.data() + o.from, o.length);
+  for (const OutputCopy& o : outputs)
+    std::memcpy(o.to, arena.block.data() + o.from, o.length);
 }
 
-nnrt_status proxyExecuteSync(nnrt_prepared_model* p, const nnrt_request* request, uint8_t measure, uint64_t deadline,
-                             uint64_t loopTimeout, nnrt_output_shape* shapes, uint32_t shapeCount, nnrt_timing* timing,
-                             nnrt_reason* reason) {
+nnrt_status proxyExecuteSync(nnrt_prepared_model* p, const nnrt_request* request, uint8_t measure,
+                             uint64_t deadline, uint64_t loopTimeout, nnrt_output_shape* shapes,
+                             uint32_t shapeCount, nnrt_timing* timing, nnrt_reason* reason) {
   RemotePrepared& prepared = preparedOf(p);
   RemoteDriver& driver = *prepared.driver;
   *timing = {UINT64_MAX, UINT64_MAX};
@@ -926,7 +966,8 @@ nnrt_status proxyExecuteSync(nnrt_prepared_model* p, const nnrt_request* request
   thread_local std::vector<OutputCopy> outputs;
   thread_local wire::ExecutionReply replyHere;
   wire::ExecutionReply& reply = replyHere;  // the reader thread fills this thread's reply
-  if (!stage(prepared, *arena, Kind::ExecuteSync, *request, measure, deadline, loopTimeout, message, outputs, reason)) {
+  if (!stage(prepared, *arena, Kind::ExecuteSync, *request, measure, deadline, loopTimeout, message, outputs,
+             reason)) {
     prepared.giveArena(std::move(arena));
     return NNRT_STATUS_GENERAL_FAILURE;
   }
@@ -962,8 +1003,9 @@ nnrt_status proxyExecuteSync(nnrt_prepared_model* p, const nnrt_request* request
   return status;
 }
 
-nnrt_status proxyExecute(nnrt_prepared_model* p, const nnrt_request* request, uint8_t measure, uint64_t deadline,
-                         uint64_t loopTimeout, nnrt_execute_callback callback, void* context, nnrt_reason* reason) {
+nnrt_status proxyExecute(nnrt_prepared_model* p, const nnrt_request* request, uint8_t measure,
+                         uint64_t deadline, uint64_t loopTimeout, nnrt_execute_callback callback,
+                         void* context, nnrt_reason* reason) {
   RemotePrepared& prepared = preparedOf(p);
   RemoteDriver& driver = *prepared.driver;
   const nnrt_timing none{UINT64_MAX, UINT64_MAX};
@@ -984,7 +1026,8 @@ nnrt_status proxyExecute(nnrt_prepared_model* p, const nnrt_request* request, ui
   if (!stage(prepared, *launch->arena, Kind::Execute, *request, measure, deadline, loopTimeout, message,
              launch->outputs, reason)) {
     prepared.giveArena(std::move(launch->arena));
-    callback(context, NNRT_STATUS_GENERAL_FAILURE, nullptr, 0, none, "the request cannot be sent to the driver host");
+    callback(context, NNRT_STATUS_GENERAL_FAILURE, nullptr, 0, none,
+             "the request cannot be sent to the driver host");
     return NNRT_STATUS_GENERAL_FAILURE;
   }
   const int fds[1] = {launch->arena->block.fd()};
@@ -1043,9 +1086,9 @@ void RemoteDriver::buildTable() {
 
 }  // namespace
 
-Result<std::shared_ptr<DriverLibrary>> loadRemoteDriver(const std::filesystem::path& hostProgram,
-                                                        const std::filesystem::path& pluginPath,
-                                                        const std::vector<std::pair<std::string, std::string>>& options) {
+Result<std::shared_ptr<DriverLibrary>> loadRemoteDriver(
+    const std::filesystem::path& hostProgram, const std::filesystem::path& pluginPath,
+    const std::vector<std::pair<std::string, std::string>>& options) {
   auto remote = std::make_shared<RemoteDriver>(hostProgram, pluginPath, options);
   NNRT_RETURN_IF_ERROR(remote->startFirst());
   std::weak_ptr<RemoteDriver> weak = remote;

@@ -33,8 +33,8 @@ namespace nnrt {
 // the plugin. The library's close() stops the host (and reaps it). Fails, naming the plugin file
 // and the reason (the host's load error, or the signal that killed it), when the host cannot
 // start or open the plugin.
-Result<std::shared_ptr<DriverLibrary>> loadRemoteDriver(const std::filesystem::path& hostProgram,
-                                                        const std::filesystem::path& pluginPath,
-                                                        const std::vector<std::pair<std::string, std::string>>& options);
+Result<std::shared_ptr<DriverLibrary>> loadRemoteDriver(
+    const std::filesystem::path& hostProgram, const std::filesystem::path& pluginPath,
+    const std::vector<std::pair<std::string, std::string>>& options);
 
 }  // namespace nnrt

@@ -35,7 +35,9 @@ const std::vector<float> kSum = {11.0f, 22.0f, 33.0f, 44.0f};  // a + b
 const std::vector<float> kNegA = {-1.0f, 2.0f, -3.0f, 4.0f};
 const std::vector<float> kNegSum = {9.0f, 22.0f, 27.0f, 44.0f};  // -a... + b, by hand
 
-bool inFallbackRun() { return nnrt::DeviceRegistry::global().find("crashing") != nullptr; }
+bool inFallbackRun() {
+  return nnrt::DeviceRegistry::global().find("crashing") != nullptr;
+}
 
 const ANeuralNetworksDevice* deviceNamed(const std::string& name) {
   uint32_t count = 0;
@@ -84,7 +86,8 @@ struct Compilation {
     } else {
       const ANeuralNetworksDevice* d = deviceNamed(device);
       EXPECT_NE(d, nullptr) << device;
-      EXPECT_EQ(ANeuralNetworksCompilation_createForDevices(m.model, &d, 1, &compilation), ANEURALNETWORKS_NO_ERROR);
+      EXPECT_EQ(ANeuralNetworksCompilation_createForDevices(m.model, &d, 1, &compilation),
+                ANEURALNETWORKS_NO_ERROR);
     }
     finished = ANeuralNetworksCompilation_finish(compilation);
   }
@@ -92,8 +95,8 @@ struct Compilation {
 };
 
 // Runs a + b (two inputs, or one input with b constant); returns the result code, fills `out`.
-int run(const Compilation& c, const std::vector<float>& a, const std::vector<float>* b, std::vector<float>& out,
-        bool async = false, uint64_t timeoutNs = 0) {
+int run(const Compilation& c, const std::vector<float>& a, const std::vector<float>* b,
+        std::vector<float>& out, bool async = false, uint64_t timeoutNs = 0) {
   ANeuralNetworksExecution* e = nullptr;
   EXPECT_EQ(ANeuralNetworksExecution_create(c.compilation, &e), ANEURALNETWORKS_NO_ERROR);
   out.assign(a.size(), -1.0f);
@@ -333,7 +336,8 @@ TEST_F(IsolationTest, ExecutionsWhileTheHostIsKilledAtRandomAreRightOrFailCleanl
       if (c.finished != ANEURALNETWORKS_NO_ERROR) {
         // The host is gone (UNAVAILABLE_DEVICE), or the health check already marked the device
         // unavailable and no device is left for the model (BAD_DATA, as the runtime answers then).
-        EXPECT_TRUE(c.finished == ANEURALNETWORKS_UNAVAILABLE_DEVICE || c.finished == ANEURALNETWORKS_BAD_DATA)
+        EXPECT_TRUE(c.finished == ANEURALNETWORKS_UNAVAILABLE_DEVICE ||
+                    c.finished == ANEURALNETWORKS_BAD_DATA)
             << c.finished;
         ++refusedCompilations;
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -352,7 +356,8 @@ TEST_F(IsolationTest, ExecutionsWhileTheHostIsKilledAtRandomAreRightOrFailCleanl
         }
         EXPECT_EQ(result, ANEURALNETWORKS_NO_ERROR);
         bool exact = true;
-        for (int k = 0; k < 4; ++k) exact = exact && out[k] == a[k] + b[k];  // small integers and halves: exact
+        for (int k = 0; k < 4; ++k)
+          exact = exact && out[k] == a[k] + b[k];  // small integers and halves: exact
         ++(exact ? right : wrong);
       }
     }
@@ -384,8 +389,8 @@ TEST_F(IsolationTest, ExecutionsWhileTheHostIsKilledAtRandomAreRightOrFailCleanl
   Hosts hosts = hostChildren();
   EXPECT_EQ(hosts.running, 4);
   EXPECT_EQ(hosts.zombies, 0);
-  std::printf("%d kills: %d right, %d unavailable, %d compilations refused\n", kills, right.load(), unavailable.load(),
-              refusedCompilations.load());
+  std::printf("%d kills: %d right, %d unavailable, %d compilations refused\n", kills, right.load(),
+              unavailable.load(), refusedCompilations.load());
 }
 
 // isolation_fallback_runtime.yaml: the crashing device is the partitioner's choice; its crash

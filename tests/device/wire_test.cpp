@@ -36,12 +36,18 @@ struct SampleModel {
   nnrt_model model{};
 
   SampleModel() {
-    operands[0] = {3, 2, dims0, 0.5f, 7, NNRT_LIFETIME_SUBGRAPH_INPUT, {0, 0, 0}, 1, NNRT_EXTRA_NONE,
-                   nullptr, 0, 0, nullptr, 0};
-    operands[1] = {11, 1, dims1, 0.0f, 0, NNRT_LIFETIME_CONSTANT_REFERENCE, {1, 4, 3}, 2,
-                   NNRT_EXTRA_CHANNEL_QUANT, scales, 3, 1, nullptr, 0};
-    operands[2] = {(3 << 16) | 1, 0, nullptr, 1.5f, -3, NNRT_LIFETIME_SUBGRAPH_OUTPUT, {0, 2, 4}, 0,
-                   NNRT_EXTRA_EXTENSION, nullptr, 0, 0, extData, 4};
+    operands[0] = {3,       2, dims0, 0.5f,    7, NNRT_LIFETIME_SUBGRAPH_INPUT, {0, 0, 0}, 1, NNRT_EXTRA_NONE,
+                   nullptr, 0, 0,     nullptr, 0};
+    operands[1] = {11,        1, dims1,
+                   0.0f,      0, NNRT_LIFETIME_CONSTANT_REFERENCE,
+                   {1, 4, 3}, 2, NNRT_EXTRA_CHANNEL_QUANT,
+                   scales,    3, 1,
+                   nullptr,   0};
+    operands[2] = {(3 << 16) | 1, 0,  nullptr,
+                   1.5f,          -3, NNRT_LIFETIME_SUBGRAPH_OUTPUT,
+                   {0, 2, 4},     0,  NNRT_EXTRA_EXTENSION,
+                   nullptr,       0,  0,
+                   extData,       4};
     operations[0] = {29, opIn, 2, opOut, 1};
     subgraphs[0] = {operands, 3, operations, 1, inputs, 2, outputs, 1};
     subgraphs[1] = {operands, 2, nullptr, 0, inputs, 1, outputs, 1};
@@ -82,9 +88,11 @@ void expectSameSubgraph(const nnrt_subgraph& a, const nnrt_subgraph& b) {
     EXPECT_EQ(x.location.length, y.location.length);
     EXPECT_EQ(x.number_of_consumers, y.number_of_consumers);
     EXPECT_EQ(x.extra_kind, y.extra_kind);
-    EXPECT_EQ(arrayOf(x.channel_scales, x.channel_scale_count), arrayOf(y.channel_scales, y.channel_scale_count));
+    EXPECT_EQ(arrayOf(x.channel_scales, x.channel_scale_count),
+              arrayOf(y.channel_scales, y.channel_scale_count));
     EXPECT_EQ(x.channel_dim, y.channel_dim);
-    EXPECT_EQ(arrayOf(x.extension_data, x.extension_data_size), arrayOf(y.extension_data, y.extension_data_size));
+    EXPECT_EQ(arrayOf(x.extension_data, x.extension_data_size),
+              arrayOf(y.extension_data, y.extension_data_size));
   }
   ASSERT_EQ(a.operation_count, b.operation_count);
   for (uint32_t i = 0; i < a.operation_count; ++i) {
@@ -123,13 +131,15 @@ TEST(WireTest, ModelRoundTripKeepsEveryField) {
   expectSameSubgraph(m.main, r.main);
   ASSERT_EQ(r.referenced_count, 1u);
   expectSameSubgraph(m.referenced[0], r.referenced[0]);
-  EXPECT_EQ(arrayOf(m.operand_values, 6), arrayOf(r.operand_values, static_cast<uint32_t>(r.operand_values_size)));
+  EXPECT_EQ(arrayOf(m.operand_values, 6),
+            arrayOf(r.operand_values, static_cast<uint32_t>(r.operand_values_size)));
   ASSERT_EQ(r.pool_count, 2u);
   for (uint32_t i = 0; i < 2; ++i) {
     EXPECT_EQ(r.pools[i].kind, NNRT_POOL_HOST);
     EXPECT_EQ(r.pools[i].size, m.pools[i].size);
     const auto* bytes = static_cast<const uint8_t*>(r.pools[i].host);
-    EXPECT_EQ(std::vector<uint8_t>(bytes, bytes + r.pools[i].size), i == 0 ? sample.poolBytes0 : sample.poolBytes1);
+    EXPECT_EQ(std::vector<uint8_t>(bytes, bytes + r.pools[i].size),
+              i == 0 ? sample.poolBytes0 : sample.poolBytes1);
   }
   EXPECT_EQ(r.relax_computation_float32_to_float16, 1);
   ASSERT_EQ(r.extension_prefix_count, 1u);

@@ -13,10 +13,10 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
-#include <condition_variable>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -61,7 +61,8 @@ class Host {
       std::lock_guard guard(mutex_);
       left.swap(prepared_);
     }
-    for (auto& [id, p] : left) api().release_prepared_model(p->handle);
+    for (auto& [id, p] : left)
+      api().release_prepared_model(p->handle);
   }
   std::shared_ptr<DriverLibrary> library;
 
@@ -101,11 +102,14 @@ class Host {
   }
 
   // Takes fds[i] (the caller closes what is left in the list).
-  static int takeFd(std::vector<int>& fds, size_t i) { return i < fds.size() ? std::exchange(fds[i], -1) : -1; }
+  static int takeFd(std::vector<int>& fds, size_t i) {
+    return i < fds.size() ? std::exchange(fds[i], -1) : -1;
+  }
 
   const nnrt_driver_api& api() const { return library->api(); }
   nnrt_device* device(uint32_t index) const {
-    return index < api().device_count(library->plugin()) ? api().device_at(library->plugin(), index) : nullptr;
+    return index < api().device_count(library->plugin()) ? api().device_at(library->plugin(), index)
+                                                         : nullptr;
   }
 
   std::shared_ptr<Prepared> findPrepared(uint64_t id) {
@@ -124,9 +128,11 @@ class Host {
         out.put<int32_t>(d != nullptr && in.ok() ? api().get_status(d) : NNRT_DEVICE_STATUS_UNKNOWN);
         return reply(out);
       }
-      case Kind::GetSupported: return getSupported(in, out, fds);
+      case Kind::GetSupported:
+        return getSupported(in, out, fds);
       case Kind::Prepare:
-      case Kind::PrepareFromCache: return prepare(static_cast<Kind>(header.kind), header.callId, in, out, fds);
+      case Kind::PrepareFromCache:
+        return prepare(static_cast<Kind>(header.kind), header.callId, in, out, fds);
       case Kind::Release: {
         const uint64_t id = in.get<uint64_t>();
         std::shared_ptr<Prepared> p;
@@ -142,8 +148,10 @@ class Host {
         return reply(out);
       }
       case Kind::ExecuteSync:
-      case Kind::Execute: return execute(static_cast<Kind>(header.kind), header.callId, in, out, fds);
-      case Kind::Open: break;
+      case Kind::Execute:
+        return execute(static_cast<Kind>(header.kind), header.callId, in, out, fds);
+      case Kind::Open:
+        break;
     }
     logError("driver host: unexpected message kind " + std::to_string(header.kind) + "; closing");
     shutdown(socket_, SHUT_RDWR);
@@ -173,10 +181,12 @@ class Host {
       flags.assign(model.view().main.operation_count, 0);
       auto explain = [](void* context, uint32_t index, const char* why) {
         if (why != nullptr) {
-          static_cast<decltype(explained)*>(context)->emplace_back(index, std::string(why, strnlen(why, 1024)));
+          static_cast<decltype(explained)*>(context)->emplace_back(index,
+                                                                   std::string(why, strnlen(why, 1024)));
         }
       };
-      status = api().get_supported_operations_1_3(d, &model.view(), flags.data(), explain, &explained, &reason);
+      status =
+          api().get_supported_operations_1_3(d, &model.view(), flags.data(), explain, &explained, &reason);
     } else {
       std::snprintf(reason.message, sizeof(reason.message), "driver host: malformed model message");
     }
@@ -223,7 +233,8 @@ class Host {
     reply(out);
   }
 
-  static void prepareCallback(void* context, nnrt_status status, nnrt_prepared_model* prepared, const char* why) {
+  static void prepareCallback(void* context, nnrt_status status, nnrt_prepared_model* prepared,
+                              const char* why) {
     std::shared_ptr<PrepareContext> c = takeContext<PrepareContext>(context);
     if (!c) return;  // a second callback: its model, if any, is leaked (the context is gone)
     c->host->answerPrepare(*c, status, prepared, why);
@@ -238,7 +249,8 @@ class Host {
     const uint32_t dataCacheCount = in.get<uint32_t>();
     const bool hasToken = in.get<uint8_t>() != 0;
     uint8_t token[NNRT_CACHE_TOKEN_SIZE] = {};
-    for (uint8_t& b : token) b = in.get<uint8_t>();
+    for (uint8_t& b : token)
+      b = in.get<uint8_t>();
     const bool hasPools = kind == Kind::Prepare && in.get<uint8_t>() != 0;
     auto context = std::make_shared<PrepareContext>();
     context->host = this;
@@ -247,7 +259,8 @@ class Host {
     wire::ModelHolder model;
     const size_t cacheStart = hasPools ? 1 : 0;
     bool ok = d != nullptr && in.ok() && modelCacheCount <= NNRT_MAX_CACHE_FILES &&
-              dataCacheCount <= NNRT_MAX_CACHE_FILES && fds.size() == cacheStart + modelCacheCount + dataCacheCount;
+              dataCacheCount <= NNRT_MAX_CACHE_FILES &&
+              fds.size() == cacheStart + modelCacheCount + dataCacheCount;
     if (ok && kind == Kind::Prepare) ok = readModel(in, fds, hasPools, model, context->pools);
     if (!ok) {
       out.put<nnrt_status>(NNRT_STATUS_INVALID_ARGUMENT);
@@ -259,13 +272,13 @@ class Host {
     const int* dataFds = modelFds + modelCacheCount;
     void* id = addContext(context);
     nnrt_reason reason{};
-    nnrt_status s =
-        kind == Kind::Prepare
-            ? api().prepare_model_1_3(d, &model.view(), preference, priority, deadline, modelFds, modelCacheCount,
-                                      dataFds, dataCacheCount, hasToken ? token : nullptr, &prepareCallback, id,
-                                      &reason)
-            : api().prepare_model_from_cache_1_3(d, deadline, modelFds, modelCacheCount, dataFds, dataCacheCount,
-                                                 hasToken ? token : nullptr, &prepareCallback, id, &reason);
+    nnrt_status s = kind == Kind::Prepare
+                        ? api().prepare_model_1_3(d, &model.view(), preference, priority, deadline, modelFds,
+                                                  modelCacheCount, dataFds, dataCacheCount,
+                                                  hasToken ? token : nullptr, &prepareCallback, id, &reason)
+                        : api().prepare_model_from_cache_1_3(d, deadline, modelFds, modelCacheCount, dataFds,
+                                                             dataCacheCount, hasToken ? token : nullptr,
+                                                             &prepareCallback, id, &reason);
     if (s != NNRT_STATUS_NONE && takeContext<PrepareContext>(id)) {
       reason.message[sizeof(reason.message) - 1] = '\0';
       answerPrepare(*context, s, nullptr, reason.message);
@@ -280,8 +293,8 @@ class Host {
     wire::RequestHolder request;
   };
 
-  static void executeCallback(void* context, nnrt_status status, const nnrt_output_shape* shapes, uint32_t count,
-                              nnrt_timing timing, const char* why) {
+  static void executeCallback(void* context, nnrt_status status, const nnrt_output_shape* shapes,
+                              uint32_t count, nnrt_timing timing, const char* why) {
     std::shared_ptr<ExecuteContext> c = takeContext<ExecuteContext>(context);
     if (!c) return;  // a second callback
     Writer out;
@@ -321,9 +334,9 @@ class Host {
     if (kind == Kind::ExecuteSync) {
       std::vector<nnrt_output_shape> shapes(request.output_count);
       nnrt_timing timing{UINT64_MAX, UINT64_MAX};
-      nnrt_status s = api().execute_synchronously_1_3(context->prepared->handle, &request, measure, deadline,
-                                                      loopTimeout, shapes.data(), request.output_count, &timing,
-                                                      &reason);
+      nnrt_status s =
+          api().execute_synchronously_1_3(context->prepared->handle, &request, measure, deadline, loopTimeout,
+                                          shapes.data(), request.output_count, &timing, &reason);
       reason.message[sizeof(reason.message) - 1] = '\0';
       const bool withShapes = s == NNRT_STATUS_NONE || s == NNRT_STATUS_OUTPUT_INSUFFICIENT_SIZE;
       wire::writeExecutionReply(out, s, withShapes ? shapes.data() : nullptr, request.output_count, timing,
@@ -377,7 +390,9 @@ class Host {
   uint64_t nextPrepared_ = 1;
 };
 
-void putPerf(Writer& out, const nnrt_perf_info& p) { out.put(p); }
+void putPerf(Writer& out, const nnrt_perf_info& p) {
+  out.put(p);
+}
 
 // The Open reply: the plugin's identity and, per device, everything the runtime reads once.
 void describe(Writer& out, const DriverLibrary& library) {
@@ -404,7 +419,8 @@ void describe(Writer& out, const DriverLibrary& library) {
     putPerf(out, caps.relaxed_float32_to_float16_tensor);
     putPerf(out, caps.if_performance);
     putPerf(out, caps.while_performance);
-    out.putArray(caps.operand_performance, caps.operand_performance != nullptr ? caps.operand_performance_count : 0);
+    out.putArray(caps.operand_performance,
+                 caps.operand_performance != nullptr ? caps.operand_performance_count : 0);
     const nnrt_extension* extensions = nullptr;
     uint32_t extensionCount = 0;
     reason = {};
@@ -425,7 +441,8 @@ void describe(Writer& out, const DriverLibrary& library) {
     out.putString(reason.message);
     out.put(modelFiles);
     out.put(dataFiles);
-    constexpr size_t kTableEnd = offsetof(nnrt_driver_api, get_operation_table) + sizeof(api.get_operation_table);
+    constexpr size_t kTableEnd =
+        offsetof(nnrt_driver_api, get_operation_table) + sizeof(api.get_operation_table);
     const bool table = api.struct_size >= kTableEnd && api.get_operation_table != nullptr;
     out.put<uint8_t>(table);
     if (table) {
@@ -486,7 +503,8 @@ int main(int argc, char** argv) {
   if (argc != 3 || std::strcmp(argv[1], "--fd") != 0) {
     std::fprintf(stderr,
                  "usage: nnrt-driver-host --fd N\n"
-                 "Serves a driver plugin to the nnrt runtime that started it (isolation: process); not run by hand.\n");
+                 "Serves a driver plugin to the nnrt runtime that started it (isolation: process); not run "
+                 "by hand.\n");
     return 2;
   }
   const int socket = std::atoi(argv[2]);

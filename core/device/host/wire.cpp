@@ -18,7 +18,9 @@ constexpr uint64_t kPoolAlignment = 64;
 // size is refused by the Reader anyway; this keeps allocations in step with it).
 constexpr uint32_t kMaxCount = 1u << 24;
 
-uint64_t alignUp(uint64_t value, uint64_t alignment) { return (value + alignment - 1) / alignment * alignment; }
+uint64_t alignUp(uint64_t value, uint64_t alignment) {
+  return (value + alignment - 1) / alignment * alignment;
+}
 
 void writeSubgraph(Writer& out, const nnrt_subgraph& s) {
   out.put<uint32_t>(s.operand_count);
@@ -62,7 +64,8 @@ PoolLayout poolLayout(const nnrt_model& model) {
 void writeModel(Writer& out, const nnrt_model& model) {
   writeSubgraph(out, model.main);
   out.put<uint32_t>(model.referenced_count);
-  for (uint32_t i = 0; i < model.referenced_count; ++i) writeSubgraph(out, model.referenced[i]);
+  for (uint32_t i = 0; i < model.referenced_count; ++i)
+    writeSubgraph(out, model.referenced[i]);
   out.putBytes(model.operand_values, model.operand_values != nullptr ? model.operand_values_size : 0);
   out.put<uint32_t>(model.pool_count);
   for (uint32_t i = 0; i < model.pool_count; ++i) {
@@ -121,8 +124,9 @@ bool ModelHolder::readSubgraph(Reader& in, Subgraph& into) {
 }
 
 nnrt_subgraph ModelHolder::viewOf(const Subgraph& s) {
-  return {s.operands.data(),   static_cast<uint32_t>(s.operands.size()),   s.operations.data(),
-          static_cast<uint32_t>(s.operations.size()), s.inputs.data(), static_cast<uint32_t>(s.inputs.size()),
+  return {s.operands.data(),   static_cast<uint32_t>(s.operands.size()),
+          s.operations.data(), static_cast<uint32_t>(s.operations.size()),
+          s.inputs.data(),     static_cast<uint32_t>(s.inputs.size()),
           s.outputs.data(),    static_cast<uint32_t>(s.outputs.size())};
 }
 
@@ -161,7 +165,8 @@ bool ModelHolder::read(Reader& in, const uint8_t* poolBase, uint64_t poolSize) {
     prefixes_.push_back({name ? names_.emplace_back(std::move(*name)).c_str() : nullptr, prefix});
   }
   if (!in.ok()) return false;
-  for (const Subgraph& s : referenced_) referencedViews_.push_back(viewOf(s));
+  for (const Subgraph& s : referenced_)
+    referencedViews_.push_back(viewOf(s));
   view_.main = viewOf(main_);
   view_.referenced = referencedViews_.data();
   view_.referenced_count = referencedCount;
@@ -176,8 +181,8 @@ bool ModelHolder::read(Reader& in, const uint8_t* poolBase, uint64_t poolSize) {
 }
 
 void writeRequest(Writer& out, const nnrt_request& request) {
-  for (auto [arguments, count] : {std::pair{request.inputs, request.input_count},
-                                  std::pair{request.outputs, request.output_count}}) {
+  for (auto [arguments, count] :
+       {std::pair{request.inputs, request.input_count}, std::pair{request.outputs, request.output_count}}) {
     out.put<uint32_t>(count);
     for (uint32_t i = 0; i < count; ++i) {
       const nnrt_request_argument& a = arguments[i];
@@ -207,8 +212,9 @@ bool RequestHolder::read(Reader& in, uint8_t* pool, uint64_t poolSize) {
       if (l.pool_index != 0 || l.offset > poolSize || l.length > poolSize - l.offset) return false;
     }
   }
-  view_ = {inputs_.data(), static_cast<uint32_t>(inputs_.size()), outputs_.data(),
-           static_cast<uint32_t>(outputs_.size()), &pool_, 1};
+  view_ = {inputs_.data(),  static_cast<uint32_t>(inputs_.size()),
+           outputs_.data(), static_cast<uint32_t>(outputs_.size()),
+           &pool_,          1};
   return true;
 }
 
@@ -218,7 +224,8 @@ void writeExecutionReply(Writer& out, nnrt_status status, const nnrt_output_shap
   out.putArray(shapes, shapes != nullptr ? count : 0);
   out.put<uint8_t>(shapes != nullptr);
   out.put(timing);
-  out.putString(reason != nullptr ? std::string(reason, strnlen(reason, NNRT_REASON_SIZE * 4)) : std::string());
+  out.putString(reason != nullptr ? std::string(reason, strnlen(reason, NNRT_REASON_SIZE * 4))
+                                  : std::string());
 }
 
 bool readExecutionReply(Reader& in, ExecutionReply& reply) {
@@ -300,7 +307,8 @@ bool receiveMessage(int socket, Header& header, std::vector<uint8_t>& body, std:
     ok = receiveExactly(socket, body.data(), header.size, fds);
   }
   if (!ok) {
-    for (int fd : fds) close(fd);
+    for (int fd : fds)
+      close(fd);
     fds.clear();
   }
   return ok;

@@ -26,14 +26,14 @@
 namespace nnrt::wire {
 
 enum class Kind : uint32_t {
-  Open = 1,              // runtime -> host: load and open the plugin; reply: its identity (OpenReply)
-  GetStatus,             // device -> int32 status
-  GetSupported,          // device, model (+ pool memfd) -> status, reason, flags, explanations
-  Prepare,               // device, model (+ pool memfd, cache fds), options -> status, reason, prepared id
-  PrepareFromCache,      // device, deadline, token (+ cache fds) -> as Prepare
-  Release,               // prepared id -> empty
-  ExecuteSync,           // prepared id, arena (+ memfd when new), request -> ExecutionReply
-  Execute,               // as ExecuteSync, through the driver's execute_1_3 and its callback
+  Open = 1,          // runtime -> host: load and open the plugin; reply: its identity (OpenReply)
+  GetStatus,         // device -> int32 status
+  GetSupported,      // device, model (+ pool memfd) -> status, reason, flags, explanations
+  Prepare,           // device, model (+ pool memfd, cache fds), options -> status, reason, prepared id
+  PrepareFromCache,  // device, deadline, token (+ cache fds) -> as Prepare
+  Release,           // prepared id -> empty
+  ExecuteSync,       // prepared id, arena (+ memfd when new), request -> ExecutionReply
+  Execute,           // as ExecuteSync, through the driver's execute_1_3 and its callback
 };
 
 struct Header {
@@ -78,7 +78,9 @@ class Writer {
     put(Header{0, static_cast<uint32_t>(kind), callId});
   }
   // Sets the call id of a begun message.
-  void setCallId(uint64_t callId) { std::memcpy(bytes_.data() + offsetof(Header, callId), &callId, sizeof(callId)); }
+  void setCallId(uint64_t callId) {
+    std::memcpy(bytes_.data() + offsetof(Header, callId), &callId, sizeof(callId));
+  }
   // The message, its header's size filled in.
   std::vector<uint8_t>& finish() {
     const uint32_t size = static_cast<uint32_t>(bytes_.size() - sizeof(Header));
