@@ -34,8 +34,7 @@ inline std::string cpuEntry(int threads, bool fast = true, bool isolated = false
   // As the default configuration: the built-in cpu runs without the watchdog's thread handoff.
   return std::string("  - name: cpu\n    library: libnnrt_driver_cpu.so\n    watchdog: false\n") +
          (isolated ? "    isolation: process\n" : "") + "    options: {threads: \"" +
-         std::to_string(threads) +
-         "\", fast: " + (fast ? "on" : "off") + "}\n";
+         std::to_string(threads) + "\", fast: " + (fast ? "on" : "off") + "}\n";
 }
 
 inline std::vector<float> randomValues(size_t n, uint32_t seed) {

@@ -79,8 +79,12 @@ void BM_Add4RuntimeNewExecution(benchmark::State& state) {
   if (z[3] != 12.0f) state.SkipWithError("wrong result");
 }
 
-void BM_Add4Direct(benchmark::State& state) { add4Direct(state, false); }
-void BM_Add4DirectIsolated(benchmark::State& state) { add4Direct(state, true); }
+void BM_Add4Direct(benchmark::State& state) {
+  add4Direct(state, false);
+}
+void BM_Add4DirectIsolated(benchmark::State& state) {
+  add4Direct(state, true);
+}
 
 void add4RuntimeReusedExecution(benchmark::State& state, bool isolated) {
   Add4 m(isolated);
@@ -97,8 +101,12 @@ void add4RuntimeReusedExecution(benchmark::State& state, bool isolated) {
   if (z[3] != 12.0f) state.SkipWithError("wrong result");
 }
 
-void BM_Add4RuntimeReusedExecution(benchmark::State& state) { add4RuntimeReusedExecution(state, false); }
-void BM_Add4RuntimeReusedExecutionIsolated(benchmark::State& state) { add4RuntimeReusedExecution(state, true); }
+void BM_Add4RuntimeReusedExecution(benchmark::State& state) {
+  add4RuntimeReusedExecution(state, false);
+}
+void BM_Add4RuntimeReusedExecutionIsolated(benchmark::State& state) {
+  add4RuntimeReusedExecution(state, true);
+}
 
 void BM_Add4RuntimeReusedExecutionBurst(benchmark::State& state) {
   Add4 m;

@@ -159,7 +159,8 @@ std::filesystem::path resolveLibrary(const std::string& library, const std::file
 
 Result<DeviceConfig> parseDevice(const Reader& r, const YAML::Node& node, const std::string& key,
                                  const std::filesystem::path& file, const std::filesystem::path& pluginDir) {
-  NNRT_RETURN_IF_ERROR(r.checkMap(node, key, {"name", "library", "enabled", "watchdog", "isolation", "options", "performance"}));
+  NNRT_RETURN_IF_ERROR(r.checkMap(
+      node, key, {"name", "library", "enabled", "watchdog", "isolation", "options", "performance"}));
   DeviceConfig d;
   d.line = node.Mark().line + 1;
   if (!node["name"]) return Unexpected(r.error(node, key + ".name", "missing"));
@@ -357,7 +358,8 @@ RuntimeLayout locateRuntime(const std::filesystem::path& selfDir, const InstallD
   if (const char* env = std::getenv("NNRT_PLUGIN_DIR"); env != nullptr && *env != '\0') layout.pluginDir = env;
   layout.driverHost = normal(libDir ? *libDir / dirs.libToPlugins / "nnrt-driver-host"
                                     : selfDir / ".." / "bin" / "nnrt-driver-host");
-  if (const char* env = std::getenv("NNRT_DRIVER_HOST"); env != nullptr && *env != '\0') layout.driverHost = env;
+  if (const char* env = std::getenv("NNRT_DRIVER_HOST"); env != nullptr && *env != '\0')
+    layout.driverHost = env;
 
   if (const char* env = std::getenv("NNRT_CONFIG"); env != nullptr && *env != '\0') {
     layout.configFile = env;

@@ -98,7 +98,8 @@ struct RuntimeLayout {
 //   configuration in <libdir>/<libToConfig>/runtime.yaml.
 // - The build tree: plugins in build/lib, the configuration in build/etc/nnrt/runtime.yaml.
 // The driver host program is installed in the plugin folder, and built in build/bin
-// ($NNRT_DRIVER_HOST wins). $NNRT_PLUGIN_DIR and $NNRT_CONFIG win; the last resort for the configuration is /etc/nnrt/runtime.yaml.
+// ($NNRT_DRIVER_HOST wins). $NNRT_PLUGIN_DIR and $NNRT_CONFIG win; the last resort for the configuration is
+// /etc/nnrt/runtime.yaml.
 RuntimeLayout locateRuntime(const std::filesystem::path& selfDir, const InstallDirs& dirs = installDirs());
 
 const char* partitioningModeName(PartitioningMode mode);

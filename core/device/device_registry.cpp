@@ -33,8 +33,8 @@ std::unique_ptr<DeviceRegistry> DeviceRegistry::create(config::RuntimeConfig con
       continue;
     }
     auto library = entry.isolation == config::Isolation::Process
-                       ? loadRemoteDriver(config::locateRuntime(runtimeDirectory()).driverHost, entry.libraryPath,
-                                          entry.options)
+                       ? loadRemoteDriver(config::locateRuntime(runtimeDirectory()).driverHost,
+                                          entry.libraryPath, entry.options)
                        : DriverLibrary::load(entry.libraryPath, entry.options);
     if (!library) {
       logWarning("skipping device '" + entry.name + "': " + library.error().message);

@@ -135,8 +135,9 @@ Result<std::shared_ptr<DriverLibrary>> DriverLibrary::load(
   return lib;
 }
 
-std::shared_ptr<DriverLibrary> DriverLibrary::fromTable(const std::filesystem::path& path, const nnrt_driver_api* api,
-                                                        nnrt_plugin* plugin, std::shared_ptr<void> owner,
+std::shared_ptr<DriverLibrary> DriverLibrary::fromTable(const std::filesystem::path& path,
+                                                        const nnrt_driver_api* api, nnrt_plugin* plugin,
+                                                        std::shared_ptr<void> owner,
                                                         std::function<void(const std::string& why)> restart) {
   std::shared_ptr<DriverLibrary> lib(new DriverLibrary());
   lib->path_ = path;

@@ -26,8 +26,9 @@ class DriverLibrary {
   // A table served by someone else (RemoteDriver, a plugin in a host process): `owner` keeps it
   // and its functions alive; close(plugin) is called as for a loaded one. `restart` (may be empty)
   // ends and restarts what serves the table, for a call the runtime gave up waiting on.
-  static std::shared_ptr<DriverLibrary> fromTable(const std::filesystem::path& path, const nnrt_driver_api* api,
-                                                  nnrt_plugin* plugin, std::shared_ptr<void> owner,
+  static std::shared_ptr<DriverLibrary> fromTable(const std::filesystem::path& path,
+                                                  const nnrt_driver_api* api, nnrt_plugin* plugin,
+                                                  std::shared_ptr<void> owner,
                                                   std::function<void(const std::string& why)> restart);
   ~DriverLibrary();
   DriverLibrary(const DriverLibrary&) = delete;

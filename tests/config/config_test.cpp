@@ -117,15 +117,17 @@ TEST(ConfigTest, TheWatchdogIsOnUnlessADeviceTurnsItOff) {
 
 TEST(ConfigTest, UnknownDeviceKey) {
   std::string e = errorOf("devices:\n  - name: cpu\n    library: a.so\n    enable: true\n");
-  EXPECT_EQ(e,
-            "/etc/nnrt/runtime.yaml:4: devices[0].enable: unknown key (expected one of: name, library, enabled, "
-            "watchdog, isolation, options, performance)");
+  EXPECT_EQ(
+      e,
+      "/etc/nnrt/runtime.yaml:4: devices[0].enable: unknown key (expected one of: name, library, enabled, "
+      "watchdog, isolation, options, performance)");
 }
 
 TEST(ConfigTest, DevicesRunInProcessUnlessIsolated) {
-  auto config = parseConfig("devices:\n  - name: a\n    library: a.so\n  - name: b\n    library: b.so\n"
-                            "    isolation: process\n  - name: c\n    library: c.so\n    isolation: in-process\n",
-                            "/etc/nnrt/runtime.yaml", "/opt/plugins");
+  auto config = parseConfig(
+      "devices:\n  - name: a\n    library: a.so\n  - name: b\n    library: b.so\n"
+      "    isolation: process\n  - name: c\n    library: c.so\n    isolation: in-process\n",
+      "/etc/nnrt/runtime.yaml", "/opt/plugins");
   ASSERT_TRUE(config.has_value()) << config.error().message;
   EXPECT_EQ(config->devices[0].isolation, Isolation::InProcess);
   EXPECT_EQ(config->devices[1].isolation, Isolation::Process);

@@ -242,8 +242,10 @@ TEST(FaultTest, ASecondPrepareCallbackIsIgnored) {
   });
   // Isolated, the driver host ignores the second callback (and logs it on its own stderr).
   if (!isolated()) {
-    EXPECT_NE(log.find("device 'f_prepare_calls_back_twice' (plugin 'fault'): called back twice for one preparation"),
-              std::string::npos)
+    EXPECT_NE(
+        log.find(
+            "device 'f_prepare_calls_back_twice' (plugin 'fault'): called back twice for one preparation"),
+        std::string::npos)
         << log;
   }
   EXPECT_TRUE(deviceNamed("f_prepare_calls_back_twice") != nullptr);
@@ -353,8 +355,9 @@ TEST(FaultTest, ASecondExecuteCallbackIsIgnored) {
   });
   // Isolated, the driver host ignores the second callback (and logs it on its own stderr).
   if (!isolated()) {
-    EXPECT_NE(log.find("device 'f_execute_calls_back_twice' (plugin 'fault'): called back twice for one execution"),
-              std::string::npos)
+    EXPECT_NE(
+        log.find("device 'f_execute_calls_back_twice' (plugin 'fault'): called back twice for one execution"),
+        std::string::npos)
         << log;
   }
 }

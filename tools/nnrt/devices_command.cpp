@@ -109,7 +109,8 @@ void printOperations(const DriverDevice& d) {
 
 // Where the device's driver runs (runtime.yaml's `isolation`).
 const char* isolation(const DriverDevice& d) {
-  return config::isolationName(d.library().inHostProcess() ? config::Isolation::Process : config::Isolation::InProcess);
+  return config::isolationName(d.library().inHostProcess() ? config::Isolation::Process
+                                                           : config::Isolation::InProcess);
 }
 
 void printTable(const DeviceRegistry& registry) {
@@ -125,8 +126,10 @@ void printTable(const DeviceRegistry& registry) {
   TextTable drivers({"NAME", "PLUGIN", "DRIVER DEVICE", "ISOLATION", "LIBRARY"});
   for (const auto& d : registry.devices()) {
     const auto& api = d->library().api();
-    drivers.add({d->name(), std::string(api.plugin_name) + " " + api.plugin_version + " (ABI " + d->library().abiVersion() + ")",
-                 d->driverDeviceName(), isolation(*d), d->library().path().string()});
+    drivers.add(
+        {d->name(),
+         std::string(api.plugin_name) + " " + api.plugin_version + " (ABI " + d->library().abiVersion() + ")",
+         d->driverDeviceName(), isolation(*d), d->library().path().string()});
   }
   drivers.print(stdout, "  ");
   const auto& policy = registry.config().policy;

@@ -21,8 +21,8 @@
 // Faults the SDK cannot express (a callback withheld or repeated, bytes other than 0/1) wrap its
 // generated C entry points.
 #include <atomic>
-#include <csignal>
 #include <chrono>
+#include <csignal>
 #include <cstring>
 #include <stdexcept>
 #include <thread>
