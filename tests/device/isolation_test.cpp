@@ -252,10 +252,16 @@ TEST_F(IsolationTest, ACrashedHostFailsItsExecutionAndComesBack) {
   ASSERT_EQ(run(c, kA, &kB, out), ANEURALNETWORKS_NO_ERROR);
   EXPECT_EQ(out, kSum);
   const size_t fdsBefore = openFdCount();
+  auto crashed = Clock::now();
   std::string log = logOf([&] {
     EXPECT_EQ(run(c, kNegA, &kB, out), ANEURALNETWORKS_UNAVAILABLE_DEVICE);
+    crashed = Clock::now();
     ASSERT_TRUE(waitUntilAvailable("p_crash"));
   });
+  // Backoff (100 ms, doubled for a host younger than 5 s, as this one is) plus the new host's start.
+  std::printf("crash to available: %lld ms\n",
+              static_cast<long long>(
+                  std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - crashed).count()));
   EXPECT_NE(log.find("the driver host of plugin 'fault'"), std::string::npos) << log;
   EXPECT_NE(log.find("was killed by signal 11 (SIGSEGV)"), std::string::npos) << log;
   EXPECT_NE(log.find("is running again"), std::string::npos) << log;
