@@ -170,6 +170,14 @@ struct RemotePrepared {
   std::mutex mutex;
   std::vector<std::unique_ptr<Arena>> idle;
   uint32_t arenas = 0;
+  // Held by the runtime until release_prepared_model, and by each execution in a call on it: an
+  // execution the runtime abandoned (its host is then killed) may end after the release.
+  std::atomic<int> holders{1};
+
+  void hold() { holders.fetch_add(1, std::memory_order_relaxed); }
+  void drop() {
+    if (holders.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+  }
 
   std::unique_ptr<Arena> takeArena() {
     std::lock_guard lock(mutex);
@@ -879,7 +887,7 @@ void proxyRelease(nnrt_prepared_model* p) {
   // A model of a host that is gone needs no release.
   prepared->driver->send(
       message, {}, [](Reader&) {}, [] {}, prepared->generation);
-  delete prepared;
+  prepared->drop();
 }
 
 // Copies a request's inputs into `arena` (grown when too small) and writes the execution message;
@@ -961,6 +969,11 @@ nnrt_status proxyExecuteSync(nnrt_prepared_model* p, const nnrt_request* request
     setReason(reason, driver.goneReason());
     return NNRT_STATUS_DEVICE_UNAVAILABLE;
   }
+  prepared.hold();
+  struct Drop {
+    RemotePrepared& prepared;
+    ~Drop() { prepared.drop(); }
+  } drop{prepared};
   std::unique_ptr<Arena> arena = prepared.takeArena();
   thread_local Writer message;
   thread_local std::vector<OutputCopy> outputs;
@@ -1021,6 +1034,7 @@ nnrt_status proxyExecute(nnrt_prepared_model* p, const nnrt_request* request, ui
     nnrt_execute_callback callback;
     void* context;
   };
+  prepared.hold();  // until the callback
   auto launch = std::make_shared<Launch>(Launch{&prepared, prepared.takeArena(), {}, callback, context});
   Writer message;
   if (!stage(prepared, *launch->arena, Kind::Execute, *request, measure, deadline, loopTimeout, message,
@@ -1028,6 +1042,7 @@ nnrt_status proxyExecute(nnrt_prepared_model* p, const nnrt_request* request, ui
     prepared.giveArena(std::move(launch->arena));
     callback(context, NNRT_STATUS_GENERAL_FAILURE, nullptr, 0, none,
              "the request cannot be sent to the driver host");
+    prepared.drop();
     return NNRT_STATUS_GENERAL_FAILURE;
   }
   const int fds[1] = {launch->arena->block.fd()};
@@ -1046,11 +1061,13 @@ nnrt_status proxyExecute(nnrt_prepared_model* p, const nnrt_request* request, ui
         launch->prepared->giveArena(std::move(launch->arena));
         launch->callback(launch->context, reply.status, reply.shapes.empty() ? nullptr : reply.shapes.data(),
                          static_cast<uint32_t>(reply.shapes.size()), reply.timing, reply.reason.c_str());
+        launch->prepared->drop();
       },
       [launch, &driver, none] {
         launch->prepared->giveArena(std::move(launch->arena));
         launch->callback(launch->context, NNRT_STATUS_DEVICE_UNAVAILABLE, nullptr, 0, none,
                          driver.goneReason().c_str());
+        launch->prepared->drop();
       },
       prepared.generation);
   return NNRT_STATUS_NONE;

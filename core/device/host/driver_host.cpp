@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <csignal>
 #include <cstdio>
@@ -35,6 +36,9 @@ using wire::Kind;
 using wire::Reader;
 using wire::Writer;
 
+// How long a closing host waits for calls still inside the driver before it exits without closing it.
+constexpr auto kQuietWait = std::chrono::milliseconds(1000);
+
 // A prepared model and what it references: the model's pool block (valid until release, as the ABI
 // promises) and the execution arenas the runtime sent (by arena id).
 struct Prepared {
@@ -42,17 +46,26 @@ struct Prepared {
   std::shared_ptr<wire::SharedMemory> pools;
   std::mutex mutex;
   std::map<uint32_t, std::shared_ptr<wire::SharedMemory>> arenas;
+  // An execution's end, before its reply: the release (which the runtime sends only after the
+  // replies) then follows it in this process too, not only through the runtime.
+  void ended() { std::lock_guard lock(mutex); }
 };
 
 class Host {
  public:
   explicit Host(int socket) : socket_(socket) {}
   // Serves until the runtime closes the socket.
-  void serve() {
+  // Serves until the runtime closes the socket. False when calls into the driver are still running
+  // then (a driver that never returns): nothing is released or closed under them.
+  bool serve() {
     startReader();
     std::unique_lock lock(mutex_);
     ended_.wait(lock, [&] { return closed_; });
-    // Drivers may still run calls on threads that will never end; the process ends anyway.
+    const auto until = std::chrono::steady_clock::now() + kQuietWait;
+    while (busy_ > 0 && std::chrono::steady_clock::now() < until) {
+      ended_.wait_for(lock, std::chrono::milliseconds(10));
+    }
+    if (busy_ > 0) return false;
     lock.unlock();
     // The runtime released its models before closing; what is left (a crash of the runtime) is
     // released here, before the plugin closes.
@@ -63,6 +76,7 @@ class Host {
     }
     for (auto& [id, p] : left)
       api().release_prepared_model(p->handle);
+    return true;
   }
   std::shared_ptr<DriverLibrary> library;
 
@@ -81,6 +95,7 @@ class Host {
       {
         std::lock_guard turn(readTurn_);
         ok = wire::receiveMessage(socket_, header, body, fds);
+        if (ok) ++busy_;  // counted before the turn passes: the end of the socket sees it
       }
       if (!ok) break;
       // Someone must read the next request while this one runs.
@@ -89,6 +104,7 @@ class Host {
       for (int fd : fds) {
         if (fd >= 0) close(fd);
       }
+      --busy_;
       ++readers_;
     }
     std::lock_guard lock(mutex_);
@@ -144,7 +160,10 @@ class Host {
             prepared_.erase(it);
           }
         }
-        if (p) api().release_prepared_model(p->handle);
+        if (p) {
+          std::lock_guard ordered(p->mutex);  // after every execution's end (Prepared::ended)
+          api().release_prepared_model(p->handle);
+        }
         return reply(out);
       }
       case Kind::ExecuteSync:
@@ -297,6 +316,7 @@ class Host {
                               uint32_t count, nnrt_timing timing, const char* why) {
     std::shared_ptr<ExecuteContext> c = takeContext<ExecuteContext>(context);
     if (!c) return;  // a second callback
+    c->prepared->ended();
     Writer out;
     out.begin(Kind::Execute, c->callId);
     wire::writeExecutionReply(out, status, shapes, count, timing, why);
@@ -337,6 +357,7 @@ class Host {
       nnrt_status s =
           api().execute_synchronously_1_3(context->prepared->handle, &request, measure, deadline, loopTimeout,
                                           shapes.data(), request.output_count, &timing, &reason);
+      context->prepared->ended();
       reason.message[sizeof(reason.message) - 1] = '\0';
       const bool withShapes = s == NNRT_STATUS_NONE || s == NNRT_STATUS_OUTPUT_INSUFFICIENT_SIZE;
       wire::writeExecutionReply(out, s, withShapes ? shapes.data() : nullptr, request.output_count, timing,
@@ -383,6 +404,7 @@ class Host {
   std::mutex readTurn_;
   std::mutex writeMutex_;
   std::atomic<int> readers_{0};  // threads reading or waiting to read
+  std::atomic<int> busy_{0};     // threads handling a request
   std::mutex mutex_;
   std::condition_variable ended_;
   bool closed_ = false;
@@ -475,7 +497,8 @@ int run(int socket) {
     std::string value = in.getString();
     options.emplace_back(std::move(key), std::move(value));
   }
-  Host host(socket);
+  // Never destroyed: driver threads may call back into it until the process ends.
+  Host& host = *new Host(socket);
   Writer out;
   out.begin(Kind::Open, header.callId);
   auto library = [&]() -> Result<std::shared_ptr<DriverLibrary>> {
@@ -491,8 +514,7 @@ int run(int socket) {
   host.library = *library;
   describe(out, **library);
   if (!wire::sendMessage(socket, out.finish())) return 1;
-  host.serve();
-  host.library.reset();  // closes the plugin
+  if (host.serve()) host.library.reset();  // closes the plugin
   return 0;
 }
 
