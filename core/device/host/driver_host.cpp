@@ -36,6 +36,12 @@ using wire::Kind;
 using wire::Reader;
 using wire::Writer;
 
+// The plugin's name, for the host's own log lines (set once it is loaded).
+std::string& hostedPlugin() {
+  static std::string name;
+  return name;
+}
+
 // How long a closing host waits for calls still inside the driver before it exits without closing it.
 constexpr auto kQuietWait = std::chrono::milliseconds(1000);
 
@@ -255,7 +261,7 @@ class Host {
   static void prepareCallback(void* context, nnrt_status status, nnrt_prepared_model* prepared,
                               const char* why) {
     std::shared_ptr<PrepareContext> c = takeContext<PrepareContext>(context);
-    if (!c) return;  // a second callback: its model, if any, is leaked (the context is gone)
+    if (!c) return noteSecondCallback("preparation");  // its model, if any, is leaked
     c->host->answerPrepare(*c, status, prepared, why);
   }
 
@@ -315,7 +321,7 @@ class Host {
   static void executeCallback(void* context, nnrt_status status, const nnrt_output_shape* shapes,
                               uint32_t count, nnrt_timing timing, const char* why) {
     std::shared_ptr<ExecuteContext> c = takeContext<ExecuteContext>(context);
-    if (!c) return;  // a second callback
+    if (!c) return noteSecondCallback("execution");
     c->prepared->ended();
     Writer out;
     out.begin(Kind::Execute, c->callId);
@@ -372,6 +378,14 @@ class Host {
       wire::writeExecutionReply(out, s, nullptr, 0, {UINT64_MAX, UINT64_MAX}, reason.message);
       reply(out);
     }
+  }
+
+  // A second callback for one call: ignored, logged once per host (on the host's stderr).
+  static void noteSecondCallback(const char* what) {
+    static std::atomic<bool> logged{false};
+    if (logged.exchange(true)) return;
+    logWarning("driver host of plugin '" + hostedPlugin() + "': the plugin called back twice for one " +
+               what + "; ignored (logged once)");
   }
 
   // Callback contexts are ids, as in the runtime (DriverCallbacks): a second callback finds nothing.
@@ -512,6 +526,7 @@ int run(int socket) {
     return 1;
   }
   host.library = *library;
+  hostedPlugin() = (*library)->api().plugin_name;
   describe(out, **library);
   if (!wire::sendMessage(socket, out.finish())) return 1;
   if (host.serve()) host.library.reset();  // closes the plugin
