@@ -28,12 +28,14 @@ inline std::unique_ptr<DeviceRegistry> registryFrom(const std::string& devicesYa
   return DeviceRegistry::create(std::move(*config));
 }
 
-// The cpu driver on `threads` threads; `fast` false runs its reference kernels only.
-// `extraOptions` (", key: value" pairs) are added to the device's options.
-inline std::string cpuEntry(int threads, bool fast = true, const std::string& extraOptions = "") {
+// The cpu driver on `threads` threads; `fast` false runs its reference kernels only; `isolated`: in a
+// driver host process (isolation: process). `extraOptions` (", key: value" pairs) are added to the
+// device's options.
+inline std::string cpuEntry(int threads, bool fast = true, const std::string& extraOptions = "", bool isolated = false) {
   // As the default configuration: the built-in cpu runs without the watchdog's thread handoff.
-  return "  - name: cpu\n    library: libnnrt_driver_cpu.so\n    watchdog: false\n    options: {threads: \"" +
-         std::to_string(threads) + "\", fast: " + (fast ? "on" : "off") + extraOptions + "}\n";
+  return std::string("  - name: cpu\n    library: libnnrt_driver_cpu.so\n    watchdog: false\n") +
+         (isolated ? "    isolation: process\n" : "") + "    options: {threads: \"" + std::to_string(threads) +
+         "\", fast: " + (fast ? "on" : "off") + extraOptions + "}\n";
 }
 
 inline std::vector<float> randomValues(size_t n, uint32_t seed) {

@@ -4,6 +4,8 @@
 //   Chain4*: four steps alternating between two simulated devices with no latency.
 //   Throughput: executions per second on a two-branch compilation over two simulated devices
 //   that each take 2 ms, with 1, 2, 4, 8 concurrent executions.
+//   *Isolated: the same with the cpu plugin in a driver host process (isolation: process); the
+//   isolation's cost is the difference to the variant without the suffix.
 // The overhead is the difference between the *Runtime* and the *Direct* variants.
 #include <android/NeuralNetworks.h>
 #include <benchmark/benchmark.h>
@@ -22,9 +24,9 @@ std::string simEntry(const char* name, const char* ops, int latencyMs) {
 }
 
 struct Add4 {
-  std::unique_ptr<DeviceRegistry> registry = registryFrom(cpuEntry(1));
+  std::unique_ptr<DeviceRegistry> registry;
   std::shared_ptr<const CompiledModel> compiled;
-  Add4() {
+  explicit Add4(bool isolated = false) : registry(registryFrom(cpuEntry(1, true, "", isolated))) {
     Builder b(*registry);
     uint32_t x = b.tensor({4}), y = b.tensor({4}), act = b.scalar(0), z = b.tensor({4});
     b.op(OperationType::ADD, {x, y, act}, {z});
@@ -51,8 +53,8 @@ struct DirectRequest {
   }
 };
 
-void BM_Add4Direct(benchmark::State& state) {
-  Add4 m;
+void add4Direct(benchmark::State& state, bool isolated) {
+  Add4 m(isolated);
   float x[4] = {1, 2, 3, 4}, y[4] = {5, 6, 7, 8}, z[4];
   DirectRequest r({{x, sizeof x}, {y, sizeof y}}, {{z, sizeof z}});
   const PreparedModel& prepared = *m.compiled->steps()[0].prepared;
@@ -77,8 +79,15 @@ void BM_Add4RuntimeNewExecution(benchmark::State& state) {
   if (z[3] != 12.0f) state.SkipWithError("wrong result");
 }
 
-void BM_Add4RuntimeReusedExecution(benchmark::State& state) {
-  Add4 m;
+void BM_Add4Direct(benchmark::State& state) {
+  add4Direct(state, false);
+}
+void BM_Add4DirectIsolated(benchmark::State& state) {
+  add4Direct(state, true);
+}
+
+void add4RuntimeReusedExecution(benchmark::State& state, bool isolated) {
+  Add4 m(isolated);
   float x[4] = {1, 2, 3, 4}, y[4] = {5, 6, 7, 8}, z[4];
   Execution e(m.compiled);
   (void)e.setReusable(true);
@@ -90,6 +99,13 @@ void BM_Add4RuntimeReusedExecution(benchmark::State& state) {
     benchmark::DoNotOptimize(result);
   }
   if (z[3] != 12.0f) state.SkipWithError("wrong result");
+}
+
+void BM_Add4RuntimeReusedExecution(benchmark::State& state) {
+  add4RuntimeReusedExecution(state, false);
+}
+void BM_Add4RuntimeReusedExecutionIsolated(benchmark::State& state) {
+  add4RuntimeReusedExecution(state, true);
 }
 
 void BM_Add4RuntimeReusedExecutionBurst(benchmark::State& state) {
@@ -248,7 +264,9 @@ void BM_Throughput(benchmark::State& state) {
 }
 
 BENCHMARK(BM_Add4Direct);
+BENCHMARK(BM_Add4DirectIsolated);
 BENCHMARK(BM_Add4RuntimeReusedExecution);
+BENCHMARK(BM_Add4RuntimeReusedExecutionIsolated);
 BENCHMARK(BM_Add4RuntimeNewExecution);
 BENCHMARK(BM_Add4RuntimeReusedExecutionBurst);
 BENCHMARK(BM_Add4CApi);

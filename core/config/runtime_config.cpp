@@ -159,7 +159,8 @@ std::filesystem::path resolveLibrary(const std::string& library, const std::file
 
 Result<DeviceConfig> parseDevice(const Reader& r, const YAML::Node& node, const std::string& key,
                                  const std::filesystem::path& file, const std::filesystem::path& pluginDir) {
-  NNRT_RETURN_IF_ERROR(r.checkMap(node, key, {"name", "library", "enabled", "watchdog", "options", "performance"}));
+  NNRT_RETURN_IF_ERROR(r.checkMap(
+      node, key, {"name", "library", "enabled", "watchdog", "isolation", "options", "performance"}));
   DeviceConfig d;
   d.line = node.Mark().line + 1;
   if (!node["name"]) return Unexpected(r.error(node, key + ".name", "missing"));
@@ -176,6 +177,17 @@ Result<DeviceConfig> parseDevice(const Reader& r, const YAML::Node& node, const 
   }
   if (node["watchdog"]) {
     NNRT_ASSIGN_OR_RETURN(d.watchdog, r.boolean(node["watchdog"], key + ".watchdog"));
+  }
+  if (node["isolation"]) {
+    NNRT_ASSIGN_OR_RETURN(std::string isolation, r.string(node["isolation"], key + ".isolation"));
+    if (isolation == "in-process") {
+      d.isolation = Isolation::InProcess;
+    } else if (isolation == "process") {
+      d.isolation = Isolation::Process;
+    } else {
+      return Unexpected(
+          r.error(node["isolation"], key + ".isolation", "'" + isolation + "' is not in-process or process"));
+    }
   }
   if (const YAML::Node options = node["options"]) {
     if (!options.IsMap()) return Unexpected(r.error(options, key + ".options", "expected a mapping of strings"));
@@ -344,6 +356,10 @@ RuntimeLayout locateRuntime(const std::filesystem::path& selfDir, const InstallD
   fs::path buildLib = selfDir / ".." / "lib";  // the build tree: build/lib and build/bin
   layout.pluginDir = normal(libDir ? *libDir / dirs.libToPlugins : buildLib);
   if (const char* env = std::getenv("NNRT_PLUGIN_DIR"); env != nullptr && *env != '\0') layout.pluginDir = env;
+  layout.driverHost = normal(libDir ? *libDir / dirs.libToPlugins / "nnrt-driver-host"
+                                    : selfDir / ".." / "bin" / "nnrt-driver-host");
+  if (const char* env = std::getenv("NNRT_DRIVER_HOST"); env != nullptr && *env != '\0')
+    layout.driverHost = env;
 
   if (const char* env = std::getenv("NNRT_CONFIG"); env != nullptr && *env != '\0') {
     layout.configFile = env;
@@ -358,6 +374,10 @@ RuntimeLayout locateRuntime(const std::filesystem::path& selfDir, const InstallD
   }
   layout.configFile = "/etc/nnrt/runtime.yaml";
   return layout;
+}
+
+const char* isolationName(Isolation isolation) {
+  return isolation == Isolation::Process ? "process" : "in-process";
 }
 
 const char* partitioningModeName(PartitioningMode mode) {

@@ -29,6 +29,11 @@ struct PerformanceOverride {
   }
 };
 
+// Where a device's driver runs: loaded into the application's process, or in a driver host process
+// of its own (core/device/remote_driver.hpp) that may crash without taking the application down.
+enum class Isolation { InProcess, Process };
+const char* isolationName(Isolation isolation);
+
 struct DeviceConfig {
   std::string name;                    // unique; the device name (suffixed when a plugin offers several)
   std::string library;                 // as written in the file
@@ -37,6 +42,7 @@ struct DeviceConfig {
   // Calls into the driver run on a watchdog's worker thread, every wait bounded (see DriverGuard);
   // off: on the caller's thread, for a driver one trusts to return (the built-in cpu).
   bool watchdog = true;
+  Isolation isolation = Isolation::InProcess;
   std::vector<std::pair<std::string, std::string>> options;  // passed to the plugin's open()
   PerformanceOverride performance;
   int line = 0;                        // 1-based line of the entry, for messages
@@ -83,6 +89,7 @@ InstallDirs installDirs();
 struct RuntimeLayout {
   std::filesystem::path pluginDir;
   std::filesystem::path configFile;
+  std::filesystem::path driverHost;  // nnrt-driver-host, for devices with `isolation: process`
 };
 
 // Locates them from `selfDir`, the folder the runtime's code was loaded from: <libdir> for
@@ -90,7 +97,9 @@ struct RuntimeLayout {
 // - Installed (cmake --install, the Debian package): plugins in <libdir>/<libToPlugins>, the
 //   configuration in <libdir>/<libToConfig>/runtime.yaml.
 // - The build tree: plugins in build/lib, the configuration in build/etc/nnrt/runtime.yaml.
-// $NNRT_PLUGIN_DIR and $NNRT_CONFIG win; the last resort for the configuration is /etc/nnrt/runtime.yaml.
+// The driver host program is installed in the plugin folder, and built in build/bin
+// ($NNRT_DRIVER_HOST wins). $NNRT_PLUGIN_DIR and $NNRT_CONFIG win; the last resort for the configuration is
+// /etc/nnrt/runtime.yaml.
 RuntimeLayout locateRuntime(const std::filesystem::path& selfDir, const InstallDirs& dirs = installDirs());
 
 const char* partitioningModeName(PartitioningMode mode);

@@ -4,6 +4,7 @@
 
 #include <boost/dll/runtime_symbol_info.hpp>
 
+#include "core/device/remote_driver.hpp"
 #include "core/support/log.hpp"
 
 namespace nnrt {
@@ -31,7 +32,10 @@ std::unique_ptr<DeviceRegistry> DeviceRegistry::create(config::RuntimeConfig con
       skip(why);
       continue;
     }
-    auto library = DriverLibrary::load(entry.libraryPath, entry.options);
+    auto library = entry.isolation == config::Isolation::Process
+                       ? loadRemoteDriver(config::locateRuntime(runtimeDirectory()).driverHost,
+                                          entry.libraryPath, entry.options)
+                       : DriverLibrary::load(entry.libraryPath, entry.options);
     if (!library) {
       logWarning("skipping device '" + entry.name + "': " + library.error().message);
       skip(library.error().message);

@@ -352,6 +352,7 @@ Result<std::shared_ptr<DriverDevice>> DriverDevice::create(std::shared_ptr<Drive
   d->device_ = device;
   d->name_ = std::move(name);
   d->guard_ = std::make_shared<DriverGuard>(d->name_, api.plugin_name, grace, watchdog);
+  if (library->restartHook()) d->guard_->setRestartHook(library->restartHook());
   // The SDK turns a getter's exception into NULL, an invalid type or feature level 0.
   std::optional<std::string> driverName = boundedString(api.get_name(device));
   if (!driverName || driverName->empty()) {

@@ -85,6 +85,12 @@ void DriverGuard::submit(std::function<void()> job) {
 }
 
 void DriverGuard::takeOutOfService(const std::string& why) {
+  if (restart_) {
+    logError("device '" + deviceName_ + "' (plugin '" + pluginName_ + "'): " + why +
+             "; its driver host process is killed and restarted");
+    restart_(why);
+    return;
+  }
   if (!inService_.exchange(false)) return;
   logError("device '" + deviceName_ + "' (plugin '" + pluginName_ + "') is out of service: " + why +
            "; its stuck call is abandoned and the device is not used again");

@@ -12,8 +12,9 @@
 // call's shared state, so a callback after the waiter gave up, or a second one, finds either that
 // live state or nothing, and is ignored (logged once per device).
 //
-// A device hosted out of process can reuse the same waits: they only need a DriverCall to be
-// answered by someone.
+// A device hosted out of process (isolation: process, remote_driver.hpp) uses the same waits; a
+// call abandoned there kills and restarts the host process instead of leaving the device out of
+// service, and the stuck call ends with the host.
 #pragma once
 
 #include <atomic>
@@ -73,8 +74,11 @@ class DriverGuard {
   // False once a call was abandoned; for good.
   bool inService() const { return inService_.load(std::memory_order_acquire); }
   bool available() const { return healthy() && inService(); }
-  // Marks the device unusable for good and logs why, once.
+  // Marks the device unusable for good and logs why, once. With a restart hook (a device whose
+  // driver runs in a host process), restarts the driver instead: the stuck call ends with the host.
   void takeOutOfService(const std::string& why);
+  // Set once, before the first call.
+  void setRestartHook(std::function<void(const std::string& why)> restart) { restart_ = std::move(restart); }
 
   // Runs `job` on one of the device's worker threads (a new one when every worker is busy).
   void submit(std::function<void()> job);
@@ -100,6 +104,7 @@ class DriverGuard {
   std::atomic<bool> inService_{true};
   std::atomic<bool> lateAnswerLogged_{false};
   std::shared_ptr<Workers> workers_;
+  std::function<void(const std::string& why)> restart_;
 };
 
 // Maps the ids given to drivers as callback contexts to the calls they answer.

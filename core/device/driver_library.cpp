@@ -135,6 +135,19 @@ Result<std::shared_ptr<DriverLibrary>> DriverLibrary::load(
   return lib;
 }
 
+std::shared_ptr<DriverLibrary> DriverLibrary::fromTable(const std::filesystem::path& path,
+                                                        const nnrt_driver_api* api, nnrt_plugin* plugin,
+                                                        std::shared_ptr<void> owner,
+                                                        std::function<void(const std::string& why)> restart) {
+  std::shared_ptr<DriverLibrary> lib(new DriverLibrary());
+  lib->path_ = path;
+  lib->api_ = api;
+  lib->plugin_ = plugin;
+  lib->owner_ = std::move(owner);
+  lib->restart_ = std::move(restart);
+  return lib;
+}
+
 DriverLibrary::~DriverLibrary() {
   if (api_ != nullptr && plugin_ != nullptr) api_->close(plugin_);
   // library_ unloads after this; nothing of the plugin may be used past this point.

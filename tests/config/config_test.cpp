@@ -117,9 +117,24 @@ TEST(ConfigTest, TheWatchdogIsOnUnlessADeviceTurnsItOff) {
 
 TEST(ConfigTest, UnknownDeviceKey) {
   std::string e = errorOf("devices:\n  - name: cpu\n    library: a.so\n    enable: true\n");
-  EXPECT_EQ(e,
-            "/etc/nnrt/runtime.yaml:4: devices[0].enable: unknown key (expected one of: name, library, enabled, "
-            "watchdog, options, performance)");
+  EXPECT_EQ(
+      e,
+      "/etc/nnrt/runtime.yaml:4: devices[0].enable: unknown key (expected one of: name, library, enabled, "
+      "watchdog, isolation, options, performance)");
+}
+
+TEST(ConfigTest, DevicesRunInProcessUnlessIsolated) {
+  auto config = parseConfig(
+      "devices:\n  - name: a\n    library: a.so\n  - name: b\n    library: b.so\n"
+      "    isolation: process\n  - name: c\n    library: c.so\n    isolation: in-process\n",
+      "/etc/nnrt/runtime.yaml", "/opt/plugins");
+  ASSERT_TRUE(config.has_value()) << config.error().message;
+  EXPECT_EQ(config->devices[0].isolation, Isolation::InProcess);
+  EXPECT_EQ(config->devices[1].isolation, Isolation::Process);
+  EXPECT_EQ(config->devices[2].isolation, Isolation::InProcess);
+  EXPECT_STREQ(isolationName(Isolation::Process), "process");
+  EXPECT_EQ(errorOf("devices:\n  - name: a\n    library: a.so\n    isolation: sandbox\n"),
+            "/etc/nnrt/runtime.yaml:4: devices[0].isolation: 'sandbox' is not in-process or process");
 }
 
 TEST(ConfigTest, WrongTypeNamesTheKey) {
@@ -216,6 +231,7 @@ TEST(ConfigTest, AnInstalledPrefixIsFoundFromTheLibraryOrTheProgramFolder) {
     RuntimeLayout layout = locateRuntime(tree.root() / self, dirs);
     EXPECT_EQ(layout.pluginDir, tree.root() / "lib/x86_64-linux-gnu/nnrt");
     EXPECT_EQ(layout.configFile, config);
+    EXPECT_EQ(layout.driverHost, tree.root() / "lib/x86_64-linux-gnu/nnrt/nnrt-driver-host");
   }
 }
 
@@ -229,6 +245,7 @@ TEST(ConfigTest, TheBuildTreeKeepsPluginsBesideTheRuntime) {
     RuntimeLayout layout = locateRuntime(tree.root() / self, InstallDirs{"../lib", "nnrt", "../etc/nnrt"});
     EXPECT_EQ(layout.pluginDir, tree.root() / "build/lib");
     EXPECT_EQ(layout.configFile, config);
+    EXPECT_EQ(layout.driverHost, tree.root() / "build/bin/nnrt-driver-host");
   }
   ::setenv("NNRT_PLUGIN_DIR", "/opt/plugins", 1);
   EXPECT_EQ(locateRuntime(tree.root() / "build/lib").pluginDir, std::filesystem::path("/opt/plugins"));

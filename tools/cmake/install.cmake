@@ -21,6 +21,9 @@ if(NNRT_CPU_DNNL)
   list(APPEND nnrt_plugins nnrt_cpu_dnnl)  # the cpu driver loads it from beside itself
 endif()
 install(TARGETS ${nnrt_plugins} LIBRARY DESTINATION ${NNRT_INSTALL_PLUGINDIR})
+# The driver host for devices with `isolation: process`: a program only the runtime starts, kept
+# with the plugins (config::locateRuntime finds it there).
+install(TARGETS nnrt-driver-host RUNTIME DESTINATION ${NNRT_INSTALL_PLUGINDIR})
 
 # Headers in three tiers: the public C API (applications), the driver SDK (plugins), and nothing of
 # the runtime's internals. The sample extension's header is for applications using it.

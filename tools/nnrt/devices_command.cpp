@@ -107,6 +107,12 @@ void printOperations(const DriverDevice& d) {
   t.print(stdout, "  ");
 }
 
+// Where the device's driver runs (runtime.yaml's `isolation`).
+const char* isolation(const DriverDevice& d) {
+  return config::isolationName(d.library().inHostProcess() ? config::Isolation::Process
+                                                           : config::Isolation::InProcess);
+}
+
 void printTable(const DeviceRegistry& registry) {
   std::printf("configuration: %s\n\n", registry.config().file.string().c_str());
   TextTable table({"NAME", "TYPE", "VERSION", "FEATURE", "STATUS", "EXTENSIONS", "CAPABILITIES (exec/power, CPU = 1)"});
@@ -117,11 +123,13 @@ void printTable(const DeviceRegistry& registry) {
   table.print(stdout);
   if (registry.devices().empty()) std::printf("(no device)\n");
   std::printf("\ndrivers:\n");
-  TextTable drivers({"NAME", "PLUGIN", "DRIVER DEVICE", "LIBRARY"});
+  TextTable drivers({"NAME", "PLUGIN", "DRIVER DEVICE", "ISOLATION", "LIBRARY"});
   for (const auto& d : registry.devices()) {
     const auto& api = d->library().api();
-    drivers.add({d->name(), std::string(api.plugin_name) + " " + api.plugin_version + " (ABI " + d->library().abiVersion() + ")",
-                 d->driverDeviceName(), d->library().path().string()});
+    drivers.add(
+        {d->name(),
+         std::string(api.plugin_name) + " " + api.plugin_version + " (ABI " + d->library().abiVersion() + ")",
+         d->driverDeviceName(), isolation(*d), d->library().path().string()});
   }
   drivers.print(stdout, "  ");
   const auto& policy = registry.config().policy;
@@ -148,6 +156,7 @@ void printJson(const DeviceRegistry& registry) {
     j.field("plugin_version", d->library().api().plugin_version);
     j.field("library", d->library().path().string());
     j.field("abi", d->library().abiVersion());
+    j.field("isolation", isolation(*d));
     j.field("type", typeName(d->type()));
     j.field("version", d->versionString());
     j.field("feature_level", d->featureLevel());

@@ -16,10 +16,13 @@
 //                                 get_supported_operations, prepare, execute
 //   supported_garbage             get_supported_operations_1_3 writes 0xAB instead of 0/1
 //   shapes_garbage                execute_synchronously_1_3 reports is_sufficient 0xAB
+//   execute_crashes_on_negative   an execution whose first input starts with a negative number
+//                                 crashes the process (SIGSEGV); others run (isolation: process only)
 // Faults the SDK cannot express (a callback withheld or repeated, bytes other than 0/1) wrap its
 // generated C entry points.
 #include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstring>
 #include <stdexcept>
 #include <thread>
@@ -46,6 +49,11 @@ class FaultPrepared : public PreparedModel {
     }
     if (fault_ == "throw_execute") throw std::runtime_error("execute exploded");
     NNRT_ASSIGN_OR_RETURN(auto a, request.inputBytes(0));
+    if (fault_ == "execute_crashes_on_negative" && a.size() >= sizeof(float)) {
+      float first;
+      std::memcpy(&first, a.data(), sizeof(float));
+      if (first < 0) std::raise(SIGSEGV);  // as a driver that dereferences NULL
+    }
     NNRT_ASSIGN_OR_RETURN(auto b, request.inputBytes(1));
     NNRT_ASSIGN_OR_RETURN(auto out, request.outputBytes(0));
     const size_t n = out.size() / sizeof(float);

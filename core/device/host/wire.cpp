@@ -1,0 +1,363 @@
+#include "core/device/host/wire.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <utility>
+
+namespace nnrt::wire {
+namespace {
+
+constexpr uint64_t kPoolAlignment = 64;
+// Most operands, operations or subgraphs a model on the wire may have (a count beyond the body's
+// size is refused by the Reader anyway; this keeps allocations in step with it).
+constexpr uint32_t kMaxCount = 1u << 24;
+
+uint64_t alignUp(uint64_t value, uint64_t alignment) {
+  return (value + alignment - 1) / alignment * alignment;
+}
+
+void writeSubgraph(Writer& out, const nnrt_subgraph& s) {
+  out.put<uint32_t>(s.operand_count);
+  for (uint32_t i = 0; i < s.operand_count; ++i) {
+    const nnrt_operand& o = s.operands[i];
+    out.put(o.type);
+    out.putArray(o.dimensions, o.dimensions != nullptr ? o.rank : 0);
+    out.put(o.rank);
+    out.put(o.scale);
+    out.put(o.zero_point);
+    out.put(o.lifetime);
+    out.put(o.location);
+    out.put(o.number_of_consumers);
+    out.put(o.extra_kind);
+    out.putArray(o.channel_scales, o.channel_scales != nullptr ? o.channel_scale_count : 0);
+    out.put(o.channel_dim);
+    out.putArray(o.extension_data, o.extension_data != nullptr ? o.extension_data_size : 0);
+  }
+  out.put<uint32_t>(s.operation_count);
+  for (uint32_t i = 0; i < s.operation_count; ++i) {
+    const nnrt_operation& op = s.operations[i];
+    out.put(op.type);
+    out.putArray(op.inputs, op.input_count);
+    out.putArray(op.outputs, op.output_count);
+  }
+  out.putArray(s.input_indexes, s.input_count);
+  out.putArray(s.output_indexes, s.output_count);
+}
+
+}  // namespace
+
+PoolLayout poolLayout(const nnrt_model& model) {
+  PoolLayout layout;
+  for (uint32_t i = 0; i < model.pool_count; ++i) {
+    layout.offsets.push_back(layout.totalSize);
+    layout.totalSize = alignUp(layout.totalSize + model.pools[i].size, kPoolAlignment);
+  }
+  return layout;
+}
+
+void writeModel(Writer& out, const nnrt_model& model) {
+  writeSubgraph(out, model.main);
+  out.put<uint32_t>(model.referenced_count);
+  for (uint32_t i = 0; i < model.referenced_count; ++i)
+    writeSubgraph(out, model.referenced[i]);
+  out.putBytes(model.operand_values, model.operand_values != nullptr ? model.operand_values_size : 0);
+  out.put<uint32_t>(model.pool_count);
+  for (uint32_t i = 0; i < model.pool_count; ++i) {
+    out.put(model.pools[i].kind);
+    out.put(model.pools[i].size);
+  }
+  out.put(model.relax_computation_float32_to_float16);
+  out.put<uint32_t>(model.extension_prefix_count);
+  for (uint32_t i = 0; i < model.extension_prefix_count; ++i) {
+    out.putOptionalString(model.extension_prefixes[i].name);
+    out.put(model.extension_prefixes[i].prefix);
+  }
+}
+
+bool ModelHolder::readSubgraph(Reader& in, Subgraph& into) {
+  const uint32_t operandCount = in.get<uint32_t>();
+  if (!in.ok() || operandCount > kMaxCount) return false;
+  into.operands.resize(operandCount);
+  for (nnrt_operand& o : into.operands) {
+    o.type = in.get<int32_t>();
+    auto& dims = indexes_.emplace_back(in.getArray<uint32_t>());
+    o.rank = in.get<uint32_t>();
+    o.dimensions = dims.empty() ? nullptr : dims.data();
+    if (dims.size() != (o.dimensions == nullptr ? 0 : o.rank)) return false;
+    o.scale = in.get<float>();
+    o.zero_point = in.get<int32_t>();
+    o.lifetime = in.get<int32_t>();
+    o.location = in.get<nnrt_data_location>();
+    o.number_of_consumers = in.get<uint32_t>();
+    o.extra_kind = in.get<int32_t>();
+    auto& scales = scales_.emplace_back(in.getArray<float>());
+    o.channel_scales = scales.empty() ? nullptr : scales.data();
+    o.channel_scale_count = static_cast<uint32_t>(scales.size());
+    o.channel_dim = in.get<uint32_t>();
+    auto& data = bytes_.emplace_back(in.getArray<uint8_t>());
+    o.extension_data = data.empty() ? nullptr : data.data();
+    o.extension_data_size = static_cast<uint32_t>(data.size());
+    if (!in.ok()) return false;
+  }
+  const uint32_t operationCount = in.get<uint32_t>();
+  if (!in.ok() || operationCount > kMaxCount) return false;
+  into.operations.resize(operationCount);
+  for (nnrt_operation& op : into.operations) {
+    op.type = in.get<int32_t>();
+    auto& inputs = indexes_.emplace_back(in.getArray<uint32_t>());
+    auto& outputs = indexes_.emplace_back(in.getArray<uint32_t>());
+    op.inputs = inputs.data();
+    op.input_count = static_cast<uint32_t>(inputs.size());
+    op.outputs = outputs.data();
+    op.output_count = static_cast<uint32_t>(outputs.size());
+    if (!in.ok()) return false;
+  }
+  into.inputs = in.getArray<uint32_t>();
+  into.outputs = in.getArray<uint32_t>();
+  return in.ok();
+}
+
+nnrt_subgraph ModelHolder::viewOf(const Subgraph& s) {
+  return {s.operands.data(),   static_cast<uint32_t>(s.operands.size()),
+          s.operations.data(), static_cast<uint32_t>(s.operations.size()),
+          s.inputs.data(),     static_cast<uint32_t>(s.inputs.size()),
+          s.outputs.data(),    static_cast<uint32_t>(s.outputs.size())};
+}
+
+bool ModelHolder::read(Reader& in, const uint8_t* poolBase, uint64_t poolSize) {
+  if (!readSubgraph(in, main_)) return false;
+  const uint32_t referencedCount = in.get<uint32_t>();
+  if (!in.ok() || referencedCount > kMaxCount) return false;
+  referenced_.resize(referencedCount);
+  for (Subgraph& s : referenced_) {
+    if (!readSubgraph(in, s)) return false;
+  }
+  auto& values = bytes_.emplace_back();
+  uint64_t valuesSize = 0;
+  const uint8_t* valuesData = in.getBytes(valuesSize);
+  if (valuesData != nullptr) values.assign(valuesData, valuesData + valuesSize);
+  const uint32_t poolCount = in.get<uint32_t>();
+  if (!in.ok() || poolCount > kMaxCount) return false;
+  uint64_t offset = 0;
+  for (uint32_t i = 0; i < poolCount; ++i) {
+    nnrt_memory_pool pool{};
+    pool.kind = in.get<int32_t>();
+    pool.size = in.get<uint64_t>();
+    if (!in.ok() || pool.kind != NNRT_POOL_HOST || pool.size > poolSize || offset > poolSize - pool.size) {
+      return false;
+    }
+    pool.host = const_cast<uint8_t*>(poolBase + offset);  // read-only in a model view
+    offset = alignUp(offset + pool.size, kPoolAlignment);
+    pools_.push_back(pool);
+  }
+  const uint8_t relax = in.get<uint8_t>();
+  const uint32_t prefixCount = in.get<uint32_t>();
+  if (!in.ok() || prefixCount > kMaxCount) return false;
+  for (uint32_t i = 0; i < prefixCount; ++i) {
+    std::optional<std::string> name = in.getOptionalString();
+    const uint16_t prefix = in.get<uint16_t>();
+    prefixes_.push_back({name ? names_.emplace_back(std::move(*name)).c_str() : nullptr, prefix});
+  }
+  if (!in.ok()) return false;
+  for (const Subgraph& s : referenced_)
+    referencedViews_.push_back(viewOf(s));
+  view_.main = viewOf(main_);
+  view_.referenced = referencedViews_.data();
+  view_.referenced_count = referencedCount;
+  view_.operand_values = values.data();
+  view_.operand_values_size = values.size();
+  view_.pools = pools_.data();
+  view_.pool_count = poolCount;
+  view_.relax_computation_float32_to_float16 = relax;
+  view_.extension_prefixes = prefixes_.data();
+  view_.extension_prefix_count = prefixCount;
+  return true;
+}
+
+void writeRequest(Writer& out, const nnrt_request& request) {
+  for (auto [arguments, count] :
+       {std::pair{request.inputs, request.input_count}, std::pair{request.outputs, request.output_count}}) {
+    out.put<uint32_t>(count);
+    for (uint32_t i = 0; i < count; ++i) {
+      const nnrt_request_argument& a = arguments[i];
+      out.put(a.has_no_value);
+      out.put(a.location);
+      out.putArray(a.dimensions, a.dimensions != nullptr ? a.rank : 0);
+      out.put(a.rank);
+    }
+  }
+}
+
+bool RequestHolder::read(Reader& in, uint8_t* pool, uint64_t poolSize) {
+  pool_ = {NNRT_POOL_HOST, pool, poolSize};
+  for (auto* list : {&inputs_, &outputs_}) {
+    const uint32_t count = in.get<uint32_t>();
+    if (!in.ok() || count > kMaxCount) return false;
+    list->resize(count);
+    for (nnrt_request_argument& a : *list) {
+      a.has_no_value = in.get<uint8_t>();
+      a.location = in.get<nnrt_data_location>();
+      auto& dims = dims_.emplace_back(in.getArray<uint32_t>());
+      a.rank = in.get<uint32_t>();
+      a.dimensions = dims.empty() ? nullptr : dims.data();
+      if (!in.ok() || dims.size() != (a.dimensions == nullptr ? 0 : a.rank)) return false;
+      if (a.has_no_value != 0) continue;
+      const nnrt_data_location& l = a.location;
+      if (l.pool_index != 0 || l.offset > poolSize || l.length > poolSize - l.offset) return false;
+    }
+  }
+  view_ = {inputs_.data(),  static_cast<uint32_t>(inputs_.size()),
+           outputs_.data(), static_cast<uint32_t>(outputs_.size()),
+           &pool_,          1};
+  return true;
+}
+
+void writeExecutionReply(Writer& out, nnrt_status status, const nnrt_output_shape* shapes, uint32_t count,
+                         nnrt_timing timing, const char* reason) {
+  out.put(status);
+  out.putArray(shapes, shapes != nullptr ? count : 0);
+  out.put<uint8_t>(shapes != nullptr);
+  out.put(timing);
+  out.putString(reason != nullptr ? std::string(reason, strnlen(reason, NNRT_REASON_SIZE * 4))
+                                  : std::string());
+}
+
+bool readExecutionReply(Reader& in, ExecutionReply& reply) {
+  reply.status = in.get<nnrt_status>();
+  reply.shapes = in.getArray<nnrt_output_shape>();
+  const bool withShapes = in.get<uint8_t>() != 0;
+  if (!withShapes) reply.shapes.clear();
+  reply.timing = in.get<nnrt_timing>();
+  reply.reason = in.getString();
+  return in.ok();
+}
+
+bool sendMessage(int socket, const std::vector<uint8_t>& message, std::span<const int> fds) {
+  size_t sent = 0;
+  while (sent < message.size()) {
+    iovec io{const_cast<uint8_t*>(message.data()) + sent, message.size() - sent};
+    msghdr msg{};
+    msg.msg_iov = &io;
+    msg.msg_iovlen = 1;
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * kMaxFds)];
+    if (sent == 0 && !fds.empty()) {
+      if (fds.size() > kMaxFds) return false;
+      msg.msg_control = control;
+      msg.msg_controllen = CMSG_SPACE(sizeof(int) * fds.size());
+      cmsghdr* c = CMSG_FIRSTHDR(&msg);
+      c->cmsg_level = SOL_SOCKET;
+      c->cmsg_type = SCM_RIGHTS;
+      c->cmsg_len = CMSG_LEN(sizeof(int) * fds.size());
+      std::memcpy(CMSG_DATA(c), fds.data(), sizeof(int) * fds.size());
+    }
+    const ssize_t n = sendmsg(socket, &msg, MSG_NOSIGNAL);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    sent += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+namespace {
+
+// Reads exactly `size` bytes, collecting descriptors that come with them.
+bool receiveExactly(int socket, uint8_t* into, size_t size, std::vector<int>& fds) {
+  size_t got = 0;
+  while (got < size) {
+    iovec io{into + got, size - got};
+    msghdr msg{};
+    msg.msg_iov = &io;
+    msg.msg_iovlen = 1;
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * kMaxFds)];
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof(control);
+    const ssize_t n = recvmsg(socket, &msg, MSG_CMSG_CLOEXEC);
+    if (n < 0 && errno == EINTR) continue;
+    for (cmsghdr* c = CMSG_FIRSTHDR(&msg); n >= 0 && c != nullptr; c = CMSG_NXTHDR(&msg, c)) {
+      if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
+      const size_t count = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+      for (size_t i = 0; i < count; ++i) {
+        int fd;
+        std::memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+        fds.push_back(fd);
+      }
+    }
+    if (n <= 0) return false;
+    got += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+}  // namespace
+
+bool receiveMessage(int socket, Header& header, std::vector<uint8_t>& body, std::vector<int>& fds) {
+  fds.clear();
+  bool ok = receiveExactly(socket, reinterpret_cast<uint8_t*>(&header), sizeof(header), fds);
+  ok = ok && header.size <= kMaxBody;
+  if (ok) {
+    body.resize(header.size);
+    ok = receiveExactly(socket, body.data(), header.size, fds);
+  }
+  if (!ok) {
+    for (int fd : fds)
+      close(fd);
+    fds.clear();
+  }
+  return ok;
+}
+
+SharedMemory::~SharedMemory() {
+  if (data_ != nullptr) munmap(data_, size_);
+  if (fd_ >= 0) close(fd_);
+}
+
+SharedMemory& SharedMemory::operator=(SharedMemory&& other) noexcept {
+  if (this != &other) {
+    this->~SharedMemory();
+    fd_ = std::exchange(other.fd_, -1);
+    data_ = std::exchange(other.data_, nullptr);
+    size_ = std::exchange(other.size_, 0);
+  }
+  return *this;
+}
+
+std::optional<SharedMemory> SharedMemory::create(const char* name, uint64_t size) {
+  size = alignUp(std::max<uint64_t>(size, 1), static_cast<uint64_t>(sysconf(_SC_PAGESIZE)));
+  SharedMemory block;
+  block.fd_ = memfd_create(name, MFD_CLOEXEC);
+  if (block.fd_ < 0 || ftruncate(block.fd_, static_cast<off_t>(size)) != 0) return std::nullopt;
+  void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, block.fd_, 0);
+  if (p == MAP_FAILED) return std::nullopt;
+  block.data_ = static_cast<uint8_t*>(p);
+  block.size_ = size;
+  return block;
+}
+
+std::optional<SharedMemory> SharedMemory::adopt(int fd, bool writable) {
+  SharedMemory block;
+  block.fd_ = fd;
+  struct stat st {};
+  if (fd < 0 || fstat(fd, &st) != 0 || st.st_size <= 0) return std::nullopt;
+  const int protection = PROT_READ | (writable ? PROT_WRITE : 0);
+  void* p = mmap(nullptr, static_cast<size_t>(st.st_size), protection, MAP_SHARED, fd, 0);
+  if (p == MAP_FAILED) return std::nullopt;
+  block.data_ = static_cast<uint8_t*>(p);
+  block.size_ = static_cast<uint64_t>(st.st_size);
+  block.closeFd();
+  return block;
+}
+
+void SharedMemory::closeFd() {
+  if (fd_ >= 0) close(fd_);
+  fd_ = -1;
+}
+
+}  // namespace nnrt::wire
