@@ -3227,6 +3227,54 @@ const std::vector<const char*> kConvAttributes{"auto_pad",     "dilations", "gro
 
 }  // namespace
 
+// If: NNAPI IF with then_branch and else_branch built as referenced models. NNAPI passes the IF's inputs
+// to both branches, so each takes every value of the enclosing graph either branch reads (constants are
+// copied into the branches instead); both branches must give outputs of the same types and shapes.
+Result<void> mapIf(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* cond, b.requiredInput(0));
+  if (cond->type != ANEURALNETWORKS_TENSOR_BOOL8 || elementCount(cond->dims) != 1)
+    return b.refused("cond must be one bool");
+  const onnx::AttributeProto* thenBranch = b.attribute("then_branch");
+  const onnx::AttributeProto* elseBranch = b.attribute("else_branch");
+  if (thenBranch == nullptr || !thenBranch->has_g() || elseBranch == nullptr || !elseBranch->has_g())
+    return b.refused("then_branch and else_branch must be graphs");
+  std::vector<std::string> captured;
+  outerNames(thenBranch->g(), captured);
+  outerNames(elseBranch->g(), captured);
+  NNRT_ASSIGN_OR_RETURN(Subgraph thenModel, buildSubgraph(b, thenBranch->g(), {}, captured));
+  NNRT_ASSIGN_OR_RETURN(Subgraph elseModel, buildSubgraph(b, elseBranch->g(), {}, captured));
+  const size_t n = thenModel.outputs.size();
+  if (elseModel.outputs.size() != n || static_cast<int>(n) != b.node()->output_size())
+    return b.refused("the branches and the node have different numbers of outputs");
+  for (size_t i = 0; i < n; ++i) {
+    const Value& t = thenModel.outputs[i];
+    const Value& e = elseModel.outputs[i];
+    if (t.type != e.type || t.dims != e.dims || t.scalar != e.scalar)
+      return b.refused("output " + std::to_string(i) + " differs in type or shape between the branches");
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t condOperand, b.operand(*cond));
+  NNRT_ASSIGN_OR_RETURN(uint32_t thenOperand, b.addModelOperand(thenModel.model.get()));
+  NNRT_ASSIGN_OR_RETURN(uint32_t elseOperand, b.addModelOperand(elseModel.model.get()));
+  std::vector<uint32_t> inputs{condOperand, thenOperand, elseOperand};
+  for (const auto& name : captured) {
+    const Value* value = b.find(name);
+    if (value != nullptr && !value->constant.has_value()) {
+      NNRT_ASSIGN_OR_RETURN(uint32_t operand, b.operand(*value));
+      inputs.push_back(operand);
+    }
+  }
+  std::vector<uint32_t> outputs;
+  for (const Value& t : thenModel.outputs) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t out, b.addTensor(t.type, t.dims));
+    outputs.push_back(out);
+  }
+  NNRT_RETURN_IF_ERROR(b.addOperation(ANEURALNETWORKS_IF, inputs, outputs));
+  for (size_t i = 0; i < n; ++i)
+    defineOperand(b, static_cast<int>(i), outputs[i], thenModel.outputs[i].type, thenModel.outputs[i].dims,
+                  thenModel.outputs[i].scalar);
+  return {};
+}
+
 const std::vector<OperatorMapping>& operatorMappings() {
   static const std::vector<OperatorMapping> mappings = {
       {"Abs", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_ABS); }},
@@ -3295,6 +3343,7 @@ const std::vector<OperatorMapping>& operatorMappings() {
       {"HardSigmoid", {"alpha", "beta"}, mapHardSigmoid},
       {"HardSwish", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_HARD_SWISH); }},
       {"Identity", {}, mapIdentity},
+      {"If", {"else_branch", "then_branch"}, mapIf},
       {"InstanceNormalization", {"epsilon"}, mapInstanceNorm},
       {"IsInf", {"detect_negative", "detect_positive"}, mapIsInf},
       {"IsNaN", {}, mapIsNaN},

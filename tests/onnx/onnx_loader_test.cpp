@@ -583,5 +583,78 @@ TEST(OnnxLoaderTest, RoundsHalvesToEven) {
   ANeuralNetworksCompilation_free(compilation);
 }
 
+// If with branches reading values of the enclosing graph: s = x + x, r = Relu(s) (which must not absorb s:
+// the branches read it too), then y = s - x (= x), else y = Neg(x). By hand, x = [1.5, -2]: r = [3, 0];
+// cond true gives [1.5, -2], false [-1.5, 2]. Branches of different types or shapes (else Shape(x)) are
+// refused.
+TEST(OnnxLoaderTest, IfRunsBranchesReadingTheEnclosingGraph) {
+  auto branch = [](onnx::NodeProto* node, const std::string& attribute, const std::string& op,
+                   std::vector<std::string> inputs, int64_t size) {
+    auto* a = node->add_attribute();
+    a->set_name(attribute);
+    a->set_type(onnx::AttributeProto::GRAPH);
+    auto* g = a->mutable_g();
+    g->set_name(attribute);
+    auto* n = g->add_node();
+    n->set_op_type(op);
+    for (const auto& input : inputs)
+      n->add_input(input);
+    n->add_output(attribute + "_out");
+    addFloatInput(g, attribute + "_out", {size}, true);
+  };
+  auto ifModel = [&](const std::string& elseOp) {
+    NodeModel m = nodeModel("Add", {{"x", {2}}}, {{"y", {2}}});
+    auto* graph = m.model.mutable_graph();
+    m.node->add_input("x");
+    m.node->set_output(0, "s");
+    auto* cond = graph->add_input();
+    cond->set_name("c");
+    cond->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::BOOL);
+    cond->mutable_type()->mutable_tensor_type()->mutable_shape();
+    auto* relu = graph->add_node();
+    relu->set_op_type("Relu");
+    relu->add_input("s");
+    relu->add_output("r");
+    addFloatInput(graph, "r", {2}, true);
+    auto* node = graph->add_node();
+    node->set_name("choose");
+    node->set_op_type("If");
+    node->add_input("c");
+    node->add_output("y");
+    branch(node, "then_branch", "Sub", {"s", "x"}, 2);
+    branch(node, "else_branch", elseOp, {"x"}, 2);
+    return m.model;
+  };
+  auto loaded = loadOnnxModel(write("if.onnx", ifModel("Neg")));
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  EXPECT_TRUE(hasOperation(*loaded, ANEURALNETWORKS_IF));
+  EXPECT_TRUE(hasOperation(*loaded, ANEURALNETWORKS_RELU));
+  for (bool c : {true, false}) {
+    ANeuralNetworksCompilation* compilation = nullptr;
+    ASSERT_EQ(ANeuralNetworksCompilation_create(loaded->model.get(), &compilation), ANEURALNETWORKS_NO_ERROR);
+    ASSERT_EQ(ANeuralNetworksCompilation_finish(compilation), ANEURALNETWORKS_NO_ERROR);
+    ANeuralNetworksExecution* execution = nullptr;
+    ASSERT_EQ(ANeuralNetworksExecution_create(compilation, &execution), ANEURALNETWORKS_NO_ERROR);
+    const float x[2] = {1.5f, -2.0f};
+    const uint8_t flag = c ? 1 : 0;
+    float y[2] = {}, r[2] = {};
+    EXPECT_EQ(ANeuralNetworksExecution_setInput(execution, 0, nullptr, x, sizeof x),
+              ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksExecution_setInput(execution, 1, nullptr, &flag, 1), ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksExecution_setOutput(execution, 0, nullptr, y, sizeof y),
+              ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksExecution_setOutput(execution, 1, nullptr, r, sizeof r),
+              ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksExecution_compute(execution), ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(std::vector<float>(y, y + 2),
+              c ? (std::vector<float>{1.5f, -2.0f}) : (std::vector<float>{-1.5f, 2.0f}));
+    EXPECT_EQ(std::vector<float>(r, r + 2), (std::vector<float>{3.0f, 0.0f}));
+    ANeuralNetworksExecution_free(execution);
+    ANeuralNetworksCompilation_free(compilation);
+  }
+  expectOneLineError(loadOnnxModel(write("if_shapes.onnx", ifModel("Shape"))),
+                     "node 'choose' (If): output 0 differs in type or shape between the branches");
+}
+
 }  // namespace
 }  // namespace nnrt::onnxfront
