@@ -2882,26 +2882,33 @@ Result<void> mapGatherND(GraphBuilder& b) {
   return b.emit(ANEURALNETWORKS_GATHER, {data, axisOperand, flat}, x->type, out);
 }
 
-// RNN (forward, one layer) -> UNIDIRECTIONAL_SEQUENCE_RNN: W [1, hidden, input] and R [1, hidden, hidden]
-// are NNAPI's weights and recurrent weights, the bias Wb + Rb (constants, summed at load time), the
-// initial state initial_h (zeros when absent), layout 0/1 NNAPI's time-major flag; Y and Y_h are its
-// outputs with the direction axis inserted.
+// RNN (one layer) -> UNIDIRECTIONAL_SEQUENCE_RNN per direction: W [dirs, hidden, input] and
+// R [dirs, hidden, hidden] are NNAPI's weights and recurrent weights, the bias Wb + Rb (constants, summed
+// at load time), the initial state initial_h (zeros when absent), layout 0/1 NNAPI's time-major flag.
+// The reverse direction runs on X REVERSEd along time, its Y REVERSEd back (its Y_h is the state after
+// the first step of the sequence, as ONNX's). Y and Y_h are the directions' outputs with the direction
+// axis inserted (concatenated along it when bidirectional).
 Result<void> mapRnn(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
   if (x->dims.size() != 3 || !allKnown(x->dims)) return b.refused("X must be 3-D with a known shape");
   NNRT_ASSIGN_OR_RETURN(std::string direction, b.attrString("direction", "forward"));
-  if (direction != "forward") return b.refused("direction '" + direction + "' is not supported");
+  if (direction != "forward" && direction != "reverse" && direction != "bidirectional")
+    return b.refused("direction '" + direction + "' is not supported");
+  const uint32_t dirs = direction == "bidirectional" ? 2 : 1;
   for (const char* unsupported : {"activation_alpha", "activation_beta", "clip"}) {
     if (b.attribute(unsupported) != nullptr)
       return b.refused(std::string("attribute '") + unsupported + "' is not supported");
   }
-  int32_t activation = 4;  // NNAPI's recurrent activation codes: Tanh
+  std::vector<int32_t> activations(dirs, 4);  // NNAPI's recurrent activation codes: Tanh
   if (const auto* a = b.attribute("activations")) {
-    if (a->strings_size() != 1) return b.refused("activations must name one function");
-    const std::string& f = a->strings(0);
-    activation = f == "Tanh" ? 4 : f == "Relu" ? 1 : f == "Sigmoid" ? 6 : -1;
-    if (activation < 0) return b.refused("activation '" + f + "' is not supported");
+    if (a->strings_size() != static_cast<int>(dirs))
+      return b.refused("activations must name one function per direction");
+    for (uint32_t d = 0; d < dirs; ++d) {
+      const std::string& f = a->strings(static_cast<int>(d));
+      activations[d] = f == "Tanh" ? 4 : f == "Relu" ? 1 : f == "Sigmoid" ? 6 : -1;
+      if (activations[d] < 0) return b.refused("activation '" + f + "' is not supported");
+    }
   }
   NNRT_ASSIGN_OR_RETURN(int64_t layout, b.attrInt("layout", 0));
   NNRT_ASSIGN_OR_RETURN(int64_t hiddenSize, b.attrInt("hidden_size", 0));
@@ -2909,17 +2916,19 @@ Result<void> mapRnn(GraphBuilder& b) {
   const uint32_t inputSize = x->dims[2], hidden = static_cast<uint32_t>(hiddenSize);
   NNRT_ASSIGN_OR_RETURN(std::vector<float> w, b.constantFloats(1));
   NNRT_ASSIGN_OR_RETURN(std::vector<float> r, b.constantFloats(2));
-  if (hidden < 1 || w.size() != static_cast<size_t>(hidden) * inputSize ||
-      r.size() != static_cast<size_t>(hidden) * hidden)
-    return b.refused("W and R do not match hidden_size and the input");
-  std::vector<float> bias(hidden, 0.0f);
+  if (hidden < 1 || w.size() != static_cast<size_t>(dirs) * hidden * inputSize ||
+      r.size() != static_cast<size_t>(dirs) * hidden * hidden)
+    return b.refused("W and R do not match hidden_size, the directions and the input");
+  std::vector<float> bias(static_cast<size_t>(dirs) * hidden, 0.0f);
   NNRT_ASSIGN_OR_RETURN(const Value* bInput, b.input(3));
   if (bInput != nullptr) {
     NNRT_ASSIGN_OR_RETURN(std::vector<float> values, b.constantFloats(3));
-    if (values.size() != 2 * static_cast<size_t>(hidden))
-      return b.refused("B must have 2 * hidden_size values");
-    for (uint32_t i = 0; i < hidden; ++i)
-      bias[i] = values[i] + values[hidden + i];
+    if (values.size() != 2 * static_cast<size_t>(dirs) * hidden)
+      return b.refused("B must have 2 * hidden_size values per direction");
+    for (uint32_t d = 0; d < dirs; ++d) {
+      for (uint32_t i = 0; i < hidden; ++i)
+        bias[d * hidden + i] = values[2 * d * hidden + i] + values[(2 * d + 1) * hidden + i];
+    }
   }
   NNRT_ASSIGN_OR_RETURN(const Value* lengths, b.input(4));
   if (lengths != nullptr) {
@@ -2928,37 +2937,86 @@ Result<void> mapRnn(GraphBuilder& b) {
       if (v != static_cast<int32_t>(seq)) return b.refused("sequence_lens shorter than the sequence");
   }
   const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32;
-  uint32_t state;
   NNRT_ASSIGN_OR_RETURN(const Value* initial, b.input(5));
+  uint32_t initialOperand = kNoOperand;
   if (initial != nullptr) {
-    if (elementCount(initial->dims) != static_cast<size_t>(batch) * hidden)
+    if (elementCount(initial->dims) != static_cast<size_t>(dirs) * batch * hidden)
       return b.refused("initial_h has the wrong size");
     NNRT_ASSIGN_OR_RETURN(uint32_t h, b.operand(*initial));
-    NNRT_ASSIGN_OR_RETURN(state, b.reshape(h, f32, {batch, hidden}));
-  } else {
-    NNRT_ASSIGN_OR_RETURN(state, constFilled(b, f32, {batch, hidden}, 0.0));
+    // [dirs, batch, hidden] (layout 0) or [batch, dirs, hidden] (layout 1).
+    NNRT_ASSIGN_OR_RETURN(
+        initialOperand,
+        b.reshape(h, f32, layout == 0 ? Dims{dirs, batch, hidden} : Dims{batch, dirs, hidden}));
   }
   NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
-  NNRT_ASSIGN_OR_RETURN(uint32_t weights, b.constFloats(w, {hidden, inputSize}));
-  NNRT_ASSIGN_OR_RETURN(uint32_t recurrent, b.constFloats(r, {hidden, hidden}));
-  NNRT_ASSIGN_OR_RETURN(uint32_t biasOperand, b.constFloats(bias));
-  NNRT_ASSIGN_OR_RETURN(uint32_t activationOperand, b.scalarInt(activation));
   NNRT_ASSIGN_OR_RETURN(uint32_t timeMajor, b.scalarInt(layout == 0 ? 1 : 0));
+  NNRT_ASSIGN_OR_RETURN(uint32_t timeAxis, b.constInts({layout == 0 ? 0 : 1}));
   const Dims sequenceDims = layout == 0 ? Dims{seq, batch, hidden} : Dims{batch, seq, hidden};
-  NNRT_ASSIGN_OR_RETURN(uint32_t y, b.addTensor(f32, sequenceDims));
-  NNRT_ASSIGN_OR_RETURN(uint32_t yh, b.addTensor(f32, {batch, hidden}));
-  NNRT_RETURN_IF_ERROR(
-      b.addOperation(ANEURALNETWORKS_UNIDIRECTIONAL_SEQUENCE_RNN,
-                     {in, weights, recurrent, biasOperand, state, activationOperand, timeMajor}, {y, yh}));
   const Dims yDims = layout == 0 ? Dims{seq, 1, batch, hidden} : Dims{batch, seq, 1, hidden};
   const Dims yhDims = layout == 0 ? Dims{1, batch, hidden} : Dims{batch, 1, hidden};
+  std::vector<uint32_t> ys, yhs;
+  for (uint32_t d = 0; d < dirs; ++d) {
+    const bool reverse = direction == "reverse" || d == 1;
+    uint32_t state;
+    if (initialOperand != kNoOperand) {
+      NNRT_ASSIGN_OR_RETURN(uint32_t begin,
+                            b.constInts(layout == 0 ? std::vector<int32_t>{static_cast<int32_t>(d), 0, 0}
+                                                    : std::vector<int32_t>{0, static_cast<int32_t>(d), 0}));
+      NNRT_ASSIGN_OR_RETURN(uint32_t size, b.constInts(layout == 0 ? std::vector<int32_t>{1, -1, -1}
+                                                                   : std::vector<int32_t>{-1, 1, -1}));
+      NNRT_ASSIGN_OR_RETURN(uint32_t sliced,
+                            apply(b, ANEURALNETWORKS_SLICE, {initialOperand, begin, size}, f32,
+                                  layout == 0 ? Dims{1, batch, hidden} : Dims{batch, 1, hidden}));
+      NNRT_ASSIGN_OR_RETURN(state, b.reshape(sliced, f32, {batch, hidden}));
+    } else {
+      NNRT_ASSIGN_OR_RETURN(state, constFilled(b, f32, {batch, hidden}, 0.0));
+    }
+    uint32_t sequence = in;
+    if (reverse) {
+      NNRT_ASSIGN_OR_RETURN(sequence, apply(b, ANEURALNETWORKS_REVERSE, {in, timeAxis}, f32, x->dims));
+    }
+    const size_t wSize = static_cast<size_t>(hidden) * inputSize,
+                 rSize = static_cast<size_t>(hidden) * hidden;
+    NNRT_ASSIGN_OR_RETURN(uint32_t weights, b.constFloats(std::vector<float>(w.begin() + d * wSize,
+                                                                             w.begin() + (d + 1) * wSize),
+                                                          {hidden, inputSize}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t recurrent, b.constFloats(std::vector<float>(r.begin() + d * rSize,
+                                                                               r.begin() + (d + 1) * rSize),
+                                                            {hidden, hidden}));
+    NNRT_ASSIGN_OR_RETURN(
+        uint32_t biasOperand,
+        b.constFloats(std::vector<float>(bias.begin() + d * hidden, bias.begin() + (d + 1) * hidden)));
+    NNRT_ASSIGN_OR_RETURN(uint32_t activationOperand, b.scalarInt(activations[d]));
+    NNRT_ASSIGN_OR_RETURN(uint32_t y, b.addTensor(f32, sequenceDims));
+    NNRT_ASSIGN_OR_RETURN(uint32_t yh, b.addTensor(f32, {batch, hidden}));
+    NNRT_RETURN_IF_ERROR(b.addOperation(
+        ANEURALNETWORKS_UNIDIRECTIONAL_SEQUENCE_RNN,
+        {sequence, weights, recurrent, biasOperand, state, activationOperand, timeMajor}, {y, yh}));
+    if (reverse) {
+      NNRT_ASSIGN_OR_RETURN(y, apply(b, ANEURALNETWORKS_REVERSE, {y, timeAxis}, f32, sequenceDims));
+    }
+    NNRT_ASSIGN_OR_RETURN(y, b.reshape(y, f32, yDims));
+    NNRT_ASSIGN_OR_RETURN(yh, b.reshape(yh, f32, yhDims));
+    ys.push_back(y);
+    yhs.push_back(yh);
+  }
+  // The direction axis: 1 of Y and 0 of Y_h (layout 0), 2 and 1 (layout 1).
+  auto joined = [&](const std::vector<uint32_t>& parts, Dims dims, int32_t axis) -> Result<uint32_t> {
+    if (parts.size() == 1) return parts[0];
+    dims[axis] = dirs;
+    NNRT_ASSIGN_OR_RETURN(uint32_t axisOperand, b.scalarInt(axis));
+    return apply(b, ANEURALNETWORKS_CONCATENATION, {parts[0], parts[1], axisOperand}, f32, dims);
+  };
+  Dims yOut = yDims, yhOut = yhDims;
+  yOut[layout == 0 ? 1 : 2] = dirs;
+  yhOut[layout == 0 ? 0 : 1] = dirs;
   if (b.node()->output_size() > 0 && !b.node()->output(0).empty()) {
-    NNRT_ASSIGN_OR_RETURN(uint32_t reshaped, b.reshape(y, f32, yDims));
-    defineOperand(b, 0, reshaped, f32, yDims);
+    NNRT_ASSIGN_OR_RETURN(uint32_t out, joined(ys, yDims, layout == 0 ? 1 : 2));
+    defineOperand(b, 0, out, f32, yOut);
   }
   if (b.node()->output_size() > 1 && !b.node()->output(1).empty()) {
-    NNRT_ASSIGN_OR_RETURN(uint32_t reshaped, b.reshape(yh, f32, yhDims));
-    defineOperand(b, 1, reshaped, f32, yhDims);
+    NNRT_ASSIGN_OR_RETURN(uint32_t out, joined(yhs, yhDims, layout == 0 ? 0 : 1));
+    defineOperand(b, 1, out, f32, yhOut);
   }
   return {};
 }

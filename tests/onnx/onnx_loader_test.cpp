@@ -402,11 +402,12 @@ TEST(OnnxLoaderTest, RefusesWhatTheNewMappingsCannotComputeExactly) {
   expectOneLineError(loadOnnxModel(write("deconv.onnx", deconv.model)),
                      "node 'n' (ConvTranspose): group other than 1 has no NNAPI operation");
 
-  for (const char* op : {"RNN", "LSTM"}) {
+  for (const auto& [op, direction] :
+       {std::pair<std::string, std::string>{"RNN", "sideways"}, {"LSTM", "bidirectional"}}) {
     NodeModel recurrent = nodeModel(op, {{"x", {1, 1, 2}}}, {{"y", {1, 1, 1, 1}}});
-    setAttribute(recurrent.node, "direction", std::string("bidirectional"));
+    setAttribute(recurrent.node, "direction", direction);
     expectOneLineError(loadOnnxModel(write("recurrent.onnx", recurrent.model)),
-                       std::string("node 'n' (") + op + "): direction 'bidirectional' is not supported");
+                       "node 'n' (" + op + "): direction '" + direction + "' is not supported");
   }
 }
 
@@ -654,6 +655,71 @@ TEST(OnnxLoaderTest, IfRunsBranchesReadingTheEnclosingGraph) {
   }
   expectOneLineError(loadOnnxModel(write("if_shapes.onnx", ifModel("Shape"))),
                      "node 'choose' (If): output 0 differs in type or shape between the branches");
+}
+
+// RNN in reverse and both directions, hidden and input size 1, Relu, x = [1, 3] (time-major [2, 1, 1]).
+// By hand, forward (W 1, R 0.5, Wb 0.25, Rb 0): h = Relu(x + 0.5 h + 0.25): 1.25, then 3 + 0.625 + 0.25 =
+// 3.875. Reverse (W 2, R 0.5, Wb 0, Rb 0.5) from the last step: 6 + 0.5 = 6.5, then 2 + 3.25 + 0.5 = 5.75,
+// so Y = [5.75, 6.5] in time order and Y_h = 5.75. With initial_h [0.5, 1]: forward 1 + 0.25 + 0.25 = 1.5,
+// 3 + 0.75 + 0.25 = 4; reverse 6 + 0.5 + 0.5 = 7, 2 + 3.5 + 0.5 = 6.
+TEST(OnnxLoaderTest, RnnReverseAndBidirectional) {
+  struct Case {
+    std::string direction;
+    bool initial;
+    std::vector<float> y, yh;
+  };
+  const std::vector<Case> cases = {{"reverse", false, {5.75f, 6.5f}, {5.75f}},
+                                   {"bidirectional", false, {1.25f, 5.75f, 3.875f, 6.5f}, {3.875f, 5.75f}},
+                                   {"bidirectional", true, {1.5f, 6.0f, 4.0f, 7.0f}, {4.0f, 6.0f}}};
+  for (const Case& c : cases) {
+    const bool both = c.direction == "bidirectional";
+    const int64_t dirs = both ? 2 : 1;
+    NodeModel m = nodeModel("RNN", {{"x", {2, 1, 1}}}, {{"y", {2, dirs, 1, 1}}, {"yh", {dirs, 1, 1}}});
+    auto floats = [&](const std::string& name, std::vector<int64_t> dims, std::vector<float> values) {
+      auto* t = m.model.mutable_graph()->add_initializer();
+      t->set_name(name);
+      t->set_data_type(onnx::TensorProto::FLOAT);
+      for (int64_t d : dims)
+        t->add_dims(d);
+      for (float v : values)
+        t->add_float_data(v);
+      m.node->add_input(name);
+    };
+    floats("W", {dirs, 1, 1}, both ? std::vector<float>{1, 2} : std::vector<float>{2});
+    floats("R", {dirs, 1, 1}, both ? std::vector<float>{0.5f, 0.5f} : std::vector<float>{0.5f});
+    floats("B", {dirs, 2}, both ? std::vector<float>{0.25f, 0, 0, 0.5f} : std::vector<float>{0, 0.5f});
+    if (c.initial) {
+      m.node->add_input("");
+      floats("h0", {dirs, 1, 1}, {0.5f, 1.0f});
+    }
+    setAttribute(m.node, "hidden_size", 1);
+    setAttribute(m.node, "direction", c.direction);
+    auto* a = m.node->add_attribute();
+    a->set_name("activations");
+    a->set_type(onnx::AttributeProto::STRINGS);
+    for (int64_t d = 0; d < dirs; ++d)
+      a->add_strings("Relu");
+    auto loaded = loadOnnxModel(write("rnn.onnx", m.model));
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+    ANeuralNetworksCompilation* compilation = nullptr;
+    ASSERT_EQ(ANeuralNetworksCompilation_create(loaded->model.get(), &compilation), ANEURALNETWORKS_NO_ERROR);
+    ASSERT_EQ(ANeuralNetworksCompilation_finish(compilation), ANEURALNETWORKS_NO_ERROR);
+    ANeuralNetworksExecution* execution = nullptr;
+    ASSERT_EQ(ANeuralNetworksExecution_create(compilation, &execution), ANEURALNETWORKS_NO_ERROR);
+    const float x[2] = {1, 3};
+    std::vector<float> y(c.y.size()), yh(c.yh.size());
+    EXPECT_EQ(ANeuralNetworksExecution_setInput(execution, 0, nullptr, x, sizeof x),
+              ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksExecution_setOutput(execution, 0, nullptr, y.data(), y.size() * 4),
+              ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksExecution_setOutput(execution, 1, nullptr, yh.data(), yh.size() * 4),
+              ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksExecution_compute(execution), ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(y, c.y) << c.direction << (c.initial ? " with initial_h" : "");
+    EXPECT_EQ(yh, c.yh) << c.direction << (c.initial ? " with initial_h" : "");
+    ANeuralNetworksExecution_free(execution);
+    ANeuralNetworksCompilation_free(compilation);
+  }
 }
 
 }  // namespace
