@@ -843,6 +843,45 @@ Result<void> mapMatMul(GraphBuilder& b) {
   return b.emit(ANEURALNETWORKS_BATCH_MATMUL, {x, y, adjX, adjY}, a->type, out);
 }
 
+// MatMulInteger: (A - a_zero_point) (B - b_zero_point) in int32, computed exactly in float32: the 8-bit
+// values DEQUANTIZEd (scale 1: the integers themselves), the per-tensor zero points SUBtracted, BATCH_MATMUL,
+// CAST to int32. Every product is at most 255 * 255 in magnitude, so while K * 255 * 255 <= 2^24 every
+// partial sum is an integer float32 holds exactly, whatever the order of the additions.
+Result<void> mapMatMulInteger(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* a, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* w, b.requiredInput(1));
+  if (!quantized(a->type) || !quantized(w->type)) return b.refused("A and B must be 8-bit integers");
+  if (a->scalar || w->scalar || a->dims.size() != 2 || w->dims.size() != 2 || !allKnown(a->dims) ||
+      !allKnown(w->dims))
+    return b.refused("only 2-D operands of known shapes are supported");
+  if (a->dims[1] != w->dims[0]) return b.refused("operands do not multiply");
+  const uint32_t k = a->dims[1];
+  if (static_cast<uint64_t>(k) * 255 * 255 > (uint64_t{1} << 24))
+    return b.refused("a sum of " + std::to_string(k) + " products of 8-bit integers may round in float32");
+  const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32;
+  std::vector<uint32_t> operands;
+  for (int i : {0, 1}) {
+    const Value* x = i == 0 ? a : w;
+    NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+    NNRT_ASSIGN_OR_RETURN(uint32_t values, apply(b, ANEURALNETWORKS_DEQUANTIZE, {in}, f32, x->dims));
+    NNRT_ASSIGN_OR_RETURN(const Value* zero, b.input(i + 2));
+    if (zero != nullptr) {
+      if (zero->type != x->type || elementCount(zero->dims) != 1)
+        return b.refused("zero points other than one value of the operand's type are not supported");
+      NNRT_ASSIGN_OR_RETURN(uint32_t z, b.operand(*zero));
+      NNRT_ASSIGN_OR_RETURN(uint32_t zf, apply(b, ANEURALNETWORKS_DEQUANTIZE, {z}, f32, zero->dims));
+      NNRT_ASSIGN_OR_RETURN(values, arithmetic(b, ANEURALNETWORKS_SUB, values, zf, f32, x->dims));
+    }
+    operands.push_back(values);
+  }
+  const Dims out{a->dims[0], w->dims[1]};
+  NNRT_ASSIGN_OR_RETURN(uint32_t adjX, b.scalarBool(false));
+  NNRT_ASSIGN_OR_RETURN(uint32_t adjY, b.scalarBool(false));
+  NNRT_ASSIGN_OR_RETURN(uint32_t product, apply(b, ANEURALNETWORKS_BATCH_MATMUL,
+                                                {operands[0], operands[1], adjX, adjY}, f32, out));
+  return b.emit(ANEURALNETWORKS_CAST, {product}, ANEURALNETWORKS_TENSOR_INT32, out);
+}
+
 // Clip: max(x, lo) then min(., hi) with one-element constants; RELU/RELU1/RELU6 when the bounds are theirs.
 Result<void> mapClip(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
@@ -3423,6 +3462,7 @@ const std::vector<OperatorMapping>& operatorMappings() {
         "input_forget", "layout"},
        mapLstm},
       {"MatMul", {}, mapMatMul},
+      {"MatMulInteger", {}, mapMatMulInteger},
       {"Max", {}, [](GraphBuilder& b) { return variadic(b, ANEURALNETWORKS_MAXIMUM, false); }},
       {"MaxPool",
        {"auto_pad", "ceil_mode", "dilations", "kernel_shape", "pads", "storage_order", "strides"},

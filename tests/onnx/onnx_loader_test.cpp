@@ -722,5 +722,46 @@ TEST(OnnxLoaderTest, RnnReverseAndBidirectional) {
   }
 }
 
+// MatMulInteger in float32 is exact while K * 255 * 255 <= 2^24 (K <= 258): by hand, A = [[1, 2]] with zero
+// point 1 and B = [[3], [5]] give (1 - 1) 3 + (2 - 1) 5 = 5; K = 259 is refused.
+TEST(OnnxLoaderTest, MatMulIntegerExactOrRefused) {
+  for (int64_t k : {2, 259}) {
+    NodeModel m = nodeModel("MatMulInteger", {{"a", {1, k}}, {"b", {k, 1}}}, {{"y", {1, 1}}});
+    auto* graph = m.model.mutable_graph();
+    for (int i = 0; i < 2; ++i)
+      graph->mutable_input(i)->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::UINT8);
+    graph->mutable_output(0)->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::INT32);
+    auto* zero = graph->add_initializer();
+    zero->set_name("a_zero");
+    zero->set_data_type(onnx::TensorProto::UINT8);
+    zero->add_int32_data(1);
+    m.node->add_input("a_zero");
+    auto loaded = loadOnnxModel(write("matmulinteger.onnx", m.model));
+    if (k == 259) {
+      expectOneLineError(loaded,
+                         "node 'n' (MatMulInteger): a sum of 259 products of 8-bit integers may round");
+      continue;
+    }
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+    ANeuralNetworksCompilation* compilation = nullptr;
+    ASSERT_EQ(ANeuralNetworksCompilation_create(loaded->model.get(), &compilation), ANEURALNETWORKS_NO_ERROR);
+    ASSERT_EQ(ANeuralNetworksCompilation_finish(compilation), ANEURALNETWORKS_NO_ERROR);
+    ANeuralNetworksExecution* execution = nullptr;
+    ASSERT_EQ(ANeuralNetworksExecution_create(compilation, &execution), ANEURALNETWORKS_NO_ERROR);
+    const uint8_t a[2] = {1, 2}, bValues[2] = {3, 5};
+    int32_t y = 0;
+    EXPECT_EQ(ANeuralNetworksExecution_setInput(execution, 0, nullptr, a, sizeof a),
+              ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksExecution_setInput(execution, 1, nullptr, bValues, sizeof bValues),
+              ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksExecution_setOutput(execution, 0, nullptr, &y, sizeof y),
+              ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksExecution_compute(execution), ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(y, 5);
+    ANeuralNetworksExecution_free(execution);
+    ANeuralNetworksCompilation_free(compilation);
+  }
+}
+
 }  // namespace
 }  // namespace nnrt::onnxfront
