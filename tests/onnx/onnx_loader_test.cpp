@@ -723,7 +723,8 @@ TEST(OnnxLoaderTest, RnnReverseAndBidirectional) {
 }
 
 // MatMulInteger in float32 is exact while K * 255 * 255 <= 2^24 (K <= 258): by hand, A = [[1, 2]] with zero
-// point 1 and B = [[3], [5]] give (1 - 1) 3 + (2 - 1) 5 = 5; K = 259 is refused.
+// point 1 and B = [[3], [5]] give (1 - 1) 3 + (2 - 1) 5 = 5; K = 259 is refused. (ConvInteger is checked
+// against ONNX's own node tests.)
 TEST(OnnxLoaderTest, MatMulIntegerExactOrRefused) {
   for (int64_t k : {2, 259}) {
     NodeModel m = nodeModel("MatMulInteger", {{"a", {1, k}}, {"b", {k, 1}}}, {{"y", {1, 1}}});
@@ -761,6 +762,16 @@ TEST(OnnxLoaderTest, MatMulIntegerExactOrRefused) {
     ANeuralNetworksExecution_free(execution);
     ANeuralNetworksCompilation_free(compilation);
   }
+}
+
+// ConvInteger's bound: C / group * kH * kW = 65 * 2 * 2 = 260 sums of products are refused.
+TEST(OnnxLoaderTest, ConvIntegerRefusesSumsThatMayRound) {
+  NodeModel m = nodeModel("ConvInteger", {{"x", {1, 65, 2, 2}}, {"w", {1, 65, 2, 2}}}, {{"y", {1, 1, 1, 1}}});
+  auto* graph = m.model.mutable_graph();
+  for (int i = 0; i < 2; ++i)
+    graph->mutable_input(i)->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::UINT8);
+  expectOneLineError(loadOnnxModel(write("convinteger.onnx", m.model)),
+                     "node 'n' (ConvInteger): a sum of 260 products of 8-bit integers may round");
 }
 
 }  // namespace
