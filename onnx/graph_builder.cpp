@@ -185,6 +185,18 @@ Result<uint32_t> GraphBuilder::scalarBool(bool value) {
   return addConstant(ANEURALNETWORKS_BOOL, {}, std::vector<uint8_t>{static_cast<uint8_t>(value ? 1 : 0)});
 }
 
+Result<uint32_t> GraphBuilder::addModelOperand(const ANeuralNetworksModel* model) {
+  NNRT_ASSIGN_OR_RETURN(uint32_t index, addTensor(ANEURALNETWORKS_MODEL, {}));
+  operandRecords_[index].constant = true;
+  int code = ANeuralNetworksModel_setOperandValueFromModel(model_, static_cast<int32_t>(index), model);
+  if (code != ANEURALNETWORKS_NO_ERROR) {
+    Error e = refuse(callError("ANeuralNetworksModel_setOperandValueFromModel", code));
+    e.code = asResultCode(code);
+    return Unexpected<Error>(e);
+  }
+  return index;
+}
+
 Result<void> GraphBuilder::addOperation(int32_t type, const std::vector<uint32_t>& inputs,
                                         const std::vector<uint32_t>& outputs) {
   int code =

@@ -5,7 +5,9 @@
 
 #include <onnx/onnx_pb.h>
 
+#include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -34,6 +36,9 @@ class GraphBuilder {
   GraphBuilder(ANeuralNetworksModel* model, int64_t opset) : model_(model), opset_(opset) {}
 
   int64_t opset() const { return opset_; }
+  // The model file's folder (external data of initializers is relative to it).
+  const std::filesystem::path& folder() const { return folder_; }
+  void setFolder(std::filesystem::path folder) { folder_ = std::move(folder); }
   const onnx::NodeProto* node() const { return node_; }
   void setNode(const onnx::NodeProto* node) { node_ = node; }
 
@@ -65,6 +70,8 @@ class GraphBuilder {
   Result<uint32_t> scalarInt(int32_t value);
   Result<uint32_t> scalarFloat(float value);
   Result<uint32_t> scalarBool(bool value);
+  // An operand of type ANEURALNETWORKS_MODEL referring to the finished `model`.
+  Result<uint32_t> addModelOperand(const ANeuralNetworksModel* model);
   Result<void> addOperation(int32_t type, const std::vector<uint32_t>& inputs,
                             const std::vector<uint32_t>& outputs);
 
@@ -105,6 +112,7 @@ class GraphBuilder {
  private:
   ANeuralNetworksModel* model_;
   int64_t opset_;
+  std::filesystem::path folder_;
   const onnx::NodeProto* node_ = nullptr;
   uint32_t operandCount_ = 0;
   std::map<std::string, Value> values_;
@@ -128,6 +136,21 @@ struct OperatorMapping {
 };
 
 const std::vector<OperatorMapping>& operatorMappings();
+
+// A graph attribute (If's branches, Loop's body) built as a finished NNAPI model of its own, to be
+// referenced by an operand of type ANEURALNETWORKS_MODEL.
+struct Subgraph {
+  std::unique_ptr<ANeuralNetworksModel, ModelDeleter> model;
+  std::vector<Value> outputs;  // types and shapes of its outputs
+};
+// The names a node of `graph` (or of a graph nested in it) reads from the enclosing graphs, appended to
+// `names` in the order first read.
+void outerNames(const onnx::GraphProto& graph, std::vector<std::string>& names);
+// Builds `graph` (inside the current node of `outer`): its inputs are `inputs` (the graph's own, in
+// order; their types and shapes) followed by the values of `outer` named in `captured` that are not
+// constants (constants are copied into it).
+Result<Subgraph> buildSubgraph(GraphBuilder& outer, const onnx::GraphProto& graph,
+                               const std::vector<Value>& inputs, const std::vector<std::string>& captured);
 
 // Normalizes ONNX axis `axis` for a tensor of `rank`, or refuses it.
 Result<uint32_t> normalizeAxis(const GraphBuilder& builder, int64_t axis, size_t rank);

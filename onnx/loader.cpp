@@ -53,6 +53,120 @@ Result<Value> describe(const onnx::ValueInfoProto& info, const LoadOptions& opti
   return value;
 }
 
+// Defines the initializers of `graph` in `builder` as constants and returns their names.
+Result<std::set<std::string>> defineInitializers(const onnx::GraphProto& graph, GraphBuilder& builder) {
+  std::set<std::string> names;
+  for (const auto& tensor : graph.initializer()) {
+    auto decoded = decodeTensor(tensor, builder.folder());
+    if (!decoded.has_value()) return fail(ResultCode::BAD_DATA, "initializer: " + decoded.error().message);
+    Value value;
+    value.type = decoded->type;
+    value.dims = decoded->dimensions;
+    if (value.dims.empty()) {
+      value.scalar = true;
+      value.dims = {1};
+    }
+    value.constant = std::move(*decoded);
+    builder.defineName(tensor.name(), std::move(value));
+    names.insert(tensor.name());
+  }
+  if (graph.sparse_initializer_size() > 0)
+    return fail(ResultCode::BAD_DATA, "sparse initializers are not supported");
+  return names;
+}
+
+// Maps the nodes of `graph` into `builder` (its inputs and initializers already defined) and returns the
+// operands of its outputs, each written by an operation once; `outputs` gets their names, types and shapes.
+Result<std::vector<uint32_t>> mapGraph(const onnx::GraphProto& graph, GraphBuilder& builder,
+                                       const std::vector<uint32_t>& inputOperands,
+                                       std::vector<TensorInfo>* outputs) {
+  auto error = [](const std::string& what) { return fail(ResultCode::BAD_DATA, what); };
+  std::map<std::string, std::vector<const onnx::NodeProto*>> consumers;
+  std::set<std::string> graphOutputs;
+  for (const auto& node : graph.node()) {
+    for (const auto& input : node.input())
+      consumers[input].push_back(&node);
+    // A value a subgraph of the node reads (If's branches) is read by the node too.
+    std::vector<std::string> nested;
+    for (const auto& attribute : node.attribute()) {
+      if (attribute.has_g()) outerNames(attribute.g(), nested);
+    }
+    for (const auto& name : nested)
+      consumers[name].push_back(&node);
+  }
+  for (const auto& info : graph.output())
+    graphOutputs.insert(info.name());
+  builder.setConsumers(std::move(consumers), std::move(graphOutputs));
+
+  const auto& mappings = operatorMappings();
+  for (const auto& node : graph.node()) {
+    builder.setNode(&node);
+    if (!node.domain().empty() && node.domain() != "ai.onnx")
+      return Unexpected<Error>(builder.refuse("domain '" + node.domain() + "' is not supported"));
+    const OperatorMapping* mapping = nullptr;
+    for (const auto& m : mappings) {
+      if (node.op_type() == m.opType) mapping = &m;
+    }
+    if (mapping == nullptr) return builder.refused("operator not supported by the ONNX loader");
+    for (const auto& attribute : node.attribute()) {
+      bool known = false;
+      for (const char* name : mapping->attributes)
+        known = known || attribute.name() == name;
+      if (!known) return builder.refused("attribute '" + attribute.name() + "' is not supported");
+    }
+    if (builder.absorbed(&node)) {
+      // A Relu or Clip fused into the operation before it: its output is that operation's.
+      builder.defineName(node.output(0), *builder.find(node.input(0)));
+      continue;
+    }
+    NNRT_RETURN_IF_ERROR(mapping->map(builder));
+    for (const auto& output : node.output()) {
+      if (!output.empty() && builder.find(output) == nullptr)
+        return builder.refused("output '" + output + "' is not supported");
+    }
+  }
+  builder.setNode(nullptr);
+
+  std::vector<uint32_t> outputOperands;
+  std::set<uint32_t> inputSet(inputOperands.begin(), inputOperands.end());
+  for (const auto& info : graph.output()) {
+    const Value* value = builder.find(info.name());
+    if (value == nullptr) return error("output '" + info.name() + "' is not computed by the graph");
+    uint32_t operand = value->operand;
+    if (value->nhwc) {
+      // An image kept as NHWC leaves the model in ONNX's NCHW.
+      auto nchw = builder.operand(*value);
+      if (!nchw.has_value()) return error("output '" + info.name() + "': " + nchw.error().message);
+      operand = *nchw;
+    }
+    bool repeated = std::find(outputOperands.begin(), outputOperands.end(), operand) != outputOperands.end();
+    if (operand == kNoOperand || inputSet.count(operand) != 0 || repeated) {
+      // A model output must be written by an operation, once: a constant (Shape, Size, folded values),
+      // an input or a repeated output is copied by a RESHAPE to its own shape (booleans, which RESHAPE
+      // does not take, by a LOGICAL_AND with themselves).
+      auto source = builder.operand(*value);
+      if (!source.has_value()) return error("output '" + info.name() + "': " + source.error().message);
+      Result<uint32_t> copy = kNoOperand;
+      if (value->type == ANEURALNETWORKS_TENSOR_BOOL8) {
+        copy = builder.addTensor(value->type, value->dims);
+        if (copy.has_value()) {
+          auto added = builder.addOperation(ANEURALNETWORKS_LOGICAL_AND, {*source, *source}, {*copy});
+          if (!added.has_value()) copy = Unexpected<Error>(added.error());
+        }
+      } else {
+        copy = builder.reshape(*source, value->type, value->dims);
+      }
+      if (!copy.has_value()) return error("output '" + info.name() + "': " + copy.error().message);
+      operand = *copy;
+    }
+    // Tools find outputs by their operand's name: a copy or layout change carries the output's.
+    builder.operandRecords()[operand].name = info.name();
+    outputOperands.push_back(operand);
+    outputs->push_back(TensorInfo{info.name(), value->type, value->dims});
+  }
+  return outputOperands;
+}
+
 Result<LoadedModel> build(const onnx::ModelProto& proto, const std::filesystem::path& file,
                           const LoadOptions& options) {
   int64_t opset = -1;
@@ -77,27 +191,10 @@ Result<LoadedModel> build(const onnx::ModelProto& proto, const std::filesystem::
   loaded.opsetVersion = opset;
   GraphBuilder builder(raw, opset);
 
-  auto located = [&](Result<void> r) -> Result<void> {
-    if (!r.has_value()) return badFile(file, r.error().message);
-    return {};
-  };
-  const std::filesystem::path folder = file.parent_path();
-  std::set<std::string> initializerNames;
-  for (const auto& tensor : graph.initializer()) {
-    auto decoded = decodeTensor(tensor, folder);
-    if (!decoded.has_value()) return badFile(file, "initializer: " + decoded.error().message);
-    Value value;
-    value.type = decoded->type;
-    value.dims = decoded->dimensions;
-    if (value.dims.empty()) {
-      value.scalar = true;
-      value.dims = {1};
-    }
-    value.constant = std::move(*decoded);
-    builder.defineName(tensor.name(), std::move(value));
-    initializerNames.insert(tensor.name());
-  }
-  if (graph.sparse_initializer_size() > 0) return badFile(file, "sparse initializers are not supported");
+  builder.setFolder(file.parent_path());
+  auto initializers = defineInitializers(graph, builder);
+  if (!initializers.has_value()) return badFile(file, initializers.error().message);
+  const std::set<std::string>& initializerNames = *initializers;
 
   std::vector<uint32_t> inputOperands;
   for (const auto& info : graph.input()) {
@@ -128,87 +225,10 @@ Result<LoadedModel> build(const onnx::ModelProto& proto, const std::filesystem::
     builder.defineName(info.name(), std::move(*value));
   }
 
-  std::map<std::string, std::vector<const onnx::NodeProto*>> consumers;
-  std::set<std::string> graphOutputs;
-  for (const auto& node : graph.node()) {
-    for (const auto& input : node.input())
-      consumers[input].push_back(&node);
-  }
-  for (const auto& info : graph.output())
-    graphOutputs.insert(info.name());
-  builder.setConsumers(std::move(consumers), std::move(graphOutputs));
-
-  const auto& mappings = operatorMappings();
-  for (const auto& node : graph.node()) {
-    builder.setNode(&node);
-    if (!node.domain().empty() && node.domain() != "ai.onnx") {
-      return badFile(file, builder.refuse("domain '" + node.domain() + "' is not supported").message);
-    }
-    const OperatorMapping* mapping = nullptr;
-    for (const auto& m : mappings) {
-      if (node.op_type() == m.opType) mapping = &m;
-    }
-    if (mapping == nullptr)
-      return badFile(file, builder.refuse("operator not supported by the ONNX loader").message);
-    for (const auto& attribute : node.attribute()) {
-      bool known = false;
-      for (const char* name : mapping->attributes)
-        known = known || attribute.name() == name;
-      if (!known)
-        return badFile(file, builder.refuse("attribute '" + attribute.name() + "' is not supported").message);
-    }
-    if (builder.absorbed(&node)) {
-      // A Relu or Clip fused into the operation before it: its output is that operation's.
-      builder.defineName(node.output(0), *builder.find(node.input(0)));
-      continue;
-    }
-    NNRT_RETURN_IF_ERROR(located(mapping->map(builder)));
-    for (const auto& output : node.output()) {
-      if (!output.empty() && builder.find(output) == nullptr) {
-        return badFile(file, builder.refuse("output '" + output + "' is not supported").message);
-      }
-    }
-  }
-  builder.setNode(nullptr);
-
   std::vector<uint32_t> outputOperands;
-  std::set<uint32_t> inputSet(inputOperands.begin(), inputOperands.end());
-  for (const auto& info : graph.output()) {
-    const Value* value = builder.find(info.name());
-    if (value == nullptr) return badFile(file, "output '" + info.name() + "' is not computed by the graph");
-    uint32_t operand = value->operand;
-    if (value->nhwc) {
-      // An image kept as NHWC leaves the model in ONNX's NCHW.
-      auto nchw = builder.operand(*value);
-      if (!nchw.has_value()) return badFile(file, "output '" + info.name() + "': " + nchw.error().message);
-      operand = *nchw;
-    }
-    bool repeated = std::find(outputOperands.begin(), outputOperands.end(), operand) != outputOperands.end();
-    if (operand == kNoOperand || inputSet.count(operand) != 0 || repeated) {
-      // A model output must be written by an operation, once: a constant (Shape, Size, folded values),
-      // an input or a repeated output is copied by a RESHAPE to its own shape (booleans, which RESHAPE
-      // does not take, by a LOGICAL_AND with themselves).
-      auto source = builder.operand(*value);
-      if (!source.has_value())
-        return badFile(file, "output '" + info.name() + "': " + source.error().message);
-      Result<uint32_t> copy = kNoOperand;
-      if (value->type == ANEURALNETWORKS_TENSOR_BOOL8) {
-        copy = builder.addTensor(value->type, value->dims);
-        if (copy.has_value()) {
-          auto added = builder.addOperation(ANEURALNETWORKS_LOGICAL_AND, {*source, *source}, {*copy});
-          if (!added.has_value()) copy = Unexpected<Error>(added.error());
-        }
-      } else {
-        copy = builder.reshape(*source, value->type, value->dims);
-      }
-      if (!copy.has_value()) return badFile(file, "output '" + info.name() + "': " + copy.error().message);
-      operand = *copy;
-    }
-    // Tools find outputs by their operand's name: a copy or layout change carries the output's.
-    builder.operandRecords()[operand].name = info.name();
-    outputOperands.push_back(operand);
-    loaded.outputs.push_back(TensorInfo{info.name(), value->type, value->dims});
-  }
+  auto mapped = mapGraph(graph, builder, inputOperands, &loaded.outputs);
+  if (!mapped.has_value()) return badFile(file, mapped.error().message);
+  outputOperands = std::move(*mapped);
   static const uint32_t kNone = 0;  // the C API refuses NULL lists, and an empty vector's data() may be NULL
   code = ANeuralNetworksModel_identifyInputsAndOutputs(
       raw, static_cast<uint32_t>(inputOperands.size()), inputOperands.empty() ? &kNone : inputOperands.data(),
@@ -241,6 +261,105 @@ Result<LoadedModel> printable(Result<LoadedModel> result) {
 }
 
 }  // namespace
+
+// Every name a node of `graph` (or of a graph nested in one) reads that neither is defined in it:
+// the values of the enclosing graphs it uses, in the order first read.
+void outerNames(const onnx::GraphProto& graph, std::vector<std::string>& names) {
+  std::set<std::string> defined;
+  for (const auto& info : graph.input())
+    defined.insert(info.name());
+  for (const auto& tensor : graph.initializer())
+    defined.insert(tensor.name());
+  auto read = [&](const std::string& name) {
+    if (!name.empty() && defined.count(name) == 0 &&
+        std::find(names.begin(), names.end(), name) == names.end())
+      names.push_back(name);
+  };
+  for (const auto& node : graph.node()) {
+    for (const auto& input : node.input())
+      read(input);
+    for (const auto& attribute : node.attribute()) {
+      std::vector<std::string> nested;
+      if (attribute.has_g()) outerNames(attribute.g(), nested);
+      for (const auto& g : attribute.graphs())
+        outerNames(g, nested);
+      for (const auto& name : nested)
+        read(name);
+    }
+    for (const auto& output : node.output())
+      defined.insert(output);
+  }
+  for (const auto& info : graph.output())
+    read(info.name());
+}
+
+Result<Subgraph> buildSubgraph(GraphBuilder& outer, const onnx::GraphProto& graph,
+                               const std::vector<Value>& inputs, const std::vector<std::string>& captured) {
+  if (graph.input_size() != static_cast<int>(inputs.size())) {
+    return outer.refused("subgraph '" + graph.name() + "' has " + std::to_string(graph.input_size()) +
+                         " inputs where " + std::to_string(inputs.size()) + " are passed");
+  }
+  ANeuralNetworksModel* raw = nullptr;
+  int code = ANeuralNetworksModel_create(&raw);
+  if (code != ANEURALNETWORKS_NO_ERROR) return outer.refused("ANeuralNetworksModel_create failed");
+  Subgraph sub;
+  sub.model.reset(raw);
+  GraphBuilder builder(raw, outer.opset());
+  builder.setFolder(outer.folder());
+  auto within = [&](const std::string& what) {
+    return outer.refused("subgraph '" + graph.name() + "': " + what);
+  };
+  // The enclosing graph's values it reads: constants copied in, others passed as inputs after its own.
+  std::vector<uint32_t> inputOperands;
+  auto addInput = [&](const std::string& name, Value value) -> Result<void> {
+    auto operand = builder.addTensor(value.type, value.dims);
+    if (!operand.has_value()) return within("input '" + name + "': " + operand.error().message);
+    value.operand = *operand;
+    inputOperands.push_back(*operand);
+    builder.defineName(name, std::move(value));
+    return {};
+  };
+  for (int i = 0; i < graph.input_size(); ++i)
+    NNRT_RETURN_IF_ERROR(addInput(graph.input(i).name(), inputs[i]));
+  for (const auto& name : captured) {
+    const Value* value = outer.find(name);
+    if (value == nullptr) return within("value '" + name + "' is not defined before this node");
+    Value inner;
+    inner.type = value->type;
+    inner.dims = value->dims;
+    inner.scalar = value->scalar;
+    if (value->constant.has_value()) {
+      inner.constant = value->constant;
+      builder.defineName(name, std::move(inner));
+    } else {
+      NNRT_RETURN_IF_ERROR(addInput(name, std::move(inner)));
+    }
+  }
+  auto initializers = defineInitializers(graph, builder);
+  if (!initializers.has_value()) return within(initializers.error().message);
+  std::vector<TensorInfo> outputs;
+  auto outputOperands = mapGraph(graph, builder, inputOperands, &outputs);
+  if (!outputOperands.has_value()) return within(outputOperands.error().message);
+  for (const auto& info : outputs) {
+    Value value;
+    value.type = info.type;
+    value.dims = info.dimensions;
+    const Value* inner = builder.find(info.name);
+    value.scalar = inner != nullptr && inner->scalar;
+    sub.outputs.push_back(std::move(value));
+  }
+  static const uint32_t kNone = 0;
+  code = ANeuralNetworksModel_identifyInputsAndOutputs(
+      raw, static_cast<uint32_t>(inputOperands.size()), inputOperands.empty() ? &kNone : inputOperands.data(),
+      static_cast<uint32_t>(outputOperands->size()),
+      outputOperands->empty() ? &kNone : outputOperands->data());
+  if (code != ANEURALNETWORKS_NO_ERROR)
+    return within("ANeuralNetworksModel_identifyInputsAndOutputs returned " + std::to_string(code));
+  code = ANeuralNetworksModel_finish(raw);
+  if (code != ANEURALNETWORKS_NO_ERROR)
+    return within("ANeuralNetworksModel_finish returned " + std::to_string(code));
+  return sub;
+}
 
 bool isOperatorMapped(std::string_view opType) {
   for (const auto& m : operatorMappings()) {

@@ -561,10 +561,9 @@ Result<Window> windowGeometry(GraphBuilder& b, const Dims& input, uint32_t kerne
   return w;
 }
 
-Result<void> mapConv(GraphBuilder& b) {
-  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
-  NNRT_ASSIGN_OR_RETURN(const Value* w, b.requiredInput(1));
-  NNRT_ASSIGN_OR_RETURN(const Value* bias, b.input(2));
+// Conv of float32 `x` and `w` (and `bias`, or none). `integer`: ConvInteger's, whose operands hold whole
+// values and whose result is CAST to int32 (no fused activation, NCHW).
+Result<void> convolve(GraphBuilder& b, const Value* x, const Value* w, const Value* bias, bool integer) {
   NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
   if (x->dims.size() != 4) return b.refused("only 2-D convolutions (4-D input) are supported");
   if (w->dims.size() != 4 || !allKnown(w->dims)) return b.refused("weights must be 4-D with a known shape");
@@ -611,7 +610,7 @@ Result<void> mapConv(GraphBuilder& b) {
     return b.refused("grouped convolution with dilations has no NNAPI operation");
   }
   // With a known shape the image runs as NHWC, NNAPI's own layout (converted once where it enters).
-  const bool nhwc = allKnown(x->dims);
+  const bool nhwc = allKnown(x->dims) && !integer;
   NNRT_ASSIGN_OR_RETURN(uint32_t in, nhwc ? b.nhwcOperand(*x) : b.operand(*x));
   uint32_t biasOperand;
   if (bias != nullptr) {
@@ -635,7 +634,8 @@ Result<void> mapConv(GraphBuilder& b) {
     NNRT_ASSIGN_OR_RETURN(uint32_t groups, b.scalarInt(static_cast<int32_t>(group)));
     inputs.push_back(groups);
   }
-  NNRT_ASSIGN_OR_RETURN(uint32_t fuse, b.scalarInt(b.fuseFollowingActivation()));
+  NNRT_ASSIGN_OR_RETURN(uint32_t fuse,
+                        b.scalarInt(integer ? ANEURALNETWORKS_FUSED_NONE : b.fuseFollowingActivation()));
   NNRT_ASSIGN_OR_RETURN(uint32_t nchw, b.scalarBool(!nhwc));
   inputs.push_back(fuse);
   inputs.push_back(nchw);
@@ -645,8 +645,61 @@ Result<void> mapConv(GraphBuilder& b) {
     inputs.push_back(dw);
     inputs.push_back(dh);
   }
-  if (nhwc) return b.emitNhwc(op, inputs, x->type, {x->dims[0], M, g.outH, g.outW});
-  return b.emit(op, inputs, x->type, {x->dims[0], M, g.outH, g.outW});
+  const Dims out{x->dims[0], M, g.outH, g.outW};
+  if (integer) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t sums, apply(b, op, inputs, x->type, out));
+    return b.emit(ANEURALNETWORKS_CAST, {sums}, ANEURALNETWORKS_TENSOR_INT32, out);
+  }
+  if (nhwc) return b.emitNhwc(op, inputs, x->type, out);
+  return b.emit(op, inputs, x->type, out);
+}
+
+Result<void> mapConv(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* w, b.requiredInput(1));
+  NNRT_ASSIGN_OR_RETURN(const Value* bias, b.input(2));
+  return convolve(b, x, w, bias, false);
+}
+
+// Input `i` of 8-bit integers minus its zero point (input `zeroIndex`, one value, or none), as float32
+// (DEQUANTIZE at scale 1 gives the integers themselves, the difference is exact).
+Result<Value> integersAsFloat(GraphBuilder& b, int i, int zeroIndex) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(i));
+  if (!quantized(x->type)) return b.refused("input " + std::to_string(i) + " must be 8-bit integers");
+  const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32;
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  Value value;
+  value.type = f32;
+  value.dims = x->dims;
+  NNRT_ASSIGN_OR_RETURN(value.operand, apply(b, ANEURALNETWORKS_DEQUANTIZE, {in}, f32, x->dims));
+  NNRT_ASSIGN_OR_RETURN(const Value* zero, b.input(zeroIndex));
+  if (zero != nullptr) {
+    if (zero->type != x->type || elementCount(zero->dims) != 1)
+      return b.refused("zero points other than one value of the operand's type are not supported");
+    NNRT_ASSIGN_OR_RETURN(uint32_t z, b.operand(*zero));
+    NNRT_ASSIGN_OR_RETURN(uint32_t zf, apply(b, ANEURALNETWORKS_DEQUANTIZE, {z}, f32, zero->dims));
+    NNRT_ASSIGN_OR_RETURN(value.operand, arithmetic(b, ANEURALNETWORKS_SUB, value.operand, zf, f32, x->dims));
+  }
+  return value;
+}
+
+// Whether float32 sums of `k` products of differences of 8-bit integers (each at most 255 * 255 in
+// magnitude) are exact in any order: every partial sum an integer no larger than 2^24.
+Result<void> requireExactIntegerSums(GraphBuilder& b, uint64_t k) {
+  if (k * 255 * 255 > (uint64_t{1} << 24))
+    return b.refused("a sum of " + std::to_string(k) + " products of 8-bit integers may round in float32");
+  return {};
+}
+
+// ConvInteger: Conv of (x - x_zero_point) and (w - w_zero_point) computed exactly in float32 (see
+// integersAsFloat, requireExactIntegerSums), CAST to int32; padding adds zeros to the differences, as ONNX.
+Result<void> mapConvInteger(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* w, b.requiredInput(1));
+  if (w->dims.size() != 4 || !allKnown(w->dims)) return b.refused("weights must be 4-D with a known shape");
+  NNRT_RETURN_IF_ERROR(requireExactIntegerSums(b, uint64_t{w->dims[1]} * w->dims[2] * w->dims[3]));
+  NNRT_ASSIGN_OR_RETURN(Value xf, integersAsFloat(b, 0, 2));
+  NNRT_ASSIGN_OR_RETURN(Value wf, integersAsFloat(b, 1, 3));
+  return convolve(b, &xf, &wf, nullptr, true);
 }
 
 // 1-D and 2-D pooling; a 1-D input [N, C, L] is pooled as [N, C, 1, L]. count_include_pad with padding
@@ -841,6 +894,27 @@ Result<void> mapMatMul(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(uint32_t adjX, b.scalarBool(false));
   NNRT_ASSIGN_OR_RETURN(uint32_t adjY, b.scalarBool(false));
   return b.emit(ANEURALNETWORKS_BATCH_MATMUL, {x, y, adjX, adjY}, a->type, out);
+}
+
+// MatMulInteger: (A - a_zero_point) (B - b_zero_point) in int32, computed exactly in float32 (see
+// integersAsFloat, requireExactIntegerSums): BATCH_MATMUL, CAST to int32.
+Result<void> mapMatMulInteger(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* a, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* w, b.requiredInput(1));
+  if (a->scalar || w->scalar || a->dims.size() != 2 || w->dims.size() != 2 || !allKnown(a->dims) ||
+      !allKnown(w->dims))
+    return b.refused("only 2-D operands of known shapes are supported");
+  if (a->dims[1] != w->dims[0]) return b.refused("operands do not multiply");
+  NNRT_RETURN_IF_ERROR(requireExactIntegerSums(b, a->dims[1]));
+  NNRT_ASSIGN_OR_RETURN(Value af, integersAsFloat(b, 0, 2));
+  NNRT_ASSIGN_OR_RETURN(Value wf, integersAsFloat(b, 1, 3));
+  const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32;
+  const Dims out{a->dims[0], w->dims[1]};
+  NNRT_ASSIGN_OR_RETURN(uint32_t adjX, b.scalarBool(false));
+  NNRT_ASSIGN_OR_RETURN(uint32_t adjY, b.scalarBool(false));
+  NNRT_ASSIGN_OR_RETURN(uint32_t product, apply(b, ANEURALNETWORKS_BATCH_MATMUL,
+                                                {af.operand, wf.operand, adjX, adjY}, f32, out));
+  return b.emit(ANEURALNETWORKS_CAST, {product}, ANEURALNETWORKS_TENSOR_INT32, out);
 }
 
 // Clip: max(x, lo) then min(., hi) with one-element constants; RELU/RELU1/RELU6 when the bounds are theirs.
@@ -2882,26 +2956,33 @@ Result<void> mapGatherND(GraphBuilder& b) {
   return b.emit(ANEURALNETWORKS_GATHER, {data, axisOperand, flat}, x->type, out);
 }
 
-// RNN (forward, one layer) -> UNIDIRECTIONAL_SEQUENCE_RNN: W [1, hidden, input] and R [1, hidden, hidden]
-// are NNAPI's weights and recurrent weights, the bias Wb + Rb (constants, summed at load time), the
-// initial state initial_h (zeros when absent), layout 0/1 NNAPI's time-major flag; Y and Y_h are its
-// outputs with the direction axis inserted.
+// RNN (one layer) -> UNIDIRECTIONAL_SEQUENCE_RNN per direction: W [dirs, hidden, input] and
+// R [dirs, hidden, hidden] are NNAPI's weights and recurrent weights, the bias Wb + Rb (constants, summed
+// at load time), the initial state initial_h (zeros when absent), layout 0/1 NNAPI's time-major flag.
+// The reverse direction runs on X REVERSEd along time, its Y REVERSEd back (its Y_h is the state after
+// the first step of the sequence, as ONNX's). Y and Y_h are the directions' outputs with the direction
+// axis inserted (concatenated along it when bidirectional).
 Result<void> mapRnn(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
   if (x->dims.size() != 3 || !allKnown(x->dims)) return b.refused("X must be 3-D with a known shape");
   NNRT_ASSIGN_OR_RETURN(std::string direction, b.attrString("direction", "forward"));
-  if (direction != "forward") return b.refused("direction '" + direction + "' is not supported");
+  if (direction != "forward" && direction != "reverse" && direction != "bidirectional")
+    return b.refused("direction '" + direction + "' is not supported");
+  const uint32_t dirs = direction == "bidirectional" ? 2 : 1;
   for (const char* unsupported : {"activation_alpha", "activation_beta", "clip"}) {
     if (b.attribute(unsupported) != nullptr)
       return b.refused(std::string("attribute '") + unsupported + "' is not supported");
   }
-  int32_t activation = 4;  // NNAPI's recurrent activation codes: Tanh
+  std::vector<int32_t> activations(dirs, 4);  // NNAPI's recurrent activation codes: Tanh
   if (const auto* a = b.attribute("activations")) {
-    if (a->strings_size() != 1) return b.refused("activations must name one function");
-    const std::string& f = a->strings(0);
-    activation = f == "Tanh" ? 4 : f == "Relu" ? 1 : f == "Sigmoid" ? 6 : -1;
-    if (activation < 0) return b.refused("activation '" + f + "' is not supported");
+    if (a->strings_size() != static_cast<int>(dirs))
+      return b.refused("activations must name one function per direction");
+    for (uint32_t d = 0; d < dirs; ++d) {
+      const std::string& f = a->strings(static_cast<int>(d));
+      activations[d] = f == "Tanh" ? 4 : f == "Relu" ? 1 : f == "Sigmoid" ? 6 : -1;
+      if (activations[d] < 0) return b.refused("activation '" + f + "' is not supported");
+    }
   }
   NNRT_ASSIGN_OR_RETURN(int64_t layout, b.attrInt("layout", 0));
   NNRT_ASSIGN_OR_RETURN(int64_t hiddenSize, b.attrInt("hidden_size", 0));
@@ -2909,17 +2990,19 @@ Result<void> mapRnn(GraphBuilder& b) {
   const uint32_t inputSize = x->dims[2], hidden = static_cast<uint32_t>(hiddenSize);
   NNRT_ASSIGN_OR_RETURN(std::vector<float> w, b.constantFloats(1));
   NNRT_ASSIGN_OR_RETURN(std::vector<float> r, b.constantFloats(2));
-  if (hidden < 1 || w.size() != static_cast<size_t>(hidden) * inputSize ||
-      r.size() != static_cast<size_t>(hidden) * hidden)
-    return b.refused("W and R do not match hidden_size and the input");
-  std::vector<float> bias(hidden, 0.0f);
+  if (hidden < 1 || w.size() != static_cast<size_t>(dirs) * hidden * inputSize ||
+      r.size() != static_cast<size_t>(dirs) * hidden * hidden)
+    return b.refused("W and R do not match hidden_size, the directions and the input");
+  std::vector<float> bias(static_cast<size_t>(dirs) * hidden, 0.0f);
   NNRT_ASSIGN_OR_RETURN(const Value* bInput, b.input(3));
   if (bInput != nullptr) {
     NNRT_ASSIGN_OR_RETURN(std::vector<float> values, b.constantFloats(3));
-    if (values.size() != 2 * static_cast<size_t>(hidden))
-      return b.refused("B must have 2 * hidden_size values");
-    for (uint32_t i = 0; i < hidden; ++i)
-      bias[i] = values[i] + values[hidden + i];
+    if (values.size() != 2 * static_cast<size_t>(dirs) * hidden)
+      return b.refused("B must have 2 * hidden_size values per direction");
+    for (uint32_t d = 0; d < dirs; ++d) {
+      for (uint32_t i = 0; i < hidden; ++i)
+        bias[d * hidden + i] = values[2 * d * hidden + i] + values[(2 * d + 1) * hidden + i];
+    }
   }
   NNRT_ASSIGN_OR_RETURN(const Value* lengths, b.input(4));
   if (lengths != nullptr) {
@@ -2928,37 +3011,86 @@ Result<void> mapRnn(GraphBuilder& b) {
       if (v != static_cast<int32_t>(seq)) return b.refused("sequence_lens shorter than the sequence");
   }
   const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32;
-  uint32_t state;
   NNRT_ASSIGN_OR_RETURN(const Value* initial, b.input(5));
+  uint32_t initialOperand = kNoOperand;
   if (initial != nullptr) {
-    if (elementCount(initial->dims) != static_cast<size_t>(batch) * hidden)
+    if (elementCount(initial->dims) != static_cast<size_t>(dirs) * batch * hidden)
       return b.refused("initial_h has the wrong size");
     NNRT_ASSIGN_OR_RETURN(uint32_t h, b.operand(*initial));
-    NNRT_ASSIGN_OR_RETURN(state, b.reshape(h, f32, {batch, hidden}));
-  } else {
-    NNRT_ASSIGN_OR_RETURN(state, constFilled(b, f32, {batch, hidden}, 0.0));
+    // [dirs, batch, hidden] (layout 0) or [batch, dirs, hidden] (layout 1).
+    NNRT_ASSIGN_OR_RETURN(
+        initialOperand,
+        b.reshape(h, f32, layout == 0 ? Dims{dirs, batch, hidden} : Dims{batch, dirs, hidden}));
   }
   NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
-  NNRT_ASSIGN_OR_RETURN(uint32_t weights, b.constFloats(w, {hidden, inputSize}));
-  NNRT_ASSIGN_OR_RETURN(uint32_t recurrent, b.constFloats(r, {hidden, hidden}));
-  NNRT_ASSIGN_OR_RETURN(uint32_t biasOperand, b.constFloats(bias));
-  NNRT_ASSIGN_OR_RETURN(uint32_t activationOperand, b.scalarInt(activation));
   NNRT_ASSIGN_OR_RETURN(uint32_t timeMajor, b.scalarInt(layout == 0 ? 1 : 0));
+  NNRT_ASSIGN_OR_RETURN(uint32_t timeAxis, b.constInts({layout == 0 ? 0 : 1}));
   const Dims sequenceDims = layout == 0 ? Dims{seq, batch, hidden} : Dims{batch, seq, hidden};
-  NNRT_ASSIGN_OR_RETURN(uint32_t y, b.addTensor(f32, sequenceDims));
-  NNRT_ASSIGN_OR_RETURN(uint32_t yh, b.addTensor(f32, {batch, hidden}));
-  NNRT_RETURN_IF_ERROR(
-      b.addOperation(ANEURALNETWORKS_UNIDIRECTIONAL_SEQUENCE_RNN,
-                     {in, weights, recurrent, biasOperand, state, activationOperand, timeMajor}, {y, yh}));
   const Dims yDims = layout == 0 ? Dims{seq, 1, batch, hidden} : Dims{batch, seq, 1, hidden};
   const Dims yhDims = layout == 0 ? Dims{1, batch, hidden} : Dims{batch, 1, hidden};
+  std::vector<uint32_t> ys, yhs;
+  for (uint32_t d = 0; d < dirs; ++d) {
+    const bool reverse = direction == "reverse" || d == 1;
+    uint32_t state;
+    if (initialOperand != kNoOperand) {
+      NNRT_ASSIGN_OR_RETURN(uint32_t begin,
+                            b.constInts(layout == 0 ? std::vector<int32_t>{static_cast<int32_t>(d), 0, 0}
+                                                    : std::vector<int32_t>{0, static_cast<int32_t>(d), 0}));
+      NNRT_ASSIGN_OR_RETURN(uint32_t size, b.constInts(layout == 0 ? std::vector<int32_t>{1, -1, -1}
+                                                                   : std::vector<int32_t>{-1, 1, -1}));
+      NNRT_ASSIGN_OR_RETURN(uint32_t sliced,
+                            apply(b, ANEURALNETWORKS_SLICE, {initialOperand, begin, size}, f32,
+                                  layout == 0 ? Dims{1, batch, hidden} : Dims{batch, 1, hidden}));
+      NNRT_ASSIGN_OR_RETURN(state, b.reshape(sliced, f32, {batch, hidden}));
+    } else {
+      NNRT_ASSIGN_OR_RETURN(state, constFilled(b, f32, {batch, hidden}, 0.0));
+    }
+    uint32_t sequence = in;
+    if (reverse) {
+      NNRT_ASSIGN_OR_RETURN(sequence, apply(b, ANEURALNETWORKS_REVERSE, {in, timeAxis}, f32, x->dims));
+    }
+    const size_t wSize = static_cast<size_t>(hidden) * inputSize,
+                 rSize = static_cast<size_t>(hidden) * hidden;
+    NNRT_ASSIGN_OR_RETURN(uint32_t weights, b.constFloats(std::vector<float>(w.begin() + d * wSize,
+                                                                             w.begin() + (d + 1) * wSize),
+                                                          {hidden, inputSize}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t recurrent, b.constFloats(std::vector<float>(r.begin() + d * rSize,
+                                                                               r.begin() + (d + 1) * rSize),
+                                                            {hidden, hidden}));
+    NNRT_ASSIGN_OR_RETURN(
+        uint32_t biasOperand,
+        b.constFloats(std::vector<float>(bias.begin() + d * hidden, bias.begin() + (d + 1) * hidden)));
+    NNRT_ASSIGN_OR_RETURN(uint32_t activationOperand, b.scalarInt(activations[d]));
+    NNRT_ASSIGN_OR_RETURN(uint32_t y, b.addTensor(f32, sequenceDims));
+    NNRT_ASSIGN_OR_RETURN(uint32_t yh, b.addTensor(f32, {batch, hidden}));
+    NNRT_RETURN_IF_ERROR(b.addOperation(
+        ANEURALNETWORKS_UNIDIRECTIONAL_SEQUENCE_RNN,
+        {sequence, weights, recurrent, biasOperand, state, activationOperand, timeMajor}, {y, yh}));
+    if (reverse) {
+      NNRT_ASSIGN_OR_RETURN(y, apply(b, ANEURALNETWORKS_REVERSE, {y, timeAxis}, f32, sequenceDims));
+    }
+    NNRT_ASSIGN_OR_RETURN(y, b.reshape(y, f32, yDims));
+    NNRT_ASSIGN_OR_RETURN(yh, b.reshape(yh, f32, yhDims));
+    ys.push_back(y);
+    yhs.push_back(yh);
+  }
+  // The direction axis: 1 of Y and 0 of Y_h (layout 0), 2 and 1 (layout 1).
+  auto joined = [&](const std::vector<uint32_t>& parts, Dims dims, int32_t axis) -> Result<uint32_t> {
+    if (parts.size() == 1) return parts[0];
+    dims[axis] = dirs;
+    NNRT_ASSIGN_OR_RETURN(uint32_t axisOperand, b.scalarInt(axis));
+    return apply(b, ANEURALNETWORKS_CONCATENATION, {parts[0], parts[1], axisOperand}, f32, dims);
+  };
+  Dims yOut = yDims, yhOut = yhDims;
+  yOut[layout == 0 ? 1 : 2] = dirs;
+  yhOut[layout == 0 ? 0 : 1] = dirs;
   if (b.node()->output_size() > 0 && !b.node()->output(0).empty()) {
-    NNRT_ASSIGN_OR_RETURN(uint32_t reshaped, b.reshape(y, f32, yDims));
-    defineOperand(b, 0, reshaped, f32, yDims);
+    NNRT_ASSIGN_OR_RETURN(uint32_t out, joined(ys, yDims, layout == 0 ? 1 : 2));
+    defineOperand(b, 0, out, f32, yOut);
   }
   if (b.node()->output_size() > 1 && !b.node()->output(1).empty()) {
-    NNRT_ASSIGN_OR_RETURN(uint32_t reshaped, b.reshape(yh, f32, yhDims));
-    defineOperand(b, 1, reshaped, f32, yhDims);
+    NNRT_ASSIGN_OR_RETURN(uint32_t out, joined(yhs, yhDims, layout == 0 ? 0 : 1));
+    defineOperand(b, 1, out, f32, yhOut);
   }
   return {};
 }
@@ -3227,6 +3359,54 @@ const std::vector<const char*> kConvAttributes{"auto_pad",     "dilations", "gro
 
 }  // namespace
 
+// If: NNAPI IF with then_branch and else_branch built as referenced models. NNAPI passes the IF's inputs
+// to both branches, so each takes every value of the enclosing graph either branch reads (constants are
+// copied into the branches instead); both branches must give outputs of the same types and shapes.
+Result<void> mapIf(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* cond, b.requiredInput(0));
+  if (cond->type != ANEURALNETWORKS_TENSOR_BOOL8 || elementCount(cond->dims) != 1)
+    return b.refused("cond must be one bool");
+  const onnx::AttributeProto* thenBranch = b.attribute("then_branch");
+  const onnx::AttributeProto* elseBranch = b.attribute("else_branch");
+  if (thenBranch == nullptr || !thenBranch->has_g() || elseBranch == nullptr || !elseBranch->has_g())
+    return b.refused("then_branch and else_branch must be graphs");
+  std::vector<std::string> captured;
+  outerNames(thenBranch->g(), captured);
+  outerNames(elseBranch->g(), captured);
+  NNRT_ASSIGN_OR_RETURN(Subgraph thenModel, buildSubgraph(b, thenBranch->g(), {}, captured));
+  NNRT_ASSIGN_OR_RETURN(Subgraph elseModel, buildSubgraph(b, elseBranch->g(), {}, captured));
+  const size_t n = thenModel.outputs.size();
+  if (elseModel.outputs.size() != n || static_cast<int>(n) != b.node()->output_size())
+    return b.refused("the branches and the node have different numbers of outputs");
+  for (size_t i = 0; i < n; ++i) {
+    const Value& t = thenModel.outputs[i];
+    const Value& e = elseModel.outputs[i];
+    if (t.type != e.type || t.dims != e.dims || t.scalar != e.scalar)
+      return b.refused("output " + std::to_string(i) + " differs in type or shape between the branches");
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t condOperand, b.operand(*cond));
+  NNRT_ASSIGN_OR_RETURN(uint32_t thenOperand, b.addModelOperand(thenModel.model.get()));
+  NNRT_ASSIGN_OR_RETURN(uint32_t elseOperand, b.addModelOperand(elseModel.model.get()));
+  std::vector<uint32_t> inputs{condOperand, thenOperand, elseOperand};
+  for (const auto& name : captured) {
+    const Value* value = b.find(name);
+    if (value != nullptr && !value->constant.has_value()) {
+      NNRT_ASSIGN_OR_RETURN(uint32_t operand, b.operand(*value));
+      inputs.push_back(operand);
+    }
+  }
+  std::vector<uint32_t> outputs;
+  for (const Value& t : thenModel.outputs) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t out, b.addTensor(t.type, t.dims));
+    outputs.push_back(out);
+  }
+  NNRT_RETURN_IF_ERROR(b.addOperation(ANEURALNETWORKS_IF, inputs, outputs));
+  for (size_t i = 0; i < n; ++i)
+    defineOperand(b, static_cast<int>(i), outputs[i], thenModel.outputs[i].type, thenModel.outputs[i].dims,
+                  thenModel.outputs[i].scalar);
+  return {};
+}
+
 const std::vector<OperatorMapping>& operatorMappings() {
   static const std::vector<OperatorMapping> mappings = {
       {"Abs", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_ABS); }},
@@ -3251,6 +3431,7 @@ const std::vector<OperatorMapping>& operatorMappings() {
       {"Constant", {"value", "value_float", "value_floats", "value_int", "value_ints"}, mapConstant},
       {"ConstantOfShape", {"value"}, mapConstantOfShape},
       {"Conv", kConvAttributes, mapConv},
+      {"ConvInteger", kConvAttributes, mapConvInteger},
       {"ConvTranspose",
        {"auto_pad", "dilations", "group", "kernel_shape", "output_padding", "output_shape", "pads",
         "strides"},
@@ -3295,6 +3476,7 @@ const std::vector<OperatorMapping>& operatorMappings() {
       {"HardSigmoid", {"alpha", "beta"}, mapHardSigmoid},
       {"HardSwish", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_HARD_SWISH); }},
       {"Identity", {}, mapIdentity},
+      {"If", {"else_branch", "then_branch"}, mapIf},
       {"InstanceNormalization", {"epsilon"}, mapInstanceNorm},
       {"IsInf", {"detect_negative", "detect_positive"}, mapIsInf},
       {"IsNaN", {}, mapIsNaN},
@@ -3316,6 +3498,7 @@ const std::vector<OperatorMapping>& operatorMappings() {
         "input_forget", "layout"},
        mapLstm},
       {"MatMul", {}, mapMatMul},
+      {"MatMulInteger", {}, mapMatMulInteger},
       {"Max", {}, [](GraphBuilder& b) { return variadic(b, ANEURALNETWORKS_MAXIMUM, false); }},
       {"MaxPool",
        {"auto_pad", "ceil_mode", "dilations", "kernel_shape", "pads", "storage_order", "strides"},

@@ -11,8 +11,9 @@ cmake --build build -j"$jobs"
 ctest --test-dir build --output-on-failure
 
 # Sanitizer builds: only what the concurrency-heavy suites need.
-targets=(scheduler_test capi_test model_builder_fuzz_test cpu_core_lease_test memory_domain_test fault_test
-         nnrt_driver_sim nnrt_driver_sim10 nnrt_driver_cpu nnrt_driver_sample_ext nnrt_driver_fault)
+targets=(scheduler_test capi_test model_builder_fuzz_test cpu_core_lease_test memory_domain_test fault_test isolation_test
+         nnrt_driver_sim nnrt_driver_sim10 nnrt_driver_cpu nnrt_driver_sample_ext nnrt_driver_fault nnrt_test_abort
+         nnrt-driver-host)
 # Timing assertions mean nothing under a sanitizer's slowdown; everything else runs.
 filter='-*IndependentStepsOnTwoDevicesOverlap*'
 export NNRT_APP_ID=com.example.fibonacci_demo NNRT_LOG=error
@@ -37,6 +38,16 @@ for sanitizer in thread address; do
     "$dir/bin/fault_test" --gtest_brief=1 --gtest_filter="-FaultFallback.*"
   ASAN_OPTIONS="detect_leaks=0:abort_on_error=1" NNRT_CONFIG="$PWD/$dir/lib/fault_fallback_runtime.yaml" NNRT_PLUGIN_DIR="$PWD/$dir/lib" NNRT_LOG=warning \
     "$dir/bin/fault_test" --gtest_brief=1 --gtest_filter="FaultFallback.*"
+  # The same faults with every fault device in a driver host process, and the isolation suite (hosts
+  # that crash, hang, abort at load, a soak of random kills); a killed host's state is not freed.
+  echo "== fault_test, isolation_test: devices in driver hosts ($sanitizer sanitizer)"
+  for config in fault_process_runtime:FaultTest fault_process_fallback_runtime:FaultFallback \
+                isolation_runtime:-IsolationFallback isolation_fallback_runtime:IsolationFallback; do
+    yaml=${config%%:*} suite=${config#*:}
+    test=fault_test; [[ $yaml == isolation* ]] && test=isolation_test
+    ASAN_OPTIONS="detect_leaks=0:abort_on_error=1" NNRT_CONFIG="$PWD/$dir/lib/$yaml.yaml" NNRT_PLUGIN_DIR="$PWD/$dir/lib" \
+      NNRT_LOG=warning "$dir/bin/$test" --gtest_brief=1 --gtest_filter="$suite.*"
+  done
   if [ "$sanitizer" = address ]; then
     echo "== model_builder_fuzz_test (address sanitizer: a fixed seed, then random seeds for 20 s)"
     NNRT_FUZZ_SECONDS=20 "$dir/bin/model_builder_fuzz_test" --gtest_brief=1

@@ -7,7 +7,9 @@
 #    RELU on it;
 # 4. a C application built with `pkg-config --cflags --libs neuralnetworks` runs the RELU on it
 #    through the C API, and examples/c/add_fib_add.c, built the same way, runs on the installed
-#    default configuration (found from the installed library's own place).
+#    default configuration (found from the installed library's own place);
+# 5. a C application built with find_package(nnrt) and nnrt::onnx loads ONNX's test_relu model with
+#    ANeuralNetworksNnrt_loadOnnxModel and runs it (when libonnx-testdata is installed).
 set -euo pipefail
 source_dir=$1
 build_dir=$2
@@ -66,4 +68,14 @@ out=$(env -u NNRT_CONFIG NNRT_APP_ID=com.example.fibonacci_demo NNRT_LOG=error L
 echo "$out"
 [ "$out" = "y = fib(x + 2) + offsets: 1.5 1.25 2 2.75 4.5 7 11 17" ] ||
   { echo "FAIL: the installed default configuration and plugins"; exit 1; }
+relu_onnx=/usr/share/libonnx-testdata/data/node/test_relu/model.onnx
+if [ -f "$relu_onnx" ]; then
+  cmake -S "$source_dir/tests/device/onnx_app" -B "$work/onnx_app" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+  cmake --build "$work/onnx_app" >/dev/null
+  out=$(env -u NNRT_CONFIG NNRT_LOG=error LD_LIBRARY_PATH="$libdir" "$work/onnx_app/onnx_app" "$relu_onnx")
+  echo "$out"
+  [ "$out" = "x -> y: sum 217.5" ] || { echo "FAIL: the installed ONNX front end (nnrt::onnx)"; exit 1; }
+else
+  echo "skipped the ONNX front end: $relu_onnx missing (install libonnx-testdata)"
+fi
 echo "PASS"

@@ -402,11 +402,12 @@ TEST(OnnxLoaderTest, RefusesWhatTheNewMappingsCannotComputeExactly) {
   expectOneLineError(loadOnnxModel(write("deconv.onnx", deconv.model)),
                      "node 'n' (ConvTranspose): group other than 1 has no NNAPI operation");
 
-  for (const char* op : {"RNN", "LSTM"}) {
+  for (const auto& [op, direction] :
+       {std::pair<std::string, std::string>{"RNN", "sideways"}, {"LSTM", "bidirectional"}}) {
     NodeModel recurrent = nodeModel(op, {{"x", {1, 1, 2}}}, {{"y", {1, 1, 1, 1}}});
-    setAttribute(recurrent.node, "direction", std::string("bidirectional"));
+    setAttribute(recurrent.node, "direction", direction);
     expectOneLineError(loadOnnxModel(write("recurrent.onnx", recurrent.model)),
-                       std::string("node 'n' (") + op + "): direction 'bidirectional' is not supported");
+                       "node 'n' (" + op + "): direction '" + direction + "' is not supported");
   }
 }
 
@@ -581,6 +582,196 @@ TEST(OnnxLoaderTest, RoundsHalvesToEven) {
   EXPECT_EQ(std::vector<int>(out, out + 5), (std::vector<int>{128, 130, 126, 130, 255}));
   ANeuralNetworksExecution_free(execution);
   ANeuralNetworksCompilation_free(compilation);
+}
+
+// If with branches reading values of the enclosing graph: s = x + x, r = Relu(s) (which must not absorb s:
+// the branches read it too), then y = s - x (= x), else y = Neg(x). By hand, x = [1.5, -2]: r = [3, 0];
+// cond true gives [1.5, -2], false [-1.5, 2]. Branches of different types or shapes (else Shape(x)) are
+// refused.
+TEST(OnnxLoaderTest, IfRunsBranchesReadingTheEnclosingGraph) {
+  auto branch = [](onnx::NodeProto* node, const std::string& attribute, const std::string& op,
+                   std::vector<std::string> inputs, int64_t size) {
+    auto* a = node->add_attribute();
+    a->set_name(attribute);
+    a->set_type(onnx::AttributeProto::GRAPH);
+    auto* g = a->mutable_g();
+    g->set_name(attribute);
+    auto* n = g->add_node();
+    n->set_op_type(op);
+    for (const auto& input : inputs)
+      n->add_input(input);
+    n->add_output(attribute + "_out");
+    addFloatInput(g, attribute + "_out", {size}, true);
+  };
+  auto ifModel = [&](const std::string& elseOp) {
+    NodeModel m = nodeModel("Add", {{"x", {2}}}, {{"y", {2}}});
+    auto* graph = m.model.mutable_graph();
+    m.node->add_input("x");
+    m.node->set_output(0, "s");
+    auto* cond = graph->add_input();
+    cond->set_name("c");
+    cond->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::BOOL);
+    cond->mutable_type()->mutable_tensor_type()->mutable_shape();
+    auto* relu = graph->add_node();
+    relu->set_op_type("Relu");
+    relu->add_input("s");
+    relu->add_output("r");
+    addFloatInput(graph, "r", {2}, true);
+    auto* node = graph->add_node();
+    node->set_name("choose");
+    node->set_op_type("If");
+    node->add_input("c");
+    node->add_output("y");
+    branch(node, "then_branch", "Sub", {"s", "x"}, 2);
+    branch(node, "else_branch", elseOp, {"x"}, 2);
+    return m.model;
+  };
+  auto loaded = loadOnnxModel(write("if.onnx", ifModel("Neg")));
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  EXPECT_TRUE(hasOperation(*loaded, ANEURALNETWORKS_IF));
+  EXPECT_TRUE(hasOperation(*loaded, ANEURALNETWORKS_RELU));
+  for (bool c : {true, false}) {
+    ANeuralNetworksCompilation* compilation = nullptr;
+    ASSERT_EQ(ANeuralNetworksCompilation_create(loaded->model.get(), &compilation), ANEURALNETWORKS_NO_ERROR);
+    ASSERT_EQ(ANeuralNetworksCompilation_finish(compilation), ANEURALNETWORKS_NO_ERROR);
+    ANeuralNetworksExecution* execution = nullptr;
+    ASSERT_EQ(ANeuralNetworksExecution_create(compilation, &execution), ANEURALNETWORKS_NO_ERROR);
+    const float x[2] = {1.5f, -2.0f};
+    const uint8_t flag = c ? 1 : 0;
+    float y[2] = {}, r[2] = {};
+    EXPECT_EQ(ANeuralNetworksExecution_setInput(execution, 0, nullptr, x, sizeof x),
+              ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksExecution_setInput(execution, 1, nullptr, &flag, 1), ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksExecution_setOutput(execution, 0, nullptr, y, sizeof y),
+              ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksExecution_setOutput(execution, 1, nullptr, r, sizeof r),
+              ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksExecution_compute(execution), ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(std::vector<float>(y, y + 2),
+              c ? (std::vector<float>{1.5f, -2.0f}) : (std::vector<float>{-1.5f, 2.0f}));
+    EXPECT_EQ(std::vector<float>(r, r + 2), (std::vector<float>{3.0f, 0.0f}));
+    ANeuralNetworksExecution_free(execution);
+    ANeuralNetworksCompilation_free(compilation);
+  }
+  expectOneLineError(loadOnnxModel(write("if_shapes.onnx", ifModel("Shape"))),
+                     "node 'choose' (If): output 0 differs in type or shape between the branches");
+}
+
+// RNN in reverse and both directions, hidden and input size 1, Relu, x = [1, 3] (time-major [2, 1, 1]).
+// By hand, forward (W 1, R 0.5, Wb 0.25, Rb 0): h = Relu(x + 0.5 h + 0.25): 1.25, then 3 + 0.625 + 0.25 =
+// 3.875. Reverse (W 2, R 0.5, Wb 0, Rb 0.5) from the last step: 6 + 0.5 = 6.5, then 2 + 3.25 + 0.5 = 5.75,
+// so Y = [5.75, 6.5] in time order and Y_h = 5.75. With initial_h [0.5, 1]: forward 1 + 0.25 + 0.25 = 1.5,
+// 3 + 0.75 + 0.25 = 4; reverse 6 + 0.5 + 0.5 = 7, 2 + 3.5 + 0.5 = 6.
+TEST(OnnxLoaderTest, RnnReverseAndBidirectional) {
+  struct Case {
+    std::string direction;
+    bool initial;
+    std::vector<float> y, yh;
+  };
+  const std::vector<Case> cases = {{"reverse", false, {5.75f, 6.5f}, {5.75f}},
+                                   {"bidirectional", false, {1.25f, 5.75f, 3.875f, 6.5f}, {3.875f, 5.75f}},
+                                   {"bidirectional", true, {1.5f, 6.0f, 4.0f, 7.0f}, {4.0f, 6.0f}}};
+  for (const Case& c : cases) {
+    const bool both = c.direction == "bidirectional";
+    const int64_t dirs = both ? 2 : 1;
+    NodeModel m = nodeModel("RNN", {{"x", {2, 1, 1}}}, {{"y", {2, dirs, 1, 1}}, {"yh", {dirs, 1, 1}}});
+    auto floats = [&](const std::string& name, std::vector<int64_t> dims, std::vector<float> values) {
+      auto* t = m.model.mutable_graph()->add_initializer();
+      t->set_name(name);
+      t->set_data_type(onnx::TensorProto::FLOAT);
+      for (int64_t d : dims)
+        t->add_dims(d);
+      for (float v : values)
+        t->add_float_data(v);
+      m.node->add_input(name);
+    };
+    floats("W", {dirs, 1, 1}, both ? std::vector<float>{1, 2} : std::vector<float>{2});
+    floats("R", {dirs, 1, 1}, both ? std::vector<float>{0.5f, 0.5f} : std::vector<float>{0.5f});
+    floats("B", {dirs, 2}, both ? std::vector<float>{0.25f, 0, 0, 0.5f} : std::vector<float>{0, 0.5f});
+    if (c.initial) {
+      m.node->add_input("");
+      floats("h0", {dirs, 1, 1}, {0.5f, 1.0f});
+    }
+    setAttribute(m.node, "hidden_size", 1);
+    setAttribute(m.node, "direction", c.direction);
+    auto* a = m.node->add_attribute();
+    a->set_name("activations");
+    a->set_type(onnx::AttributeProto::STRINGS);
+    for (int64_t d = 0; d < dirs; ++d)
+      a->add_strings("Relu");
+    auto loaded = loadOnnxModel(write("rnn.onnx", m.model));
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+    ANeuralNetworksCompilation* compilation = nullptr;
+    ASSERT_EQ(ANeuralNetworksCompilation_create(loaded->model.get(), &compilation), ANEURALNETWORKS_NO_ERROR);
+    ASSERT_EQ(ANeuralNetworksCompilation_finish(compilation), ANEURALNETWORKS_NO_ERROR);
+    ANeuralNetworksExecution* execution = nullptr;
+    ASSERT_EQ(ANeuralNetworksExecution_create(compilation, &execution), ANEURALNETWORKS_NO_ERROR);
+    const float x[2] = {1, 3};
+    std::vector<float> y(c.y.size()), yh(c.yh.size());
+    EXPECT_EQ(ANeuralNetworksExecution_setInput(execution, 0, nullptr, x, sizeof x),
+              ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksExecution_setOutput(execution, 0, nullptr, y.data(), y.size() * 4),
+              ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksExecution_setOutput(execution, 1, nullptr, yh.data(), yh.size() * 4),
+              ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksExecution_compute(execution), ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(y, c.y) << c.direction << (c.initial ? " with initial_h" : "");
+    EXPECT_EQ(yh, c.yh) << c.direction << (c.initial ? " with initial_h" : "");
+    ANeuralNetworksExecution_free(execution);
+    ANeuralNetworksCompilation_free(compilation);
+  }
+}
+
+// MatMulInteger in float32 is exact while K * 255 * 255 <= 2^24 (K <= 258): by hand, A = [[1, 2]] with zero
+// point 1 and B = [[3], [5]] give (1 - 1) 3 + (2 - 1) 5 = 5; K = 259 is refused. (ConvInteger is checked
+// against ONNX's own node tests.)
+TEST(OnnxLoaderTest, MatMulIntegerExactOrRefused) {
+  for (int64_t k : {2, 259}) {
+    NodeModel m = nodeModel("MatMulInteger", {{"a", {1, k}}, {"b", {k, 1}}}, {{"y", {1, 1}}});
+    auto* graph = m.model.mutable_graph();
+    for (int i = 0; i < 2; ++i)
+      graph->mutable_input(i)->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::UINT8);
+    graph->mutable_output(0)->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::INT32);
+    auto* zero = graph->add_initializer();
+    zero->set_name("a_zero");
+    zero->set_data_type(onnx::TensorProto::UINT8);
+    zero->add_int32_data(1);
+    m.node->add_input("a_zero");
+    auto loaded = loadOnnxModel(write("matmulinteger.onnx", m.model));
+    if (k == 259) {
+      expectOneLineError(loaded,
+                         "node 'n' (MatMulInteger): a sum of 259 products of 8-bit integers may round");
+      continue;
+    }
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+    ANeuralNetworksCompilation* compilation = nullptr;
+    ASSERT_EQ(ANeuralNetworksCompilation_create(loaded->model.get(), &compilation), ANEURALNETWORKS_NO_ERROR);
+    ASSERT_EQ(ANeuralNetworksCompilation_finish(compilation), ANEURALNETWORKS_NO_ERROR);
+    ANeuralNetworksExecution* execution = nullptr;
+    ASSERT_EQ(ANeuralNetworksExecution_create(compilation, &execution), ANEURALNETWORKS_NO_ERROR);
+    const uint8_t a[2] = {1, 2}, bValues[2] = {3, 5};
+    int32_t y = 0;
+    EXPECT_EQ(ANeuralNetworksExecution_setInput(execution, 0, nullptr, a, sizeof a),
+              ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksExecution_setInput(execution, 1, nullptr, bValues, sizeof bValues),
+              ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksExecution_setOutput(execution, 0, nullptr, &y, sizeof y),
+              ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksExecution_compute(execution), ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(y, 5);
+    ANeuralNetworksExecution_free(execution);
+    ANeuralNetworksCompilation_free(compilation);
+  }
+}
+
+// ConvInteger's bound: C / group * kH * kW = 65 * 2 * 2 = 260 sums of products are refused.
+TEST(OnnxLoaderTest, ConvIntegerRefusesSumsThatMayRound) {
+  NodeModel m = nodeModel("ConvInteger", {{"x", {1, 65, 2, 2}}, {"w", {1, 65, 2, 2}}}, {{"y", {1, 1, 1, 1}}});
+  auto* graph = m.model.mutable_graph();
+  for (int i = 0; i < 2; ++i)
+    graph->mutable_input(i)->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::UINT8);
+  expectOneLineError(loadOnnxModel(write("convinteger.onnx", m.model)),
+                     "node 'n' (ConvInteger): a sum of 260 products of 8-bit integers may round");
 }
 
 }  // namespace

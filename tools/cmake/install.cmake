@@ -11,6 +11,9 @@ install(TARGETS neuralnetworks EXPORT nnrtTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} NAMELINK_COMPONENT Runtime
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS nnrt RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The ONNX front end for applications (nnrt::onnx, declared in <nnrt/nnrt.h>).
+install(TARGETS nnrt_onnx_shared EXPORT nnrtTargets
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} NAMELINK_COMPONENT Runtime)
 
 # The plugins, in their own folder (bare `library:` names in runtime.yaml are looked up there).
 set(nnrt_plugins nnrt_driver_cpu nnrt_driver_sample_ext)
