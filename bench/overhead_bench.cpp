@@ -6,9 +6,15 @@
 //   that each take 2 ms, with 1, 2, 4, 8 concurrent executions.
 //   *Isolated: the same with the cpu plugin in a driver host process (isolation: process); the
 //   isolation's cost is the difference to the variant without the suffix.
+//   SocketPairRoundTrip: the floor under that cost, measured in the same run: a 64-byte message
+//   to a thread of another process and back over a Unix-domain socket pair (one sendmsg and one
+//   recvmsg each way, as a driver host's execution at best).
 // The overhead is the difference between the *Runtime* and the *Direct* variants.
 #include <android/NeuralNetworks.h>
 #include <benchmark/benchmark.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "bench/bench_models.hpp"
 #include "core/execution/plan_runner.hpp"
@@ -63,6 +69,43 @@ void add4Direct(benchmark::State& state, bool isolated) {
     benchmark::DoNotOptimize(result);
   }
   if (z[3] != 12.0f) state.SkipWithError("wrong result");
+}
+
+// Sends and receives `size` bytes in one call each, as the wire does for a small message.
+bool sendAll(int socket, char* bytes, size_t size) {
+  iovec io{bytes, size};
+  msghdr msg{};
+  msg.msg_iov = &io;
+  msg.msg_iovlen = 1;
+  return sendmsg(socket, &msg, MSG_NOSIGNAL) == static_cast<ssize_t>(size);
+}
+bool receiveAll(int socket, char* bytes, size_t size) {
+  iovec io{bytes, size};
+  msghdr msg{};
+  msg.msg_iov = &io;
+  msg.msg_iovlen = 1;
+  return recvmsg(socket, &msg, MSG_WAITALL) == static_cast<ssize_t>(size);
+}
+
+void BM_SocketPairRoundTrip(benchmark::State& state) {
+  int pair[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) return state.SkipWithError("socketpair");
+  char bytes[64] = {};
+  const pid_t child = fork();
+  if (child == 0) {  // echoes until the socket ends
+    close(pair[0]);
+    while (receiveAll(pair[1], bytes, sizeof bytes) && sendAll(pair[1], bytes, sizeof bytes)) {
+    }
+    _exit(0);
+  }
+  close(pair[1]);
+  bool ok = child > 0;
+  for (auto _ : state) {
+    ok = ok && sendAll(pair[0], bytes, sizeof bytes) && receiveAll(pair[0], bytes, sizeof bytes);
+  }
+  close(pair[0]);
+  if (child > 0) waitpid(child, nullptr, 0);
+  if (!ok) state.SkipWithError("the echoing process went away");
 }
 
 void BM_Add4RuntimeNewExecution(benchmark::State& state) {
@@ -263,6 +306,7 @@ void BM_Throughput(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 
+BENCHMARK(BM_SocketPairRoundTrip);
 BENCHMARK(BM_Add4Direct);
 BENCHMARK(BM_Add4DirectIsolated);
 BENCHMARK(BM_Add4RuntimeReusedExecution);

@@ -4,8 +4,11 @@
 // with the runtime's own checks (DriverLibrary::load), so a plugin that crashes or aborts, even in
 // a static constructor, takes only this process down.
 //
-// Threads take turns reading the socket (one reads while the others work): the thread that read a
-// request runs it and writes its reply, and a new thread starts when none is left to read. A
+// One thread at a time reads the socket, runs the request it read and writes its reply, then
+// reads again: a request costs no wake-up of another thread. While requests come, a standby
+// thread looks every kStandbyTick; when a request has been running a whole tick with nobody
+// reading, it starts a new reading thread (the one running goes away when its call returns, as
+// someone else reads by then), so a long or hung call delays the others by a tick at most. A
 // driver that hangs holds one thread; the runtime kills the process when a wait on it ends. The
 // process exits when the runtime's end of the socket closes.
 #include <fcntl.h>
@@ -44,6 +47,8 @@ std::string& hostedPlugin() {
 
 // How long a closing host waits for calls still inside the driver before it exits without closing it.
 constexpr auto kQuietWait = std::chrono::milliseconds(1000);
+// How often the standby thread looks for a request that keeps the socket unread.
+constexpr auto kStandbyTick = std::chrono::milliseconds(1);
 
 // A prepared model and what it references: the model's pool block (valid until release, as the ABI
 // promises) and the execution arenas the runtime sent (by arena id).
@@ -64,6 +69,7 @@ class Host {
   // Serves until the runtime closes the socket. False when calls into the driver are still running
   // then (a driver that never returns): nothing is released or closed under them.
   bool serve() {
+    std::thread([this] { standby(); }).detach();
     startReader();
     std::unique_lock lock(mutex_);
     ended_.wait(lock, [&] { return closed_; });
@@ -87,35 +93,64 @@ class Host {
   std::shared_ptr<DriverLibrary> library;
 
  private:
-  void startReader() {
-    ++readers_;
-    std::thread([this] { readLoop(); }).detach();
-  }
+  void startReader() { std::thread([this] { readLoop(); }).detach(); }
 
+  // Reads a request and runs it, over and over, while this thread has the turn to read.
   void readLoop() {
     std::vector<uint8_t> body;
     std::vector<int> fds;
     while (true) {
       wire::Header header{};
-      bool ok;
+      if (!wire::receiveMessage(socket_, header, body, fds)) break;
       {
-        std::lock_guard turn(readTurn_);
-        ok = wire::receiveMessage(socket_, header, body, fds);
-        if (ok) ++busy_;  // counted before the turn passes: the end of the socket sees it
+        std::lock_guard lock(mutex_);
+        ++busy_;  // counted while this thread has the turn: the end of the socket sees it
+        ++requests_;
+        turnFree_ = true;
+        if (standbyParked_) {
+          standbyParked_ = false;
+          standbyWake_.notify_one();
+        }
       }
-      if (!ok) break;
-      // Someone must read the next request while this one runs.
-      if (readers_.fetch_sub(1) == 1) startReader();
       handle(header, body, fds);
       for (int fd : fds) {
         if (fd >= 0) close(fd);
       }
+      std::lock_guard lock(mutex_);
       --busy_;
-      ++readers_;
+      if (!turnFree_) {  // the standby gave the turn to another thread
+        ended_.notify_all();
+        return;
+      }
+      turnFree_ = false;
     }
     std::lock_guard lock(mutex_);
     closed_ = true;
     ended_.notify_all();
+    standbyWake_.notify_one();
+  }
+
+  // Gives the turn to a new thread when a request has run a whole tick with nobody reading;
+  // parks while no request comes.
+  void standby() {
+    std::unique_lock lock(mutex_);
+    uint64_t seen = requests_;
+    while (!closed_) {
+      if (standbyParked_) {
+        standbyWake_.wait(lock, [&] { return closed_ || !standbyParked_; });
+        seen = requests_;
+        continue;
+      }
+      standbyWake_.wait_for(lock, kStandbyTick, [&] { return closed_; });
+      if (closed_) break;
+      if (turnFree_ && requests_ == seen) {
+        turnFree_ = false;
+        startReader();
+      } else if (!turnFree_ && requests_ == seen) {
+        standbyParked_ = true;  // nothing came for a tick: the next request wakes this thread
+      }
+      seen = requests_;
+    }
   }
 
   void reply(Writer& out) {
@@ -415,11 +450,13 @@ class Host {
   }
 
   int socket_;
-  std::mutex readTurn_;
   std::mutex writeMutex_;
-  std::atomic<int> readers_{0};  // threads reading or waiting to read
-  std::atomic<int> busy_{0};     // threads handling a request
   std::mutex mutex_;
+  int busy_ = 0;             // threads handling a request
+  uint64_t requests_ = 0;    // requests read so far
+  bool turnFree_ = false;    // nobody reads: the last reader runs its request
+  bool standbyParked_ = false;
+  std::condition_variable standbyWake_;
   std::condition_variable ended_;
   bool closed_ = false;
   std::map<uint64_t, std::shared_ptr<Prepared>> prepared_;
