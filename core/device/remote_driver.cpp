@@ -330,14 +330,19 @@ class RemoteDriver {
         const bool ok = readOne();
         turn.lock();
         readerActive_ = false;
-        if (!ok) broken_ = true;
-        readWake_.notify_all();
+        if (!ok) {
+          broken_ = true;
+          superviseWake_.notify_one();
+        }
+        // Only other callers wait for the turn or for the reply this thread may have read.
+        if (!ok || syncWaiting_ > 1) readWake_.notify_all();
       } else {
         readWake_.wait(turn);
       }
     }
     --syncWaiting_;
-    readWake_.notify_all();
+    // The supervisor looks by itself every kLinger; it is woken only for a reply nobody reads.
+    if (syncWaiting_ == 0 && unwaitedDue()) superviseWake_.notify_one();
     return wait->answered;
   }
 
@@ -351,6 +356,7 @@ class RemoteDriver {
   void wakeReaders() {
     std::lock_guard turn(readMutex_);
     readWake_.notify_all();
+    superviseWake_.notify_one();
   }
 
   // Receives one message and runs its call's reply. False when the socket ended.
@@ -378,12 +384,16 @@ class RemoteDriver {
   bool superviseOne() {
     {
       std::unique_lock turn(readMutex_);
-      readWake_.wait(turn, [&] { return broken_ || (!readerActive_ && syncWaiting_ == 0); });
+      // Not woken when a caller leaves (that would cost every call a wake-up): looks every kLinger.
+      if (!superviseWake_.wait_for(turn, kLinger,
+                                   [&] { return broken_ || (!readerActive_ && syncWaiting_ == 0); })) {
+        return true;
+      }
       if (broken_) return false;
       // Right after the callers in call() left, more may come: lingering briefly keeps this
       // thread off their replies' way, unless a reply nobody waits for is due.
       if (!unwaitedDue()) {
-        readWake_.wait_for(turn, kLinger, [&] { return broken_ || unwaitedDue(); });
+        superviseWake_.wait_for(turn, kLinger, [&] { return broken_ || unwaitedDue(); });
         if (broken_) return false;
       }
     }
@@ -399,7 +409,7 @@ class RemoteDriver {
     std::lock_guard turn(readMutex_);
     readerActive_ = false;
     if (!ok) broken_ = true;
-    readWake_.notify_all();
+    if (!ok || syncWaiting_ > 0) readWake_.notify_all();
     return ok;
   }
   bool unwaitedDue() {
@@ -624,7 +634,8 @@ class RemoteDriver {
   // Who reads the socket: one reader at a time (readerActive_), callers in call() before the
   // supervisor; broken_ once a reader saw the socket end, until the next host starts.
   std::mutex readMutex_;
-  std::condition_variable readWake_;
+  std::condition_variable readWake_;       // callers in call()
+  std::condition_variable superviseWake_;  // the supervisor
   bool readerActive_ = false;
   bool broken_ = false;
   int syncWaiting_ = 0;
