@@ -362,7 +362,7 @@ class RemoteDriver {
   // Receives one message and runs its call's reply. False when the socket ended.
   bool readOne() {
     wire::Header header{};
-    if (!wire::receiveMessage(socket_, header, readBody_, readFds_)) return false;
+    if (!receiver_.receive(socket_, header, readBody_, readFds_)) return false;
     for (int fd : readFds_)
       close(fd);
     Pending pending;
@@ -524,6 +524,7 @@ class RemoteDriver {
     {
       std::lock_guard turn(readMutex_);
       broken_ = false;
+      receiver_.reset();  // nobody reads while broken_
     }
     {
       std::lock_guard write(writeMutex_);
@@ -641,6 +642,7 @@ class RemoteDriver {
   int syncWaiting_ = 0;
   std::vector<uint8_t> readBody_;  // used by the reader of the moment
   std::vector<int> readFds_;
+  wire::Receiver receiver_;
 };
 
 // ---- The proxy table -----------------------------------------------------------------------------

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <thread>
 #include <vector>
 
 #include "core/device/host/wire.hpp"
@@ -246,6 +247,60 @@ TEST(WireTest, MessageWithDescriptorsCrossesASocketPair) {
   EXPECT_EQ(mapped->data()[3], 42);
   close(pair[0]);
   EXPECT_FALSE(receiveMessage(pair[1], header, body, received));  // end of file
+  close(pair[1]);
+}
+
+// Three messages waiting at once (the middle one with a descriptor, the last larger than the
+// receiver reads ahead): each comes out whole, the descriptor with the middle one.
+TEST(WireTest, ReceiverSplitsMessagesReadTogetherAndKeepsDescriptorsWithTheirs) {
+  int pair[2];
+  ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair), 0);
+  auto block = SharedMemory::create("wire_test", 10);
+  ASSERT_TRUE(block);
+  block->data()[5] = 17;
+  Writer out;
+  out.begin(Kind::GetStatus, 1);
+  out.put<uint32_t>(11);
+  ASSERT_TRUE(sendMessage(pair[0], out.finish()));
+  out.begin(Kind::Release, 2);
+  out.put<uint64_t>(22);
+  const int fds[1] = {block->fd()};
+  ASSERT_TRUE(sendMessage(pair[0], out.finish(), fds));
+  std::vector<uint8_t> large(100 << 10);
+  for (size_t i = 0; i < large.size(); ++i)
+    large[i] = static_cast<uint8_t>(i % 251);
+  out.begin(Kind::Execute, 3);
+  out.putArray(large.data(), static_cast<uint32_t>(large.size()));
+  std::thread sender([&] { EXPECT_TRUE(sendMessage(pair[0], out.finish())); });  // more than the socket holds
+
+  Receiver receiver;
+  Header header{};
+  std::vector<uint8_t> body;
+  std::vector<int> received;
+  ASSERT_TRUE(receiver.receive(pair[1], header, body, received));
+  EXPECT_EQ(header.callId, 1u);
+  EXPECT_TRUE(received.empty());
+  ASSERT_EQ(body.size(), 4u);
+  EXPECT_EQ(Reader(body.data(), body.size()).get<uint32_t>(), 11u);
+
+  ASSERT_TRUE(receiver.receive(pair[1], header, body, received));
+  EXPECT_EQ(header.callId, 2u);
+  ASSERT_EQ(body.size(), 8u);
+  EXPECT_EQ(Reader(body.data(), body.size()).get<uint64_t>(), 22u);
+  ASSERT_EQ(received.size(), 1u);
+  auto mapped = SharedMemory::adopt(received[0], false);
+  ASSERT_TRUE(mapped);
+  EXPECT_EQ(mapped->data()[5], 17);
+
+  ASSERT_TRUE(receiver.receive(pair[1], header, body, received));
+  sender.join();
+  EXPECT_EQ(header.callId, 3u);
+  EXPECT_TRUE(received.empty());
+  Reader in(body.data(), body.size());
+  EXPECT_EQ(in.getArray<uint8_t>(), large);
+  EXPECT_TRUE(in.atEnd());
+  close(pair[0]);
+  EXPECT_FALSE(receiver.receive(pair[1], header, body, received));  // end of file
   close(pair[1]);
 }
 

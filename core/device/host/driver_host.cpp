@@ -101,7 +101,7 @@ class Host {
     std::vector<int> fds;
     while (true) {
       wire::Header header{};
-      if (!wire::receiveMessage(socket_, header, body, fds)) break;
+      if (!receiver_.receive(socket_, header, body, fds)) break;
       {
         std::lock_guard lock(mutex_);
         ++busy_;  // counted while this thread has the turn: the end of the socket sees it
@@ -450,6 +450,7 @@ class Host {
   }
 
   int socket_;
+  wire::Receiver receiver_;  // used by the thread that has the turn
   std::mutex writeMutex_;
   std::mutex mutex_;
   int busy_ = 0;             // threads handling a request

@@ -314,6 +314,110 @@ bool receiveMessage(int socket, Header& header, std::vector<uint8_t>& body, std:
   return ok;
 }
 
+namespace {
+// The read-ahead buffer of a Receiver: larger messages are read straight into their body.
+constexpr size_t kReceiveBuffer = 16 << 10;
+}  // namespace
+
+Receiver::Receiver() : buffer_(kReceiveBuffer) {}
+
+Receiver::~Receiver() {
+  reset();
+}
+
+void Receiver::reset() {
+  for (Descriptors& d : descriptors_) {
+    for (int fd : d.fds)
+      close(fd);
+  }
+  descriptors_.clear();
+  begin_ = end_ = 0;
+  offset_ = 0;
+}
+
+bool Receiver::fill(int socket) {
+  if (begin_ > 0) {
+    std::memmove(buffer_.data(), buffer_.data() + begin_, end_ - begin_);
+    end_ -= begin_;
+    begin_ = 0;
+  }
+  thread_local std::vector<int> fds;
+  fds.clear();
+  while (true) {
+    iovec io{buffer_.data() + end_, buffer_.size() - end_};
+    msghdr msg{};
+    msg.msg_iov = &io;
+    msg.msg_iovlen = 1;
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * kMaxFds)];
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof(control);
+    const ssize_t n = recvmsg(socket, &msg, MSG_CMSG_CLOEXEC);
+    if (n < 0 && errno == EINTR) continue;
+    for (cmsghdr* c = CMSG_FIRSTHDR(&msg); n >= 0 && c != nullptr; c = CMSG_NXTHDR(&msg, c)) {
+      if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
+      const size_t count = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+      for (size_t i = 0; i < count; ++i) {
+        int fd;
+        std::memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+        fds.push_back(fd);
+      }
+    }
+    if (n > 0 && !fds.empty()) descriptors_.push_back({offset_ + (end_ - begin_) + n - 1, fds});
+    if (n <= 0) {
+      for (int fd : fds)
+        close(fd);
+      return false;
+    }
+    end_ += static_cast<size_t>(n);
+    return true;
+  }
+}
+
+bool Receiver::receive(int socket, Header& header, std::vector<uint8_t>& body, std::vector<int>& fds) {
+  fds.clear();
+  while (end_ - begin_ < sizeof(Header)) {
+    if (!fill(socket)) return false;
+  }
+  std::memcpy(&header, buffer_.data() + begin_, sizeof(header));
+  if (header.size > kMaxBody) return false;
+  const uint64_t start = offset_;
+  const uint64_t total = sizeof(Header) + uint64_t{header.size};
+  bool ok = true;
+  body.resize(header.size);
+  if (total <= buffer_.size()) {
+    while (ok && end_ - begin_ < total)
+      ok = fill(socket);
+    if (!ok) return false;
+    if (header.size > 0) std::memcpy(body.data(), buffer_.data() + begin_ + sizeof(Header), header.size);
+    begin_ += total;
+    offset_ += total;
+  } else {
+    // Too large to read ahead: what is here, then the rest straight into the body.
+    const size_t here = end_ - begin_ - sizeof(Header);
+    if (here > 0) std::memcpy(body.data(), buffer_.data() + begin_ + sizeof(Header), here);
+    begin_ = end_ = 0;
+    ok = receiveExactly(socket, body.data() + here, header.size - here, fds);
+    offset_ += total;
+  }
+  // The descriptors that came with this message (any before it were a peer's mistake).
+  while (!descriptors_.empty() && descriptors_.front().lastByte < start + total) {
+    Descriptors& d = descriptors_.front();
+    if (d.lastByte >= start) {
+      fds.insert(fds.end(), d.fds.begin(), d.fds.end());
+    } else {
+      for (int fd : d.fds)
+        close(fd);
+    }
+    descriptors_.pop_front();
+  }
+  if (!ok) {
+    for (int fd : fds)
+      close(fd);
+    fds.clear();
+  }
+  return ok;
+}
+
 SharedMemory::~SharedMemory() {
   if (data_ != nullptr) munmap(data_, size_);
   if (fd_ >= 0) close(fd_);

@@ -235,6 +235,34 @@ bool sendMessage(int socket, const std::vector<uint8_t>& message, std::span<cons
 // caller, O_CLOEXEC). False on end of file, a broken socket or a header out of bounds.
 bool receiveMessage(int socket, Header& header, std::vector<uint8_t>& body, std::vector<int>& fds);
 
+// Receives the messages of one socket (one reader at a time), in one recvmsg each while they are
+// small: it reads whatever is waiting, up to its buffer, and keeps what belongs to the next
+// message. Descriptors go with the message they were sent with: Linux ends a read right after
+// the packet that carried descriptors, and that packet begins their message, so they belong to
+// the message holding the last byte of that read.
+class Receiver {
+ public:
+  Receiver();
+  ~Receiver();
+  Receiver(const Receiver&) = delete;
+  Receiver& operator=(const Receiver&) = delete;
+  // As receiveMessage.
+  bool receive(int socket, Header& header, std::vector<uint8_t>& body, std::vector<int>& fds);
+  // Forgets what was read ahead (for a new socket), closing its descriptors.
+  void reset();
+
+ private:
+  bool fill(int socket);
+  struct Descriptors {
+    uint64_t lastByte;  // the stream offset of the last byte of the read they came with
+    std::vector<int> fds;
+  };
+  std::vector<uint8_t> buffer_;
+  size_t begin_ = 0, end_ = 0;  // the bytes read ahead: buffer_[begin_, end_)
+  uint64_t offset_ = 0;         // the stream offset of buffer_[begin_]
+  std::deque<Descriptors> descriptors_;
+};
+
 // A block of shared memory (a memfd) mapped read-write here.
 class SharedMemory {
  public:
