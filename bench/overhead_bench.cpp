@@ -7,7 +7,7 @@
 //   *Isolated: the same with the cpu plugin in a driver host process (isolation: process); the
 //   isolation's cost is the difference to the variant without the suffix.
 //   SocketPairRoundTrip: the floor under that cost, measured in the same run: a 64-byte message
-//   to a thread of another process and back over a Unix-domain socket pair (one sendmsg and one
+//   to another process and back over a Unix-domain socket pair (one sendmsg and one
 //   recvmsg each way, as a driver host's execution at best).
 // The overhead is the difference between the *Runtime* and the *Direct* variants.
 #include <android/NeuralNetworks.h>
