@@ -41,8 +41,8 @@ struct ConvSpec {
   uint32_t groups = 1;  // GROUPED_CONV_2D
   uint32_t kh = 1, kw = 1;
   Padding padding = Padding::Explicit;
-  ref::Window window;  // explicit pads and strides
-  std::vector<uint32_t> outHW;  // TRANSPOSE_CONV_2D: the output height and width
+  ref::Window window{};  // explicit pads and strides
+  std::vector<uint32_t> outHW{};  // TRANSPOSE_CONV_2D: the output height and width
   bool nchw = false;
   int fuse = 0;
   uint32_t seed = 0;

@@ -51,7 +51,7 @@ struct OperationCase {
   std::vector<ExpectedOutput> outputs;
   // For the relaxed copy of a float32 case (relaxComputationFloat32toFloat16 set, NNAPI's relaxed
   // tolerance): the name of the case it copies, whose expectations it shares. Empty otherwise.
-  std::string relaxedOf;
+  std::string relaxedOf{};
 };
 
 // Builds an OperationCase: declare the inputs (model inputs with data, constants, scalars) and the
