@@ -3,6 +3,7 @@
 // checks as in process, and talks to it through a function table of its own whose entries forward
 // each call over a socket pair (core/device/host/wire.hpp). DriverDevice, the guard and the
 // partitioner use that table as they use a loaded plugin's.
+// The connection to the host (start, replies, crash detection, restart) is core/device/host_connection.hpp.
 //
 // - Identity, capabilities, extensions, cache file counts and the operation table are read once
 //   when the host starts and answered locally; getStatus, support queries, preparations and
