@@ -1,6 +1,6 @@
 // The state of one ONNX graph being turned into an NNAPI model: ONNX values by name, each an NNAPI
 // operand with its type and static shape (constants kept on the host until an operation uses them),
-// and the C API calls that add operands and operations. The operator mappings (operators.cpp) use it.
+// and the C API calls that add operands and operations. The operator mappings (operators*.cpp) use it.
 #pragma once
 
 #include <onnx/onnx_pb.h>

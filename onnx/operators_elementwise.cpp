@@ -1,0 +1,451 @@
+// ONNX element-wise operators -> NNAPI: the binary and unary operations (constant operands folded at load
+// time), Sum/Max/Min, Clip, Pow, Div, Reciprocal, Mean, Where, the trigonometric functions, Mod, Round,
+// Ceil, IsNaN, IsInf and Sign.
+#include "onnx/operators_common.hpp"
+
+namespace nnrt::onnxfront {
+
+namespace {
+
+// ADD, SUB or MUL of two small int32 constants (shape arithmetic), or ADD, SUB, MUL or DIV of two small
+// float32 ones, at load time with numpy broadcasting (float32 arithmetic, as NNAPI's); nullopt when not
+// all of that holds (or an integer leaves int32).
+std::optional<HostTensor> foldConstants(int32_t op, const Value& x, const Value& y, const Dims& dims) {
+  const bool integer = x.type == ANEURALNETWORKS_TENSOR_INT32;
+  if ((!integer && x.type != ANEURALNETWORKS_TENSOR_FLOAT32) || !x.constant.has_value() ||
+      !y.constant.has_value() || !allKnown(dims) || elementCount(dims) > 4096 ||
+      (op != ANEURALNETWORKS_ADD && op != ANEURALNETWORKS_SUB && op != ANEURALNETWORKS_MUL &&
+       (integer || op != ANEURALNETWORKS_DIV))) {
+    return std::nullopt;
+  }
+  auto at = [&](const Value& v, size_t flat) {
+    // The element of `v` (broadcast to `dims`) at flat index `flat` of the result.
+    size_t offset = 0, stride = 1;
+    for (size_t d = dims.size(); d-- > 0;) {
+      size_t coordinate = flat % dims[d];
+      flat /= dims[d];
+      size_t vd = d + v.dims.size() >= dims.size() ? d + v.dims.size() - dims.size() : SIZE_MAX;
+      if (vd == SIZE_MAX) continue;
+      if (v.dims[vd] != 1) offset += coordinate * stride;
+      stride *= v.dims[vd];
+    }
+    return v.constant->bytes.data() + 4 * offset;
+  };
+  HostTensor t;
+  t.type = x.type;
+  t.dimensions = x.scalar && y.scalar ? Dims{} : dims;
+  t.bytes.resize(elementCount(dims) * 4);
+  for (size_t i = 0; i < elementCount(dims); ++i) {
+    if (integer) {
+      int32_t a, c;
+      std::memcpy(&a, at(x, i), 4);
+      std::memcpy(&c, at(y, i), 4);
+      int64_t r = op == ANEURALNETWORKS_ADD   ? int64_t{a} + c
+                  : op == ANEURALNETWORKS_SUB ? int64_t{a} - c
+                                              : int64_t{a} * c;
+      if (r < INT32_MIN || r > INT32_MAX) return std::nullopt;
+      int32_t value = static_cast<int32_t>(r);
+      std::memcpy(t.bytes.data() + 4 * i, &value, 4);
+    } else {
+      float a, c;
+      std::memcpy(&a, at(x, i), 4);
+      std::memcpy(&c, at(y, i), 4);
+      float r = op == ANEURALNETWORKS_ADD   ? a + c
+                : op == ANEURALNETWORKS_SUB ? a - c
+                : op == ANEURALNETWORKS_MUL ? a * c
+                                            : a / c;
+      std::memcpy(t.bytes.data() + 4 * i, &r, 4);
+    }
+  }
+  return t;
+}
+
+}  // namespace
+
+// Binary elementwise with NNAPI broadcasting (numpy's, as ONNX's multidirectional broadcasting).
+Result<void> binary(GraphBuilder& b, int32_t op, bool fused, int32_t outType) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* y, b.requiredInput(1));
+  if (x->type != y->type) return b.refused("inputs of different types");
+  if (fused) NNRT_RETURN_IF_ERROR(refuseQuantizedArithmetic(b, *x));
+  NNRT_ASSIGN_OR_RETURN(Dims dims, broadcastShape(b, x->dims, y->dims));
+  if (auto folded = foldConstants(op, *x, *y, dims)) {
+    defineConstant(b, 0, std::move(*folded));
+    return {};
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t a, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t c, b.operand(*y));
+  std::vector<uint32_t> inputs{a, c};
+  if (fused) {
+    // A following Relu or Clip joins float arithmetic as its fused activation.
+    int32_t activation =
+        x->type == ANEURALNETWORKS_TENSOR_FLOAT32 ? b.fuseFollowingActivation() : ANEURALNETWORKS_FUSED_NONE;
+    NNRT_ASSIGN_OR_RETURN(uint32_t fuse, b.scalarInt(activation));
+    inputs.push_back(fuse);
+  }
+  return b.emit(op, inputs, outType != 0 ? outType : x->type, dims);
+}
+
+Result<void> unary(GraphBuilder& b, int32_t op) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (op != ANEURALNETWORKS_RELU) NNRT_RETURN_IF_ERROR(refuseQuantizedArithmetic(b, *x));
+  if (x->nhwc) {
+    // Elementwise: an NHWC image stays so.
+    return b.emitNhwc(op, {x->operand}, x->type, x->dims);
+  }
+  if (op == ANEURALNETWORKS_NEG && x->type == ANEURALNETWORKS_TENSOR_INT32 && x->constant.has_value()) {
+    // Negated at load time (shape arithmetic), as 0 - x.
+    Value zero = *x;
+    zero.constant->bytes.assign(4, 0);
+    zero.constant->dimensions = {};
+    zero.dims = {1};
+    if (auto folded = foldConstants(ANEURALNETWORKS_SUB, zero, *x, x->dims)) {
+      defineConstant(b, 0, std::move(*folded));
+      return {};
+    }
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t a, b.operand(*x));
+  return b.emit(op, {a}, x->type, x->dims);
+}
+
+// Variadic Max/Min/Sum: a chain of binary operations, left to right.
+Result<void> variadic(GraphBuilder& b, int32_t op, bool fused) {
+  int n = b.node()->input_size();
+  if (n == 1) return mapIdentity(b);
+  if (n < 1) return b.refused("no inputs");
+  NNRT_ASSIGN_OR_RETURN(const Value* first, b.requiredInput(0));
+  if (op == ANEURALNETWORKS_ADD) NNRT_RETURN_IF_ERROR(refuseQuantizedArithmetic(b, *first));
+  Value acc;  // in ONNX's layout (b.operand), whatever the first input's
+  acc.type = first->type;
+  acc.dims = first->dims;
+  acc.scalar = first->scalar;
+  NNRT_ASSIGN_OR_RETURN(acc.operand, b.operand(*first));
+  for (int i = 1; i < n; ++i) {
+    NNRT_ASSIGN_OR_RETURN(const Value* y, b.requiredInput(i));
+    if (y->type != acc.type) return b.refused("inputs of different types");
+    NNRT_ASSIGN_OR_RETURN(Dims dims, broadcastShape(b, acc.dims, y->dims));
+    NNRT_ASSIGN_OR_RETURN(uint32_t c, b.operand(*y));
+    std::vector<uint32_t> inputs{acc.operand, c};
+    if (fused) {
+      NNRT_ASSIGN_OR_RETURN(uint32_t fuse, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+      inputs.push_back(fuse);
+    }
+    NNRT_ASSIGN_OR_RETURN(uint32_t out, b.addTensor(acc.type, dims));
+    NNRT_RETURN_IF_ERROR(b.addOperation(op, inputs, {out}));
+    acc.operand = out;
+    acc.dims = dims;
+    acc.constant.reset();
+  }
+  b.define(0, acc);
+  return {};
+}
+
+// Clip: max(x, lo) then min(., hi) with one-element constants; RELU/RELU1/RELU6 when the bounds are theirs.
+Result<void> mapClip(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (quantized(x->type) && b.opset() >= 11) {
+    // 8-bit integers: MAXIMUM and MINIMUM with the constant bounds, exact at scale 1 (absent: the
+    // type's own range, nothing to clip).
+    NNRT_ASSIGN_OR_RETURN(uint32_t current, b.operand(*x));
+    for (auto [i, op] : {std::pair{1, ANEURALNETWORKS_MAXIMUM}, std::pair{2, ANEURALNETWORKS_MINIMUM}}) {
+      NNRT_ASSIGN_OR_RETURN(const Value* bound, b.input(i));
+      if (bound == nullptr) continue;
+      if (!bound->constant.has_value())
+        return b.refused("input " + std::to_string(i) + " ('" + b.node()->input(i) + "') must be a constant");
+      if (bound->type != x->type || bound->constant->bytes.size() != 1)
+        return b.refused("min and max must be single values of the input's type");
+      NNRT_ASSIGN_OR_RETURN(uint32_t k, b.addConstant(x->type, {1}, bound->constant->bytes));
+      NNRT_ASSIGN_OR_RETURN(current, apply(b, op, {current, k}, x->type, x->dims));
+    }
+    NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+    if (current == in) return mapIdentity(b);
+    defineOperand(b, 0, current, x->type, x->dims);
+    return {};
+  }
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  std::optional<float> lo, hi;
+  if (b.opset() < 11) {
+    if (b.attribute("min") != nullptr) {
+      NNRT_ASSIGN_OR_RETURN(lo, b.attrFloat("min", 0.0f));
+    }
+    if (b.attribute("max") != nullptr) {
+      NNRT_ASSIGN_OR_RETURN(hi, b.attrFloat("max", 0.0f));
+    }
+  } else {
+    for (int i = 1; i <= 2; ++i) {
+      NNRT_ASSIGN_OR_RETURN(const Value* bound, b.input(i));
+      if (bound == nullptr) continue;
+      NNRT_ASSIGN_OR_RETURN(std::vector<float> v, b.constantFloats(i));
+      if (v.size() != 1) return b.refused("min and max must be single values");
+      (i == 1 ? lo : hi) = v[0];
+    }
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  if (lo == 0.0f && !hi) return b.emit(ANEURALNETWORKS_RELU, {in}, x->type, x->dims);
+  if (lo == 0.0f && hi == 6.0f) return b.emit(ANEURALNETWORKS_RELU6, {in}, x->type, x->dims);
+  if (lo == -1.0f && hi == 1.0f) return b.emit(ANEURALNETWORKS_RELU1, {in}, x->type, x->dims);
+  uint32_t current = in;
+  for (auto [bound, op] : {std::pair{lo, ANEURALNETWORKS_MAXIMUM}, std::pair{hi, ANEURALNETWORKS_MINIMUM}}) {
+    if (!bound) continue;
+    NNRT_ASSIGN_OR_RETURN(uint32_t k, b.constFloats({*bound}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t out, b.addTensor(x->type, x->dims));
+    NNRT_RETURN_IF_ERROR(b.addOperation(op, {current, k}, {out}));
+    current = out;
+  }
+  if (current == in) return mapIdentity(b);
+  Value v;
+  v.operand = current;
+  v.type = x->type;
+  v.dims = x->dims;
+  b.define(0, v);
+  return {};
+}
+
+Result<void> mapPow(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* y, b.requiredInput(1));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  if (y->type == ANEURALNETWORKS_TENSOR_INT32) {
+    // An integer exponent is CAST to float32 (exact up to 2^24 in magnitude; larger ones round).
+    NNRT_ASSIGN_OR_RETURN(Dims dims, broadcastShape(b, x->dims, y->dims));
+    NNRT_ASSIGN_OR_RETURN(uint32_t base, b.operand(*x));
+    NNRT_ASSIGN_OR_RETURN(uint32_t exponent, b.operand(*y));
+    NNRT_ASSIGN_OR_RETURN(uint32_t asFloat, apply(b, ANEURALNETWORKS_CAST, {exponent}, x->type, y->dims));
+    return b.emit(ANEURALNETWORKS_POW, {base, asFloat}, x->type, dims);
+  }
+  if (y->type != x->type) return b.refused("exponent of another type than the base");
+  return binary(b, ANEURALNETWORKS_POW, false);
+}
+
+Result<void> mapDiv(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));  // NNAPI's integer DIV floors, ONNX's truncates
+  return binary(b, ANEURALNETWORKS_DIV, true);
+}
+
+Result<void> mapReciprocal(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t one, b.constFloats({1.0f}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t f, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+  return b.emit(ANEURALNETWORKS_DIV, {one, in, f}, x->type, x->dims);
+}
+
+Result<void> mapMean(GraphBuilder& b) {
+  if (b.node()->input_size() == 1) return mapIdentity(b);
+  NNRT_RETURN_IF_ERROR(variadic(b, ANEURALNETWORKS_ADD, true));
+  const Value* sum = b.find(b.node()->output(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *sum));
+  NNRT_ASSIGN_OR_RETURN(uint32_t n, b.constFloats({static_cast<float>(b.node()->input_size())}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t f, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+  Value total = *sum;
+  return b.emit(ANEURALNETWORKS_DIV, {total.operand, n, f}, total.type, total.dims);
+}
+
+// Where -> SELECT, which takes operands of one shape: a broadcast condition is LOGICAL_AND'ed with a
+// constant true of the output's shape, broadcast values are RESHAPEd to its rank and TILEd.
+Result<void> mapWhere(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* c, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(1));
+  NNRT_ASSIGN_OR_RETURN(const Value* y, b.requiredInput(2));
+  if (x->type != y->type) return b.refused("inputs of different types");
+  NNRT_ASSIGN_OR_RETURN(Dims xy, broadcastShape(b, x->dims, y->dims));
+  NNRT_ASSIGN_OR_RETURN(Dims out, broadcastShape(b, c->dims, xy));
+  NNRT_ASSIGN_OR_RETURN(uint32_t co, b.operand(*c));
+  NNRT_ASSIGN_OR_RETURN(uint32_t xo, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t yo, b.operand(*y));
+  if (c->dims != out || x->dims != out || y->dims != out) {
+    if (!allKnown(out) || !allKnown(c->dims) || !allKnown(x->dims) || !allKnown(y->dims))
+      return b.refused("broadcasting with an unknown shape");
+    if (c->dims != out) {
+      NNRT_ASSIGN_OR_RETURN(uint32_t all, constFilled(b, ANEURALNETWORKS_TENSOR_BOOL8, out, 1.0));
+      NNRT_ASSIGN_OR_RETURN(
+          co, apply(b, ANEURALNETWORKS_LOGICAL_AND, {co, all}, ANEURALNETWORKS_TENSOR_BOOL8, out));
+    }
+    for (auto [value, operand] : {std::pair{x, &xo}, std::pair{y, &yo}}) {
+      if (value->dims == out) continue;
+      Dims padded(out.size() - value->dims.size(), 1);
+      padded.insert(padded.end(), value->dims.begin(), value->dims.end());
+      if (padded != value->dims) {
+        NNRT_ASSIGN_OR_RETURN(*operand, b.reshape(*operand, value->type, padded));
+      }
+      std::vector<int32_t> multiples;
+      for (size_t i = 0; i < out.size(); ++i)
+        multiples.push_back(static_cast<int32_t>(out[i] / padded[i]));
+      NNRT_ASSIGN_OR_RETURN(uint32_t multiplesOperand, b.constInts(multiples));
+      NNRT_ASSIGN_OR_RETURN(*operand,
+                            apply(b, ANEURALNETWORKS_TILE, {*operand, multiplesOperand}, value->type, out));
+    }
+  }
+  return b.emit(ANEURALNETWORKS_SELECT, {co, xo, yo}, x->type, out);
+}
+
+// Ceil: -floor(-x), exact in floating point.
+Result<void> mapCeil(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  Chain c(b, *x);
+  NNRT_RETURN_IF_ERROR(c.start(*x));
+  NNRT_RETURN_IF_ERROR(c.unary(ANEURALNETWORKS_NEG));
+  NNRT_RETURN_IF_ERROR(c.unary(ANEURALNETWORKS_FLOOR));
+  NNRT_RETURN_IF_ERROR(c.unary(ANEURALNETWORKS_NEG));
+  c.finish();
+  return {};
+}
+
+// IsNaN: x != x.
+Result<void> mapIsNaN(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  return b.emit(ANEURALNETWORKS_NOT_EQUAL, {in, in}, ANEURALNETWORKS_TENSOR_BOOL8, x->dims);
+}
+
+// IsInf: x == +inf, x == -inf or |x| == +inf, as detect_positive and detect_negative ask.
+Result<void> mapIsInf(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  NNRT_ASSIGN_OR_RETURN(int64_t negative, b.attrInt("detect_negative", 1));
+  NNRT_ASSIGN_OR_RETURN(int64_t positive, b.attrInt("detect_positive", 1));
+  if (negative == 0 && positive == 0) return b.refused("detecting neither infinity is not supported");
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  const float infinity = std::numeric_limits<float>::infinity();
+  if (negative != 0 && positive != 0) {
+    NNRT_ASSIGN_OR_RETURN(in, apply(b, ANEURALNETWORKS_ABS, {in}, x->type, x->dims));
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t target, b.constFloats({positive != 0 ? infinity : -infinity}));
+  return b.emit(ANEURALNETWORKS_EQUAL, {in, target}, ANEURALNETWORKS_TENSOR_BOOL8, x->dims);
+}
+
+// Sign: x > 0 ? 1 : (x < 0 ? -1 : x), which keeps zeros (and NaN) as they are.
+Result<void> mapSign(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (x->type != ANEURALNETWORKS_TENSOR_FLOAT32 && x->type != ANEURALNETWORKS_TENSOR_INT32)
+    return b.refused("only float32 and integer tensors are supported");
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  const int32_t b8 = ANEURALNETWORKS_TENSOR_BOOL8;
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t zero, constFilled(b, x->type, {1}, 0.0));
+  NNRT_ASSIGN_OR_RETURN(uint32_t negative, apply(b, ANEURALNETWORKS_LESS, {in, zero}, b8, x->dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t minusOnes, constFilled(b, x->type, x->dims, -1.0));
+  NNRT_ASSIGN_OR_RETURN(uint32_t notPositive,
+                        apply(b, ANEURALNETWORKS_SELECT, {negative, minusOnes, in}, x->type, x->dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t positive, apply(b, ANEURALNETWORKS_GREATER, {in, zero}, b8, x->dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t ones, constFilled(b, x->type, x->dims, 1.0));
+  return b.emit(ANEURALNETWORKS_SELECT, {positive, ones, notPositive}, x->type, x->dims);
+}
+
+namespace {
+
+// Trigonometric and hyperbolic functions from NNAPI's SIN and EXP, by their identities:
+// cos x = sin(x + pi/2), tan x = sin x / cos x, sinh x = (e^x - e^-x) / 2, cosh x = (e^x + e^-x) / 2.
+// Mathematically exact; the float32 rounding of x + pi/2 and of e^x - e^-x near 0 costs a few ulps.
+Result<uint32_t> cosine(GraphBuilder& b, const Value& x, uint32_t in) {
+  NNRT_ASSIGN_OR_RETURN(uint32_t quarterTurn, b.constFloats({static_cast<float>(M_PI / 2)}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t shifted,
+                        arithmetic(b, ANEURALNETWORKS_ADD, in, quarterTurn, x.type, x.dims));
+  return apply(b, ANEURALNETWORKS_SIN, {shifted}, x.type, x.dims);
+}
+
+}  // namespace
+
+Result<void> trigonometric(GraphBuilder& b, std::string_view function) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  uint32_t out;
+  if (function == "Cos") {
+    NNRT_ASSIGN_OR_RETURN(out, cosine(b, *x, in));
+  } else if (function == "Tan") {
+    NNRT_ASSIGN_OR_RETURN(uint32_t sine, apply(b, ANEURALNETWORKS_SIN, {in}, x->type, x->dims));
+    NNRT_ASSIGN_OR_RETURN(uint32_t cos, cosine(b, *x, in));
+    NNRT_ASSIGN_OR_RETURN(out, arithmetic(b, ANEURALNETWORKS_DIV, sine, cos, x->type, x->dims));
+  } else {
+    NNRT_ASSIGN_OR_RETURN(uint32_t up, apply(b, ANEURALNETWORKS_EXP, {in}, x->type, x->dims));
+    NNRT_ASSIGN_OR_RETURN(uint32_t negated, apply(b, ANEURALNETWORKS_NEG, {in}, x->type, x->dims));
+    NNRT_ASSIGN_OR_RETURN(uint32_t down, apply(b, ANEURALNETWORKS_EXP, {negated}, x->type, x->dims));
+    int32_t op = function == "Sinh" ? ANEURALNETWORKS_SUB : ANEURALNETWORKS_ADD;
+    NNRT_ASSIGN_OR_RETURN(uint32_t combined, arithmetic(b, op, up, down, x->type, x->dims));
+    NNRT_ASSIGN_OR_RETURN(uint32_t half, b.constFloats({0.5f}));
+    NNRT_ASSIGN_OR_RETURN(out, arithmetic(b, ANEURALNETWORKS_MUL, combined, half, x->type, x->dims));
+  }
+  defineOperand(b, 0, out, x->type, x->dims, x->scalar);
+  return {};
+}
+
+// Mod on integers: fmod 0 (the divisor's sign) is a - floor(a / b) * b with NNAPI's flooring integer DIV;
+// fmod 1 (C's fmod, the dividend's sign) takes b back off a nonzero remainder whose sign differs from a's.
+// Float fmod is refused: a - trunc(a / b) * b rounds where C's fmod is exact.
+Result<void> mapMod(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* y, b.requiredInput(1));
+  NNRT_ASSIGN_OR_RETURN(int64_t fmod, b.attrInt("fmod", 0));
+  if (x->type != ANEURALNETWORKS_TENSOR_INT32 || y->type != x->type)
+    return b.refused(
+        "only int32 and int64 tensors are supported (float fmod rounds, 8-bit arithmetic saturates)");
+  NNRT_ASSIGN_OR_RETURN(Dims dims, broadcastShape(b, x->dims, y->dims));
+  if (fmod != 0 && !allKnown(dims)) return b.refused("input shape unknown");
+  const int32_t i32 = ANEURALNETWORKS_TENSOR_INT32, b8 = ANEURALNETWORKS_TENSOR_BOOL8;
+  NNRT_ASSIGN_OR_RETURN(uint32_t a, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t d, b.operand(*y));
+  NNRT_ASSIGN_OR_RETURN(uint32_t quotient, arithmetic(b, ANEURALNETWORKS_DIV, a, d, i32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t product, arithmetic(b, ANEURALNETWORKS_MUL, quotient, d, i32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t remainder, arithmetic(b, ANEURALNETWORKS_SUB, a, product, i32, dims));
+  if (fmod == 0) {
+    defineOperand(b, 0, remainder, i32, dims);
+    return {};
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t zero, b.constInts({0}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t nonzero, apply(b, ANEURALNETWORKS_NOT_EQUAL, {remainder, zero}, b8, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t remainderNegative,
+                        apply(b, ANEURALNETWORKS_LESS, {remainder, zero}, b8, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t dividendNegative, apply(b, ANEURALNETWORKS_LESS, {a, zero}, b8, x->dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t signsDiffer,
+                        apply(b, ANEURALNETWORKS_NOT_EQUAL, {remainderNegative, dividendNegative}, b8, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t adjust,
+                        apply(b, ANEURALNETWORKS_LOGICAL_AND, {nonzero, signsDiffer}, b8, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t adjusted, arithmetic(b, ANEURALNETWORKS_SUB, remainder, d, i32, dims));
+  return b.emit(ANEURALNETWORKS_SELECT, {adjust, adjusted, remainder}, i32, dims);
+}
+
+// Round half to even (ONNX's Round, and QuantizeLinear's rounding) of float32 `in`, exact: with
+// f = FLOOR(v) and d = v - f (exact below 2^23, where every float is whole anyway: such v are kept),
+// r = f + (d > 0.5) + (d == 0.5 and f odd), f odd being f - 2 FLOOR(f / 2) == 1.
+Result<uint32_t> roundHalfToEven(GraphBuilder& b, uint32_t in, const Dims& dims) {
+  const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32, b8 = ANEURALNETWORKS_TENSOR_BOOL8;
+  NNRT_ASSIGN_OR_RETURN(uint32_t floor, apply(b, ANEURALNETWORKS_FLOOR, {in}, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t fraction, arithmetic(b, ANEURALNETWORKS_SUB, in, floor, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t half, b.constFloats({0.5f}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t above, apply(b, ANEURALNETWORKS_GREATER, {fraction, half}, b8, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t tie, apply(b, ANEURALNETWORKS_EQUAL, {fraction, half}, b8, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t halved, arithmetic(b, ANEURALNETWORKS_MUL, floor, half, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t halvedFloor, apply(b, ANEURALNETWORKS_FLOOR, {halved}, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t evenPart,
+                        arithmetic(b, ANEURALNETWORKS_ADD, halvedFloor, halvedFloor, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t parity, arithmetic(b, ANEURALNETWORKS_SUB, floor, evenPart, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t one, b.constFloats({1.0f}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t odd, apply(b, ANEURALNETWORKS_EQUAL, {parity, one}, b8, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t oddTie, apply(b, ANEURALNETWORKS_LOGICAL_AND, {tie, odd}, b8, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t up, apply(b, ANEURALNETWORKS_LOGICAL_OR, {above, oddTie}, b8, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t ceil, arithmetic(b, ANEURALNETWORKS_ADD, floor, one, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t rounded, apply(b, ANEURALNETWORKS_SELECT, {up, ceil, floor}, f32, dims));
+  // Floats of 2^23 and more are whole (and FLOOR + 1 could round): those stay as they are.
+  NNRT_ASSIGN_OR_RETURN(uint32_t magnitude, apply(b, ANEURALNETWORKS_ABS, {in}, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t limit, b.constFloats({8388608.0f}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t whole,
+                        apply(b, ANEURALNETWORKS_GREATER_EQUAL, {magnitude, limit}, b8, dims));
+  return apply(b, ANEURALNETWORKS_SELECT, {whole, in, rounded}, f32, dims);
+}
+
+Result<void> mapRound(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t out, roundHalfToEven(b, in, x->dims));
+  defineOperand(b, 0, out, x->type, x->dims, x->scalar);
+  return {};
+}
+
+}  // namespace nnrt::onnxfront

@@ -1,0 +1,510 @@
+// ONNX indexing and resampling -> NNAPI: Gather, GatherElements, OneHot, GatherND, Resize and Upsample.
+#include "onnx/operators_common.hpp"
+
+namespace nnrt::onnxfront {
+
+Result<void> mapGather(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* indices, b.requiredInput(1));
+  NNRT_ASSIGN_OR_RETURN(int64_t a, b.attrInt("axis", 0));
+  NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, a, x->dims.size()));
+  if (indices->type != ANEURALNETWORKS_TENSOR_INT32) return b.refused("indices must be integers");
+  uint32_t indicesOperand;
+  if (indices->constant.has_value()) {
+    // NNAPI takes indices in [0, size): ONNX's negative ones count from the end.
+    NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> values, b.constantInts(1));
+    int64_t size = x->dims[axis];
+    for (int32_t& i : values) {
+      if (i < -size || i >= size) return b.refused("index " + std::to_string(i) + " is out of range");
+      if (i < 0) i += static_cast<int32_t>(size);
+    }
+    NNRT_ASSIGN_OR_RETURN(indicesOperand, b.constInts(values, indices->dims));
+  } else {
+    NNRT_ASSIGN_OR_RETURN(indicesOperand, b.operand(*indices));
+  }
+  Dims out(x->dims.begin(), x->dims.begin() + axis);
+  if (!indices->scalar) out.insert(out.end(), indices->dims.begin(), indices->dims.end());
+  out.insert(out.end(), x->dims.begin() + axis + 1, x->dims.end());
+  Dims nnapiOut(x->dims.begin(), x->dims.begin() + axis);
+  nnapiOut.insert(nnapiOut.end(), indices->dims.begin(), indices->dims.end());
+  nnapiOut.insert(nnapiOut.end(), x->dims.begin() + axis + 1, x->dims.end());
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t axisOperand, b.scalarInt(static_cast<int32_t>(axis)));
+  if (out == nnapiOut) return b.emit(ANEURALNETWORKS_GATHER, {in, axisOperand, indicesOperand}, x->type, out);
+  // A scalar index drops the axis: gather with [1] and reshape.
+  if (!allKnown(out)) return b.refused("input shape unknown");
+  NNRT_ASSIGN_OR_RETURN(uint32_t gathered, b.addTensor(x->type, nnapiOut));
+  NNRT_RETURN_IF_ERROR(b.addOperation(ANEURALNETWORKS_GATHER, {in, axisOperand, indicesOperand}, {gathered}));
+  bool scalar = out.empty();
+  if (scalar) out = {1};
+  NNRT_ASSIGN_OR_RETURN(uint32_t reshaped, b.reshape(gathered, x->type, out));
+  Value v;
+  v.operand = reshaped;
+  v.type = x->type;
+  v.dims = out;
+  v.scalar = scalar;
+  b.define(0, v);
+  return {};
+}
+
+// GatherElements: a GATHER from the flattened data at index idx * stride(axis) + the constant offset of
+// each output position's other coordinates (negative indices count from the end, as ONNX).
+Result<void> mapGatherElements(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* indices, b.requiredInput(1));
+  if (indices->type != ANEURALNETWORKS_TENSOR_INT32) return b.refused("indices must be integers");
+  if (!allKnown(x->dims) || !allKnown(indices->dims)) return b.refused("input shape unknown");
+  const size_t rank = x->dims.size();
+  if (indices->dims.size() != rank) return b.refused("indices must have the data's rank");
+  NNRT_ASSIGN_OR_RETURN(int64_t a, b.attrInt("axis", 0));
+  NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, a, rank));
+  if (elementCount(x->dims) > INT32_MAX) return b.refused("the data has more elements than int32 indexes");
+  std::vector<int64_t> strides(rank, 1);
+  for (size_t d = rank - 1; d-- > 0;)
+    strides[d] = strides[d + 1] * x->dims[d + 1];
+  const size_t count = elementCount(indices->dims);
+  std::vector<int32_t> offsets(count);
+  for (size_t i = 0; i < count; ++i) {
+    int64_t offset = 0;
+    size_t rest = i;
+    for (size_t d = rank; d-- > 0;) {
+      uint32_t coordinate = static_cast<uint32_t>(rest % indices->dims[d]);
+      rest /= indices->dims[d];
+      if (d == axis) continue;
+      if (coordinate >= x->dims[d]) return b.refused("indices are larger than the data off the axis");
+      offset += coordinate * strides[d];
+    }
+    offsets[i] = static_cast<int32_t>(offset);
+  }
+  const int32_t size = static_cast<int32_t>(x->dims[axis]);
+  const int32_t i32 = ANEURALNETWORKS_TENSOR_INT32;
+  uint32_t flatIndices;
+  if (indices->constant.has_value()) {
+    NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> values, b.constantInts(1));
+    for (size_t i = 0; i < count; ++i) {
+      if (values[i] < -size || values[i] >= size)
+        return b.refused("index " + std::to_string(values[i]) + " is out of range");
+      offsets[i] += (values[i] < 0 ? values[i] + size : values[i]) * static_cast<int32_t>(strides[axis]);
+    }
+    NNRT_ASSIGN_OR_RETURN(flatIndices, b.constInts(offsets, indices->dims));
+  } else {
+    NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*indices));
+    NNRT_ASSIGN_OR_RETURN(uint32_t zero, b.constInts({0}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t negative, apply(b, ANEURALNETWORKS_LESS, {in, zero},
+                                                   ANEURALNETWORKS_TENSOR_BOOL8, indices->dims));
+    NNRT_ASSIGN_OR_RETURN(uint32_t sizeOperand, b.constInts({size}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t wrapped,
+                          arithmetic(b, ANEURALNETWORKS_ADD, in, sizeOperand, i32, indices->dims));
+    NNRT_ASSIGN_OR_RETURN(uint32_t positive,
+                          apply(b, ANEURALNETWORKS_SELECT, {negative, wrapped, in}, i32, indices->dims));
+    NNRT_ASSIGN_OR_RETURN(uint32_t stride, b.constInts({static_cast<int32_t>(strides[axis])}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t scaled,
+                          arithmetic(b, ANEURALNETWORKS_MUL, positive, stride, i32, indices->dims));
+    NNRT_ASSIGN_OR_RETURN(uint32_t offsetOperand, b.constInts(offsets, indices->dims));
+    NNRT_ASSIGN_OR_RETURN(flatIndices,
+                          arithmetic(b, ANEURALNETWORKS_ADD, scaled, offsetOperand, i32, indices->dims));
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t data, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t flat,
+                        b.reshape(data, x->type, {static_cast<uint32_t>(elementCount(x->dims))}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t axisOperand, b.scalarInt(0));
+  return b.emit(ANEURALNETWORKS_GATHER, {flat, axisOperand, flatIndices}, x->type, indices->dims);
+}
+
+// OneHot with a constant depth and values: SELECT(index == iota or index == iota - depth, on, off), the
+// depth axis inserted at `axis` (negative indices count from the end, as ONNX).
+Result<void> mapOneHot(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* indices, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* depthValue, b.requiredInput(1));
+  NNRT_ASSIGN_OR_RETURN(const Value* values, b.requiredInput(2));
+  if (!allKnown(indices->dims)) return b.refused("input shape unknown");
+  double depth = 0;
+  if (depthValue->type == ANEURALNETWORKS_TENSOR_INT32) {
+    NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> d, b.constantInts(1));
+    if (d.size() != 1) return b.refused("depth must be one value");
+    depth = d[0];
+  } else {
+    NNRT_ASSIGN_OR_RETURN(std::vector<float> d, b.constantFloats(1));
+    if (d.size() != 1) return b.refused("depth must be one value");
+    depth = std::floor(d[0]);  // ONNX casts a float depth to an integer
+  }
+  if (depth < 1 || depth > 1e6) return b.refused("depth must be in [1, 10^6]");
+  if (elementCount(values->dims) != 2 || !values->constant.has_value())
+    return b.refused("input 2 ('" + b.node()->input(2) + "') must be a constant of two values");
+  const uint32_t n = static_cast<uint32_t>(depth);
+  const Dims in = indices->scalar ? Dims{} : indices->dims;
+  const size_t rank = in.size() + 1;
+  NNRT_ASSIGN_OR_RETURN(int64_t a, b.attrInt("axis", -1));
+  NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, a, rank));
+  Dims out = in, expandedIndices = in, iotaDims(rank, 1);
+  out.insert(out.begin() + axis, n);
+  expandedIndices.insert(expandedIndices.begin() + axis, 1);
+  iotaDims[axis] = n;
+  // Float indices are CAST to int32, truncating as ONNX's cast to int64 does.
+  if (indices->type != ANEURALNETWORKS_TENSOR_INT32 && indices->type != ANEURALNETWORKS_TENSOR_FLOAT32)
+    return b.refused("only integer and float32 indices are supported");
+  NNRT_ASSIGN_OR_RETURN(uint32_t index, b.operand(*indices));
+  if (indices->type == ANEURALNETWORKS_TENSOR_FLOAT32) {
+    NNRT_ASSIGN_OR_RETURN(
+        index, apply(b, ANEURALNETWORKS_CAST, {index}, ANEURALNETWORKS_TENSOR_INT32, indices->dims));
+  }
+  NNRT_ASSIGN_OR_RETURN(index, b.reshape(index, ANEURALNETWORKS_TENSOR_INT32, expandedIndices));
+  std::vector<int32_t> iota(n), wrapped(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    iota[i] = static_cast<int32_t>(i);
+    wrapped[i] = static_cast<int32_t>(i) - static_cast<int32_t>(n);
+  }
+  const int32_t b8 = ANEURALNETWORKS_TENSOR_BOOL8;
+  NNRT_ASSIGN_OR_RETURN(uint32_t iotaOperand, b.constInts(iota, iotaDims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t wrappedOperand, b.constInts(wrapped, iotaDims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t hit, apply(b, ANEURALNETWORKS_EQUAL, {index, iotaOperand}, b8, out));
+  NNRT_ASSIGN_OR_RETURN(uint32_t hitFromEnd,
+                        apply(b, ANEURALNETWORKS_EQUAL, {index, wrappedOperand}, b8, out));
+  NNRT_ASSIGN_OR_RETURN(uint32_t either, apply(b, ANEURALNETWORKS_LOGICAL_OR, {hit, hitFromEnd}, b8, out));
+  const size_t element = elementSize(values->type);
+  const size_t total = elementCount(out);
+  std::vector<uint8_t> off, on;
+  for (size_t i = 0; i < total; ++i) {
+    off.insert(off.end(), values->constant->bytes.begin(), values->constant->bytes.begin() + element);
+    on.insert(on.end(), values->constant->bytes.begin() + element,
+              values->constant->bytes.begin() + 2 * element);
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t onOperand, b.addConstant(values->type, out, std::move(on)));
+  NNRT_ASSIGN_OR_RETURN(uint32_t offOperand, b.addConstant(values->type, out, std::move(off)));
+  return b.emit(ANEURALNETWORKS_SELECT, {either, onOperand, offOperand}, values->type, out);
+}
+
+namespace {
+
+// Resize (opset 11 on) and Upsample of the last two axes of a 4-D NCHW tensor. ONNX's interpolation is
+// separable: each output row (column) is a fixed combination of input rows (columns), computed here at
+// load time as ONNX's reference does (its coordinate transformation, neighbours on the edge-padded
+// axis, nearest_mode, linear or cubic coefficients, exclude_outside). Where NNAPI's RESIZE_NEAREST_NEIGHBOR
+// picks the same pixels (compared index by index) or RESIZE_BILINEAR uses the same coordinates (the
+// output size is in * scale exactly: NNAPI scales by in / out), those run; otherwise nearest is two
+// GATHERs of the chosen rows and columns and linear or cubic two FULLY_CONNECTED with the coefficient
+// matrices. tf_crop_and_resize (values outside the region) is refused.
+struct ResizeAxis {
+  uint32_t in = 0, out = 0;
+  double scale = 1;
+};
+
+struct ResizeMode {
+  std::string mode, coordinates, rounding;
+  double cubicA = -0.75;
+  bool excludeOutside = false;
+};
+
+// Row x of the [out, in] interpolation matrix of one axis, as ONNX's reference interpolate_1d_with_x.
+std::vector<double> resizeWeights(const ResizeMode& m, const ResizeAxis& a, uint32_t x) {
+  const double outWidth = a.scale * a.in;
+  double source;
+  if (m.coordinates == "align_corners")
+    source = outWidth == 1 ? 0.0 : x * (a.in - 1.0) / (outWidth - 1);
+  else if (m.coordinates == "asymmetric")
+    source = x / a.scale;
+  else if (m.coordinates == "pytorch_half_pixel")
+    source = outWidth == 1 ? -0.5 : (x + 0.5) / a.scale - 0.5;
+  else if (m.coordinates == "tf_half_pixel_for_nn")
+    source = (x + 0.5) / a.scale;
+  else
+    source = (x + 0.5) / a.scale - 0.5;  // half_pixel
+  const double whole = std::floor(source);
+  const bool integral = source == whole;
+  const double ratio = integral ? 1.0 : source - whole;  // in (0, 1]: the left pixel is preferred
+  std::vector<double> coeffs;
+  if (m.mode == "nearest") {
+    bool right = integral || (m.rounding == "round_prefer_floor"  ? ratio > 0.5
+                              : m.rounding == "round_prefer_ceil" ? ratio >= 0.5
+                                                                  : m.rounding == "ceil");
+    coeffs = {right ? 0.0 : 1.0, right ? 1.0 : 0.0};
+  } else if (m.mode == "linear") {
+    coeffs = {1 - ratio, ratio};
+  } else {
+    const double A = m.cubicA, r = ratio, s = 1 - ratio;
+    coeffs = {((A * (r + 1) - 5 * A) * (r + 1) + 8 * A) * (r + 1) - 4 * A,
+              ((A + 2) * r - (A + 3)) * r * r + 1, ((A + 2) * s - (A + 3)) * s * s + 1,
+              ((A * (s + 1) - 5 * A) * (s + 1) + 8 * A) * (s + 1) - 4 * A};
+  }
+  // The n nearest indexes of the edge-padded axis, ties to the smaller, in ascending order.
+  const int64_t n = static_cast<int64_t>(coeffs.size()), pad = (n + 1) / 2;
+  const double center = source + pad;
+  const int64_t limit = static_cast<int64_t>(a.in) + 2 * pad;
+  // They lie within n of the center: sort a window of 2n + 1 indexes, kept inside the padded axis.
+  const int64_t window = std::min<int64_t>(2 * n + 1, limit);
+  const int64_t first = std::clamp<int64_t>(static_cast<int64_t>(std::floor(center)) - n, 0, limit - window);
+  std::vector<int64_t> candidates(window);
+  std::iota(candidates.begin(), candidates.end(), first);
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [&](int64_t p, int64_t q) { return std::fabs(center - p) < std::fabs(center - q); });
+  candidates.resize(std::min<int64_t>(n, limit));
+  std::sort(candidates.begin(), candidates.end());
+  if (m.excludeOutside) {
+    double sum = 0;
+    for (size_t i = 0; i < candidates.size(); ++i) {
+      int64_t index = candidates[i] - pad;
+      if (index < 0 || index >= static_cast<int64_t>(a.in)) coeffs[i] = 0;
+      sum += coeffs[i];
+    }
+    for (double& c : coeffs)
+      c /= sum;
+  }
+  std::vector<double> row(a.in, 0.0);
+  for (size_t i = 0; i < candidates.size(); ++i)
+    row[std::clamp<int64_t>(candidates[i] - pad, 0, a.in - 1)] += coeffs[i];
+  return row;
+}
+
+// NNAPI's (nnrt's cpu kernel's) nearest index, in float as it computes it.
+int64_t nnapiNearestIndex(bool alignCorners, bool halfPixel, const ResizeAxis& a, uint32_t x) {
+  const float scale = alignCorners && a.out > 1 ? static_cast<float>(a.in - 1) / static_cast<float>(a.out - 1)
+                                                : static_cast<float>(a.in) / static_cast<float>(a.out);
+  const float source = halfPixel ? (static_cast<float>(x) + 0.5f) * scale : static_cast<float>(x) * scale;
+  int64_t index =
+      alignCorners ? static_cast<int64_t>(std::round(source)) : static_cast<int64_t>(std::floor(source));
+  return std::clamp<int64_t>(index, 0, a.in - 1);
+}
+
+Result<void> resize(GraphBuilder& b, const Value& x, std::vector<double> scales, std::vector<int32_t> sizes,
+                    const ResizeMode& m) {
+  if (x.dims.size() != 4) return b.refused("only 4-D (NCHW) inputs are supported");
+  if (!allKnown(x.dims)) return b.refused("input shape unknown");
+  if (m.mode != "nearest" && m.mode != "linear" && m.mode != "cubic")
+    return b.refused("mode '" + m.mode + "' is not supported");
+  if (m.coordinates == "tf_crop_and_resize") return b.refused("tf_crop_and_resize is not supported");
+  if (m.mode != "nearest") NNRT_RETURN_IF_ERROR(requireFloat(b, x));
+  Dims out = x.dims;
+  bool wholeSizes = true;
+  if (!sizes.empty()) {
+    if (sizes.size() != 4) return b.refused("sizes must have 4 entries");
+    scales.clear();
+    for (size_t i = 0; i < 4; ++i) {
+      if (sizes[i] < 1) return b.refused("sizes must be positive");
+      out[i] = static_cast<uint32_t>(sizes[i]);
+      scales.push_back(static_cast<double>(sizes[i]) / x.dims[i]);
+    }
+  } else {
+    if (scales.size() != 4) return b.refused("scales must have 4 entries");
+    for (size_t i = 0; i < 4; ++i) {
+      double size = scales[i] * x.dims[i];
+      if (!(size >= 1) || size > 1e6) return b.refused("scales must give sizes from 1 to 10^6");
+      out[i] = static_cast<uint32_t>(size);  // ONNX truncates
+      wholeSizes = wholeSizes && size == out[i];
+    }
+  }
+  if (out[0] != x.dims[0] || out[1] != x.dims[1]) return b.refused("only the last two axes can be resized");
+  const ResizeAxis axes[2] = {{x.dims[2], out[2], scales[2]}, {x.dims[3], out[3], scales[3]}};
+  for (const ResizeAxis& a : axes) {
+    if (static_cast<uint64_t>(a.in) * a.out > (1u << 24))
+      return b.refused("an axis too large for the load-time interpolation tables (in x out above 2^24)");
+  }
+  std::vector<std::vector<double>> weights[2];
+  for (int i = 0; i < 2; ++i)
+    for (uint32_t o = 0; o < axes[i].out; ++o)
+      weights[i].push_back(resizeWeights(m, axes[i], o));
+  auto chosen = [&](int axis, uint32_t o) {
+    const auto& row = weights[axis][o];
+    return static_cast<int64_t>(std::max_element(row.begin(), row.end()) - row.begin());
+  };
+
+  // The NNAPI operation, where one computes the same.
+  std::optional<std::pair<bool, bool>> native;  // align_corners, half_pixel_centers
+  if (m.mode == "nearest") {
+    for (auto [align, half] : {std::pair{false, false}, std::pair{false, true}, std::pair{true, false}}) {
+      bool agrees = true;
+      for (int i = 0; i < 2; ++i)
+        for (uint32_t o = 0; o < axes[i].out && agrees; ++o)
+          agrees = chosen(i, o) == nnapiNearestIndex(align, half, axes[i], o);
+      if (agrees) {
+        native = std::pair{align, half};
+        break;
+      }
+    }
+  } else if (m.mode == "linear" && wholeSizes) {
+    if (m.coordinates == "align_corners")
+      native = std::pair{true, false};
+    else if (m.coordinates == "half_pixel" ||
+             (m.coordinates == "pytorch_half_pixel" && out[2] > 1 && out[3] > 1))
+      native = std::pair{false, true};
+    else if (m.coordinates == "asymmetric")
+      native = std::pair{false, false};
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(x));
+  if (native) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t width, b.scalarInt(static_cast<int32_t>(out[3])));
+    NNRT_ASSIGN_OR_RETURN(uint32_t height, b.scalarInt(static_cast<int32_t>(out[2])));
+    NNRT_ASSIGN_OR_RETURN(uint32_t nchw, b.scalarBool(true));
+    NNRT_ASSIGN_OR_RETURN(uint32_t align, b.scalarBool(native->first));
+    NNRT_ASSIGN_OR_RETURN(uint32_t half, b.scalarBool(native->second));
+    int32_t op =
+        m.mode == "linear" ? ANEURALNETWORKS_RESIZE_BILINEAR : ANEURALNETWORKS_RESIZE_NEAREST_NEIGHBOR;
+    return b.emit(op, {in, width, height, nchw, align, half}, x.type, out);
+  }
+  uint32_t current = in;
+  Dims dims = x.dims;
+  if (m.mode == "nearest") {
+    // GATHER the chosen rows, then the chosen columns.
+    for (int i = 0; i < 2; ++i) {
+      std::vector<int32_t> indices;
+      for (uint32_t o = 0; o < axes[i].out; ++o)
+        indices.push_back(static_cast<int32_t>(chosen(i, o)));
+      dims[2 + i] = axes[i].out;
+      NNRT_ASSIGN_OR_RETURN(uint32_t axisOperand, b.scalarInt(2 + i));
+      NNRT_ASSIGN_OR_RETURN(uint32_t indicesOperand, b.constInts(indices));
+      NNRT_ASSIGN_OR_RETURN(
+          current, apply(b, ANEURALNETWORKS_GATHER, {current, axisOperand, indicesOperand}, x.type, dims));
+    }
+    defineOperand(b, 0, current, x.type, dims);
+    return {};
+  }
+  // Columns: [N*C*H, W] x Ww^T; rows: TRANSPOSE to [N*C, OW, H], then [N*C*OW, H] x Wh^T, TRANSPOSE back.
+  auto multiply = [&](uint32_t operand, uint32_t rows, const std::vector<std::vector<double>>& w,
+                      uint32_t inSize) -> Result<uint32_t> {
+    const uint32_t outSize = static_cast<uint32_t>(w.size());
+    std::vector<float> matrix;
+    for (const auto& row : w)
+      for (double v : row)
+        matrix.push_back(static_cast<float>(v));
+    NNRT_ASSIGN_OR_RETURN(uint32_t flat, b.reshape(operand, x.type, {rows, inSize}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t weightsOperand, b.constFloats(matrix, {outSize, inSize}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t bias, b.constFloats(std::vector<float>(outSize, 0.0f)));
+    NNRT_ASSIGN_OR_RETURN(uint32_t fuse, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+    return apply(b, ANEURALNETWORKS_FULLY_CONNECTED, {flat, weightsOperand, bias, fuse}, x.type,
+                 {rows, outSize});
+  };
+  const uint32_t planes = x.dims[0] * x.dims[1];
+  NNRT_ASSIGN_OR_RETURN(current, multiply(current, planes * x.dims[2], weights[1], x.dims[3]));
+  NNRT_ASSIGN_OR_RETURN(current, b.reshape(current, x.type, {planes, x.dims[2], out[3]}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t perm1, b.constInts({0, 2, 1}));
+  NNRT_ASSIGN_OR_RETURN(
+      current, apply(b, ANEURALNETWORKS_TRANSPOSE, {current, perm1}, x.type, {planes, out[3], x.dims[2]}));
+  NNRT_ASSIGN_OR_RETURN(current, multiply(current, planes * out[3], weights[0], x.dims[2]));
+  NNRT_ASSIGN_OR_RETURN(current, b.reshape(current, x.type, {planes, out[3], out[2]}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t perm2, b.constInts({0, 2, 1}));
+  NNRT_ASSIGN_OR_RETURN(
+      current, apply(b, ANEURALNETWORKS_TRANSPOSE, {current, perm2}, x.type, {planes, out[2], out[3]}));
+  NNRT_ASSIGN_OR_RETURN(current, b.reshape(current, x.type, out));
+  defineOperand(b, 0, current, x.type, out);
+  return {};
+}
+
+}  // namespace
+
+Result<void> mapResize(GraphBuilder& b) {
+  if (b.opset() < 11) return b.refused("Resize before opset 11 is not supported");
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  ResizeMode m;
+  NNRT_ASSIGN_OR_RETURN(m.mode, b.attrString("mode", "nearest"));
+  NNRT_ASSIGN_OR_RETURN(m.coordinates, b.attrString("coordinate_transformation_mode", "half_pixel"));
+  NNRT_ASSIGN_OR_RETURN(m.rounding, b.attrString("nearest_mode", "round_prefer_floor"));
+  NNRT_ASSIGN_OR_RETURN(float a, b.attrFloat("cubic_coeff_a", -0.75f));
+  m.cubicA = a;
+  NNRT_ASSIGN_OR_RETURN(int64_t excludeOutside, b.attrInt("exclude_outside", 0));
+  m.excludeOutside = excludeOutside != 0;
+  if (m.rounding != "round_prefer_floor" && m.rounding != "round_prefer_ceil" && m.rounding != "floor" &&
+      m.rounding != "ceil") {
+    return b.refused("nearest_mode '" + m.rounding + "' is not supported");
+  }
+  std::vector<double> scales;
+  std::vector<int32_t> sizes;
+  NNRT_ASSIGN_OR_RETURN(const Value* sizesInput, b.input(3));
+  if (sizesInput != nullptr && elementCount(sizesInput->dims) > 0) {
+    NNRT_ASSIGN_OR_RETURN(sizes, b.constantInts(3));
+  } else {
+    NNRT_ASSIGN_OR_RETURN(std::vector<float> s, b.constantFloats(2));
+    scales.assign(s.begin(), s.end());
+  }
+  return resize(b, *x, scales, sizes, m);
+}
+
+// Upsample (deprecated): asymmetric coordinates, nearest rounds down.
+Result<void> mapUpsample(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(std::string mode, b.attrString("mode", "nearest"));
+  std::vector<double> scales;
+  if (b.opset() < 9) {
+    if (b.attribute("scales") == nullptr) return b.refused("attribute scales missing");
+    for (float s : b.attribute("scales")->floats())
+      scales.push_back(s);
+  } else {
+    NNRT_ASSIGN_OR_RETURN(std::vector<float> s, b.constantFloats(1));
+    scales.assign(s.begin(), s.end());
+  }
+  return resize(b, *x, scales, {}, ResizeMode{mode, "asymmetric", "floor"});
+}
+
+// GatherND: a GATHER from the data flattened to [batch * indexed, rest...] at the flat index
+// batch offset + sum_j idx[..., j] * stride_j (each component SLICEd, negatives counted from the end),
+// the output [indices' leading dims, rest...].
+Result<void> mapGatherND(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* indices, b.requiredInput(1));
+  if (indices->type != ANEURALNETWORKS_TENSOR_INT32) return b.refused("indices must be integers");
+  if (!allKnown(x->dims) || !allKnown(indices->dims)) return b.refused("input shape unknown");
+  NNRT_ASSIGN_OR_RETURN(int64_t batchDims, b.attrInt("batch_dims", 0));
+  const size_t r = x->dims.size(), q = indices->dims.size();
+  const uint32_t k = indices->dims.back();
+  if (batchDims < 0 || static_cast<size_t>(batchDims) >= std::min(r, q) ||
+      static_cast<size_t>(batchDims) + k > r)
+    return b.refused("batch_dims and the index length do not fit the data");
+  for (int64_t i = 0; i < batchDims; ++i)
+    if (x->dims[i] != indices->dims[i]) return b.refused("batch dimensions differ");
+  const size_t nb = static_cast<size_t>(batchDims);
+  uint32_t batch = 1, indexed = 1;
+  for (size_t i = 0; i < nb; ++i)
+    batch *= x->dims[i];
+  std::vector<int32_t> strides(k);
+  for (uint32_t j = k; j-- > 0;) {
+    strides[j] = static_cast<int32_t>(indexed);
+    indexed *= x->dims[nb + j];
+  }
+  if (static_cast<uint64_t>(batch) * indexed > INT32_MAX)
+    return b.refused("too many elements for int32 indexes");
+  Dims lead(indices->dims.begin(), indices->dims.end() - 1);  // the positions
+  Dims rest(x->dims.begin() + nb + k, x->dims.end());
+  Dims out = lead;
+  out.insert(out.end(), rest.begin(), rest.end());
+  if (out.empty() || lead.empty()) return b.refused("a scalar result has no NNAPI shape");
+  // The batch offset of each position: its batch coordinate * indexed.
+  const size_t positions = elementCount(lead);
+  uint32_t perBatch = 1;
+  for (size_t i = nb; i < lead.size(); ++i)
+    perBatch *= lead[i];
+  std::vector<int32_t> offsets(positions);
+  for (size_t p = 0; p < positions; ++p)
+    offsets[p] = static_cast<int32_t>(p / perBatch * indexed);
+  const int32_t i32 = ANEURALNETWORKS_TENSOR_INT32, b8 = ANEURALNETWORKS_TENSOR_BOOL8;
+  Dims component = lead;
+  component.push_back(1);
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*indices));
+  NNRT_ASSIGN_OR_RETURN(uint32_t flat, b.constInts(offsets, component));
+  for (uint32_t j = 0; j < k; ++j) {
+    std::vector<int32_t> begin(q, 0), size(indices->dims.begin(), indices->dims.end());
+    begin.back() = static_cast<int32_t>(j);
+    size.back() = 1;
+    NNRT_ASSIGN_OR_RETURN(uint32_t beginOperand, b.constInts(begin));
+    NNRT_ASSIGN_OR_RETURN(uint32_t sizeOperand, b.constInts(size));
+    NNRT_ASSIGN_OR_RETURN(uint32_t idx,
+                          apply(b, ANEURALNETWORKS_SLICE, {in, beginOperand, sizeOperand}, i32, component));
+    NNRT_ASSIGN_OR_RETURN(uint32_t zero, b.constInts({0}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t negative, apply(b, ANEURALNETWORKS_LESS, {idx, zero}, b8, component));
+    NNRT_ASSIGN_OR_RETURN(uint32_t axisSize, b.constInts({static_cast<int32_t>(x->dims[nb + j])}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t wrapped,
+                          arithmetic(b, ANEURALNETWORKS_ADD, idx, axisSize, i32, component));
+    NNRT_ASSIGN_OR_RETURN(uint32_t positive,
+                          apply(b, ANEURALNETWORKS_SELECT, {negative, wrapped, idx}, i32, component));
+    NNRT_ASSIGN_OR_RETURN(uint32_t stride, b.constInts({strides[j]}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t scaled,
+                          arithmetic(b, ANEURALNETWORKS_MUL, positive, stride, i32, component));
+    NNRT_ASSIGN_OR_RETURN(flat, arithmetic(b, ANEURALNETWORKS_ADD, flat, scaled, i32, component));
+  }
+  NNRT_ASSIGN_OR_RETURN(flat, b.reshape(flat, i32, lead));
+  Dims flattened{batch * indexed};
+  flattened.insert(flattened.end(), rest.begin(), rest.end());
+  NNRT_ASSIGN_OR_RETURN(uint32_t data, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(data, b.reshape(data, x->type, flattened));
+  NNRT_ASSIGN_OR_RETURN(uint32_t axisOperand, b.scalarInt(0));
+  return b.emit(ANEURALNETWORKS_GATHER, {data, axisOperand, flat}, x->type, out);
+}
+
+}  // namespace nnrt::onnxfront

@@ -1,0 +1,258 @@
+// ONNX operators that make constants, read shapes or convert types -> NNAPI: Constant, Cast, CastLike,
+// Shape, Size, ConstantOfShape, Trilu, EyeLike and Range.
+#include "onnx/operators_common.hpp"
+
+namespace nnrt::onnxfront {
+
+Result<void> mapConstant(GraphBuilder& b) {
+  // value_int(s) and value_float(s): a scalar or a 1-D tensor (int64 as int32, checked for range).
+  for (const char* name : {"value_int", "value_ints", "value_float", "value_floats"}) {
+    const auto* a = b.attribute(name);
+    if (a == nullptr) continue;
+    const bool ints = name == std::string_view("value_int") || name == std::string_view("value_ints");
+    const bool scalar = name == std::string_view("value_int") || name == std::string_view("value_float");
+    std::vector<double> values;
+    if (scalar) {
+      values.push_back(ints ? static_cast<double>(a->i()) : a->f());
+    } else if (ints) {
+      values.assign(a->ints().begin(), a->ints().end());
+    } else {
+      values.assign(a->floats().begin(), a->floats().end());
+    }
+    if (values.empty()) return b.refused("an empty constant has no NNAPI shape");
+    NNRT_ASSIGN_OR_RETURN(
+        HostTensor t, filledTensor(b, ints ? ANEURALNETWORKS_TENSOR_INT32 : ANEURALNETWORKS_TENSOR_FLOAT32,
+                                   scalar ? Dims{} : Dims{static_cast<uint32_t>(values.size())}, values));
+    defineConstant(b, 0, std::move(t));
+    return {};
+  }
+  const auto* a = b.attribute("value");
+  if (a == nullptr || a->type() != onnx::AttributeProto::TENSOR)
+    return b.refused("only the value, value_int(s) and value_float(s) forms are supported");
+  auto decoded = decodeTensor(a->t(), {});
+  if (!decoded.has_value()) return b.refused(decoded.error().message);
+  Value v;
+  v.type = decoded->type;
+  v.dims = decoded->dimensions;
+  if (v.dims.empty()) {
+    v.scalar = true;
+    v.dims = {1};
+  }
+  v.constant = std::move(*decoded);
+  b.define(0, std::move(v));
+  return {};
+}
+
+namespace {
+
+Result<void> castTo(GraphBuilder& b, int32_t type);
+
+}  // namespace
+
+Result<void> mapCast(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(int64_t to, b.attrInt("to", -1));
+  auto type = nnapiTensorType(static_cast<int32_t>(to));
+  if (!type.has_value())
+    return b.refused("to " + onnxTypeName(static_cast<int32_t>(to)) + ": " + type.error().message);
+  return castTo(b, *type);
+}
+
+namespace {
+
+Value constantInts32(const std::vector<int32_t>& values, bool scalar) {
+  Value v;
+  v.type = ANEURALNETWORKS_TENSOR_INT32;
+  v.dims = {static_cast<uint32_t>(values.size())};
+  v.scalar = scalar;
+  HostTensor t;
+  t.type = v.type;
+  if (!scalar) t.dimensions = v.dims;
+  t.bytes.resize(values.size() * 4);
+  std::memcpy(t.bytes.data(), values.data(), t.bytes.size());
+  v.constant = std::move(t);
+  return v;
+}
+
+}  // namespace
+
+// Shape and Size are known at load time (static shapes): constants.
+Result<void> mapShape(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  if (x->scalar) return b.refused("the shape of a scalar is empty, which NNAPI cannot hold");
+  int64_t rank = static_cast<int64_t>(x->dims.size());
+  NNRT_ASSIGN_OR_RETURN(int64_t start, b.attrInt("start", 0));
+  NNRT_ASSIGN_OR_RETURN(int64_t end, b.attrInt("end", rank));
+  if (start < 0) start += rank;
+  if (end < 0) end += rank;
+  start = std::clamp<int64_t>(start, 0, rank);
+  end = std::clamp<int64_t>(end, 0, rank);
+  if (end <= start) return b.refused("an empty shape slice has no NNAPI shape");
+  b.define(0, constantInts32(std::vector<int32_t>(x->dims.begin() + start, x->dims.begin() + end), false));
+  return {};
+}
+
+Result<void> mapSize(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  size_t count = elementCount(x->dims);
+  if (count > INT32_MAX) return b.refused("the size does not fit int32");
+  b.define(0, constantInts32({static_cast<int32_t>(count)}, true));
+  return {};
+}
+
+Result<void> mapConstantOfShape(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> shape, b.constantInts(0));
+  HostTensor fill{ANEURALNETWORKS_TENSOR_FLOAT32, {1}, std::vector<uint8_t>(4, 0)};
+  if (const auto* a = b.attribute("value")) {
+    if (a->type() != onnx::AttributeProto::TENSOR) return b.refused("value must be a tensor");
+    auto decoded = decodeTensor(a->t(), {});
+    if (!decoded.has_value()) return b.refused(decoded.error().message);
+    if (elementCount(decoded->dimensions) != 1) return b.refused("value must hold one element");
+    fill = std::move(*decoded);
+  }
+  Value v;
+  v.type = fill.type;
+  for (int32_t d : shape) {
+    if (d <= 0) return b.refused("an empty tensor has no NNAPI shape");
+    v.dims.push_back(static_cast<uint32_t>(d));
+  }
+  v.scalar = v.dims.empty();
+  if (v.scalar) v.dims = {1};
+  HostTensor t;
+  t.type = fill.type;
+  t.dimensions = v.scalar ? Dims{} : v.dims;
+  for (size_t i = 0; i < elementCount(v.dims); ++i)
+    t.bytes.insert(t.bytes.end(), fill.bytes.begin(), fill.bytes.end());
+  v.constant = std::move(t);
+  b.define(0, std::move(v));
+  return {};
+}
+
+namespace {
+
+Result<void> castTo(GraphBuilder& b, int32_t type) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (type == ANEURALNETWORKS_TENSOR_BOOL8 || x->type == ANEURALNETWORKS_TENSOR_BOOL8) {
+    return b.refused("NNAPI CAST does not take booleans");
+  }
+  if (quantized(type) || quantized(x->type))
+    return b.refused("casts to and from 8-bit integers are not supported (ONNX saturates or wraps by type)");
+  const bool folds = [&] {
+    for (int32_t t : {x->type, type})
+      if (t != ANEURALNETWORKS_TENSOR_FLOAT32 && t != ANEURALNETWORKS_TENSOR_INT32) return false;
+    return x->constant.has_value() && elementCount(x->dims) <= 4096;
+  }();
+  if (folds) {
+    // A small constant is cast at load time, as NNAPI's CAST would (floats to integers truncated).
+    std::vector<double> values(elementCount(x->dims));
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (x->type == ANEURALNETWORKS_TENSOR_INT32) {
+        int32_t v;
+        std::memcpy(&v, x->constant->bytes.data() + 4 * i, 4);
+        values[i] = v;
+      } else {
+        float v;
+        std::memcpy(&v, x->constant->bytes.data() + 4 * i, 4);
+        if (type == ANEURALNETWORKS_TENSOR_INT32 && !(std::fabs(v) < 2147483648.0f))
+          return b.refused("a constant outside int32 cast to an integer");
+        values[i] = type == ANEURALNETWORKS_TENSOR_INT32 ? std::trunc(v) : v;
+      }
+    }
+    NNRT_ASSIGN_OR_RETURN(HostTensor t, filledTensor(b, type, x->scalar ? Dims{} : x->dims, values));
+    defineConstant(b, 0, std::move(t));
+    return {};
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  return b.emit(ANEURALNETWORKS_CAST, {in}, type, x->dims);
+}
+
+}  // namespace
+
+Result<void> mapCastLike(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* like, b.requiredInput(1));
+  return castTo(b, like->type);
+}
+
+// Trilu: SELECT(mask, x, 0) with the constant triangular mask over the last two axes (column - row >= k
+// for the upper part, <= k for the lower).
+Result<void> mapTrilu(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(int64_t upper, b.attrInt("upper", 1));
+  int64_t k = 0;
+  NNRT_ASSIGN_OR_RETURN(const Value* kInput, b.input(1));
+  if (kInput != nullptr) {
+    NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> values, b.constantInts(1));
+    if (values.size() != 1) return b.refused("k must be one value");
+    k = values[0];
+  }
+  if (x->scalar || x->dims.size() < 2) return b.refused("the input must have rank 2 or more");
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  const size_t rank = x->dims.size();
+  const uint32_t rows = x->dims[rank - 2], cols = x->dims[rank - 1];
+  std::vector<double> mask(elementCount(x->dims));
+  for (size_t i = 0; i < mask.size(); ++i) {
+    int64_t column = static_cast<int64_t>(i % cols), row = static_cast<int64_t>(i / cols % rows);
+    mask[i] = upper != 0 ? column - row >= k : column - row <= k;
+  }
+  NNRT_ASSIGN_OR_RETURN(HostTensor maskTensor, filledTensor(b, ANEURALNETWORKS_TENSOR_BOOL8, x->dims, mask));
+  NNRT_ASSIGN_OR_RETURN(uint32_t maskOperand,
+                        b.addConstant(ANEURALNETWORKS_TENSOR_BOOL8, x->dims, std::move(maskTensor.bytes)));
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t zeros, constFilled(b, x->type, x->dims, 0.0));
+  return b.emit(ANEURALNETWORKS_SELECT, {maskOperand, in, zeros}, x->type, x->dims);
+}
+
+// EyeLike: a constant with ones where column - row == k.
+Result<void> mapEyeLike(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(int64_t k, b.attrInt("k", 0));
+  int32_t type = x->type;
+  if (b.attribute("dtype") != nullptr) {
+    NNRT_ASSIGN_OR_RETURN(int64_t dtype, b.attrInt("dtype", 0));
+    auto t = nnapiTensorType(static_cast<int32_t>(dtype));
+    if (!t.has_value())
+      return b.refused("dtype " + onnxTypeName(static_cast<int32_t>(dtype)) + ": " + t.error().message);
+    type = *t;
+  }
+  if (x->scalar || x->dims.size() != 2) return b.refused("the input must be 2-D");
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  std::vector<double> values(elementCount(x->dims));
+  for (size_t i = 0; i < values.size(); ++i)
+    values[i] = static_cast<int64_t>(i % x->dims[1]) - static_cast<int64_t>(i / x->dims[1]) == k ? 1.0 : 0.0;
+  NNRT_ASSIGN_OR_RETURN(HostTensor t, filledTensor(b, type, x->dims, values));
+  defineConstant(b, 0, std::move(t));
+  return {};
+}
+
+// Range: start, limit and delta are constants, so the sequence is one too.
+Result<void> mapRange(GraphBuilder& b) {
+  std::vector<double> bounds;
+  int32_t type = 0;
+  for (int i = 0; i < 3; ++i) {
+    NNRT_ASSIGN_OR_RETURN(const Value* v, b.requiredInput(i));
+    if (i == 0) type = v->type;
+    if (v->type != type) return b.refused("inputs of different types");
+    if (elementCount(v->dims) != 1) return b.refused("start, limit and delta must be scalars");
+    if (type == ANEURALNETWORKS_TENSOR_INT32) {
+      NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> value, b.constantInts(i));
+      bounds.push_back(value[0]);
+    } else {
+      NNRT_ASSIGN_OR_RETURN(std::vector<float> value, b.constantFloats(i));
+      bounds.push_back(value[0]);
+    }
+  }
+  const double start = bounds[0], limit = bounds[1], delta = bounds[2];
+  if (delta == 0) return b.refused("delta 0");
+  double count = std::ceil((limit - start) / delta);
+  if (!(count >= 1)) return b.refused("an empty range has no NNAPI shape");
+  if (count > 1e7) return b.refused("the range is longer than 10^7");
+  std::vector<double> values(static_cast<size_t>(count));
+  for (size_t i = 0; i < values.size(); ++i)
+    values[i] = start + static_cast<double>(i) * delta;
+  NNRT_ASSIGN_OR_RETURN(HostTensor t, filledTensor(b, type, {static_cast<uint32_t>(values.size())}, values));
+  defineConstant(b, 0, std::move(t));
+  return {};
+}
+
+}  // namespace nnrt::onnxfront

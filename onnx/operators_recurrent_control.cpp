@@ -1,0 +1,315 @@
+// ONNX recurrent and control-flow operators -> NNAPI: RNN, LSTM and If.
+#include "onnx/operators_common.hpp"
+
+namespace nnrt::onnxfront {
+
+// RNN (one layer) -> UNIDIRECTIONAL_SEQUENCE_RNN per direction: W [dirs, hidden, input] and
+// R [dirs, hidden, hidden] are NNAPI's weights and recurrent weights, the bias Wb + Rb (constants, summed
+// at load time), the initial state initial_h (zeros when absent), layout 0/1 NNAPI's time-major flag.
+// The reverse direction runs on X REVERSEd along time, its Y REVERSEd back (its Y_h is the state after
+// the first step of the sequence, as ONNX's). Y and Y_h are the directions' outputs with the direction
+// axis inserted (concatenated along it when bidirectional).
+Result<void> mapRnn(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  if (x->dims.size() != 3 || !allKnown(x->dims)) return b.refused("X must be 3-D with a known shape");
+  NNRT_ASSIGN_OR_RETURN(std::string direction, b.attrString("direction", "forward"));
+  if (direction != "forward" && direction != "reverse" && direction != "bidirectional")
+    return b.refused("direction '" + direction + "' is not supported");
+  const uint32_t dirs = direction == "bidirectional" ? 2 : 1;
+  for (const char* unsupported : {"activation_alpha", "activation_beta", "clip"}) {
+    if (b.attribute(unsupported) != nullptr)
+      return b.refused(std::string("attribute '") + unsupported + "' is not supported");
+  }
+  std::vector<int32_t> activations(dirs, 4);  // NNAPI's recurrent activation codes: Tanh
+  if (const auto* a = b.attribute("activations")) {
+    if (a->strings_size() != static_cast<int>(dirs))
+      return b.refused("activations must name one function per direction");
+    for (uint32_t d = 0; d < dirs; ++d) {
+      const std::string& f = a->strings(static_cast<int>(d));
+      activations[d] = f == "Tanh" ? 4 : f == "Relu" ? 1 : f == "Sigmoid" ? 6 : -1;
+      if (activations[d] < 0) return b.refused("activation '" + f + "' is not supported");
+    }
+  }
+  NNRT_ASSIGN_OR_RETURN(int64_t layout, b.attrInt("layout", 0));
+  NNRT_ASSIGN_OR_RETURN(int64_t hiddenSize, b.attrInt("hidden_size", 0));
+  const uint32_t seq = layout == 0 ? x->dims[0] : x->dims[1], batch = layout == 0 ? x->dims[1] : x->dims[0];
+  const uint32_t inputSize = x->dims[2], hidden = static_cast<uint32_t>(hiddenSize);
+  NNRT_ASSIGN_OR_RETURN(std::vector<float> w, b.constantFloats(1));
+  NNRT_ASSIGN_OR_RETURN(std::vector<float> r, b.constantFloats(2));
+  if (hidden < 1 || w.size() != static_cast<size_t>(dirs) * hidden * inputSize ||
+      r.size() != static_cast<size_t>(dirs) * hidden * hidden)
+    return b.refused("W and R do not match hidden_size, the directions and the input");
+  std::vector<float> bias(static_cast<size_t>(dirs) * hidden, 0.0f);
+  NNRT_ASSIGN_OR_RETURN(const Value* bInput, b.input(3));
+  if (bInput != nullptr) {
+    NNRT_ASSIGN_OR_RETURN(std::vector<float> values, b.constantFloats(3));
+    if (values.size() != 2 * static_cast<size_t>(dirs) * hidden)
+      return b.refused("B must have 2 * hidden_size values per direction");
+    for (uint32_t d = 0; d < dirs; ++d) {
+      for (uint32_t i = 0; i < hidden; ++i)
+        bias[d * hidden + i] = values[2 * d * hidden + i] + values[(2 * d + 1) * hidden + i];
+    }
+  }
+  NNRT_ASSIGN_OR_RETURN(const Value* lengths, b.input(4));
+  if (lengths != nullptr) {
+    NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> values, b.constantInts(4));
+    for (int32_t v : values)
+      if (v != static_cast<int32_t>(seq)) return b.refused("sequence_lens shorter than the sequence");
+  }
+  const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32;
+  NNRT_ASSIGN_OR_RETURN(const Value* initial, b.input(5));
+  uint32_t initialOperand = kNoOperand;
+  if (initial != nullptr) {
+    if (elementCount(initial->dims) != static_cast<size_t>(dirs) * batch * hidden)
+      return b.refused("initial_h has the wrong size");
+    NNRT_ASSIGN_OR_RETURN(uint32_t h, b.operand(*initial));
+    // [dirs, batch, hidden] (layout 0) or [batch, dirs, hidden] (layout 1).
+    NNRT_ASSIGN_OR_RETURN(
+        initialOperand,
+        b.reshape(h, f32, layout == 0 ? Dims{dirs, batch, hidden} : Dims{batch, dirs, hidden}));
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t timeMajor, b.scalarInt(layout == 0 ? 1 : 0));
+  NNRT_ASSIGN_OR_RETURN(uint32_t timeAxis, b.constInts({layout == 0 ? 0 : 1}));
+  const Dims sequenceDims = layout == 0 ? Dims{seq, batch, hidden} : Dims{batch, seq, hidden};
+  const Dims yDims = layout == 0 ? Dims{seq, 1, batch, hidden} : Dims{batch, seq, 1, hidden};
+  const Dims yhDims = layout == 0 ? Dims{1, batch, hidden} : Dims{batch, 1, hidden};
+  std::vector<uint32_t> ys, yhs;
+  for (uint32_t d = 0; d < dirs; ++d) {
+    const bool reverse = direction == "reverse" || d == 1;
+    uint32_t state;
+    if (initialOperand != kNoOperand) {
+      NNRT_ASSIGN_OR_RETURN(uint32_t begin,
+                            b.constInts(layout == 0 ? std::vector<int32_t>{static_cast<int32_t>(d), 0, 0}
+                                                    : std::vector<int32_t>{0, static_cast<int32_t>(d), 0}));
+      NNRT_ASSIGN_OR_RETURN(uint32_t size, b.constInts(layout == 0 ? std::vector<int32_t>{1, -1, -1}
+                                                                   : std::vector<int32_t>{-1, 1, -1}));
+      NNRT_ASSIGN_OR_RETURN(uint32_t sliced,
+                            apply(b, ANEURALNETWORKS_SLICE, {initialOperand, begin, size}, f32,
+                                  layout == 0 ? Dims{1, batch, hidden} : Dims{batch, 1, hidden}));
+      NNRT_ASSIGN_OR_RETURN(state, b.reshape(sliced, f32, {batch, hidden}));
+    } else {
+      NNRT_ASSIGN_OR_RETURN(state, constFilled(b, f32, {batch, hidden}, 0.0));
+    }
+    uint32_t sequence = in;
+    if (reverse) {
+      NNRT_ASSIGN_OR_RETURN(sequence, apply(b, ANEURALNETWORKS_REVERSE, {in, timeAxis}, f32, x->dims));
+    }
+    const size_t wSize = static_cast<size_t>(hidden) * inputSize,
+                 rSize = static_cast<size_t>(hidden) * hidden;
+    NNRT_ASSIGN_OR_RETURN(uint32_t weights, b.constFloats(std::vector<float>(w.begin() + d * wSize,
+                                                                             w.begin() + (d + 1) * wSize),
+                                                          {hidden, inputSize}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t recurrent, b.constFloats(std::vector<float>(r.begin() + d * rSize,
+                                                                               r.begin() + (d + 1) * rSize),
+                                                            {hidden, hidden}));
+    NNRT_ASSIGN_OR_RETURN(
+        uint32_t biasOperand,
+        b.constFloats(std::vector<float>(bias.begin() + d * hidden, bias.begin() + (d + 1) * hidden)));
+    NNRT_ASSIGN_OR_RETURN(uint32_t activationOperand, b.scalarInt(activations[d]));
+    NNRT_ASSIGN_OR_RETURN(uint32_t y, b.addTensor(f32, sequenceDims));
+    NNRT_ASSIGN_OR_RETURN(uint32_t yh, b.addTensor(f32, {batch, hidden}));
+    NNRT_RETURN_IF_ERROR(b.addOperation(
+        ANEURALNETWORKS_UNIDIRECTIONAL_SEQUENCE_RNN,
+        {sequence, weights, recurrent, biasOperand, state, activationOperand, timeMajor}, {y, yh}));
+    if (reverse) {
+      NNRT_ASSIGN_OR_RETURN(y, apply(b, ANEURALNETWORKS_REVERSE, {y, timeAxis}, f32, sequenceDims));
+    }
+    NNRT_ASSIGN_OR_RETURN(y, b.reshape(y, f32, yDims));
+    NNRT_ASSIGN_OR_RETURN(yh, b.reshape(yh, f32, yhDims));
+    ys.push_back(y);
+    yhs.push_back(yh);
+  }
+  // The direction axis: 1 of Y and 0 of Y_h (layout 0), 2 and 1 (layout 1).
+  auto joined = [&](const std::vector<uint32_t>& parts, Dims dims, int32_t axis) -> Result<uint32_t> {
+    if (parts.size() == 1) return parts[0];
+    dims[axis] = dirs;
+    NNRT_ASSIGN_OR_RETURN(uint32_t axisOperand, b.scalarInt(axis));
+    return apply(b, ANEURALNETWORKS_CONCATENATION, {parts[0], parts[1], axisOperand}, f32, dims);
+  };
+  Dims yOut = yDims, yhOut = yhDims;
+  yOut[layout == 0 ? 1 : 2] = dirs;
+  yhOut[layout == 0 ? 0 : 1] = dirs;
+  if (b.node()->output_size() > 0 && !b.node()->output(0).empty()) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t out, joined(ys, yDims, layout == 0 ? 1 : 2));
+    defineOperand(b, 0, out, f32, yOut);
+  }
+  if (b.node()->output_size() > 1 && !b.node()->output(1).empty()) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t out, joined(yhs, yhDims, layout == 0 ? 0 : 1));
+    defineOperand(b, 1, out, f32, yhOut);
+  }
+  return {};
+}
+
+// LSTM (forward, one layer, default activations) -> UNIDIRECTIONAL_SEQUENCE_LSTM: ONNX's gate blocks
+// (i, o, f, c in W [1, 4H, I], R [1, 4H, H], B [1, 8H] as Wb then Rb, P [1, 3H] as i, o, f) are split
+// into NNAPI's per-gate weights at load time, the biases summed; initial_h and initial_c (zeros when
+// absent) are the states in; Y, Y_h and Y_c are its three outputs with the direction axis inserted.
+Result<void> mapLstm(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  if (x->dims.size() != 3 || !allKnown(x->dims)) return b.refused("X must be 3-D with a known shape");
+  NNRT_ASSIGN_OR_RETURN(std::string direction, b.attrString("direction", "forward"));
+  if (direction != "forward") return b.refused("direction '" + direction + "' is not supported");
+  for (const char* unsupported : {"activation_alpha", "activation_beta", "clip"}) {
+    if (b.attribute(unsupported) != nullptr)
+      return b.refused(std::string("attribute '") + unsupported + "' is not supported");
+  }
+  if (const auto* a = b.attribute("activations")) {
+    if (a->strings_size() != 3 || a->strings(0) != "Sigmoid" || a->strings(1) != "Tanh" ||
+        a->strings(2) != "Tanh")
+      return b.refused("activations other than Sigmoid, Tanh, Tanh are not supported");
+  }
+  NNRT_ASSIGN_OR_RETURN(int64_t coupled, b.attrInt("input_forget", 0));
+  if (coupled != 0) return b.refused("input_forget 1 is not supported");
+  NNRT_ASSIGN_OR_RETURN(int64_t layout, b.attrInt("layout", 0));
+  NNRT_ASSIGN_OR_RETURN(int64_t hiddenSize, b.attrInt("hidden_size", 0));
+  const uint32_t seq = layout == 0 ? x->dims[0] : x->dims[1], batch = layout == 0 ? x->dims[1] : x->dims[0];
+  const uint32_t inputSize = x->dims[2], H = static_cast<uint32_t>(hiddenSize);
+  NNRT_ASSIGN_OR_RETURN(std::vector<float> w, b.constantFloats(1));
+  NNRT_ASSIGN_OR_RETURN(std::vector<float> r, b.constantFloats(2));
+  if (H < 1 || w.size() != size_t{4} * H * inputSize || r.size() != size_t{4} * H * H)
+    return b.refused("W and R do not match hidden_size and the input");
+  std::vector<float> bias(size_t{4} * H, 0.0f);
+  NNRT_ASSIGN_OR_RETURN(const Value* bInput, b.input(3));
+  if (bInput != nullptr) {
+    NNRT_ASSIGN_OR_RETURN(std::vector<float> values, b.constantFloats(3));
+    if (values.size() != size_t{8} * H) return b.refused("B must have 8 * hidden_size values");
+    for (size_t i = 0; i < bias.size(); ++i)
+      bias[i] = values[i] + values[bias.size() + i];
+  }
+  NNRT_ASSIGN_OR_RETURN(const Value* lengths, b.input(4));
+  if (lengths != nullptr) {
+    NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> values, b.constantInts(4));
+    for (int32_t v : values)
+      if (v != static_cast<int32_t>(seq)) return b.refused("sequence_lens shorter than the sequence");
+  }
+  std::vector<float> peepholes;
+  NNRT_ASSIGN_OR_RETURN(const Value* pInput, b.input(7));
+  if (pInput != nullptr) {
+    NNRT_ASSIGN_OR_RETURN(peepholes, b.constantFloats(7));
+    if (peepholes.size() != size_t{3} * H) return b.refused("P must have 3 * hidden_size values");
+  }
+  const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32;
+  // ONNX's gate blocks in order i, o, f, c; NNAPI wants i, f, c, o.
+  auto block = [&](const std::vector<float>& all, int gate, size_t size) {
+    return std::vector<float>(all.begin() + gate * size, all.begin() + (gate + 1) * size);
+  };
+  constexpr int kOnnxGate[4] = {0, 2, 3, 1};  // NNAPI's i, f, c, o in ONNX's order
+  std::vector<uint32_t> inputs;
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  inputs.push_back(in);
+  for (int g : kOnnxGate) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t o, b.constFloats(block(w, g, size_t{H} * inputSize), {H, inputSize}));
+    inputs.push_back(o);
+  }
+  for (int g : kOnnxGate) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t o, b.constFloats(block(r, g, size_t{H} * H), {H, H}));
+    inputs.push_back(o);
+  }
+  for (int g : {0, 2, 1}) {  // cell to input, forget, output: ONNX's P is i, o, f
+    uint32_t o;
+    if (peepholes.empty()) {
+      NNRT_ASSIGN_OR_RETURN(o, b.addConstant(f32, {H}, {}));  // omitted
+    } else {
+      NNRT_ASSIGN_OR_RETURN(o, b.constFloats(block(peepholes, g, H), {H}));
+    }
+    inputs.push_back(o);
+  }
+  for (int g : kOnnxGate) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t o, b.constFloats(block(bias, g, H), {H}));
+    inputs.push_back(o);
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t projection, b.addConstant(f32, {H, H}, {}));   // omitted
+  NNRT_ASSIGN_OR_RETURN(uint32_t projectionBias, b.addConstant(f32, {H}, {}));  // omitted
+  inputs.push_back(projection);
+  inputs.push_back(projectionBias);
+  for (int i : {5, 6}) {  // initial_h, initial_c
+    NNRT_ASSIGN_OR_RETURN(const Value* initial, b.input(i));
+    uint32_t state;
+    if (initial != nullptr) {
+      if (elementCount(initial->dims) != size_t{batch} * H)
+        return b.refused("initial states have the wrong size");
+      NNRT_ASSIGN_OR_RETURN(uint32_t s, b.operand(*initial));
+      NNRT_ASSIGN_OR_RETURN(state, b.reshape(s, f32, {batch, H}));
+    } else {
+      NNRT_ASSIGN_OR_RETURN(state, constFilled(b, f32, {batch, H}, 0.0));
+    }
+    inputs.push_back(state);
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t activation, b.scalarInt(4));  // tanh
+  NNRT_ASSIGN_OR_RETURN(uint32_t cellClip, b.scalarFloat(0.0f));
+  NNRT_ASSIGN_OR_RETURN(uint32_t projClip, b.scalarFloat(0.0f));
+  NNRT_ASSIGN_OR_RETURN(uint32_t timeMajor, b.scalarBool(layout == 0));
+  for (uint32_t o : {activation, cellClip, projClip, timeMajor})
+    inputs.push_back(o);
+  for (int i = 0; i < 4; ++i) {                                      // no layer normalization weights
+    NNRT_ASSIGN_OR_RETURN(uint32_t o, b.addConstant(f32, {H}, {}));  // omitted
+    inputs.push_back(o);
+  }
+  const Dims sequenceDims = layout == 0 ? Dims{seq, batch, H} : Dims{batch, seq, H};
+  NNRT_ASSIGN_OR_RETURN(uint32_t y, b.addTensor(f32, sequenceDims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t yh, b.addTensor(f32, {batch, H}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t yc, b.addTensor(f32, {batch, H}));
+  NNRT_RETURN_IF_ERROR(b.addOperation(ANEURALNETWORKS_UNIDIRECTIONAL_SEQUENCE_LSTM, inputs, {y, yh, yc}));
+  const Dims yDims = layout == 0 ? Dims{seq, 1, batch, H} : Dims{batch, seq, 1, H};
+  const Dims stateDims = layout == 0 ? Dims{1, batch, H} : Dims{batch, 1, H};
+  const std::pair<uint32_t, Dims> outputs[3] = {{y, yDims}, {yh, stateDims}, {yc, stateDims}};
+  for (int i = 0; i < 3; ++i) {
+    if (b.node()->output_size() <= i || b.node()->output(i).empty()) continue;
+    NNRT_ASSIGN_OR_RETURN(uint32_t reshaped, b.reshape(outputs[i].first, f32, outputs[i].second));
+    defineOperand(b, i, reshaped, f32, outputs[i].second);
+  }
+  return {};
+}
+
+// If: NNAPI IF with then_branch and else_branch built as referenced models. NNAPI passes the IF's inputs
+// to both branches, so each takes every value of the enclosing graph either branch reads (constants are
+// copied into the branches instead); both branches must give outputs of the same types and shapes.
+Result<void> mapIf(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* cond, b.requiredInput(0));
+  if (cond->type != ANEURALNETWORKS_TENSOR_BOOL8 || elementCount(cond->dims) != 1)
+    return b.refused("cond must be one bool");
+  const onnx::AttributeProto* thenBranch = b.attribute("then_branch");
+  const onnx::AttributeProto* elseBranch = b.attribute("else_branch");
+  if (thenBranch == nullptr || !thenBranch->has_g() || elseBranch == nullptr || !elseBranch->has_g())
+    return b.refused("then_branch and else_branch must be graphs");
+  std::vector<std::string> captured;
+  outerNames(thenBranch->g(), captured);
+  outerNames(elseBranch->g(), captured);
+  NNRT_ASSIGN_OR_RETURN(Subgraph thenModel, buildSubgraph(b, thenBranch->g(), {}, captured));
+  NNRT_ASSIGN_OR_RETURN(Subgraph elseModel, buildSubgraph(b, elseBranch->g(), {}, captured));
+  const size_t n = thenModel.outputs.size();
+  if (elseModel.outputs.size() != n || static_cast<int>(n) != b.node()->output_size())
+    return b.refused("the branches and the node have different numbers of outputs");
+  for (size_t i = 0; i < n; ++i) {
+    const Value& t = thenModel.outputs[i];
+    const Value& e = elseModel.outputs[i];
+    if (t.type != e.type || t.dims != e.dims || t.scalar != e.scalar)
+      return b.refused("output " + std::to_string(i) + " differs in type or shape between the branches");
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t condOperand, b.operand(*cond));
+  NNRT_ASSIGN_OR_RETURN(uint32_t thenOperand, b.addModelOperand(thenModel.model.get()));
+  NNRT_ASSIGN_OR_RETURN(uint32_t elseOperand, b.addModelOperand(elseModel.model.get()));
+  std::vector<uint32_t> inputs{condOperand, thenOperand, elseOperand};
+  for (const auto& name : captured) {
+    const Value* value = b.find(name);
+    if (value != nullptr && !value->constant.has_value()) {
+      NNRT_ASSIGN_OR_RETURN(uint32_t operand, b.operand(*value));
+      inputs.push_back(operand);
+    }
+  }
+  std::vector<uint32_t> outputs;
+  for (const Value& t : thenModel.outputs) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t out, b.addTensor(t.type, t.dims));
+    outputs.push_back(out);
+  }
+  NNRT_RETURN_IF_ERROR(b.addOperation(ANEURALNETWORKS_IF, inputs, outputs));
+  for (size_t i = 0; i < n; ++i)
+    defineOperand(b, static_cast<int>(i), outputs[i], thenModel.outputs[i].type, thenModel.outputs[i].dims,
+                  thenModel.outputs[i].scalar);
+  return {};
+}
+
+}  // namespace nnrt::onnxfront

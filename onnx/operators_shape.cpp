@@ -1,0 +1,475 @@
+// ONNX operators that move or reshape a tensor -> NNAPI: Identity, Reshape, Flatten, Squeeze, Unsqueeze,
+// Transpose, Concat, Slice, Split, Dropout, DepthToSpace/SpaceToDepth, Tile, Pad and Expand.
+#include "onnx/operators_common.hpp"
+
+namespace nnrt::onnxfront {
+
+Result<void> mapIdentity(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  NNRT_ASSIGN_OR_RETURN(uint32_t a, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t out, b.reshape(a, x->type, x->dims));
+  defineOperand(b, 0, out, x->type, x->dims, x->scalar);
+  return {};
+}
+
+namespace {
+
+Result<void> reshapeTo(GraphBuilder& b, const Value& x, Dims dims, bool scalar = false) {
+  NNRT_ASSIGN_OR_RETURN(uint32_t a, b.operand(x));
+  if (dims.empty()) dims = {1};
+  NNRT_ASSIGN_OR_RETURN(uint32_t out, b.reshape(a, x.type, dims));
+  Value v;
+  v.operand = out;
+  v.type = x.type;
+  v.dims = dims;
+  v.scalar = scalar;
+  b.define(0, v);
+  return {};
+}
+
+}  // namespace
+
+Result<void> mapReshape(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(int64_t allowZero, b.attrInt("allowzero", 0));
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> shape, b.constantInts(1));
+  size_t total = elementCount(x->dims);
+  Dims out;
+  int inferred = -1;
+  size_t known = 1;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    int64_t d = shape[i];
+    if (d == 0 && allowZero == 0) {
+      if (i >= x->dims.size()) return b.refused("shape copies a dimension the input does not have");
+      d = x->dims[i];
+    }
+    if (d == -1) {
+      if (inferred >= 0) return b.refused("more than one -1 in shape");
+      inferred = static_cast<int>(i);
+      out.push_back(1);
+      continue;
+    }
+    if (d <= 0) return b.refused("shape entry " + std::to_string(d) + " is not supported");
+    out.push_back(static_cast<uint32_t>(d));
+    known *= d;
+  }
+  if (inferred >= 0) {
+    if (known == 0 || total % known != 0) return b.refused("shape does not match the input's element count");
+    out[inferred] = static_cast<uint32_t>(total / known);
+  }
+  if (elementCount(out) != total) return b.refused("shape does not match the input's element count");
+  return reshapeTo(b, *x, out, out.empty());
+}
+
+Result<void> mapFlatten(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  size_t rank = x->scalar ? 0 : x->dims.size();
+  NNRT_ASSIGN_OR_RETURN(int64_t axis, b.attrInt("axis", 1));
+  if (axis < 0) axis += static_cast<int64_t>(rank);
+  if (axis < 0 || axis > static_cast<int64_t>(rank)) return b.refused("axis outside the input's rank");
+  uint32_t outer = 1, inner = 1;
+  for (size_t i = 0; i < rank; ++i)
+    (static_cast<int64_t>(i) < axis ? outer : inner) *= x->dims[i];
+  return reshapeTo(b, *x, {outer, inner});
+}
+
+Result<std::vector<int64_t>> axesInputOrAttribute(GraphBuilder& b, int inputIndex, int64_t sinceOpset) {
+  if (b.opset() >= sinceOpset) {
+    NNRT_ASSIGN_OR_RETURN(const Value* axes, b.input(inputIndex));
+    if (axes == nullptr) return std::vector<int64_t>{};
+    NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> values, b.constantInts(inputIndex));
+    return std::vector<int64_t>(values.begin(), values.end());
+  }
+  return b.attrInts("axes");
+}
+
+Result<void> mapSqueeze(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  NNRT_ASSIGN_OR_RETURN(std::vector<int64_t> axes, axesInputOrAttribute(b, 1, 13));
+  std::vector<bool> drop(x->dims.size(), false);
+  for (int64_t a : axes) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, a, x->dims.size()));
+    if (x->dims[axis] != 1) return b.refused("squeezed axis has size " + std::to_string(x->dims[axis]));
+    drop[axis] = true;
+  }
+  Dims out;
+  for (size_t i = 0; i < x->dims.size(); ++i) {
+    if (axes.empty() ? x->dims[i] != 1 : !drop[i]) out.push_back(x->dims[i]);
+  }
+  return reshapeTo(b, *x, out, out.empty());
+}
+
+Result<void> mapUnsqueeze(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  NNRT_ASSIGN_OR_RETURN(std::vector<int64_t> axes, axesInputOrAttribute(b, 1, 13));
+  if (axes.empty()) return b.refused("axes missing");
+  Dims in = x->scalar ? Dims{} : x->dims;
+  size_t rank = in.size() + axes.size();
+  std::vector<bool> inserted(rank, false);
+  for (int64_t a : axes) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, a, rank));
+    if (inserted[axis]) return b.refused("axis repeated");
+    inserted[axis] = true;
+  }
+  Dims out;
+  size_t next = 0;
+  for (size_t i = 0; i < rank; ++i)
+    out.push_back(inserted[i] ? 1 : in[next++]);
+  return reshapeTo(b, *x, out);
+}
+
+Result<void> mapTranspose(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(std::vector<int64_t> perm, b.attrInts("perm"));
+  size_t rank = x->dims.size();
+  if (perm.empty()) {
+    for (size_t i = 0; i < rank; ++i)
+      perm.push_back(static_cast<int64_t>(rank - 1 - i));
+  }
+  if (perm.size() != rank) return b.refused("perm does not match the input's rank");
+  Dims out;
+  std::vector<int32_t> p;
+  for (int64_t a : perm) {
+    if (a < 0 || a >= static_cast<int64_t>(rank)) return b.refused("perm entry out of range");
+    out.push_back(x->dims[a]);
+    p.push_back(static_cast<int32_t>(a));
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t permOperand, b.constInts(p));
+  return b.emit(ANEURALNETWORKS_TRANSPOSE, {in, permOperand}, x->type, out);
+}
+
+Result<void> mapConcat(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* first, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(int64_t a, b.attrInt("axis", b.opset() < 4 ? 1 : INT64_MAX));
+  if (a == INT64_MAX) return b.refused("attribute axis missing");
+  NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, a, first->dims.size()));
+  Dims out = first->dims;
+  out[axis] = 0;
+  bool constants = allKnown(first->dims);
+  for (int i = 0; i < b.node()->input_size(); ++i) {
+    NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(i));
+    constants = constants && x->constant.has_value() && allKnown(x->dims);
+  }
+  if (constants) {
+    // Concatenated at load time (shapes built from Shape and Slice stay constants).
+    const size_t element = elementSize(first->type);
+    uint32_t outer = 1, inner = 1;
+    for (size_t d = 0; d < out.size(); ++d)
+      (d < axis ? outer : inner) *= d == axis ? 1 : out[d];
+    std::vector<const Value*> inputs;
+    for (int i = 0; i < b.node()->input_size(); ++i) {
+      NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(i));
+      if (x->dims.size() != out.size() || x->type != first->type)
+        return b.refused("inputs differ in rank or type");
+      out[axis] += x->dims[axis];
+      inputs.push_back(x);
+    }
+    HostTensor t;
+    t.type = first->type;
+    t.dimensions = out;
+    for (uint32_t o = 0; o < outer; ++o) {
+      for (const Value* x : inputs) {
+        size_t block = static_cast<size_t>(x->dims[axis]) * inner * element;
+        const uint8_t* from = x->constant->bytes.data() + o * block;
+        t.bytes.insert(t.bytes.end(), from, from + block);
+      }
+    }
+    defineConstant(b, 0, std::move(t));
+    return {};
+  }
+  std::vector<uint32_t> inputs;
+  bool known = true;
+  for (int i = 0; i < b.node()->input_size(); ++i) {
+    NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(i));
+    if (x->dims.size() != out.size() || x->type != first->type)
+      return b.refused("inputs differ in rank or type");
+    known = known && x->dims[axis] != 0;
+    out[axis] += x->dims[axis];
+    NNRT_ASSIGN_OR_RETURN(uint32_t o, b.operand(*x));
+    inputs.push_back(o);
+  }
+  if (!known) out[axis] = 0;
+  NNRT_ASSIGN_OR_RETURN(uint32_t axisOperand, b.scalarInt(static_cast<int32_t>(axis)));
+  inputs.push_back(axisOperand);
+  return b.emit(ANEURALNETWORKS_CONCATENATION, inputs, first->type, out);
+}
+
+// Slice -> STRIDED_SLICE with ONNX's clamped starts and ends.
+Result<void> mapSlice(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  size_t rank = x->dims.size();
+  std::vector<int64_t> starts, ends, axes, steps;
+  if (b.opset() < 10) {
+    NNRT_ASSIGN_OR_RETURN(starts, b.attrInts("starts"));
+    NNRT_ASSIGN_OR_RETURN(ends, b.attrInts("ends"));
+    NNRT_ASSIGN_OR_RETURN(axes, b.attrInts("axes"));
+  } else {
+    auto ints = [&](int i, std::vector<int64_t>& out) -> Result<void> {
+      NNRT_ASSIGN_OR_RETURN(const Value* v, b.input(i));
+      if (v == nullptr) return {};
+      NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> values, b.constantInts(i));
+      out.assign(values.begin(), values.end());
+      return {};
+    };
+    NNRT_RETURN_IF_ERROR(ints(1, starts));
+    NNRT_RETURN_IF_ERROR(ints(2, ends));
+    NNRT_RETURN_IF_ERROR(ints(3, axes));
+    NNRT_RETURN_IF_ERROR(ints(4, steps));
+  }
+  if (axes.empty()) {
+    for (size_t i = 0; i < starts.size(); ++i)
+      axes.push_back(static_cast<int64_t>(i));
+  }
+  if (steps.empty()) steps.assign(starts.size(), 1);
+  if (starts.size() != ends.size() || starts.size() != axes.size() || starts.size() != steps.size()) {
+    return b.refused("starts, ends, axes and steps differ in length");
+  }
+  std::vector<int32_t> begin(rank, 0), end(x->dims.begin(), x->dims.end()), stride(rank, 1);
+  int32_t endMask = 0;
+  Dims out = x->dims;
+  std::vector<bool> seen(rank, false);
+  for (size_t i = 0; i < starts.size(); ++i) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, axes[i], rank));
+    if (seen[axis]) return b.refused("axis repeated");
+    seen[axis] = true;
+    int64_t dim = x->dims[axis], step = steps[i];
+    if (step == 0) return b.refused("step 0");
+    int64_t s = starts[i] < 0 ? starts[i] + dim : starts[i];
+    int64_t e = ends[i] < 0 ? ends[i] + dim : ends[i];
+    if (step > 0) {
+      s = std::clamp<int64_t>(s, 0, dim);
+      e = std::clamp<int64_t>(e, 0, dim);
+    } else {
+      s = std::clamp<int64_t>(s, 0, dim - 1);
+      e = std::clamp<int64_t>(e, -1, dim - 1);
+    }
+    int64_t length = step > 0 ? (e - s + step - 1) / step : (s - e + (-step) - 1) / (-step);
+    if (length <= 0) return b.refused("an empty slice has no NNAPI shape");
+    out[axis] = static_cast<uint32_t>(length);
+    begin[axis] = static_cast<int32_t>(s);
+    end[axis] = static_cast<int32_t>(e);
+    stride[axis] = static_cast<int32_t>(step);
+    if (e == -1) endMask |= 1 << axis;  // down to index 0: TF-style end_mask, as -1 would count from the end
+  }
+  if (x->constant.has_value()) {
+    // A slice of a constant (typically of a Shape) is computed here: NNAPI's STRIDED_SLICE takes no int32.
+    size_t element = elementSize(x->type);
+    HostTensor t;
+    t.type = x->type;
+    t.dimensions = out;
+    t.bytes.resize(elementCount(out) * element);
+    std::vector<uint32_t> index(rank, 0);
+    for (size_t o = 0; o < elementCount(out); ++o) {
+      size_t source = 0;
+      for (size_t d = 0; d < rank; ++d)
+        source = source * x->dims[d] + (begin[d] + static_cast<int64_t>(index[d]) * stride[d]);
+      std::memcpy(t.bytes.data() + o * element, x->constant->bytes.data() + source * element, element);
+      for (size_t d = rank; d-- > 0;) {
+        if (++index[d] < out[d]) break;
+        index[d] = 0;
+      }
+    }
+    Value v;
+    v.type = x->type;
+    v.dims = out;
+    v.constant = std::move(t);
+    b.define(0, std::move(v));
+    return {};
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t beginOperand, b.constInts(begin));
+  NNRT_ASSIGN_OR_RETURN(uint32_t endOperand, b.constInts(end));
+  NNRT_ASSIGN_OR_RETURN(uint32_t strideOperand, b.constInts(stride));
+  NNRT_ASSIGN_OR_RETURN(uint32_t beginMask, b.scalarInt(0));
+  NNRT_ASSIGN_OR_RETURN(uint32_t endMaskOperand, b.scalarInt(endMask));
+  NNRT_ASSIGN_OR_RETURN(uint32_t shrink, b.scalarInt(0));
+  return b.emit(ANEURALNETWORKS_STRIDED_SLICE,
+                {in, beginOperand, endOperand, strideOperand, beginMask, endMaskOperand, shrink}, x->type,
+                out);
+}
+
+// Split -> one SLICE per output.
+Result<void> mapSplit(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  NNRT_ASSIGN_OR_RETURN(int64_t a, b.attrInt("axis", 0));
+  NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, a, x->dims.size()));
+  std::vector<int64_t> sizes;
+  if (b.opset() < 13) {
+    NNRT_ASSIGN_OR_RETURN(sizes, b.attrInts("split"));
+  } else {
+    NNRT_ASSIGN_OR_RETURN(const Value* split, b.input(1));
+    if (split != nullptr) {
+      NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> values, b.constantInts(1));
+      sizes.assign(values.begin(), values.end());
+    }
+  }
+  int n = b.node()->output_size();
+  if (sizes.empty()) {
+    if (x->dims[axis] % n != 0) return b.refused("the axis does not split evenly");
+    sizes.assign(n, x->dims[axis] / n);
+  }
+  if (static_cast<int>(sizes.size()) != n) return b.refused("split sizes do not match the outputs");
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  int64_t offset = 0;
+  for (int i = 0; i < n; ++i) {
+    if (sizes[i] <= 0) return b.refused("an empty part has no NNAPI shape");
+    std::vector<int32_t> begin(x->dims.size(), 0), size(x->dims.begin(), x->dims.end());
+    begin[axis] = static_cast<int32_t>(offset);
+    size[axis] = static_cast<int32_t>(sizes[i]);
+    offset += sizes[i];
+    NNRT_ASSIGN_OR_RETURN(uint32_t beginOperand, b.constInts(begin));
+    NNRT_ASSIGN_OR_RETURN(uint32_t sizeOperand, b.constInts(size));
+    Dims out(size.begin(), size.end());
+    NNRT_RETURN_IF_ERROR(b.emit(ANEURALNETWORKS_SLICE, {in, beginOperand, sizeOperand}, x->type, out, i));
+  }
+  if (offset != x->dims[axis]) return b.refused("split sizes do not add up to the axis");
+  return {};
+}
+
+// Dropout in inference mode: the identity; its mask output (opset 10 on: bool) is all true.
+Result<void> mapDropout(GraphBuilder& b) {
+  const bool mask = b.node()->output_size() > 1 && !b.node()->output(1).empty();
+  if (mask && b.opset() < 10) return b.refused("the mask output before opset 10 is not supported");
+  NNRT_ASSIGN_OR_RETURN(int64_t isTest, b.attrInt("is_test", 1));
+  if (isTest == 0) return b.refused("training mode is not supported");
+  NNRT_ASSIGN_OR_RETURN(const Value* training, b.input(2));
+  if (training != nullptr) {
+    if (!training->constant.has_value())
+      return b.refused("input 2 ('" + b.node()->input(2) + "') must be a constant");
+    if (training->type != ANEURALNETWORKS_TENSOR_BOOL8) return b.refused("training_mode must be a bool");
+    // Training with ratio 0 drops nothing: the identity too.
+    bool dropsNothing = false;
+    if (training->constant->bytes.at(0) != 0) {
+      NNRT_ASSIGN_OR_RETURN(std::vector<float> ratio, b.constantFloats(1));
+      dropsNothing = ratio.size() == 1 && ratio[0] == 0.0f;
+    }
+    if (training->constant->bytes.at(0) != 0 && !dropsNothing)
+      return b.refused("training mode drops at random: only a ratio of 0 is supported");
+  }
+  NNRT_RETURN_IF_ERROR(mapIdentity(b));
+  if (mask) {
+    const Value* x = b.find(b.node()->output(0));
+    NNRT_ASSIGN_OR_RETURN(HostTensor ones,
+                          filledTensor(b, ANEURALNETWORKS_TENSOR_BOOL8, x->scalar ? Dims{} : x->dims,
+                                       std::vector<double>(elementCount(x->dims), 1.0)));
+    defineConstant(b, 1, std::move(ones));
+  }
+  return {};
+}
+
+Result<void> spaceDepth(GraphBuilder& b, int32_t op) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (x->dims.size() != 4 || !allKnown(x->dims)) return b.refused("input must be 4-D with a known shape");
+  NNRT_ASSIGN_OR_RETURN(int64_t block, b.attrInt("blocksize", 0));
+  NNRT_ASSIGN_OR_RETURN(std::string mode, b.attrString("mode", "DCR"));
+  if (mode != "DCR") return b.refused("mode '" + mode + "': NNAPI orders the depth as DCR");
+  if (block < 1) return b.refused("blocksize must be positive");
+  uint32_t k = static_cast<uint32_t>(block);
+  Dims out = x->dims;
+  if (op == ANEURALNETWORKS_DEPTH_TO_SPACE) {
+    if (out[1] % (k * k) != 0) return b.refused("channels not divisible by blocksize^2");
+    out = {out[0], out[1] / (k * k), out[2] * k, out[3] * k};
+  } else {
+    if (out[2] % k != 0 || out[3] % k != 0) return b.refused("spatial size not divisible by blocksize");
+    out = {out[0], out[1] * k * k, out[2] / k, out[3] / k};
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t blockOperand, b.scalarInt(static_cast<int32_t>(block)));
+  NNRT_ASSIGN_OR_RETURN(uint32_t nchw, b.scalarBool(true));
+  return b.emit(op, {in, blockOperand, nchw}, x->type, out);
+}
+
+Result<void> mapTile(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> repeats, b.constantInts(1));
+  if (repeats.size() != x->dims.size()) return b.refused("repeats does not match the input's rank");
+  Dims out = x->dims;
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (repeats[i] < 1) return b.refused("repeats must be positive");
+    out[i] *= static_cast<uint32_t>(repeats[i]);
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t multiples, b.constInts(repeats));
+  return b.emit(ANEURALNETWORKS_TILE, {in, multiples}, x->type, out);
+}
+
+// Pad: constant mode -> PAD_V2, reflect -> MIRROR_PAD (REFLECT).
+Result<void> mapPad(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  NNRT_ASSIGN_OR_RETURN(std::string mode, b.attrString("mode", "constant"));
+  std::vector<int64_t> pads;
+  float value = 0.0f;
+  if (b.opset() < 11) {
+    NNRT_ASSIGN_OR_RETURN(pads, b.attrInts("pads"));
+    NNRT_ASSIGN_OR_RETURN(value, b.attrFloat("value", 0.0f));
+  } else {
+    NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> p, b.constantInts(1));
+    pads.assign(p.begin(), p.end());
+    NNRT_ASSIGN_OR_RETURN(const Value* constant, b.input(2));
+    if (constant != nullptr) {
+      NNRT_ASSIGN_OR_RETURN(std::vector<float> v, b.constantFloats(2));
+      if (v.size() != 1) return b.refused("constant_value must be one value");
+      value = v[0];
+    }
+    NNRT_ASSIGN_OR_RETURN(const Value* axes, b.input(3));
+    if (axes != nullptr) return b.refused("the axes input is not supported");
+  }
+  size_t rank = x->dims.size();
+  if (pads.size() != 2 * rank) return b.refused("pads must have 2 * rank entries");
+  std::vector<int32_t> paddings(2 * rank);
+  Dims out = x->dims;
+  for (size_t i = 0; i < rank; ++i) {
+    if (pads[i] < 0 || pads[i + rank] < 0) return b.refused("negative pads are not supported");
+    paddings[2 * i] = static_cast<int32_t>(pads[i]);
+    paddings[2 * i + 1] = static_cast<int32_t>(pads[i + rank]);
+    if (out[i] != 0) out[i] += static_cast<uint32_t>(pads[i] + pads[i + rank]);
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t paddingOperand, b.constInts(paddings, {static_cast<uint32_t>(rank), 2}));
+  if (mode == "constant") {
+    NNRT_ASSIGN_OR_RETURN(uint32_t valueOperand, b.scalarFloat(value));
+    return b.emit(ANEURALNETWORKS_PAD_V2, {in, paddingOperand, valueOperand}, x->type, out);
+  }
+  if (mode == "reflect") {
+    NNRT_ASSIGN_OR_RETURN(uint32_t modeOperand, b.scalarInt(0));  // REFLECT
+    return b.emit(ANEURALNETWORKS_MIRROR_PAD, {in, paddingOperand, modeOperand}, x->type, out);
+  }
+  return b.refused("mode '" + mode + "' has no NNAPI operation");
+}
+
+// Expand -> RESHAPE to the output's rank, then TILE the size-1 dimensions.
+Result<void> mapExpand(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> shape, b.constantInts(1));
+  Dims target;
+  for (int32_t d : shape) {
+    if (d < 1) return b.refused("shape entries must be positive");
+    target.push_back(static_cast<uint32_t>(d));
+  }
+  Dims in = x->scalar ? Dims{} : x->dims;
+  NNRT_ASSIGN_OR_RETURN(Dims out, broadcastShape(b, in, target));
+  if (out.empty()) out = {1};
+  Dims padded(out.size() - std::min(out.size(), in.size()), 1);
+  padded.insert(padded.end(), in.begin(), in.end());
+  NNRT_ASSIGN_OR_RETURN(uint32_t current, b.operand(*x));
+  if (padded != x->dims) {
+    NNRT_ASSIGN_OR_RETURN(current, b.reshape(current, x->type, padded));
+  }
+  std::vector<int32_t> multiples;
+  for (size_t i = 0; i < out.size(); ++i)
+    multiples.push_back(static_cast<int32_t>(out[i] / padded[i]));
+  NNRT_ASSIGN_OR_RETURN(uint32_t multiplesOperand, b.constInts(multiples));
+  return b.emit(ANEURALNETWORKS_TILE, {current, multiplesOperand}, x->type, out);
+}
+
+}  // namespace nnrt::onnxfront
