@@ -136,8 +136,14 @@ std::shared_ptr<DriverDevice> DeviceRegistry::fallbackDevice() const {
 }
 
 std::filesystem::path DeviceRegistry::runtimeDirectory() {
-  // libneuralnetworks.so's folder, or the folder of a program that links the runtime statically.
-  return std::filesystem::absolute(boost::dll::this_line_location().parent_path().string());
+  // libneuralnetworks.so's folder, or the folder of a program that links the runtime statically. For
+  // code in the main program dladdr reports the program as it was started ("nnrt", found on PATH),
+  // so a location that is not absolute is read from /proc/self/exe instead.
+  boost::dll::fs::error_code ec;
+  boost::dll::fs::path where = boost::dll::this_line_location(ec);
+  if (ec || !where.is_absolute()) where = boost::dll::program_location(ec);
+  if (ec || where.empty()) return std::filesystem::current_path();
+  return std::filesystem::path(where.parent_path().string()).lexically_normal();
 }
 
 }  // namespace nnrt
