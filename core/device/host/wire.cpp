@@ -268,11 +268,11 @@ bool sendMessage(int socket, const std::vector<uint8_t>& message, std::span<cons
 
 namespace {
 
-// Reads exactly `size` bytes, collecting descriptors that come with them.
-bool receiveExactly(int socket, uint8_t* into, size_t size, std::vector<int>& fds) {
-  size_t got = 0;
-  while (got < size) {
-    iovec io{into + got, size - got};
+// One recvmsg into [into, into + size), retried on EINTR; the descriptors that came with the bytes
+// are appended to `fds`. Returns what recvmsg returned.
+ssize_t receiveSome(int socket, uint8_t* into, size_t size, std::vector<int>& fds) {
+  while (true) {
+    iovec io{into, size};
     msghdr msg{};
     msg.msg_iov = &io;
     msg.msg_iovlen = 1;
@@ -290,6 +290,15 @@ bool receiveExactly(int socket, uint8_t* into, size_t size, std::vector<int>& fd
         fds.push_back(fd);
       }
     }
+    return n;
+  }
+}
+
+// Reads exactly `size` bytes, collecting descriptors that come with them.
+bool receiveExactly(int socket, uint8_t* into, size_t size, std::vector<int>& fds) {
+  size_t got = 0;
+  while (got < size) {
+    const ssize_t n = receiveSome(socket, into + got, size - got, fds);
     if (n <= 0) return false;
     got += static_cast<size_t>(n);
   }
@@ -343,34 +352,15 @@ bool Receiver::fill(int socket) {
   }
   thread_local std::vector<int> fds;
   fds.clear();
-  while (true) {
-    iovec io{buffer_.data() + end_, buffer_.size() - end_};
-    msghdr msg{};
-    msg.msg_iov = &io;
-    msg.msg_iovlen = 1;
-    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * kMaxFds)];
-    msg.msg_control = control;
-    msg.msg_controllen = sizeof(control);
-    const ssize_t n = recvmsg(socket, &msg, MSG_CMSG_CLOEXEC);
-    if (n < 0 && errno == EINTR) continue;
-    for (cmsghdr* c = CMSG_FIRSTHDR(&msg); n >= 0 && c != nullptr; c = CMSG_NXTHDR(&msg, c)) {
-      if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
-      const size_t count = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-      for (size_t i = 0; i < count; ++i) {
-        int fd;
-        std::memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
-        fds.push_back(fd);
-      }
-    }
-    if (n > 0 && !fds.empty()) descriptors_.push_back({offset_ + (end_ - begin_) + n - 1, fds});
-    if (n <= 0) {
-      for (int fd : fds)
-        close(fd);
-      return false;
-    }
-    end_ += static_cast<size_t>(n);
-    return true;
+  const ssize_t n = receiveSome(socket, buffer_.data() + end_, buffer_.size() - end_, fds);
+  if (n <= 0) {
+    for (int fd : fds)
+      close(fd);
+    return false;
   }
+  if (!fds.empty()) descriptors_.push_back({offset_ + (end_ - begin_) + n - 1, fds});
+  end_ += static_cast<size_t>(n);
+  return true;
 }
 
 bool Receiver::receive(int socket, Header& header, std::vector<uint8_t>& body, std::vector<int>& fds) {
