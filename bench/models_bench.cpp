@@ -212,6 +212,30 @@ BENCHMARK(BM_Layer)
     ->UseRealTime()
     ->Unit(benchmark::kMicrosecond);
 
+// 3x3 stride-1 convolutions (ResNet/VGG-like, pad 1, RELU) with the cpu device's option winograd on
+// and off: where Winograd F(2x2, 3x3) pays (docs/cpu-performance.md).
+const uint32_t kWinogradShapes[][2] = {{56, 64}, {28, 128}, {14, 256}, {7, 512}, {112, 32}, {28, 16}};
+
+void BM_Conv3x3Winograd(benchmark::State& state) {
+  const uint32_t size = kWinogradShapes[state.range(0)][0], channels = kWinogradShapes[state.range(0)][1];
+  auto registry = registryFrom(cpuEntry(kThreads, true, state.range(1) != 0 ? "" : ", winograd: \"off\""));
+  Builder b(*registry);
+  double flops = 0;
+  const uint32_t x = b.tensor({1, size, size, channels});
+  const uint32_t y = conv(b, x, {1, size, size, channels}, channels, 3, 1, false, 1, flops, 1);
+  auto compiled = compile(b.finish({x}, {y}), *registry);
+  std::vector<float> in = randomValues(size_t{size} * size * channels, 3), out(size_t{size} * size * channels);
+  computeLoop(state, compiled, in, out);
+  state.SetLabel(std::to_string(channels) + "->" + std::to_string(channels) + " " + std::to_string(size) + "x" +
+                 std::to_string(size));
+  countFlops(state, flops);  // the direct method's operations, so the two compare
+}
+BENCHMARK(BM_Conv3x3Winograd)
+    ->ArgsProduct({benchmark::CreateDenseRange(0, std::size(kWinogradShapes) - 1, 1), {1, 0}})
+    ->ArgNames({"shape", "winograd"})
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond);
+
 // The other hot layer kinds a model may use, each alone: GROUPED_CONV_2D (ResNeXt's 3x3, 32 groups),
 // TRANSPOSE_CONV_2D (a decoder's 4x4 stride 2 upsampling) and BATCH_MATMUL (attention's 12 heads).
 const char* const kMoreLayers[] = {"grouped3x3 128->128 32 groups 28x28",

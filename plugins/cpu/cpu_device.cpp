@@ -24,7 +24,7 @@ int usableThreads(int requested) {
 
 }  // namespace
 
-CpuDevice::CpuDevice(int threads, bool fast, size_t minElements)
+CpuDevice::CpuDevice(int threads, bool fast, size_t minElements, bool winograd)
     : threads_(std::make_shared<tbb::task_arena>(usableThreads(threads))), minElements_(minElements) {
   threads_->initialize();
   openblas_set_num_threads(usableThreads(threads));
@@ -35,7 +35,7 @@ CpuDevice::CpuDevice(int threads, bool fast, size_t minElements)
   std::string kernels = "reference kernels only: option fast is off";
   if (fast) {
     std::string why;
-    fast_ = loadFastLayer({}, usableThreads(threads), why);
+    fast_ = loadFastLayer({}, FastLayerOptions{usableThreads(threads), winograd}, why);
     kernels = fast_ ? "fast layer: " + fast_->description() : "reference kernels only: " + why;
   }
   version_ = "0.1.0 (" + blas + ", oneTBB " + TBB_VERSION_STRING + "; " + kernels + ")";

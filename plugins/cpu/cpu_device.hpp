@@ -25,7 +25,7 @@ class CpuDevice : public driver::Device {
   // machine's hardware threads). `fast` loads the fast layer (fast_path.hpp); without it, or when
   // it cannot load (logged), every operation runs its reference kernel. Light operations with fewer
   // than `minElements` output elements stay on the reference kernels (fast_path.hpp).
-  CpuDevice(int threads, bool fast, size_t minElements = kFastMinElements);
+  CpuDevice(int threads, bool fast, size_t minElements = kFastMinElements, bool winograd = true);
 
   const std::string& getName() const override { return name_; }
   const std::string& getVersionString() const override { return version_; }

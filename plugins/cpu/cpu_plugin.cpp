@@ -10,7 +10,9 @@ namespace {
 // Options: threads (parallelism of oneTBB loops, oneDNN's OpenMP team and OpenBLAS; default: all
 // hardware threads); fast (on | off, default on: the oneDNN fast layer for the hot operations; off
 // runs the reference kernels only); fast_min_elements (default kFastMinElements: light operations,
-// element-wise work, with fewer output elements run on the reference kernels, fast_path.hpp).
+// element-wise work, with fewer output elements run on the reference kernels, fast_path.hpp);
+// winograd (on | off, default on: 3x3 stride-1 float32 CONV_2D as Winograd F(2x2, 3x3) where
+// oneDNN has it; off keeps every convolution direct).
 nnrt::driver::Result<nnrt::driver::DeviceList> openCpuPlugin(const nnrt::driver::Options& options) {
   int threads = static_cast<int>(std::thread::hardware_concurrency());
   if (auto t = options.get("threads")) {
@@ -36,9 +38,14 @@ nnrt::driver::Result<nnrt::driver::DeviceList> openCpuPlugin(const nnrt::driver:
     }
     minElements = static_cast<size_t>(v);
   }
+  bool winograd = true;
+  if (auto w = options.get("winograd")) {
+    if (*w != "on" && *w != "off") return nnrt::driver::invalidArgument("option winograd='" + *w + "' is not on or off");
+    winograd = *w == "on";
+  }
   NNRT_RETURN_IF_ERROR(options.checkAllUsed());
   nnrt::driver::DeviceList devices;
-  devices.push_back(std::make_unique<nnrt::cpu::CpuDevice>(threads, fast, minElements));
+  devices.push_back(std::make_unique<nnrt::cpu::CpuDevice>(threads, fast, minElements, winograd));
   return devices;
 }
 

@@ -54,13 +54,21 @@ class FastLayer {
 bool isLightOperation(int32_t type);
 inline constexpr size_t kFastMinElements = 32768;
 
-// The fast layer library's one entry point: a layer whose kernels use `threads` threads.
-using CreateFastLayerFn = FastLayer* (*)(int threads);
+// How the fast layer is set up (the cpu device's options).
+struct FastLayerOptions {
+  int threads = 1;        // the threads of every kernel (oneDNN's OpenMP team)
+  bool winograd = true;   // 3x3 stride-1 float32 CONV_2D as Winograd F(2x2, 3x3) where it wins
+};
+
+// The fast layer library's one entry point. The driver and the library are built and installed
+// together; the entry's name carries the options' version.
+using CreateFastLayerFn = FastLayer* (*)(const FastLayerOptions& options);
 inline constexpr const char* kFastLayerLibrary = "libnnrt_cpu_dnnl.so";
-inline constexpr const char* kFastLayerEntry = "nnrt_cpu_create_fast_layer";
+inline constexpr const char* kFastLayerEntry = "nnrt_cpu_create_fast_layer_2";
 
 // Loads the fast layer from `directory` (the driver passes its own; empty: beside the driver's
 // library). Returns null, with the reason in `why`, when it is missing or fails to load.
-std::unique_ptr<FastLayer> loadFastLayer(const std::filesystem::path& directory, int threads, std::string& why);
+std::unique_ptr<FastLayer> loadFastLayer(const std::filesystem::path& directory, const FastLayerOptions& options,
+                                         std::string& why);
 
 }  // namespace nnrt::cpu

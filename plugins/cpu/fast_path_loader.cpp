@@ -28,7 +28,8 @@ std::filesystem::path ownDirectory() {
 
 }  // namespace
 
-std::unique_ptr<FastLayer> loadFastLayer(const std::filesystem::path& directory, int threads, std::string& why) {
+std::unique_ptr<FastLayer> loadFastLayer(const std::filesystem::path& directory, const FastLayerOptions& options,
+                                         std::string& why) {
   if (std::getenv("OMP_WAIT_POLICY") == nullptr && std::getenv("GOMP_SPINCOUNT") == nullptr)
     setenv("GOMP_SPINCOUNT", kSpinCount, 0);
   const std::filesystem::path path = (directory.empty() ? ownDirectory() : directory) / kFastLayerLibrary;
@@ -44,7 +45,7 @@ std::unique_ptr<FastLayer> loadFastLayer(const std::filesystem::path& directory,
     why = path.string() + " has no " + kFastLayerEntry;
     return nullptr;
   }
-  std::unique_ptr<FastLayer> layer(create(threads));
+  std::unique_ptr<FastLayer> layer(create(options));
   if (layer == nullptr) why = path.string() + " could not start (no usable CPU engine)";
   return layer;
 }
