@@ -79,7 +79,8 @@ class CpuExecution {
         options_(options),
         arenaOwner_(model.arenas_.take()),
         arena_(*arenaOwner_),
-        values_(model.operands_.size()) {}
+        values_(model.operands_.size()),
+        ranFast_(model.steps_.size(), false) {}
 
   Result<driver::ExecutionResult> run() {
     const uint64_t start = driver::monotonicNs();
@@ -259,7 +260,15 @@ class CpuExecution {
     }
     const ops::OpArgs op{step.type, inputs, outputs, model_.relaxed_};
     const KernelCall call{op, outputData, *params, arena_};
-    if (step.fast != nullptr && params == &step.params) return runFastKernel(step, call);
+    // A step chained to its producer (FastLayer::chain) reads the layer's own layout: its fast
+    // kernel runs exactly when the producer's did (both have their prepared shapes, or neither).
+    const bool chainedReady = step.chainedFrom < 0 || ranFast_[step.chainedFrom];
+    const bool fast = step.fast != nullptr && params == &step.params && chainedReady;
+    ranFast_[&step - model_.steps_.data()] = fast;
+    if (fast) return runFastKernel(step, call);
+    if (step.chainedFrom >= 0 && chainedReady) {
+      return driver::generalFailure(label() + ": cpu driver bug: its input is in the fast layer's layout but its fast kernel cannot run");
+    }
     // RESHAPE, SQUEEZE into a temporary that points at input 0: nothing to compute, no cores needed.
     if (step.kernel->outputIsInput0 && outputData[0] == inputs[0].data) return {};
     return runKernel(step, call);
@@ -391,6 +400,7 @@ class CpuExecution {
   std::unique_ptr<ExecutionArena> arenaOwner_;  // back to the model's pool when the execution ends
   ExecutionArena& arena_;
   std::vector<Value> values_;
+  std::vector<bool> ranFast_;  // per step: whether its fast kernel ran (Step::chainedFrom)
   bool requestOmitsInput_ = false;  // then every operation is validated again
   bool holdsCores_ = false;         // inside runStepsWithEveryCore
   uint64_t kernelNs_ = 0;

@@ -194,6 +194,7 @@ Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
       step.fast.reset();
     hasFastSteps_ = false;
   }
+  if (hasFastSteps_) chainFastSteps();
 
   for (size_t k = 0; k < outputIndexes_.size(); ++k) {
     if (!written[outputIndexes_[k]]) {
@@ -202,6 +203,37 @@ Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
     }
   }
   return {};
+}
+
+// Offers the fast layer each pair of fast steps where one's single output is a temporary that only
+// the next reads, as its input 0, and everything else that next step reads is constant: its shapes
+// are then fixed exactly when the producer's are, so both run their fast kernels or neither does
+// (CpuExecution checks it at every run).
+void CpuPreparedModel::chainFastSteps() {
+  std::vector<uint32_t> reads(operands_.size(), 0);
+  std::vector<int32_t> producer(operands_.size(), -1);
+  for (size_t s = 0; s < steps_.size(); ++s) {
+    for (uint32_t in : steps_[s].inputs) ++reads[in];
+    for (uint32_t out : steps_[s].outputs) producer[out] = static_cast<int32_t>(s);
+  }
+  auto constant = [&](uint32_t index) {
+    const int32_t lifetime = operands_[index].lifetime;
+    return lifetime == NNRT_LIFETIME_CONSTANT_COPY || lifetime == NNRT_LIFETIME_CONSTANT_REFERENCE ||
+           lifetime == NNRT_LIFETIME_NO_VALUE;
+  };
+  for (Step& consumer : steps_) {
+    if (consumer.fast == nullptr || consumer.inputs.empty()) continue;
+    const uint32_t tensor = consumer.inputs[0];
+    const int32_t from = producer[tensor];
+    if (from < 0 || reads[tensor] != 1 || operands_[tensor].lifetime != NNRT_LIFETIME_TEMPORARY_VARIABLE ||
+        operands_[tensor].modelOutput >= 0)
+      continue;
+    Step& source = steps_[from];
+    if (source.fast == nullptr || source.outputs.size() != 1 ||
+        !std::all_of(consumer.inputs.begin() + 1, consumer.inputs.end(), constant))
+      continue;
+    if (fastLayer_->chain(*source.fast, *consumer.fast)) consumer.chainedFrom = from;
+  }
 }
 
 }  // namespace nnrt::cpu

@@ -69,11 +69,15 @@ class CpuPreparedModel : public driver::PreparedModel {
     OpParams params;
     // The fast layer's kernel for those shapes and parameters (null: the reference kernel runs).
     std::unique_ptr<FastKernel> fast;
+    // The step whose fast kernel writes input 0 in the layer's own layout (FastLayer::chain), or -1:
+    // this step's fast kernel runs exactly when that one's did, else the reference kernel runs.
+    int32_t chainedFrom = -1;
   };
 
   CpuPreparedModel() = default;
   driver::Result<void> copyOperands(const driver::Model& model);
   driver::Result<void> planSteps(const driver::Model& model);
+  void chainFastSteps();
 
   std::vector<OperandInfo> operands_;
   std::shared_ptr<FastLayer> fastLayer_;  // declared before steps_, so it outlives their fast kernels

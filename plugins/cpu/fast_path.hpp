@@ -42,6 +42,12 @@ class FastLayer {
   // INVALID_ARGUMENT with why this layer does not take it (the reference kernel then runs).
   // Thread-safe.
   virtual driver::Result<std::unique_ptr<FastKernel>> prepare(const ops::OpArgs& op, const OpParams& params) = 0;
+  // Lets `producer` write its output in a layout of the layer's own that `consumer` reads as its
+  // input 0 (e.g. the blocked layout of two Winograd convolutions in a row), skipping the copies to
+  // and from NNAPI's layout between them. The driver asks only for a tensor that nothing else reads
+  // or returns, and then runs the consumer's fast kernel exactly when the producer's ran
+  // (CpuPreparedModel::chainFastSteps). Returns whether the two kernels are now chained.
+  virtual bool chain(FastKernel& /*producer*/, FastKernel& /*consumer*/) { return false; }
 };
 
 // Light operations: element-wise arithmetic, activations, SOFTMAX, CONCATENATION and TRANSPOSE, a

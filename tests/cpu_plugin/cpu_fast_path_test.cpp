@@ -230,8 +230,12 @@ TEST_F(FastPathTest, WinogradConv2DMatchesTheReference) {
     // blocking heuristics beyond that: case 4 stays direct); the others stay direct.
     const bool blocked = cases[seed].inChannels % 16 == 0 && cases[seed].multiplierOrOut % 16 == 0;
     const bool winograd = (*fast)->name().find("wino") != std::string::npos;
-    if (!blocked) EXPECT_FALSE(winograd) << (*fast)->name();
-    if (avx512 && (seed == 0 || seed == 2)) EXPECT_TRUE(winograd) << (*fast)->name();
+    if (!blocked) {
+      EXPECT_FALSE(winograd) << (*fast)->name();
+    }
+    if (avx512 && (seed == 0 || seed == 2)) {
+      EXPECT_TRUE(winograd) << (*fast)->name();
+    }
     compare(m, operation, inputs, outputs, **entry, *params, **fast, seed);
     auto off = direct->prepare(declared, *params);
     ASSERT_TRUE(off.has_value()) << off.error().message;

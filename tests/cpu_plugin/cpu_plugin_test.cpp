@@ -192,6 +192,55 @@ TEST(CpuPluginExecute, UnknownDimensionsComeFromTheRequest) {
       << unknown.error().message;
 }
 
+// Three 3x3 CONV_2Ds in a row with 32 channels run as Winograd convolutions whose intermediate
+// tensors stay in oneDNN's blocked layout (FastLayer::chain); the second one's output is also read by
+// an ADD, so it is converted back. Checked against the reference kernels (option fast off).
+TEST(CpuPluginExecute, ChainedWinogradConvolutionsMatchTheReferenceKernels) {
+  TestModel m;
+  const std::vector<uint32_t> image{1, 20, 18, 32};
+  const uint32_t in = m.addInput(T::TENSOR_FLOAT32, image);
+  uint32_t x = in;
+  std::vector<uint32_t> layers;
+  for (uint32_t l = 0; l < 3; ++l) {
+    const uint32_t filter =
+        m.addConstant(T::TENSOR_FLOAT32, {32, 3, 3, 32}, toFloats(randomReals(32 * 9 * 32, -0.2, 0.2, 40 + l)));
+    const uint32_t bias = m.addConstant(T::TENSOR_FLOAT32, {32}, toFloats(randomReals(32, -1.0, 1.0, 50 + l)));
+    const uint32_t y = m.addOperand(T::TENSOR_FLOAT32, image);
+    const uint32_t one = m.addInt32(1);
+    m.addOperation(O::CONV_2D, {x, filter, bias, one, one, one, one, one, one, m.addInt32(l == 1 ? 0 : 1)}, {y});
+    layers.push_back(y);
+    x = y;
+  }
+  const uint32_t out = m.addOutput(T::TENSOR_FLOAT32, image);
+  m.addOperation(O::ADD, {layers[2], layers[1], m.addInt32(0)}, {out});
+  m.setInputsAndOutputs({in}, {out});
+
+  const std::vector<float> input = toFloats(randomReals(20 * 18 * 32, -1.0, 1.0, 7));
+  auto run = [&](const char* fast) {
+    LoadedDevice holder;
+    auto device = loadCpu(holder, {{"fast", fast}});
+    EXPECT_NE(device, nullptr);
+    if (device == nullptr) return std::vector<float>{};
+    auto prepared = prepare(*device, m);
+    if (prepared == nullptr) return std::vector<float>{};
+    std::vector<float> last;
+    for (int repeat = 0; repeat < 2; ++repeat) {  // the second run reuses the prepared kernels
+      TestRequest r(1, 1);
+      r.setInput(0, input);
+      r.setOutput(0, input.size() * sizeof(float));
+      auto result = prepared->execute(r.view(), false, 0, 0);
+      EXPECT_TRUE(result.has_value()) << result.error().message;
+      last = r.output<float>(0);
+    }
+    return last;
+  };
+  const std::vector<float> fast = run("on"), reference = run("off");
+  ASSERT_EQ(fast.size(), input.size());
+  ASSERT_EQ(reference.size(), input.size());
+  for (size_t i = 0; i < fast.size(); ++i)
+    ASSERT_NEAR(fast[i], reference[i], 1e-4 * (1.0 + std::fabs(reference[i]))) << "element " << i;
+}
+
 TEST(CpuPluginExecute, RefusesRequestsThatDoNotFitTheModel) {
   LoadedDevice holder;
   auto device = loadCpu(holder);
@@ -266,6 +315,13 @@ TEST(CpuPluginOpen, ThreadsOptionIsChecked) {
   auto loaded = loadPluginDevice(NNRT_PLUGIN_DIR, "cpu", "libnnrt_driver_cpu.so", {{"threads", "many"}});
   EXPECT_EQ(loaded.device, nullptr);
   EXPECT_NE(loaded.error.find("threads='many'"), std::string::npos) << loaded.error;
+}
+
+TEST(CpuPluginOpen, WinogradOptionIsChecked) {
+  auto loaded = loadPluginDevice(NNRT_PLUGIN_DIR, "cpu", "libnnrt_driver_cpu.so", {{"winograd", "maybe"}});
+  EXPECT_EQ(loaded.device, nullptr);
+  EXPECT_NE(loaded.error.find("winograd='maybe'"), std::string::npos) << loaded.error;
+  EXPECT_NE(loadPluginDevice(NNRT_PLUGIN_DIR, "cpu", "libnnrt_driver_cpu.so", {{"winograd", "off"}}).device, nullptr);
 }
 
 TEST(CpuPluginOpen, FastMinElementsOptionIsChecked) {

@@ -198,6 +198,9 @@ class Kernel final : public FastKernel {
   // Runs the primitive on its own copies of the source and destination in the layouts `src` and
   // `dst` (e.g. blocked nChw16c): each run reorders the bound input in and the output out.
   void stage(const dnnl::memory::desc& src, const dnnl::memory::desc& dst);
+  // FastLayer::chain: `producer` writes its output in the blocked layout it computes in, and
+  // `consumer` reads it so, when both stage NHWC <-> the same nChw16c layout between them.
+  static bool chain(Kernel& producer, Kernel& consumer);
   const std::string& name() const override { return name_; }
   Result<void> run(const KernelCall& call) override;
 
@@ -208,12 +211,17 @@ class Kernel final : public FastKernel {
   dnnl::memory dst_, scratch_;
   std::vector<dnnl::memory> owned_;
   std::vector<dnnl_exec_arg_t> args_;
-  // stage(): the reorders before and after the primitive, with their arguments.
-  struct Reorder {
-    dnnl::primitive primitive;
+  // stage(): the copies before and after the primitive. NHWC to and from nChw16c (the blocked
+  // layout oneDNN's Winograd takes) is a loop of the layer's own; anything else a oneDNN reorder.
+  struct Restage {
+    dnnl::memory from, to;
+    dnnl::primitive reorder;  // null for the NHWC <-> nChw16c loop
     std::vector<dnnl_exec_arg_t> args;
+    bool toBlocked = false;
   };
-  std::vector<Reorder> stageIn_, stageOut_;
+  Restage restage(const dnnl::memory& from, const dnnl::memory& to);
+  dnnl_status_t run(Restage& r);
+  std::vector<Restage> stageIn_, stageOut_;
   std::string name_;
 };
 
@@ -228,6 +236,11 @@ class Layer final : public FastLayer {
   }
 
   const std::string& description() const override { return description_; }
+  bool chain(FastKernel& producer, FastKernel& consumer) override {
+    auto* from = dynamic_cast<Kernel*>(&producer);
+    auto* to = dynamic_cast<Kernel*>(&consumer);
+    return from != nullptr && to != nullptr && Kernel::chain(*from, *to);
+  }
 
   Result<std::unique_ptr<FastKernel>> prepare(const ops::OpArgs& op, const OpParams& params) override {
     if (op.inputs.empty() || op.outputs.size() != 1) return refuse("not an operation this layer takes");
@@ -732,10 +745,81 @@ void Kernel::stage(const dnnl::memory::desc& src, const dnnl::memory::desc& dst)
   };
   const dnnl::memory& input = inputs_.at(0).second;
   const dnnl::memory stagedSrc(src, engine), stagedDst(dst, engine);
-  stageIn_.push_back({dnnl::reorder(input, stagedSrc), {{DNNL_ARG_FROM, input.get()}, {DNNL_ARG_TO, stagedSrc.get()}}});
-  stageOut_.push_back({dnnl::reorder(stagedDst, dst_), {{DNNL_ARG_FROM, stagedDst.get()}, {DNNL_ARG_TO, dst_.get()}}});
+  stageIn_.push_back(restage(input, stagedSrc));
+  stageOut_.push_back(restage(stagedDst, dst_));
   replace(input, stagedSrc);
   replace(dst_, stagedDst);
+}
+
+// Whether `a` is NHWC and `b` nChw16c of the same float32 image (channels a multiple of 16).
+bool nhwcAndBlocked16(const dnnl::memory::desc& a, const dnnl::memory::desc& b) {
+  const dims d = a.dims();
+  if (d.size() != 4 || d[1] % 16 != 0 || a.data_type() != dt::f32) return false;
+  return a == dnnl::memory::desc(d, dt::f32, dnnl::memory::format_tag::nhwc) &&
+         b == dnnl::memory::desc(d, dt::f32, dnnl::memory::format_tag::nChw16c);
+}
+
+Kernel::Restage Kernel::restage(const dnnl::memory& from, const dnnl::memory& to) {
+  Restage r{from, to, {}, {}, false};
+  if (nhwcAndBlocked16(from.get_desc(), to.get_desc())) {
+    r.toBlocked = true;
+  } else if (!nhwcAndBlocked16(to.get_desc(), from.get_desc())) {
+    r.reorder = dnnl::reorder(from, to);
+    r.args = {{DNNL_ARG_FROM, from.get()}, {DNNL_ARG_TO, to.get()}};
+  }
+  return r;
+}
+
+// oneDNN 2.6's reorder between NHWC and nChw16c runs at a fraction of memory speed (70 µs each way
+// for 56x56x64 on the machine of docs/cpu-performance.md); this loop copies 16 channels at a time.
+dnnl_status_t Kernel::run(Restage& r) {
+  if (r.reorder) {
+    return dnnl_primitive_execute(r.reorder.get(), layer_.stream().get(), static_cast<int>(r.args.size()),
+                                  r.args.data());
+  }
+  const dnnl::memory::desc& nhwc = r.toBlocked ? r.from.get_desc() : r.to.get_desc();
+  const dims d = nhwc.dims();
+  const dnnl::memory::dim batches = d[0], channels = d[1], pixels = d[2] * d[3], blocks = channels / 16;
+  const auto* from = static_cast<const float*>(r.from.get_data_handle());
+  auto* to = static_cast<float*>(r.to.get_data_handle());
+  const bool toBlocked = r.toBlocked;
+#pragma omp parallel for collapse(2) schedule(static)
+  for (dnnl::memory::dim n = 0; n < batches; ++n) {
+    for (dnnl::memory::dim p = 0; p < pixels; ++p) {
+      const dnnl::memory::dim plain = (n * pixels + p) * channels, blocked = n * channels * pixels + p * 16;
+      for (dnnl::memory::dim b = 0; b < blocks; ++b) {
+        if (toBlocked)
+          std::memcpy(to + blocked + b * pixels * 16, from + plain + b * 16, 16 * sizeof(float));
+        else
+          std::memcpy(to + plain + b * 16, from + blocked + b * pixels * 16, 16 * sizeof(float));
+      }
+    }
+  }
+  return dnnl_success;
+}
+
+bool Kernel::chain(Kernel& producer, Kernel& consumer) {
+  if (producer.stageOut_.size() != 1 || consumer.stageIn_.size() != 1) return false;
+  Restage& out = producer.stageOut_[0];
+  Restage& in = consumer.stageIn_[0];
+  const dnnl::memory::desc blocked = out.from.get_desc();
+  // Only the NHWC <-> nChw16c copies: the blocked tensor then has the NHWC tensor's size.
+  if (out.reorder || in.reorder || blocked != in.to.get_desc() || blocked.get_size() != out.to.get_desc().get_size())
+    return false;
+  const dnnl::engine engine = producer.layer_.stream().get_engine();
+  auto rebind = [](Kernel& k, const dnnl::memory& staged, const dnnl::memory& bound) {
+    for (dnnl_exec_arg_t& arg : k.args_)
+      if (arg.memory == staged.get()) arg.memory = bound.get();
+    std::erase_if(k.owned_, [&](const dnnl::memory& m) { return m.get() == staged.get(); });
+  };
+  // The tensor the execution binds is now the blocked one, at the same address.
+  producer.dst_ = dnnl::memory(blocked, engine, DNNL_MEMORY_NONE);
+  rebind(producer, out.from, producer.dst_);
+  consumer.inputs_.at(0).second = dnnl::memory(blocked, engine, DNNL_MEMORY_NONE);
+  rebind(consumer, in.to, consumer.inputs_[0].second);
+  producer.stageOut_.clear();
+  consumer.stageIn_.clear();
+  return true;
 }
 
 Result<void> Kernel::run(const KernelCall& call) {
@@ -747,11 +831,11 @@ Result<void> Kernel::run(const KernelCall& call) {
     return dnnl_primitive_execute(primitive.get(), stream.get(), static_cast<int>(args.size()), args.data());
   };
   dnnl_status_t status = dnnl_success;
-  for (Reorder& r : stageIn_)
-    if (status == dnnl_success) status = execute(r.primitive, r.args);
+  for (Restage& r : stageIn_)
+    if (status == dnnl_success) status = run(r);
   if (status == dnnl_success) status = execute(primitive_, args_);
-  for (Reorder& r : stageOut_)
-    if (status == dnnl_success) status = execute(r.primitive, r.args);
+  for (Restage& r : stageOut_)
+    if (status == dnnl_success) status = run(r);
   if (status != dnnl_success) return driver::generalFailure(name_ + " failed with oneDNN status " + std::to_string(status));
   stream.wait();
   return {};
