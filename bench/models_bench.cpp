@@ -212,9 +212,10 @@ BENCHMARK(BM_Layer)
     ->UseRealTime()
     ->Unit(benchmark::kMicrosecond);
 
-// 3x3 stride-1 convolutions (ResNet/VGG-like, pad 1, RELU) with the cpu device's option winograd on
-// and off: where Winograd F(2x2, 3x3) pays (docs/cpu-performance.md).
-const uint32_t kWinogradShapes[][2] = {{56, 64}, {28, 128}, {14, 256}, {7, 512}, {112, 32}, {28, 16}};
+// 3x3 stride-1 convolutions (ResNet/VGG-like, pad 1, RELU), each alone, with the cpu device's option
+// winograd on and off: where Winograd F(2x2, 3x3) pays (docs/cpu-performance.md). Alone, each pays for
+// its two layout copies; between two Winograd convolutions they are skipped (FastLayer::chain).
+const uint32_t kWinogradShapes[][2] = {{56, 64}, {28, 128}, {14, 256}, {7, 512}, {112, 32}, {28, 16}, {56, 16}, {56, 32}, {14, 64}, {28, 32}, {14, 512}, {7, 256}};
 
 void BM_Conv3x3Winograd(benchmark::State& state) {
   const uint32_t size = kWinogradShapes[state.range(0)][0], channels = kWinogradShapes[state.range(0)][1];

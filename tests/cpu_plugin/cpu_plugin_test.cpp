@@ -192,19 +192,19 @@ TEST(CpuPluginExecute, UnknownDimensionsComeFromTheRequest) {
       << unknown.error().message;
 }
 
-// Three 3x3 CONV_2Ds in a row with 32 channels run as Winograd convolutions whose intermediate
+// Three 3x3 CONV_2Ds in a row with 64 channels run as Winograd convolutions whose intermediate
 // tensors stay in oneDNN's blocked layout (FastLayer::chain); the second one's output is also read by
 // an ADD, so it is converted back. Checked against the reference kernels (option fast off).
 TEST(CpuPluginExecute, ChainedWinogradConvolutionsMatchTheReferenceKernels) {
   TestModel m;
-  const std::vector<uint32_t> image{1, 20, 18, 32};
+  const std::vector<uint32_t> image{1, 40, 36, 64};
   const uint32_t in = m.addInput(T::TENSOR_FLOAT32, image);
   uint32_t x = in;
   std::vector<uint32_t> layers;
   for (uint32_t l = 0; l < 3; ++l) {
     const uint32_t filter =
-        m.addConstant(T::TENSOR_FLOAT32, {32, 3, 3, 32}, toFloats(randomReals(32 * 9 * 32, -0.2, 0.2, 40 + l)));
-    const uint32_t bias = m.addConstant(T::TENSOR_FLOAT32, {32}, toFloats(randomReals(32, -1.0, 1.0, 50 + l)));
+        m.addConstant(T::TENSOR_FLOAT32, {64, 3, 3, 64}, toFloats(randomReals(64 * 9 * 64, -0.1, 0.1, 40 + l)));
+    const uint32_t bias = m.addConstant(T::TENSOR_FLOAT32, {64}, toFloats(randomReals(64, -1.0, 1.0, 50 + l)));
     const uint32_t y = m.addOperand(T::TENSOR_FLOAT32, image);
     const uint32_t one = m.addInt32(1);
     m.addOperation(O::CONV_2D, {x, filter, bias, one, one, one, one, one, one, m.addInt32(l == 1 ? 0 : 1)}, {y});
@@ -215,7 +215,7 @@ TEST(CpuPluginExecute, ChainedWinogradConvolutionsMatchTheReferenceKernels) {
   m.addOperation(O::ADD, {layers[2], layers[1], m.addInt32(0)}, {out});
   m.setInputsAndOutputs({in}, {out});
 
-  const std::vector<float> input = toFloats(randomReals(20 * 18 * 32, -1.0, 1.0, 7));
+  const std::vector<float> input = toFloats(randomReals(40 * 36 * 64, -1.0, 1.0, 7));
   auto run = [&](const char* fast) {
     LoadedDevice holder;
     auto device = loadCpu(holder, {{"fast", fast}});

@@ -442,16 +442,16 @@ class Layer final : public FastLayer {
 
   // Winograd F(2x2, 3x3) computes a 3x3 stride-1 convolution with 2.25 times fewer multiplications
   // than the direct method; measured here, its error against a float64 reference is no larger than
-  // the direct kernel's (docs/cpu-performance.md). It wins once there are enough channels and pixels
-  // to amortise its transforms and the two reorders its blocked layout costs (measured thresholds).
+  // the direct kernel's. It wins once the layer is large enough to amortise its transforms and the
+  // copies its blocked layout costs: measured (BM_Conv3x3Winograd, docs/cpu-performance.md), 0.63 to
+  // 0.77 of the direct kernel's time from 64 channels, 14x14 pixels and 10^8 operations on; slower
+  // below (14x14 with 64 channels, 28x28 with 32, 16 channels, 7x7 with 256).
   bool winogradPays(const ops::Conv2DParams& p) const {
+    const double operations = 18.0 * p.inputChannels * p.outputChannels * p.outputHeight * p.outputWidth;
     return winograd_ && p.filterHeight == 3 && p.filterWidth == 3 && p.strideH == 1 && p.strideW == 1 &&
-           p.dilationH == 1 && p.dilationW == 1 && p.inputChannels >= kWinogradMinChannels &&
-           p.outputChannels >= kWinogradMinChannels &&
-           uint64_t{p.outputHeight} * p.outputWidth >= kWinogradMinPixels;
+           p.dilationH == 1 && p.dilationW == 1 && p.inputChannels >= 64 && p.outputChannels >= 64 &&
+           p.outputHeight >= 14 && p.outputWidth >= 14 && operations * p.batches >= 1e8;
   }
-  static constexpr uint32_t kWinogradMinChannels = 16;
-  static constexpr uint64_t kWinogradMinPixels = 14 * 14;
 
   // oneDNN's Winograd convolution, on blocked copies of the activations (it takes no NHWC), or
   // null when oneDNN has none for these shapes (oneDNN 2.6: AVX-512 and channel counts that are
