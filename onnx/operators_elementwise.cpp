@@ -60,6 +60,46 @@ std::optional<HostTensor> foldConstants(int32_t op, const Value& x, const Value&
   return t;
 }
 
+// The operands of a binary operation computed on NHWC images: `a` and `c` in NNAPI's order.
+struct NhwcPair {
+  uint32_t a, c;
+};
+
+// When one operand of a binary operation is an NHWC image of the result's (NCHW) shape `dims` and the
+// other is an NHWC image of the same shape, one value per channel ([C, 1, 1] or [1, C, 1, 1]) or a
+// single value, their NHWC operands (a per-channel operand as [C], which broadcasts along NHWC's last
+// axis); nullopt when the operation must run in ONNX's layout.
+Result<std::optional<NhwcPair>> nhwcOperands(GraphBuilder& b, const Value& x, const Value& y, const Dims& dims) {
+  if (dims.size() != 4 || !(x.nhwc || y.nhwc)) return std::optional<NhwcPair>();
+  const bool swap = !x.nhwc;
+  const Value& image = swap ? y : x;
+  const Value& other = swap ? x : y;
+  if (image.dims != dims) return std::optional<NhwcPair>();
+  std::optional<uint32_t> second;
+  if (other.nhwc && other.dims == dims) {
+    second = other.operand;
+  } else if (!other.nhwc) {
+    // Right-aligned against NCHW: every dimension 1 but the channel one (or all 1).
+    const size_t rank = other.dims.size();
+    bool perChannel = rank <= 4;
+    for (size_t d = 0; d < rank && perChannel; ++d) {
+      const size_t axis = d + 4 - rank;
+      perChannel = other.dims[d] == 1 || (axis == 1 && other.dims[d] == dims[1]);
+    }
+    if (perChannel) {
+      const uint32_t channels = static_cast<uint32_t>(elementCount(other.dims));
+      if (other.constant.has_value()) {
+        NNRT_ASSIGN_OR_RETURN(second, b.addConstant(other.type, {channels}, other.constant->bytes));
+      } else {
+        NNRT_ASSIGN_OR_RETURN(uint32_t operand, b.operand(other));
+        NNRT_ASSIGN_OR_RETURN(second, b.reshape(operand, other.type, {channels}));
+      }
+    }
+  }
+  if (!second.has_value()) return std::optional<NhwcPair>();
+  return std::optional<NhwcPair>(swap ? NhwcPair{*second, image.operand} : NhwcPair{image.operand, *second});
+}
+
 }  // namespace
 
 // Binary elementwise with NNAPI broadcasting (numpy's, as ONNX's multidirectional broadcasting).
@@ -73,8 +113,17 @@ Result<void> binary(GraphBuilder& b, int32_t op, bool fused, int32_t outType) {
     defineConstant(b, 0, std::move(*folded));
     return {};
   }
-  NNRT_ASSIGN_OR_RETURN(uint32_t a, b.operand(*x));
-  NNRT_ASSIGN_OR_RETURN(uint32_t c, b.operand(*y));
+  // An NHWC image stays so when the other operand has its shape in the same layout, or is one value
+  // per channel (or a single value) that broadcasts the same way in both layouts.
+  NNRT_ASSIGN_OR_RETURN(std::optional<NhwcPair> nhwc, nhwcOperands(b, *x, *y, dims));
+  uint32_t a = 0, c = 0;
+  if (nhwc.has_value()) {
+    a = nhwc->a;
+    c = nhwc->c;
+  } else {
+    NNRT_ASSIGN_OR_RETURN(a, b.operand(*x));
+    NNRT_ASSIGN_OR_RETURN(c, b.operand(*y));
+  }
   std::vector<uint32_t> inputs{a, c};
   if (fused) {
     // A following Relu or Clip joins float arithmetic as its fused activation.
@@ -83,6 +132,7 @@ Result<void> binary(GraphBuilder& b, int32_t op, bool fused, int32_t outType) {
     NNRT_ASSIGN_OR_RETURN(uint32_t fuse, b.scalarInt(activation));
     inputs.push_back(fuse);
   }
+  if (nhwc.has_value()) return b.emitNhwc(op, inputs, outType != 0 ? outType : x->type, dims);
   return b.emit(op, inputs, outType != 0 ? outType : x->type, dims);
 }
 

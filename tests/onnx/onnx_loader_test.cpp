@@ -481,6 +481,55 @@ TEST(OnnxLoaderTest, NhwcConvolutionResultsReadInOnnxLayout) {
   }
 }
 
+// Element-wise arithmetic between NHWC images, or of one with a value per channel or a single value,
+// stays NHWC: only the model input and output are TRANSPOSEd. x [1, 2, 1, 2] (channels [1, 2] and
+// [3, 4]); c1 = Conv 1x1 2 * identity = 2x, c2 = Conv 1x1 3 * identity = 3x, s = c1 + c2 = 5x,
+// m = s * [10, 100] per channel ([1, 2, 1, 1]), y = m - 1: [49, 99, 1499, 1999]; and 1 - m with the
+// image second: [-49, -99, -1499, -1999].
+TEST(OnnxLoaderTest, ElementwiseArithmeticBetweenNhwcImagesStaysNhwc) {
+  for (bool imageFirst : {true, false}) {
+    NodeModel m = nodeModel("Conv", {{"x", {1, 2, 1, 2}}}, {{"c1", {1, 2, 1, 2}}});
+    auto* graph = m.model.mutable_graph();
+    auto addInitializer = [&](const char* name, std::vector<int64_t> dims, std::vector<float> values) {
+      auto* t = graph->add_initializer();
+      t->set_name(name);
+      t->set_data_type(onnx::TensorProto::FLOAT);
+      for (int64_t d : dims) t->add_dims(d);
+      for (float v : values) t->add_float_data(v);
+    };
+    addInitializer("w1", {2, 2, 1, 1}, {2, 0, 0, 2});
+    addInitializer("w2", {2, 2, 1, 1}, {3, 0, 0, 3});
+    addInitializer("scale", {1, 2, 1, 1}, {10, 100});
+    addInitializer("one", {}, {1});
+    m.node->add_input("w1");
+    graph->clear_output();
+    addFloatInput(graph, "y", {1, 2, 1, 2}, true);
+    auto addNode = [&](const char* op, std::vector<std::string> inputs, const char* output) {
+      auto* n = graph->add_node();
+      n->set_name(std::string(op) + output);
+      n->set_op_type(op);
+      for (const std::string& in : inputs) n->add_input(in);
+      n->add_output(output);
+      return n;
+    };
+    addNode("Conv", {"x", "w2"}, "c2");
+    addNode("Add", {"c1", "c2"}, "s");
+    addNode("Mul", {"scale", "s"}, "m");
+    if (imageFirst) {
+      addNode("Sub", {"m", "one"}, "y");
+    } else {
+      addNode("Sub", {"one", "m"}, "y");
+    }
+    auto loaded = loadOnnxModel(write("nhwc_elementwise.onnx", m.model));
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+    size_t transposes = 0;
+    for (const auto& op : loaded->operations) transposes += op.type == ANEURALNETWORKS_TRANSPOSE;
+    EXPECT_EQ(transposes, 2u);  // x to NHWC, y back
+    const float sign = imageFirst ? 1.0f : -1.0f;
+    EXPECT_EQ(run(*loaded, {{1, 2, 3, 4}}, 4), (std::vector<float>{sign * 49, sign * 99, sign * 1499, sign * 1999}));
+  }
+}
+
 // uint8 tensors are quantized operands of scale 1 and zero point 0. DequantizeLinear per axis 1 with
 // scales [0.5, 2] and zero points [128, 0], by hand: [[0, 10], [255, 128]] -> [[(0 - 128) / 2, 10 * 2],
 // [(255 - 128) / 2, 128 * 2]] = [[-64, 20], [63.5, 256]]. Adding uint8 tensors is refused (ONNX wraps
