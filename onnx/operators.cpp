@@ -156,6 +156,7 @@ const std::vector<OperatorMapping>& operatorMappings() {
       {"Equal",
        {},
        [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_EQUAL, false, ANEURALNETWORKS_TENSOR_BOOL8); }},
+      {"Erf", {}, mapErf},
       {"Exp", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_EXP); }},
       {"Expand", {}, mapExpand},
       {"EyeLike", {"dtype", "k"}, mapEyeLike},

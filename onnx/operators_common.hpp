@@ -91,6 +91,7 @@ Result<void> mapCeil(GraphBuilder& b);
 Result<void> mapIsNaN(GraphBuilder& b);
 Result<void> mapIsInf(GraphBuilder& b);
 Result<void> mapSign(GraphBuilder& b);
+Result<void> mapErf(GraphBuilder& b);
 Result<void> trigonometric(GraphBuilder& b, std::string_view function);
 Result<void> mapMod(GraphBuilder& b);
 Result<uint32_t> roundHalfToEven(GraphBuilder& b, uint32_t in, const Dims& dims);

@@ -416,6 +416,35 @@ Result<void> mapGemm(GraphBuilder& b) {
   return {};
 }
 
+// MatMul of an N-D A [..., K] by a constant float32 matrix B [K, N], as exporters write every
+// projection of a transformer: one FULLY_CONNECTED over A's rows (B transposed to its [N, K] weights
+// at load time, a zero bias) and a RESHAPE back to [..., N]. The same sums as numpy's matmul.
+Result<void> matMulByConstantMatrix(GraphBuilder& b, const Value& a, const Value& w) {
+  const uint32_t K = w.dims[0], N = w.dims[1];
+  if (a.dims.back() != K || K == 0 || N == 0) return b.refused("operands do not multiply");
+  for (uint32_t d : a.dims)
+    if (d == 0) return b.refused("A's shape is not known");
+  const uint32_t rows = static_cast<uint32_t>(elementCount(a.dims) / K);
+  std::vector<float> m(elementCount(w.dims));
+  std::memcpy(m.data(), w.constant->bytes.data(), m.size() * 4);
+  NNRT_ASSIGN_OR_RETURN(uint32_t weights, b.constFloats(transposed(m, K, N), {N, K}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t bias, b.constFloats(std::vector<float>(N, 0.0f)));
+  NNRT_ASSIGN_OR_RETURN(uint32_t input, b.operand(a));
+  NNRT_ASSIGN_OR_RETURN(uint32_t flat, b.reshape(input, a.type, {rows, K}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t fuse, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+  NNRT_ASSIGN_OR_RETURN(uint32_t product, b.addTensor(a.type, {rows, N}));
+  NNRT_RETURN_IF_ERROR(b.addOperation(ANEURALNETWORKS_FULLY_CONNECTED, {flat, weights, bias, fuse}, {product}));
+  Dims out = a.dims;
+  out.back() = N;
+  NNRT_ASSIGN_OR_RETURN(uint32_t shaped, b.reshape(product, a.type, out));
+  Value v;
+  v.operand = shaped;
+  v.type = a.type;
+  v.dims = out;
+  b.define(0, v);
+  return {};
+}
+
 Result<void> mapMatMul(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(const Value* a, b.requiredInput(0));
   NNRT_ASSIGN_OR_RETURN(const Value* w, b.requiredInput(1));
@@ -423,8 +452,12 @@ Result<void> mapMatMul(GraphBuilder& b) {
   if (a->scalar || w->scalar || a->dims.size() < 2 || w->dims.size() < 2) {
     return b.refused("1-D operands are not supported");
   }
+  if (w->dims.size() == 2 && a->dims.size() > 2 && w->constant.has_value() &&
+      a->type == ANEURALNETWORKS_TENSOR_FLOAT32) {
+    return matMulByConstantMatrix(b, *a, *w);
+  }
   if (a->dims.size() != w->dims.size() || a->dims.size() > 4)
-    return b.refused("operands must have the same rank, 2 to 4");
+    return b.refused("operands must have the same rank, 2 to 4 (or B a constant matrix)");
   size_t r = a->dims.size();
   for (size_t i = 0; i + 2 < r; ++i) {
     if (a->dims[i] != w->dims[i]) return b.refused("broadcast batch dimensions are not supported");

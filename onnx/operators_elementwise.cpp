@@ -424,6 +424,72 @@ Result<void> trigonometric(GraphBuilder& b, std::string_view function) {
   return {};
 }
 
+namespace {
+
+// c[0] + u (c[1] + u (c[2] + ...)), by Horner's rule on the tensor `u`.
+Result<uint32_t> polynomial(GraphBuilder& b, uint32_t u, const std::vector<double>& c, int32_t type,
+                            const Dims& dims) {
+  NNRT_ASSIGN_OR_RETURN(uint32_t last, b.constFloats({static_cast<float>(c.back())}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t acc, arithmetic(b, ANEURALNETWORKS_MUL, u, last, type, dims));
+  for (size_t k = c.size() - 1; k-- > 0;) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t coefficient, b.constFloats({static_cast<float>(c[k])}));
+    NNRT_ASSIGN_OR_RETURN(acc, arithmetic(b, ANEURALNETWORKS_ADD, acc, coefficient, type, dims));
+    if (k == 0) break;
+    NNRT_ASSIGN_OR_RETURN(acc, arithmetic(b, ANEURALNETWORKS_MUL, acc, u, type, dims));
+  }
+  return acc;
+}
+
+}  // namespace
+
+// Erf, which NNAPI lacks (GELU's, in every exported BERT), from two expansions joined at |x| = 0.5,
+// the sign of x put back at the end (erf is odd):
+// - |x| < 0.5: its Taylor series, erf z = 2/sqrt(pi) * sum_{n=0..7} (-1)^n z^(2n+1) / (n! (2n+1)); the first
+//   term left out is below 4e-10 of the sum;
+// - |x| >= 0.5: 1 - erfc z, erfc z = t exp(-z^2 + P(t)), t = 1 / (1 + z/2), with the Chebyshev-fitted
+//   P of Numerical Recipes' erfcc (its fractional error is under 1.2e-7 for every z, so erf's error under
+//   1.2e-7 * erfc(0.5) = 6.3e-8);
+// against the C library's erff (onnx_loader_test) within 2.5e-7 everywhere, as float32 rounding allows.
+Result<void> mapErf(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  const int32_t f32 = x->type, b8 = ANEURALNETWORKS_TENSOR_BOOL8;
+  const Dims& dims = x->dims;
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t z, apply(b, ANEURALNETWORKS_ABS, {in}, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t z2, arithmetic(b, ANEURALNETWORKS_MUL, z, z, f32, dims));
+  // Series in u = z^2, its coefficients times 2/sqrt(pi), times z.
+  std::vector<double> series;
+  double factorial = 1.0;
+  for (int n = 0; n <= 7; ++n) {
+    if (n > 0) factorial *= n;
+    series.push_back((n % 2 == 0 ? 1.0 : -1.0) * 2.0 / std::sqrt(M_PI) / (factorial * (2 * n + 1)));
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t sum, polynomial(b, z2, series, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t small, arithmetic(b, ANEURALNETWORKS_MUL, sum, z, f32, dims));
+  // 1 - t exp(-z^2 + P(t)).
+  NNRT_ASSIGN_OR_RETURN(uint32_t half, b.constFloats({0.5f}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t one, b.constFloats({1.0f}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t halfZ, arithmetic(b, ANEURALNETWORKS_MUL, z, half, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t denominator, arithmetic(b, ANEURALNETWORKS_ADD, halfZ, one, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t t, arithmetic(b, ANEURALNETWORKS_DIV, one, denominator, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t p, polynomial(b, t,
+                                               {-1.26551223, 1.00002368, 0.37409196, 0.09678418, -0.18628806,
+                                                0.27886807, -1.13520398, 1.48851587, -0.82215223, 0.17087277},
+                                               f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t exponent, arithmetic(b, ANEURALNETWORKS_SUB, p, z2, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t e, apply(b, ANEURALNETWORKS_EXP, {exponent}, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t complement, arithmetic(b, ANEURALNETWORKS_MUL, t, e, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t large, arithmetic(b, ANEURALNETWORKS_SUB, one, complement, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t isSmall, apply(b, ANEURALNETWORKS_LESS, {z, half}, b8, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t magnitude, apply(b, ANEURALNETWORKS_SELECT, {isSmall, small, large}, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t zero, b.constFloats({0.0f}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t negative, apply(b, ANEURALNETWORKS_LESS, {in, zero}, b8, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t negated, apply(b, ANEURALNETWORKS_NEG, {magnitude}, f32, dims));
+  return b.emit(ANEURALNETWORKS_SELECT, {negative, negated, magnitude}, f32, dims);
+}
+
 // Mod on integers: fmod 0 (the divisor's sign) is a - floor(a / b) * b with NNAPI's flooring integer DIV;
 // fmod 1 (C's fmod, the dividend's sign) takes b back off a nonzero remainder whose sign differs from a's.
 // Float fmod is refused: a - trunc(a / b) * b rounds where C's fmod is exact.

@@ -364,6 +364,44 @@ TEST(OnnxLoaderTest, TrigonometricCompositionsMatchTheCLibrary) {
   }
 }
 
+// Erf (a composition: NNAPI has none) against the C library's erf in double precision, over 4001
+// points of [-5, 5] (both sides of the |x| = 0.5 seam, tiny values, the tails) and a few chosen ones.
+TEST(OnnxLoaderTest, ErfMatchesTheCLibrary) {
+  std::vector<float> x;
+  for (int i = -2000; i <= 2000; ++i) x.push_back(static_cast<float>(i) / 400.0f);
+  for (float v : {1e-6f, -3e-4f, 0.4999999f, 0.5f, 0.5000001f, -0.5f, 9.0f, -30.0f}) x.push_back(v);
+  const int64_t n = static_cast<int64_t>(x.size());
+  NodeModel m = nodeModel("Erf", {{"x", {n}}}, {{"y", {n}}});
+  auto loaded = loadOnnxModel(write("erf.onnx", m.model));
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  std::vector<float> got = run(*loaded, {x}, x.size());
+  double worst = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    const double want = std::erf(double{x[i]});
+    worst = std::max(worst, std::fabs(got[i] - want) / (1e-7 + std::fabs(want)));
+    ASSERT_NEAR(got[i], want, 2.5e-7 + 2e-6 * std::fabs(want)) << "erf(" << x[i] << ")";
+  }
+  std::printf("Erf: worst |error| / (1e-7 + |erf x|) = %.3g\n", worst);
+}
+
+// MatMul of a 3-D A by a constant matrix B (a transformer's projection) is one FULLY_CONNECTED over
+// A's rows: A [2, 2, 3] = 1..12, B [3, 2] = [[1, 0], [0, 1], [1, 1]] -> each row (a, b, c) to (a + c, b + c).
+TEST(OnnxLoaderTest, MatMulOfABatchByAConstantMatrix) {
+  NodeModel m = nodeModel("MatMul", {{"a", {2, 2, 3}}}, {{"y", {2, 2, 2}}});
+  auto* w = m.model.mutable_graph()->add_initializer();
+  w->set_name("w");
+  w->set_data_type(onnx::TensorProto::FLOAT);
+  w->add_dims(3);
+  w->add_dims(2);
+  for (float v : {1.0f, 0.0f, 0.0f, 1.0f, 1.0f, 1.0f}) w->add_float_data(v);
+  m.node->add_input("w");
+  auto loaded = loadOnnxModel(write("matmul3d.onnx", m.model));
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  EXPECT_TRUE(hasOperation(*loaded, ANEURALNETWORKS_FULLY_CONNECTED));
+  EXPECT_EQ(run(*loaded, {{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}}, 8),
+            (std::vector<float>{4, 5, 10, 11, 16, 17, 22, 23}));
+}
+
 // What the new mappings cannot compute exactly is refused, naming the node and the reason.
 TEST(OnnxLoaderTest, RefusesWhatTheNewMappingsCannotComputeExactly) {
   NodeModel crop = nodeModel("Resize", {{"x", {1, 1, 2, 2}}}, {{"y", {1, 1, 4, 4}}});

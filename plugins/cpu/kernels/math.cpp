@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 
 #include "plugins/cpu/kernels/broadcast.hpp"
 #include "plugins/cpu/kernels/parallel.hpp"
@@ -33,10 +34,28 @@ bool holds(Comparison c, T x, T y) {
   return false;
 }
 
+// The comparison is chosen once, outside the loop, so that each loop vectorizes.
 template <typename T>
 void compareValues(const T* a, const Shape& aShape, const T* b, const Shape& bShape, Comparison c, uint8_t* out,
                    const Shape& outShape) {
-  broadcastBinary(a, aShape, b, bShape, out, outShape, [c](T x, T y) { return static_cast<uint8_t>(holds(c, x, y)); });
+  auto run = [&](auto compare) {
+    broadcastBinary(a, aShape, b, bShape, out, outShape,
+                    [compare](T x, T y) { return static_cast<uint8_t>(compare(x, y)); });
+  };
+  switch (c) {
+    case Comparison::Equal:
+      return run(std::equal_to<T>());
+    case Comparison::NotEqual:
+      return run(std::not_equal_to<T>());
+    case Comparison::Greater:
+      return run(std::greater<T>());
+    case Comparison::GreaterEqual:
+      return run(std::greater_equal<T>());
+    case Comparison::Less:
+      return run(std::less<T>());
+    case Comparison::LessEqual:
+      return run(std::less_equal<T>());
+  }
 }
 
 // MAXIMUM (larger) or MINIMUM of quantized operands: the chosen operand's byte through its
@@ -152,6 +171,26 @@ void logicalNot(const uint8_t* in, size_t count, uint8_t* out) {
 }
 
 void select(const uint8_t* condition, const void* a, const void* b, size_t count, size_t elementSize, void* out) {
+  // Elements of 1, 2, 4 or 8 bytes as integers of that width (a loop that vectorizes); others by bytes.
+  auto typed = [&](auto zero) {
+    using T = decltype(zero);
+    const auto* pa = static_cast<const T*>(a);
+    const auto* pb = static_cast<const T*>(b);
+    auto* po = static_cast<T*>(out);
+    detail::parallelFor(count, 1, [&](size_t begin, size_t end) {
+      for (size_t i = begin; i < end; ++i) po[i] = condition[i] != 0 ? pa[i] : pb[i];
+    });
+  };
+  switch (elementSize) {
+    case 1:
+      return typed(uint8_t{});
+    case 2:
+      return typed(uint16_t{});
+    case 4:
+      return typed(uint32_t{});
+    case 8:
+      return typed(uint64_t{});
+  }
   const auto* pa = static_cast<const uint8_t*>(a);
   const auto* pb = static_cast<const uint8_t*>(b);
   auto* po = static_cast<uint8_t*>(out);

@@ -1,0 +1,76 @@
+"""A BERT-style transformer encoder (2 layers, sequence 128, hidden 256, 4 heads, FFN 1024, float32) as an ONNX model
+written the way exporters write it: MatMul + Add projections, Reshape/Transpose into heads, scaled dot-product
+attention with Softmax, LayerNormalization decomposed into ReduceMean/Sub/Pow/Sqrt/Div, GELU as x * 0.5 * (1 + Erf(x / sqrt 2)).
+For nnrt's ONNX front end against ONNX Runtime on the same file. Writes OUTDIR/encoder.onnx and OUTDIR/encoder.f32.
+Usage: /usr/bin/python3 bench/peer/encoder_pair.py OUTDIR"""
+import sys
+import numpy as np
+import onnx
+from onnx import helper, TensorProto, numpy_helper
+
+OUT = sys.argv[1] if len(sys.argv) > 1 else "."
+S, H, HEADS, FFN, LAYERS = 128, 256, 4, 1024, 2
+D = H // HEADS
+rng = np.random.default_rng(7)
+nodes, inits = [], []
+count = [0]
+
+
+def fresh(prefix):
+    count[0] += 1
+    return f"{prefix}{count[0]}"
+
+
+def const(arr, prefix="c"):
+    t = numpy_helper.from_array(np.asarray(arr), fresh(prefix))
+    inits.append(t)
+    return t.name
+
+
+def node(op, inputs, **attrs):
+    out = fresh(op.lower())
+    nodes.append(helper.make_node(op, inputs, [out], **attrs))
+    return out
+
+
+def linear(x, n_in, n_out):
+    w = const((rng.standard_normal((n_in, n_out)) / np.sqrt(n_in)).astype(np.float32), "w")
+    b = const((rng.standard_normal(n_out) * 0.02).astype(np.float32), "b")
+    return node("Add", [node("MatMul", [x, w]), b])
+
+
+def layer_norm(x):
+    mean = node("ReduceMean", [x], axes=[-1])
+    d = node("Sub", [x, mean])
+    var = node("ReduceMean", [node("Pow", [d, const(np.float32(2.0))])], axes=[-1])
+    std = node("Sqrt", [node("Add", [var, const(np.float32(1e-12))])])
+    g = const((1 + 0.1 * rng.standard_normal(H)).astype(np.float32), "gamma")
+    beta = const((0.1 * rng.standard_normal(H)).astype(np.float32), "beta")
+    return node("Add", [node("Mul", [node("Div", [d, std]), g]), beta])
+
+
+def heads(x):  # [1, S, H] -> [1, HEADS, S, D]
+    r = node("Reshape", [x, const(np.array([1, S, HEADS, D], dtype=np.int64))])
+    return node("Transpose", [r], perm=[0, 2, 1, 3])
+
+
+x = "x"
+for _ in range(LAYERS):
+    q, k, v = heads(linear(x, H, H)), heads(linear(x, H, H)), heads(linear(x, H, H))
+    kt = node("Transpose", [k], perm=[0, 1, 3, 2])
+    scores = node("Div", [node("MatMul", [q, kt]), const(np.float32(np.sqrt(D)))])
+    attn = node("MatMul", [node("Softmax", [scores], axis=-1), v])
+    merged = node("Reshape", [node("Transpose", [attn], perm=[0, 2, 1, 3]), const(np.array([1, S, H], dtype=np.int64))])
+    x = layer_norm(node("Add", [linear(merged, H, H), x]))
+    h = linear(x, H, FFN)
+    gelu = node("Mul", [node("Mul", [h, const(np.float32(0.5))]),
+                        node("Add", [node("Erf", [node("Div", [h, const(np.float32(np.sqrt(2.0)))])]), const(np.float32(1.0))])])
+    x = layer_norm(node("Add", [linear(gelu, FFN, H), x]))
+nodes[-1].output[0] = "y"
+graph = helper.make_graph(nodes, "encoder", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, S, H])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, S, H])], inits)
+model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+model.ir_version = 7
+onnx.checker.check_model(model)
+onnx.save(model, f"{OUT}/encoder.onnx")
+rng.standard_normal((1, S, H)).astype(np.float32).tofile(f"{OUT}/encoder.f32")
