@@ -5,6 +5,7 @@
 
 #include <onnx/onnx_pb.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -30,6 +31,14 @@ struct Value {
   bool nhwc = false;
   uint32_t otherLayout = kNoOperand;  // the same tensor TRANSPOSEd to the other layout, once made
 };
+
+// A load-time constant with no elements (an empty Slice of a shape, say): it can be folded into other
+// constants but never becomes an NNAPI operand.
+inline bool isEmptyConstant(const Value& value) {
+  return value.constant.has_value() && !value.constant->dimensions.empty() &&
+         std::find(value.constant->dimensions.begin(), value.constant->dimensions.end(), 0u) !=
+             value.constant->dimensions.end();
+}
 
 class GraphBuilder {
  public:

@@ -151,10 +151,10 @@ Result<void> mapConcat(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, a, first->dims.size()));
   Dims out = first->dims;
   out[axis] = 0;
-  bool constants = allKnown(first->dims);
+  bool constants = true;
   for (int i = 0; i < b.node()->input_size(); ++i) {
     NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(i));
-    constants = constants && x->constant.has_value() && allKnown(x->dims);
+    constants = constants && x->constant.has_value() && (allKnown(x->dims) || isEmptyConstant(*x));
   }
   if (constants) {
     // Concatenated at load time (shapes built from Shape and Slice stay constants).
@@ -251,8 +251,9 @@ Result<void> mapSlice(GraphBuilder& b) {
       e = std::clamp<int64_t>(e, -1, dim - 1);
     }
     int64_t length = step > 0 ? (e - s + step - 1) / step : (s - e + (-step) - 1) / (-step);
-    if (length <= 0) return b.refused("an empty slice has no NNAPI shape");
-    out[axis] = static_cast<uint32_t>(length);
+    // An empty slice of a constant stays on the host (an empty prefix of a shape, say).
+    if (length <= 0 && !x->constant.has_value()) return b.refused("an empty slice has no NNAPI shape");
+    out[axis] = static_cast<uint32_t>(std::max<int64_t>(length, 0));
     begin[axis] = static_cast<int32_t>(s);
     end[axis] = static_cast<int32_t>(e);
     stride[axis] = static_cast<int32_t>(step);

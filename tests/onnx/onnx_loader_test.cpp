@@ -774,5 +774,41 @@ TEST(OnnxLoaderTest, ConvIntegerRefusesSumsThatMayRound) {
                      "node 'n' (ConvInteger): a sum of 260 products of 8-bit integers may round");
 }
 
+// An empty slice of a constant shape stays on the host and folds into the next constant (the expanded
+// LayerNormalization with axis 0 builds its shape from Shape(x)[0:0]): y = Reshape(x, Concat(
+// Slice(Shape(x), 0, 0), [6])) is x flattened. An empty graph input and a rank NNAPI lacks are refused.
+TEST(OnnxLoaderTest, EmptyConstantsFoldAndEmptyInputsAreRefused) {
+  NodeModel m = nodeModel("Shape", {{"x", {2, 3}}}, {});
+  auto* graph = m.model.mutable_graph();
+  m.node->add_output("shape");
+  addInts(m, "zero", {0}, false);
+  addInts(m, "six", {6}, false);
+  auto addNode = [&](const std::string& op, std::vector<std::string> inputs, const std::string& output) {
+    auto* node = graph->add_node();
+    node->set_op_type(op);
+    for (const auto& input : inputs)
+      node->add_input(input);
+    node->add_output(output);
+    return node;
+  };
+  addNode("Slice", {"shape", "zero", "zero"}, "prefix");
+  setAttribute(addNode("Concat", {"prefix", "six"}, "flat"), "axis", 0);
+  addNode("Reshape", {"x", "flat"}, "y");
+  addFloatInput(graph, "y", {6}, true);
+  auto loaded = loadOnnxModel(write("emptyslice.onnx", m.model));
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  EXPECT_EQ(loaded->outputs[0].dimensions, (std::vector<uint32_t>{6}));
+  EXPECT_EQ(run(*loaded, {{1, 2, 3, 4, 5, 6}}, 6), (std::vector<float>{1, 2, 3, 4, 5, 6}));
+
+  NodeModel empty = nodeModel("Relu", {{"x", {2, 0}}}, {{"y", {2, 0}}});
+  expectOneLineError(loadOnnxModel(write("emptyinput.onnx", empty.model)),
+                     "input 'x': an empty tensor (a dimension of 0) has no NNAPI shape");
+
+  NodeModel rank5 =
+      nodeModel("Sub", {{"a", {1, 1, 1, 1, 2}}, {"b", {1, 1, 1, 1, 2}}}, {{"y", {1, 1, 1, 1, 2}}});
+  expectOneLineError(loadOnnxModel(write("rank5.onnx", rank5.model)),
+                     "node 'n' (Sub): NNAPI's SUB refused a tensor of rank 5");
+}
+
 }  // namespace
 }  // namespace nnrt::onnxfront
