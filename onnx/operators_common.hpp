@@ -146,11 +146,13 @@ Result<void> mapGatherND(GraphBuilder& b);
 
 // operators_conv_pool.cpp
 Result<void> mapConv(GraphBuilder& b);
-Result<void> mapConvInteger(GraphBuilder& b);
+// Conv of float32 `x` and `w` (and `bias`, or none). `sums`, when given, receives the result instead of
+// the node's output 0: ConvInteger's and QLinearConv's, whose operands hold whole values (NCHW, no fused
+// activation).
+Result<void> convolve(GraphBuilder& b, const Value* x, const Value* w, const Value* bias, uint32_t* sums);
 Result<void> pool(GraphBuilder& b, int32_t op, bool global);
 Result<void> mapGemm(GraphBuilder& b);
 Result<void> mapMatMul(GraphBuilder& b);
-Result<void> mapMatMulInteger(GraphBuilder& b);
 Result<void> mapConvTranspose(GraphBuilder& b);
 
 // operators_reduce_norm.cpp
@@ -174,5 +176,10 @@ Result<void> mapIf(GraphBuilder& b);
 // operators_quant.cpp
 Result<void> mapDequantizeLinear(GraphBuilder& b);
 Result<void> mapQuantizeLinear(GraphBuilder& b);
+Result<void> mapDynamicQuantizeLinear(GraphBuilder& b);
+Result<void> mapConvInteger(GraphBuilder& b);
+Result<void> mapMatMulInteger(GraphBuilder& b);
+Result<void> mapQLinearConv(GraphBuilder& b);
+Result<void> mapQLinearMatMul(GraphBuilder& b);
 
 }  // namespace nnrt::onnxfront

@@ -1,5 +1,5 @@
-// ONNX convolutions, pooling and matrix products -> NNAPI: Conv, ConvInteger, the pools, Gemm, MatMul,
-// MatMulInteger and ConvTranspose.
+// ONNX convolutions, pooling and matrix products -> NNAPI: Conv, the pools, Gemm, MatMul and
+// ConvTranspose (ConvInteger and MatMulInteger: operators_quant.cpp).
 #include "onnx/operators_common.hpp"
 
 namespace nnrt::onnxfront {
@@ -94,9 +94,10 @@ Result<Window> windowGeometry(GraphBuilder& b, const Dims& input, uint32_t kerne
   return w;
 }
 
-// Conv of float32 `x` and `w` (and `bias`, or none). `integer`: ConvInteger's, whose operands hold whole
-// values and whose result is CAST to int32 (no fused activation, NCHW).
-Result<void> convolve(GraphBuilder& b, const Value* x, const Value* w, const Value* bias, bool integer) {
+}  // namespace
+
+Result<void> convolve(GraphBuilder& b, const Value* x, const Value* w, const Value* bias, uint32_t* sums) {
+  const bool integer = sums != nullptr;
   NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
   if (x->dims.size() != 4) return b.refused("only 2-D convolutions (4-D input) are supported");
   if (w->dims.size() != 4 || !allKnown(w->dims)) return b.refused("weights must be 4-D with a known shape");
@@ -180,65 +181,18 @@ Result<void> convolve(GraphBuilder& b, const Value* x, const Value* w, const Val
   }
   const Dims out{x->dims[0], M, g.outH, g.outW};
   if (integer) {
-    NNRT_ASSIGN_OR_RETURN(uint32_t sums, apply(b, op, inputs, x->type, out));
-    return b.emit(ANEURALNETWORKS_CAST, {sums}, ANEURALNETWORKS_TENSOR_INT32, out);
+    NNRT_ASSIGN_OR_RETURN(*sums, apply(b, op, inputs, x->type, out));
+    return {};
   }
   if (nhwc) return b.emitNhwc(op, inputs, x->type, out);
   return b.emit(op, inputs, x->type, out);
 }
 
-}  // namespace
-
 Result<void> mapConv(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   NNRT_ASSIGN_OR_RETURN(const Value* w, b.requiredInput(1));
   NNRT_ASSIGN_OR_RETURN(const Value* bias, b.input(2));
-  return convolve(b, x, w, bias, false);
-}
-
-namespace {
-
-// Input `i` of 8-bit integers minus its zero point (input `zeroIndex`, one value, or none), as float32
-// (DEQUANTIZE at scale 1 gives the integers themselves, the difference is exact).
-Result<Value> integersAsFloat(GraphBuilder& b, int i, int zeroIndex) {
-  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(i));
-  if (!quantized(x->type)) return b.refused("input " + std::to_string(i) + " must be 8-bit integers");
-  const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32;
-  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
-  Value value;
-  value.type = f32;
-  value.dims = x->dims;
-  NNRT_ASSIGN_OR_RETURN(value.operand, apply(b, ANEURALNETWORKS_DEQUANTIZE, {in}, f32, x->dims));
-  NNRT_ASSIGN_OR_RETURN(const Value* zero, b.input(zeroIndex));
-  if (zero != nullptr) {
-    if (zero->type != x->type || elementCount(zero->dims) != 1)
-      return b.refused("zero points other than one value of the operand's type are not supported");
-    NNRT_ASSIGN_OR_RETURN(uint32_t z, b.operand(*zero));
-    NNRT_ASSIGN_OR_RETURN(uint32_t zf, apply(b, ANEURALNETWORKS_DEQUANTIZE, {z}, f32, zero->dims));
-    NNRT_ASSIGN_OR_RETURN(value.operand, arithmetic(b, ANEURALNETWORKS_SUB, value.operand, zf, f32, x->dims));
-  }
-  return value;
-}
-
-// Whether float32 sums of `k` products of differences of 8-bit integers (each at most 255 * 255 in
-// magnitude) are exact in any order: every partial sum an integer no larger than 2^24.
-Result<void> requireExactIntegerSums(GraphBuilder& b, uint64_t k) {
-  if (k * 255 * 255 > (uint64_t{1} << 24))
-    return b.refused("a sum of " + std::to_string(k) + " products of 8-bit integers may round in float32");
-  return {};
-}
-
-}  // namespace
-
-// ConvInteger: Conv of (x - x_zero_point) and (w - w_zero_point) computed exactly in float32 (see
-// integersAsFloat, requireExactIntegerSums), CAST to int32; padding adds zeros to the differences, as ONNX.
-Result<void> mapConvInteger(GraphBuilder& b) {
-  NNRT_ASSIGN_OR_RETURN(const Value* w, b.requiredInput(1));
-  if (w->dims.size() != 4 || !allKnown(w->dims)) return b.refused("weights must be 4-D with a known shape");
-  NNRT_RETURN_IF_ERROR(requireExactIntegerSums(b, uint64_t{w->dims[1]} * w->dims[2] * w->dims[3]));
-  NNRT_ASSIGN_OR_RETURN(Value xf, integersAsFloat(b, 0, 2));
-  NNRT_ASSIGN_OR_RETURN(Value wf, integersAsFloat(b, 1, 3));
-  return convolve(b, &xf, &wf, nullptr, true);
+  return convolve(b, x, w, bias, nullptr);
 }
 
 // 1-D and 2-D pooling; a 1-D input [N, C, L] is pooled as [N, C, 1, L]. count_include_pad with padding
@@ -437,27 +391,6 @@ Result<void> mapMatMul(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(uint32_t adjX, b.scalarBool(false));
   NNRT_ASSIGN_OR_RETURN(uint32_t adjY, b.scalarBool(false));
   return b.emit(ANEURALNETWORKS_BATCH_MATMUL, {x, y, adjX, adjY}, a->type, out);
-}
-
-// MatMulInteger: (A - a_zero_point) (B - b_zero_point) in int32, computed exactly in float32 (see
-// integersAsFloat, requireExactIntegerSums): BATCH_MATMUL, CAST to int32.
-Result<void> mapMatMulInteger(GraphBuilder& b) {
-  NNRT_ASSIGN_OR_RETURN(const Value* a, b.requiredInput(0));
-  NNRT_ASSIGN_OR_RETURN(const Value* w, b.requiredInput(1));
-  if (a->scalar || w->scalar || a->dims.size() != 2 || w->dims.size() != 2 || !allKnown(a->dims) ||
-      !allKnown(w->dims))
-    return b.refused("only 2-D operands of known shapes are supported");
-  if (a->dims[1] != w->dims[0]) return b.refused("operands do not multiply");
-  NNRT_RETURN_IF_ERROR(requireExactIntegerSums(b, a->dims[1]));
-  NNRT_ASSIGN_OR_RETURN(Value af, integersAsFloat(b, 0, 2));
-  NNRT_ASSIGN_OR_RETURN(Value wf, integersAsFloat(b, 1, 3));
-  const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32;
-  const Dims out{a->dims[0], w->dims[1]};
-  NNRT_ASSIGN_OR_RETURN(uint32_t adjX, b.scalarBool(false));
-  NNRT_ASSIGN_OR_RETURN(uint32_t adjY, b.scalarBool(false));
-  NNRT_ASSIGN_OR_RETURN(uint32_t product, apply(b, ANEURALNETWORKS_BATCH_MATMUL,
-                                                {af.operand, wf.operand, adjX, adjY}, f32, out));
-  return b.emit(ANEURALNETWORKS_CAST, {product}, ANEURALNETWORKS_TENSOR_INT32, out);
 }
 
 // ConvTranspose (2-D, and 1-D as NC1L; group 1) -> TRANSPOSE_CONV_2D with explicit padding and the NCHW

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -808,6 +809,133 @@ TEST(OnnxLoaderTest, EmptyConstantsFoldAndEmptyInputsAreRefused) {
       nodeModel("Sub", {{"a", {1, 1, 1, 1, 2}}, {"b", {1, 1, 1, 1, 2}}}, {{"y", {1, 1, 1, 1, 2}}});
   expectOneLineError(loadOnnxModel(write("rank5.onnx", rank5.model)),
                      "node 'n' (Sub): NNAPI's SUB refused a tensor of rank 5");
+}
+
+// Runs `model` with raw input buffers and fills raw output buffers (their sizes given).
+void runBytes(const LoadedModel& model, const std::vector<std::vector<uint8_t>>& inputs,
+              std::vector<std::vector<uint8_t>>& outputs) {
+  ANeuralNetworksCompilation* compilation = nullptr;
+  ASSERT_EQ(ANeuralNetworksCompilation_create(model.model.get(), &compilation), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksCompilation_finish(compilation), ANEURALNETWORKS_NO_ERROR);
+  ANeuralNetworksExecution* execution = nullptr;
+  ASSERT_EQ(ANeuralNetworksExecution_create(compilation, &execution), ANEURALNETWORKS_NO_ERROR);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    EXPECT_EQ(ANeuralNetworksExecution_setInput(execution, static_cast<int32_t>(i), nullptr, inputs[i].data(),
+                                                inputs[i].size()),
+              ANEURALNETWORKS_NO_ERROR);
+  }
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    EXPECT_EQ(ANeuralNetworksExecution_setOutput(execution, static_cast<int32_t>(i), nullptr,
+                                                 outputs[i].data(), outputs[i].size()),
+              ANEURALNETWORKS_NO_ERROR);
+  }
+  EXPECT_EQ(ANeuralNetworksExecution_compute(execution), ANEURALNETWORKS_NO_ERROR);
+  ANeuralNetworksExecution_free(execution);
+  ANeuralNetworksCompilation_free(compilation);
+}
+
+void setElementType(onnx::ValueInfoProto* info, int32_t type) {
+  info->mutable_type()->mutable_tensor_type()->set_elem_type(type);
+}
+
+void addScalar(NodeModel& m, const std::string& name, int32_t type, float value) {
+  auto* t = m.model.mutable_graph()->add_initializer();
+  t->set_name(name);
+  t->set_data_type(type);
+  if (type == onnx::TensorProto::FLOAT)
+    t->add_float_data(value);
+  else
+    t->add_int32_data(static_cast<int32_t>(value));  // uint8 and int32 values are stored as int32_data
+  m.node->add_input(name);
+}
+
+// QLinearMatMul rounds (sum of products) * a_scale * b_scale / y_scale half to even, then adds y_zero_point:
+// a = [3, 6] - 1 = [2, 5], b = [[4, 5], [3, 3]] - 2 = [[2, 3], [1, 1]]; sums [2*2 + 5*1, 2*3 + 5*1] = [9,
+// 11]; times 0.5 * 0.25 / 0.25 = 0.5: [4.5, 5.5] -> [4, 6]; plus 10: [14, 16].
+TEST(OnnxLoaderTest, QLinearMatMulRoundsHalvesToEven) {
+  NodeModel m = nodeModel("QLinearMatMul", {{"a", {1, 2}}}, {{"y", {1, 2}}}, 10);
+  auto* graph = m.model.mutable_graph();
+  addScalar(m, "a_scale", onnx::TensorProto::FLOAT, 0.5f);
+  addScalar(m, "a_zero", onnx::TensorProto::UINT8, 1);
+  addFloatInput(graph, "b", {2, 2});
+  m.node->add_input("b");
+  addScalar(m, "b_scale", onnx::TensorProto::FLOAT, 0.25f);
+  addScalar(m, "b_zero", onnx::TensorProto::UINT8, 2);
+  addScalar(m, "y_scale", onnx::TensorProto::FLOAT, 0.25f);
+  addScalar(m, "y_zero", onnx::TensorProto::UINT8, 10);
+  setElementType(graph->mutable_input(0), onnx::TensorProto::UINT8);
+  setElementType(graph->mutable_input(1), onnx::TensorProto::UINT8);
+  setElementType(graph->mutable_output(0), onnx::TensorProto::UINT8);
+  auto loaded = loadOnnxModel(write("qlinearmatmul.onnx", m.model));
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  std::vector<std::vector<uint8_t>> outputs{std::vector<uint8_t>(2)};
+  runBytes(*loaded, {{3, 6}, {4, 5, 3, 3}}, outputs);
+  EXPECT_EQ(outputs[0], (std::vector<uint8_t>{14, 16}));
+}
+
+// QLinearConv with a constant int32 bias: x = [1, 2, 3, 4], w = [2], bias 3, scales 1, 1, 2:
+// (2x + 3) / 2 = [2.5, 3.5, 4.5, 5.5] -> [2, 4, 4, 6]. A bias that may take the sums past 2^24 is refused.
+TEST(OnnxLoaderTest, QLinearConvAddsItsBiasExactly) {
+  for (int32_t bias : {3, 1 << 24}) {
+    NodeModel m = nodeModel("QLinearConv", {{"x", {1, 1, 2, 2}}}, {{"y", {1, 1, 2, 2}}}, 10);
+    auto* graph = m.model.mutable_graph();
+    addScalar(m, "x_scale", onnx::TensorProto::FLOAT, 1.0f);
+    addScalar(m, "x_zero", onnx::TensorProto::UINT8, 0);
+    auto* w = graph->add_initializer();
+    w->set_name("w");
+    w->set_data_type(onnx::TensorProto::UINT8);
+    for (int i = 0; i < 4; ++i)
+      w->add_dims(1);
+    w->add_int32_data(2);
+    m.node->add_input("w");
+    addScalar(m, "w_scale", onnx::TensorProto::FLOAT, 1.0f);
+    addScalar(m, "w_zero", onnx::TensorProto::UINT8, 0);
+    addScalar(m, "y_scale", onnx::TensorProto::FLOAT, 2.0f);
+    addScalar(m, "y_zero", onnx::TensorProto::UINT8, 0);
+    auto* b = graph->add_initializer();
+    b->set_name("bias");
+    b->set_data_type(onnx::TensorProto::INT32);
+    b->add_dims(1);
+    b->add_int32_data(bias);
+    m.node->add_input("bias");
+    setElementType(graph->mutable_input(0), onnx::TensorProto::UINT8);
+    setElementType(graph->mutable_output(0), onnx::TensorProto::UINT8);
+    auto loaded = loadOnnxModel(write("qlinearconv.onnx", m.model));
+    if (bias != 3) {
+      expectOneLineError(loaded,
+                         "node 'n' (QLinearConv): a sum of 1 products of 8-bit integers and a bias up to "
+                         "16777216 may round in float32");
+      continue;
+    }
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+    std::vector<std::vector<uint8_t>> outputs{std::vector<uint8_t>(4)};
+    runBytes(*loaded, {{1, 2, 3, 4}}, outputs);
+    EXPECT_EQ(outputs[0], (std::vector<uint8_t>{2, 4, 4, 6}));
+  }
+}
+
+// DynamicQuantizeLinear of x = [-1, 0, 1, 2.5]: y_scale = (2.5 - -1) / 255, y_zero_point = round(1 / y_scale)
+// = round(72.86) = 73, y = saturate(round(x / y_scale) + 73) = [-73 + 73, 73, 73 + 73, 182 + 73] =
+// [0, 73, 146, 255].
+TEST(OnnxLoaderTest, DynamicQuantizeLinear) {
+  NodeModel m =
+      nodeModel("DynamicQuantizeLinear", {{"x", {4}}}, {{"y", {4}}, {"y_scale", {}}, {"y_zero", {}}}, 11);
+  auto* graph = m.model.mutable_graph();
+  setElementType(graph->mutable_output(0), onnx::TensorProto::UINT8);
+  setElementType(graph->mutable_output(2), onnx::TensorProto::UINT8);
+  auto loaded = loadOnnxModel(write("dynamicquantizelinear.onnx", m.model));
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  const float x[4] = {-1.0f, 0.0f, 1.0f, 2.5f};
+  std::vector<uint8_t> in(sizeof x);
+  std::memcpy(in.data(), x, sizeof x);
+  std::vector<std::vector<uint8_t>> outputs{std::vector<uint8_t>(4), std::vector<uint8_t>(4),
+                                            std::vector<uint8_t>(1)};
+  runBytes(*loaded, {in}, outputs);
+  EXPECT_EQ(outputs[0], (std::vector<uint8_t>{0, 73, 146, 255}));
+  float scale;
+  std::memcpy(&scale, outputs[1].data(), 4);
+  EXPECT_EQ(scale, 3.5f / 255.0f);
+  EXPECT_EQ(outputs[2][0], 73);
 }
 
 }  // namespace
