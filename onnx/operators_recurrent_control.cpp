@@ -3,6 +3,53 @@
 
 namespace nnrt::onnxfront {
 
+namespace {
+
+// The initial state of direction `d` as [batch, hidden]: a SLICE of `initial` ([dirs, batch, hidden], layout
+// 0, or [batch, dirs, hidden], layout 1), or zeros when there is none (kNoOperand).
+Result<uint32_t> directionState(GraphBuilder& b, uint32_t initial, uint32_t d, int64_t layout, uint32_t batch,
+                                uint32_t hidden) {
+  const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32;
+  if (initial == kNoOperand) return constFilled(b, f32, {batch, hidden}, 0.0);
+  NNRT_ASSIGN_OR_RETURN(uint32_t begin,
+                        b.constInts(layout == 0 ? std::vector<int32_t>{static_cast<int32_t>(d), 0, 0}
+                                                : std::vector<int32_t>{0, static_cast<int32_t>(d), 0}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t size, b.constInts(layout == 0 ? std::vector<int32_t>{1, -1, -1}
+                                                               : std::vector<int32_t>{-1, 1, -1}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t sliced,
+                        apply(b, ANEURALNETWORKS_SLICE, {initial, begin, size}, f32,
+                              layout == 0 ? Dims{1, batch, hidden} : Dims{batch, 1, hidden}));
+  return b.reshape(sliced, f32, {batch, hidden});
+}
+
+// Output `i` of the current node (when it is wanted): the directions' `parts`, each of `dims` with the
+// direction axis `axis` of size 1, CONCATENATEd along that axis.
+Result<void> defineDirections(GraphBuilder& b, int i, const std::vector<uint32_t>& parts, const Dims& dims,
+                              int32_t axis) {
+  if (b.node()->output_size() <= i || b.node()->output(i).empty()) return {};
+  const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32;
+  Dims out = dims;
+  out[axis] = static_cast<uint32_t>(parts.size());
+  uint32_t joined = parts[0];
+  if (parts.size() > 1) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t axisOperand, b.scalarInt(axis));
+    std::vector<uint32_t> inputs = parts;
+    inputs.push_back(axisOperand);
+    NNRT_ASSIGN_OR_RETURN(joined, apply(b, ANEURALNETWORKS_CONCATENATION, inputs, f32, out));
+  }
+  defineOperand(b, i, joined, f32, out);
+  return {};
+}
+
+// The number of directions of `direction`, or a refusal.
+Result<uint32_t> directionCount(GraphBuilder& b, const std::string& direction) {
+  if (direction != "forward" && direction != "reverse" && direction != "bidirectional")
+    return b.refused("direction '" + direction + "' is not supported");
+  return direction == "bidirectional" ? 2u : 1u;
+}
+
+}  // namespace
+
 // RNN (one layer) -> UNIDIRECTIONAL_SEQUENCE_RNN per direction: W [dirs, hidden, input] and
 // R [dirs, hidden, hidden] are NNAPI's weights and recurrent weights, the bias Wb + Rb (constants, summed
 // at load time), the initial state initial_h (zeros when absent), layout 0/1 NNAPI's time-major flag.
@@ -14,9 +61,7 @@ Result<void> mapRnn(GraphBuilder& b) {
   NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
   if (x->dims.size() != 3 || !allKnown(x->dims)) return b.refused("X must be 3-D with a known shape");
   NNRT_ASSIGN_OR_RETURN(std::string direction, b.attrString("direction", "forward"));
-  if (direction != "forward" && direction != "reverse" && direction != "bidirectional")
-    return b.refused("direction '" + direction + "' is not supported");
-  const uint32_t dirs = direction == "bidirectional" ? 2 : 1;
+  NNRT_ASSIGN_OR_RETURN(const uint32_t dirs, directionCount(b, direction));
   for (const char* unsupported : {"activation_alpha", "activation_beta", "clip"}) {
     if (b.attribute(unsupported) != nullptr)
       return b.refused(std::string("attribute '") + unsupported + "' is not supported");
@@ -78,20 +123,7 @@ Result<void> mapRnn(GraphBuilder& b) {
   std::vector<uint32_t> ys, yhs;
   for (uint32_t d = 0; d < dirs; ++d) {
     const bool reverse = direction == "reverse" || d == 1;
-    uint32_t state;
-    if (initialOperand != kNoOperand) {
-      NNRT_ASSIGN_OR_RETURN(uint32_t begin,
-                            b.constInts(layout == 0 ? std::vector<int32_t>{static_cast<int32_t>(d), 0, 0}
-                                                    : std::vector<int32_t>{0, static_cast<int32_t>(d), 0}));
-      NNRT_ASSIGN_OR_RETURN(uint32_t size, b.constInts(layout == 0 ? std::vector<int32_t>{1, -1, -1}
-                                                                   : std::vector<int32_t>{-1, 1, -1}));
-      NNRT_ASSIGN_OR_RETURN(uint32_t sliced,
-                            apply(b, ANEURALNETWORKS_SLICE, {initialOperand, begin, size}, f32,
-                                  layout == 0 ? Dims{1, batch, hidden} : Dims{batch, 1, hidden}));
-      NNRT_ASSIGN_OR_RETURN(state, b.reshape(sliced, f32, {batch, hidden}));
-    } else {
-      NNRT_ASSIGN_OR_RETURN(state, constFilled(b, f32, {batch, hidden}, 0.0));
-    }
+    NNRT_ASSIGN_OR_RETURN(uint32_t state, directionState(b, initialOperand, d, layout, batch, hidden));
     uint32_t sequence = in;
     if (reverse) {
       NNRT_ASSIGN_OR_RETURN(sequence, apply(b, ANEURALNETWORKS_REVERSE, {in, timeAxis}, f32, x->dims));
@@ -122,44 +154,30 @@ Result<void> mapRnn(GraphBuilder& b) {
     yhs.push_back(yh);
   }
   // The direction axis: 1 of Y and 0 of Y_h (layout 0), 2 and 1 (layout 1).
-  auto joined = [&](const std::vector<uint32_t>& parts, Dims dims, int32_t axis) -> Result<uint32_t> {
-    if (parts.size() == 1) return parts[0];
-    dims[axis] = dirs;
-    NNRT_ASSIGN_OR_RETURN(uint32_t axisOperand, b.scalarInt(axis));
-    return apply(b, ANEURALNETWORKS_CONCATENATION, {parts[0], parts[1], axisOperand}, f32, dims);
-  };
-  Dims yOut = yDims, yhOut = yhDims;
-  yOut[layout == 0 ? 1 : 2] = dirs;
-  yhOut[layout == 0 ? 0 : 1] = dirs;
-  if (b.node()->output_size() > 0 && !b.node()->output(0).empty()) {
-    NNRT_ASSIGN_OR_RETURN(uint32_t out, joined(ys, yDims, layout == 0 ? 1 : 2));
-    defineOperand(b, 0, out, f32, yOut);
-  }
-  if (b.node()->output_size() > 1 && !b.node()->output(1).empty()) {
-    NNRT_ASSIGN_OR_RETURN(uint32_t out, joined(yhs, yhDims, layout == 0 ? 0 : 1));
-    defineOperand(b, 1, out, f32, yhOut);
-  }
-  return {};
+  NNRT_RETURN_IF_ERROR(defineDirections(b, 0, ys, yDims, layout == 0 ? 1 : 2));
+  return defineDirections(b, 1, yhs, yhDims, layout == 0 ? 0 : 1);
 }
 
-// LSTM (forward, one layer, default activations) -> UNIDIRECTIONAL_SEQUENCE_LSTM: ONNX's gate blocks
-// (i, o, f, c in W [1, 4H, I], R [1, 4H, H], B [1, 8H] as Wb then Rb, P [1, 3H] as i, o, f) are split
-// into NNAPI's per-gate weights at load time, the biases summed; initial_h and initial_c (zeros when
-// absent) are the states in; Y, Y_h and Y_c are its three outputs with the direction axis inserted.
+// LSTM (one layer, default activations) -> UNIDIRECTIONAL_SEQUENCE_LSTM per direction: ONNX's gate blocks
+// (i, o, f, c in W [dirs, 4H, I], R [dirs, 4H, H], B [dirs, 8H] as Wb then Rb, P [dirs, 3H] as i, o, f)
+// are split into NNAPI's per-gate weights at load time, the biases summed; initial_h and initial_c (zeros
+// when absent) are the states in. As RNN's: the reverse direction runs on X REVERSEd along time, its Y
+// REVERSEd back, and Y, Y_h and Y_c are the directions' outputs with the direction axis inserted.
 Result<void> mapLstm(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
   if (x->dims.size() != 3 || !allKnown(x->dims)) return b.refused("X must be 3-D with a known shape");
   NNRT_ASSIGN_OR_RETURN(std::string direction, b.attrString("direction", "forward"));
-  if (direction != "forward") return b.refused("direction '" + direction + "' is not supported");
+  NNRT_ASSIGN_OR_RETURN(const uint32_t dirs, directionCount(b, direction));
   for (const char* unsupported : {"activation_alpha", "activation_beta", "clip"}) {
     if (b.attribute(unsupported) != nullptr)
       return b.refused(std::string("attribute '") + unsupported + "' is not supported");
   }
   if (const auto* a = b.attribute("activations")) {
-    if (a->strings_size() != 3 || a->strings(0) != "Sigmoid" || a->strings(1) != "Tanh" ||
-        a->strings(2) != "Tanh")
-      return b.refused("activations other than Sigmoid, Tanh, Tanh are not supported");
+    bool defaults = a->strings_size() == 3 * static_cast<int>(dirs);
+    for (int i = 0; defaults && i < a->strings_size(); ++i)
+      defaults = a->strings(i) == (i % 3 == 0 ? "Sigmoid" : "Tanh");
+    if (!defaults) return b.refused("activations other than Sigmoid, Tanh, Tanh are not supported");
   }
   NNRT_ASSIGN_OR_RETURN(int64_t coupled, b.attrInt("input_forget", 0));
   if (coupled != 0) return b.refused("input_forget 1 is not supported");
@@ -169,15 +187,18 @@ Result<void> mapLstm(GraphBuilder& b) {
   const uint32_t inputSize = x->dims[2], H = static_cast<uint32_t>(hiddenSize);
   NNRT_ASSIGN_OR_RETURN(std::vector<float> w, b.constantFloats(1));
   NNRT_ASSIGN_OR_RETURN(std::vector<float> r, b.constantFloats(2));
-  if (H < 1 || w.size() != size_t{4} * H * inputSize || r.size() != size_t{4} * H * H)
-    return b.refused("W and R do not match hidden_size and the input");
-  std::vector<float> bias(size_t{4} * H, 0.0f);
+  if (H < 1 || w.size() != size_t{dirs} * 4 * H * inputSize || r.size() != size_t{dirs} * 4 * H * H)
+    return b.refused("W and R do not match hidden_size, the directions and the input");
+  std::vector<float> bias(size_t{dirs} * 4 * H, 0.0f);
   NNRT_ASSIGN_OR_RETURN(const Value* bInput, b.input(3));
   if (bInput != nullptr) {
     NNRT_ASSIGN_OR_RETURN(std::vector<float> values, b.constantFloats(3));
-    if (values.size() != size_t{8} * H) return b.refused("B must have 8 * hidden_size values");
-    for (size_t i = 0; i < bias.size(); ++i)
-      bias[i] = values[i] + values[bias.size() + i];
+    if (values.size() != size_t{dirs} * 8 * H)
+      return b.refused("B must have 8 * hidden_size values per direction");
+    for (uint32_t d = 0; d < dirs; ++d) {
+      for (size_t i = 0; i < size_t{4} * H; ++i)
+        bias[d * 4 * H + i] = values[d * 8 * H + i] + values[d * 8 * H + 4 * H + i];
+    }
   }
   NNRT_ASSIGN_OR_RETURN(const Value* lengths, b.input(4));
   if (lengths != nullptr) {
@@ -189,79 +210,95 @@ Result<void> mapLstm(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(const Value* pInput, b.input(7));
   if (pInput != nullptr) {
     NNRT_ASSIGN_OR_RETURN(peepholes, b.constantFloats(7));
-    if (peepholes.size() != size_t{3} * H) return b.refused("P must have 3 * hidden_size values");
+    if (peepholes.size() != size_t{dirs} * 3 * H)
+      return b.refused("P must have 3 * hidden_size values per direction");
   }
   const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32;
-  // ONNX's gate blocks in order i, o, f, c; NNAPI wants i, f, c, o.
-  auto block = [&](const std::vector<float>& all, int gate, size_t size) {
-    return std::vector<float>(all.begin() + gate * size, all.begin() + (gate + 1) * size);
+  uint32_t initialStates[2] = {kNoOperand, kNoOperand};
+  for (int i : {5, 6}) {  // initial_h, initial_c: [dirs, batch, H] (layout 0) or [batch, dirs, H] (layout 1)
+    NNRT_ASSIGN_OR_RETURN(const Value* initial, b.input(i));
+    if (initial == nullptr) continue;
+    if (elementCount(initial->dims) != size_t{dirs} * batch * H)
+      return b.refused("initial states have the wrong size");
+    NNRT_ASSIGN_OR_RETURN(uint32_t s, b.operand(*initial));
+    NNRT_ASSIGN_OR_RETURN(initialStates[i - 5],
+                          b.reshape(s, f32, layout == 0 ? Dims{dirs, batch, H} : Dims{batch, dirs, H}));
+  }
+  // Gate `gate` (ONNX's order i, o, f, c) of direction `d`, blocks of `size` values.
+  auto block = [&](const std::vector<float>& all, uint32_t d, int gates, int gate, size_t size) {
+    auto from = all.begin() + (size_t{d} * gates + gate) * size;
+    return std::vector<float>(from, from + size);
   };
   constexpr int kOnnxGate[4] = {0, 2, 3, 1};  // NNAPI's i, f, c, o in ONNX's order
-  std::vector<uint32_t> inputs;
   NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
-  inputs.push_back(in);
-  for (int g : kOnnxGate) {
-    NNRT_ASSIGN_OR_RETURN(uint32_t o, b.constFloats(block(w, g, size_t{H} * inputSize), {H, inputSize}));
-    inputs.push_back(o);
-  }
-  for (int g : kOnnxGate) {
-    NNRT_ASSIGN_OR_RETURN(uint32_t o, b.constFloats(block(r, g, size_t{H} * H), {H, H}));
-    inputs.push_back(o);
-  }
-  for (int g : {0, 2, 1}) {  // cell to input, forget, output: ONNX's P is i, o, f
-    uint32_t o;
-    if (peepholes.empty()) {
-      NNRT_ASSIGN_OR_RETURN(o, b.addConstant(f32, {H}, {}));  // omitted
-    } else {
-      NNRT_ASSIGN_OR_RETURN(o, b.constFloats(block(peepholes, g, H), {H}));
-    }
-    inputs.push_back(o);
-  }
-  for (int g : kOnnxGate) {
-    NNRT_ASSIGN_OR_RETURN(uint32_t o, b.constFloats(block(bias, g, H), {H}));
-    inputs.push_back(o);
-  }
-  NNRT_ASSIGN_OR_RETURN(uint32_t projection, b.addConstant(f32, {H, H}, {}));   // omitted
-  NNRT_ASSIGN_OR_RETURN(uint32_t projectionBias, b.addConstant(f32, {H}, {}));  // omitted
-  inputs.push_back(projection);
-  inputs.push_back(projectionBias);
-  for (int i : {5, 6}) {  // initial_h, initial_c
-    NNRT_ASSIGN_OR_RETURN(const Value* initial, b.input(i));
-    uint32_t state;
-    if (initial != nullptr) {
-      if (elementCount(initial->dims) != size_t{batch} * H)
-        return b.refused("initial states have the wrong size");
-      NNRT_ASSIGN_OR_RETURN(uint32_t s, b.operand(*initial));
-      NNRT_ASSIGN_OR_RETURN(state, b.reshape(s, f32, {batch, H}));
-    } else {
-      NNRT_ASSIGN_OR_RETURN(state, constFilled(b, f32, {batch, H}, 0.0));
-    }
-    inputs.push_back(state);
-  }
-  NNRT_ASSIGN_OR_RETURN(uint32_t activation, b.scalarInt(4));  // tanh
-  NNRT_ASSIGN_OR_RETURN(uint32_t cellClip, b.scalarFloat(0.0f));
-  NNRT_ASSIGN_OR_RETURN(uint32_t projClip, b.scalarFloat(0.0f));
-  NNRT_ASSIGN_OR_RETURN(uint32_t timeMajor, b.scalarBool(layout == 0));
-  for (uint32_t o : {activation, cellClip, projClip, timeMajor})
-    inputs.push_back(o);
-  for (int i = 0; i < 4; ++i) {                                      // no layer normalization weights
-    NNRT_ASSIGN_OR_RETURN(uint32_t o, b.addConstant(f32, {H}, {}));  // omitted
-    inputs.push_back(o);
-  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t timeAxis, b.constInts({layout == 0 ? 0 : 1}));
   const Dims sequenceDims = layout == 0 ? Dims{seq, batch, H} : Dims{batch, seq, H};
-  NNRT_ASSIGN_OR_RETURN(uint32_t y, b.addTensor(f32, sequenceDims));
-  NNRT_ASSIGN_OR_RETURN(uint32_t yh, b.addTensor(f32, {batch, H}));
-  NNRT_ASSIGN_OR_RETURN(uint32_t yc, b.addTensor(f32, {batch, H}));
-  NNRT_RETURN_IF_ERROR(b.addOperation(ANEURALNETWORKS_UNIDIRECTIONAL_SEQUENCE_LSTM, inputs, {y, yh, yc}));
   const Dims yDims = layout == 0 ? Dims{seq, 1, batch, H} : Dims{batch, seq, 1, H};
   const Dims stateDims = layout == 0 ? Dims{1, batch, H} : Dims{batch, 1, H};
-  const std::pair<uint32_t, Dims> outputs[3] = {{y, yDims}, {yh, stateDims}, {yc, stateDims}};
-  for (int i = 0; i < 3; ++i) {
-    if (b.node()->output_size() <= i || b.node()->output(i).empty()) continue;
-    NNRT_ASSIGN_OR_RETURN(uint32_t reshaped, b.reshape(outputs[i].first, f32, outputs[i].second));
-    defineOperand(b, i, reshaped, f32, outputs[i].second);
+  std::vector<uint32_t> results[3];  // Y, Y_h, Y_c per direction
+  for (uint32_t d = 0; d < dirs; ++d) {
+    const bool reverse = direction == "reverse" || d == 1;
+    std::vector<uint32_t> inputs{in};
+    if (reverse) {
+      NNRT_ASSIGN_OR_RETURN(inputs[0], apply(b, ANEURALNETWORKS_REVERSE, {in, timeAxis}, f32, x->dims));
+    }
+    for (int g : kOnnxGate) {
+      NNRT_ASSIGN_OR_RETURN(uint32_t o,
+                            b.constFloats(block(w, d, 4, g, size_t{H} * inputSize), {H, inputSize}));
+      inputs.push_back(o);
+    }
+    for (int g : kOnnxGate) {
+      NNRT_ASSIGN_OR_RETURN(uint32_t o, b.constFloats(block(r, d, 4, g, size_t{H} * H), {H, H}));
+      inputs.push_back(o);
+    }
+    for (int g : {0, 2, 1}) {  // cell to input, forget, output: ONNX's P is i, o, f
+      uint32_t o;
+      if (peepholes.empty()) {
+        NNRT_ASSIGN_OR_RETURN(o, b.addConstant(f32, {H}, {}));  // omitted
+      } else {
+        NNRT_ASSIGN_OR_RETURN(o, b.constFloats(block(peepholes, d, 3, g, H), {H}));
+      }
+      inputs.push_back(o);
+    }
+    for (int g : kOnnxGate) {
+      NNRT_ASSIGN_OR_RETURN(uint32_t o, b.constFloats(block(bias, d, 4, g, H), {H}));
+      inputs.push_back(o);
+    }
+    NNRT_ASSIGN_OR_RETURN(uint32_t projection, b.addConstant(f32, {H, H}, {}));   // omitted
+    NNRT_ASSIGN_OR_RETURN(uint32_t projectionBias, b.addConstant(f32, {H}, {}));  // omitted
+    inputs.push_back(projection);
+    inputs.push_back(projectionBias);
+    for (uint32_t initial : initialStates) {
+      NNRT_ASSIGN_OR_RETURN(uint32_t state, directionState(b, initial, d, layout, batch, H));
+      inputs.push_back(state);
+    }
+    NNRT_ASSIGN_OR_RETURN(uint32_t activation, b.scalarInt(4));  // tanh
+    NNRT_ASSIGN_OR_RETURN(uint32_t cellClip, b.scalarFloat(0.0f));
+    NNRT_ASSIGN_OR_RETURN(uint32_t projClip, b.scalarFloat(0.0f));
+    NNRT_ASSIGN_OR_RETURN(uint32_t timeMajor, b.scalarBool(layout == 0));
+    for (uint32_t o : {activation, cellClip, projClip, timeMajor})
+      inputs.push_back(o);
+    for (int i = 0; i < 4; ++i) {                                      // no layer normalization weights
+      NNRT_ASSIGN_OR_RETURN(uint32_t o, b.addConstant(f32, {H}, {}));  // omitted
+      inputs.push_back(o);
+    }
+    NNRT_ASSIGN_OR_RETURN(uint32_t y, b.addTensor(f32, sequenceDims));
+    NNRT_ASSIGN_OR_RETURN(uint32_t yh, b.addTensor(f32, {batch, H}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t yc, b.addTensor(f32, {batch, H}));
+    NNRT_RETURN_IF_ERROR(b.addOperation(ANEURALNETWORKS_UNIDIRECTIONAL_SEQUENCE_LSTM, inputs, {y, yh, yc}));
+    if (reverse) {
+      NNRT_ASSIGN_OR_RETURN(y, apply(b, ANEURALNETWORKS_REVERSE, {y, timeAxis}, f32, sequenceDims));
+    }
+    NNRT_ASSIGN_OR_RETURN(y, b.reshape(y, f32, yDims));
+    NNRT_ASSIGN_OR_RETURN(yh, b.reshape(yh, f32, stateDims));
+    NNRT_ASSIGN_OR_RETURN(yc, b.reshape(yc, f32, stateDims));
+    results[0].push_back(y);
+    results[1].push_back(yh);
+    results[2].push_back(yc);
   }
-  return {};
+  NNRT_RETURN_IF_ERROR(defineDirections(b, 0, results[0], yDims, layout == 0 ? 1 : 2));
+  NNRT_RETURN_IF_ERROR(defineDirections(b, 1, results[1], stateDims, layout == 0 ? 0 : 1));
+  return defineDirections(b, 2, results[2], stateDims, layout == 0 ? 0 : 1);
 }
 
 // If: NNAPI IF with then_branch and else_branch built as referenced models. NNAPI passes the IF's inputs

@@ -404,7 +404,7 @@ TEST(OnnxLoaderTest, RefusesWhatTheNewMappingsCannotComputeExactly) {
                      "node 'n' (ConvTranspose): group other than 1 has no NNAPI operation");
 
   for (const auto& [op, direction] :
-       {std::pair<std::string, std::string>{"RNN", "sideways"}, {"LSTM", "bidirectional"}}) {
+       {std::pair<std::string, std::string>{"RNN", "sideways"}, {"LSTM", "sideways"}}) {
     NodeModel recurrent = nodeModel(op, {{"x", {1, 1, 2}}}, {{"y", {1, 1, 1, 1}}});
     setAttribute(recurrent.node, "direction", direction);
     expectOneLineError(loadOnnxModel(write("recurrent.onnx", recurrent.model)),
@@ -936,6 +936,91 @@ TEST(OnnxLoaderTest, DynamicQuantizeLinear) {
   std::memcpy(&scale, outputs[1].data(), 4);
   EXPECT_EQ(scale, 3.5f / 255.0f);
   EXPECT_EQ(outputs[2][0], 73);
+}
+
+// Adds float32 initializer `name` as the next input of `m`'s node.
+void addFloats(NodeModel& m, const std::string& name, const std::vector<int64_t>& dims,
+               const std::vector<float>& values) {
+  auto* t = m.model.mutable_graph()->add_initializer();
+  t->set_name(name);
+  t->set_data_type(onnx::TensorProto::FLOAT);
+  for (int64_t d : dims)
+    t->add_dims(d);
+  for (float v : values)
+    t->add_float_data(v);
+  m.node->add_input(name);
+}
+
+double sigmoid(double v) {
+  return 1.0 / (1.0 + std::exp(-v));
+}
+
+// LSTM in reverse and both directions, hidden and input size 1, against ONNX's equations evaluated here
+// (i, o, f, c gates in ONNX's order, each with its own weights so that a mixed-up order shows).
+TEST(OnnxLoaderTest, LstmReverseAndBidirectional) {
+  const std::vector<float> x{0.5f, -1.0f, 2.0f};  // time-major [3, 1, 1]
+  // Per direction: W (i, o, f, c), R (i, o, f, c), Wb, Rb.
+  const std::vector<float> w{0.5f, -0.25f, 0.75f, 1.0f, -0.5f, 0.25f, 1.5f, -1.0f};
+  const std::vector<float> r{0.1f, 0.2f, -0.3f, 0.4f, 0.3f, -0.2f, 0.1f, 0.5f};
+  const std::vector<float> bias{0.1f,  0.0f, -0.1f, 0.2f, 0.05f, 0.1f,   0.0f, -0.2f,
+                                -0.1f, 0.2f, 0.1f,  0.0f, 0.0f,  -0.05f, 0.3f, 0.1f};
+  // Direction `d` over x in time order (reverse: from the last step), h and c starting at `h0`, `c0`.
+  auto reference = [&](int d, bool reverse, double h0, double c0, std::vector<double>& y, double& h,
+                       double& c) {
+    h = h0;
+    c = c0;
+    y.assign(x.size(), 0.0);
+    auto gate = [&](int g, double xt) {
+      return w[4 * d + g] * xt + r[4 * d + g] * h + bias[8 * d + g] + bias[8 * d + 4 + g];
+    };
+    for (size_t s = 0; s < x.size(); ++s) {
+      size_t t = reverse ? x.size() - 1 - s : s;
+      double i = sigmoid(gate(0, x[t])), o = sigmoid(gate(1, x[t])), f = sigmoid(gate(2, x[t]));
+      double candidate = std::tanh(gate(3, x[t]));
+      c = f * c + i * candidate;
+      h = o * std::tanh(c);
+      y[t] = h;
+    }
+  };
+  for (const std::string direction : {"reverse", "bidirectional"}) {
+    const bool both = direction == "bidirectional";
+    const int64_t dirs = both ? 2 : 1;
+    NodeModel m = nodeModel("LSTM", {{"x", {3, 1, 1}}},
+                            {{"y", {3, dirs, 1, 1}}, {"yh", {dirs, 1, 1}}, {"yc", {dirs, 1, 1}}});
+    // The reverse test takes direction 1's weights as its only direction.
+    const size_t first = both ? 0 : 1;
+    addFloats(m, "W", {dirs, 4, 1}, std::vector<float>(w.begin() + 4 * first, w.end()));
+    addFloats(m, "R", {dirs, 4, 1}, std::vector<float>(r.begin() + 4 * first, r.end()));
+    addFloats(m, "B", {dirs, 8}, std::vector<float>(bias.begin() + 8 * first, bias.end()));
+    m.node->add_input("");
+    addFloats(m, "h0", {dirs, 1, 1}, both ? std::vector<float>{0.25f, -0.5f} : std::vector<float>{-0.5f});
+    addFloats(m, "c0", {dirs, 1, 1}, both ? std::vector<float>{0.5f, 1.0f} : std::vector<float>{1.0f});
+    setAttribute(m.node, "hidden_size", 1);
+    setAttribute(m.node, "direction", direction);
+    auto loaded = loadOnnxModel(write("lstm.onnx", m.model));
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+    std::vector<std::vector<uint8_t>> outputs{std::vector<uint8_t>(3 * dirs * 4),
+                                              std::vector<uint8_t>(dirs * 4), std::vector<uint8_t>(dirs * 4)};
+    std::vector<uint8_t> in(x.size() * 4);
+    std::memcpy(in.data(), x.data(), in.size());
+    runBytes(*loaded, {in}, outputs);
+    std::vector<float> got[3];
+    for (int i = 0; i < 3; ++i) {
+      got[i].resize(outputs[i].size() / 4);
+      std::memcpy(got[i].data(), outputs[i].data(), outputs[i].size());
+    }
+    const double h0[2] = {0.25, -0.5}, c0[2] = {0.5, 1.0};
+    for (int64_t k = 0; k < dirs; ++k) {
+      const int d = both ? static_cast<int>(k) : 1;
+      std::vector<double> y;
+      double h, c;
+      reference(d, d == 1, h0[d], c0[d], y, h, c);
+      for (size_t t = 0; t < x.size(); ++t)
+        EXPECT_NEAR(got[0][t * dirs + k], y[t], 1e-5) << direction << " direction " << k << " step " << t;
+      EXPECT_NEAR(got[1][k], h, 1e-5) << direction << " Y_h " << k;
+      EXPECT_NEAR(got[2][k], c, 1e-5) << direction << " Y_c " << k;
+    }
+  }
 }
 
 }  // namespace
