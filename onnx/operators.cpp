@@ -180,6 +180,10 @@ const std::vector<OperatorMapping>& operatorMappings() {
        [](GraphBuilder& b) {
          return binary(b, ANEURALNETWORKS_GREATER_EQUAL, false, ANEURALNETWORKS_TENSOR_BOOL8);
        }},
+      {"GRU",
+       {"activation_alpha", "activation_beta", "activations", "clip", "direction", "hidden_size", "layout",
+        "linear_before_reset"},
+       mapGru},
       {"Hardmax", {"axis"}, mapHardmax},
       {"HardSigmoid", {"alpha", "beta"}, mapHardSigmoid},
       {"HardSwish", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_HARD_SWISH); }},

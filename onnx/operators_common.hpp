@@ -171,6 +171,7 @@ Result<void> mapMeanVarianceNorm(GraphBuilder& b);
 // operators_recurrent_control.cpp
 Result<void> mapRnn(GraphBuilder& b);
 Result<void> mapLstm(GraphBuilder& b);
+Result<void> mapGru(GraphBuilder& b);
 Result<void> mapIf(GraphBuilder& b);
 
 // operators_quant.cpp

@@ -1,4 +1,4 @@
-// ONNX recurrent and control-flow operators -> NNAPI: RNN, LSTM and If.
+// ONNX recurrent and control-flow operators -> NNAPI: RNN, LSTM, GRU and If.
 #include "onnx/operators_common.hpp"
 
 namespace nnrt::onnxfront {
@@ -299,6 +299,182 @@ Result<void> mapLstm(GraphBuilder& b) {
   NNRT_RETURN_IF_ERROR(defineDirections(b, 0, results[0], yDims, layout == 0 ? 1 : 2));
   NNRT_RETURN_IF_ERROR(defineDirections(b, 1, results[1], stateDims, layout == 0 ? 0 : 1));
   return defineDirections(b, 2, results[2], stateDims, layout == 0 ? 0 : 1);
+}
+
+// GRU (one layer, activations Sigmoid and Tanh) has no NNAPI operation: its steps are unrolled into ONNX's
+// equations, each step's operations in ONNX's order. Per direction, the input projections of every step
+// are three FULLY_CONNECTED over the whole (time-major) sequence, biased by Wb + Rb (the candidate h
+// with linear_before_reset: Wb only), SLICEd per step; per step, with H the state:
+//   z = LOGISTIC(xz + FC(H, Rz)), r = LOGISTIC(xr + FC(H, Rr)),
+//   h = TANH(xh + FC(r * H, Rh)) (linear_before_reset 0) or TANH(xh + r * FC(H, Rh, Rbh)) (1),
+//   H = (1 - z) * h + z * H.
+// The reverse direction takes the steps from the last; Y holds each step's H in time order; layout 1
+// runs on X TRANSPOSEd to time-major and TRANSPOSEs Y and Y_h back.
+Result<void> mapGru(GraphBuilder& b) {
+  constexpr uint32_t kMaxSteps = 256;  // per direction: each step is about 15 operations
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  if (x->dims.size() != 3 || !allKnown(x->dims)) return b.refused("X must be 3-D with a known shape");
+  NNRT_ASSIGN_OR_RETURN(std::string direction, b.attrString("direction", "forward"));
+  NNRT_ASSIGN_OR_RETURN(const uint32_t dirs, directionCount(b, direction));
+  for (const char* unsupported : {"activation_alpha", "activation_beta", "clip"}) {
+    if (b.attribute(unsupported) != nullptr)
+      return b.refused(std::string("attribute '") + unsupported + "' is not supported");
+  }
+  if (const auto* a = b.attribute("activations")) {
+    bool defaults = a->strings_size() == 2 * static_cast<int>(dirs);
+    for (int i = 0; defaults && i < a->strings_size(); ++i)
+      defaults = a->strings(i) == (i % 2 == 0 ? "Sigmoid" : "Tanh");
+    if (!defaults) return b.refused("activations other than Sigmoid, Tanh are not supported");
+  }
+  NNRT_ASSIGN_OR_RETURN(int64_t linearBeforeReset, b.attrInt("linear_before_reset", 0));
+  NNRT_ASSIGN_OR_RETURN(int64_t layout, b.attrInt("layout", 0));
+  NNRT_ASSIGN_OR_RETURN(int64_t hiddenSize, b.attrInt("hidden_size", 0));
+  const uint32_t seq = layout == 0 ? x->dims[0] : x->dims[1], batch = layout == 0 ? x->dims[1] : x->dims[0];
+  const uint32_t inputSize = x->dims[2], H = static_cast<uint32_t>(hiddenSize);
+  if (seq > kMaxSteps)
+    return b.refused("a sequence of " + std::to_string(seq) + " steps: at most " + std::to_string(kMaxSteps) +
+                     " are unrolled");
+  NNRT_ASSIGN_OR_RETURN(std::vector<float> w, b.constantFloats(1));
+  NNRT_ASSIGN_OR_RETURN(std::vector<float> r, b.constantFloats(2));
+  if (H < 1 || w.size() != size_t{dirs} * 3 * H * inputSize || r.size() != size_t{dirs} * 3 * H * H)
+    return b.refused("W and R do not match hidden_size, the directions and the input");
+  std::vector<float> biases(size_t{dirs} * 6 * H, 0.0f);  // per direction: Wb z, r, h then Rb z, r, h
+  NNRT_ASSIGN_OR_RETURN(const Value* bInput, b.input(3));
+  if (bInput != nullptr) {
+    NNRT_ASSIGN_OR_RETURN(biases, b.constantFloats(3));
+    if (biases.size() != size_t{dirs} * 6 * H)
+      return b.refused("B must have 6 * hidden_size values per direction");
+  }
+  NNRT_ASSIGN_OR_RETURN(const Value* lengths, b.input(4));
+  if (lengths != nullptr) {
+    NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> values, b.constantInts(4));
+    for (int32_t v : values)
+      if (v != static_cast<int32_t>(seq)) return b.refused("sequence_lens shorter than the sequence");
+  }
+  const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32;
+  NNRT_ASSIGN_OR_RETURN(const Value* initial, b.input(5));
+  uint32_t initialOperand = kNoOperand;
+  if (initial != nullptr) {
+    if (elementCount(initial->dims) != size_t{dirs} * batch * H)
+      return b.refused("initial_h has the wrong size");
+    NNRT_ASSIGN_OR_RETURN(uint32_t h, b.operand(*initial));
+    NNRT_ASSIGN_OR_RETURN(initialOperand,
+                          b.reshape(h, f32, layout == 0 ? Dims{dirs, batch, H} : Dims{batch, dirs, H}));
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  if (layout != 0) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t perm, b.constInts({1, 0, 2}));
+    NNRT_ASSIGN_OR_RETURN(in, apply(b, ANEURALNETWORKS_TRANSPOSE, {in, perm}, f32, {seq, batch, inputSize}));
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t rows, b.reshape(in, f32, {seq * batch, inputSize}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t none, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+  NNRT_ASSIGN_OR_RETURN(uint32_t one, b.constFloats({1.0f}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t zeroBias, b.constFloats(std::vector<float>(H, 0.0f)));
+  auto values = [](const std::vector<float>& all, size_t from, size_t count) {
+    return std::vector<float>(all.begin() + from, all.begin() + from + count);
+  };
+  auto fullyConnected = [&](uint32_t input, uint32_t weights, uint32_t bias, uint32_t count) {
+    return apply(b, ANEURALNETWORKS_FULLY_CONNECTED, {input, weights, bias, none}, f32, {count, H});
+  };
+  const Dims stepDims{batch, H};
+  std::vector<uint32_t> ys, yhs;
+  for (uint32_t d = 0; d < dirs; ++d) {
+    const bool reverse = direction == "reverse" || d == 1;
+    const size_t wBase = size_t{d} * 3 * H * inputSize, rBase = size_t{d} * 3 * H * H,
+                 bBase = size_t{d} * 6 * H;
+    uint32_t projected[3], recurrent[3];
+    for (uint32_t g = 0; g < 3; ++g) {  // z, r, h
+      std::vector<float> bias = values(biases, bBase + g * H, H);
+      if (g < 2 || linearBeforeReset == 0) {
+        for (uint32_t i = 0; i < H; ++i)
+          bias[i] += biases[bBase + (3 + g) * H + i];
+      }
+      NNRT_ASSIGN_OR_RETURN(
+          uint32_t weights,
+          b.constFloats(values(w, wBase + g * H * inputSize, size_t{H} * inputSize), {H, inputSize}));
+      NNRT_ASSIGN_OR_RETURN(uint32_t biasOperand, b.constFloats(bias));
+      NNRT_ASSIGN_OR_RETURN(projected[g], fullyConnected(rows, weights, biasOperand, seq * batch));
+      NNRT_ASSIGN_OR_RETURN(recurrent[g], b.constFloats(values(r, rBase + g * H * H, size_t{H} * H), {H, H}));
+    }
+    uint32_t recurrentBias = zeroBias;
+    if (linearBeforeReset != 0) {
+      NNRT_ASSIGN_OR_RETURN(recurrentBias, b.constFloats(values(biases, bBase + 5 * H, H)));
+    }
+    NNRT_ASSIGN_OR_RETURN(uint32_t state, directionState(b, initialOperand, d, layout, batch, H));
+    std::vector<uint32_t> steps(seq);
+    for (uint32_t s = 0; s < seq; ++s) {
+      const uint32_t t = reverse ? seq - 1 - s : s;
+      NNRT_ASSIGN_OR_RETURN(uint32_t begin, b.constInts({static_cast<int32_t>(t * batch), 0}));
+      NNRT_ASSIGN_OR_RETURN(uint32_t size, b.constInts({static_cast<int32_t>(batch), -1}));
+      uint32_t xt[3];
+      for (int g = 0; g < 3; ++g) {
+        NNRT_ASSIGN_OR_RETURN(xt[g],
+                              apply(b, ANEURALNETWORKS_SLICE, {projected[g], begin, size}, f32, stepDims));
+      }
+      uint32_t gates[2];
+      for (int g = 0; g < 2; ++g) {
+        NNRT_ASSIGN_OR_RETURN(uint32_t fromState, fullyConnected(state, recurrent[g], zeroBias, batch));
+        NNRT_ASSIGN_OR_RETURN(uint32_t sum,
+                              arithmetic(b, ANEURALNETWORKS_ADD, xt[g], fromState, f32, stepDims));
+        NNRT_ASSIGN_OR_RETURN(gates[g], apply(b, ANEURALNETWORKS_LOGISTIC, {sum}, f32, stepDims));
+      }
+      uint32_t candidateIn;
+      if (linearBeforeReset == 0) {
+        NNRT_ASSIGN_OR_RETURN(uint32_t reset,
+                              arithmetic(b, ANEURALNETWORKS_MUL, gates[1], state, f32, stepDims));
+        NNRT_ASSIGN_OR_RETURN(candidateIn, fullyConnected(reset, recurrent[2], zeroBias, batch));
+      } else {
+        NNRT_ASSIGN_OR_RETURN(uint32_t fromState, fullyConnected(state, recurrent[2], recurrentBias, batch));
+        NNRT_ASSIGN_OR_RETURN(candidateIn,
+                              arithmetic(b, ANEURALNETWORKS_MUL, gates[1], fromState, f32, stepDims));
+      }
+      NNRT_ASSIGN_OR_RETURN(uint32_t sum,
+                            arithmetic(b, ANEURALNETWORKS_ADD, xt[2], candidateIn, f32, stepDims));
+      NNRT_ASSIGN_OR_RETURN(uint32_t candidate, apply(b, ANEURALNETWORKS_TANH, {sum}, f32, stepDims));
+      NNRT_ASSIGN_OR_RETURN(uint32_t keep, arithmetic(b, ANEURALNETWORKS_SUB, one, gates[0], f32, stepDims));
+      NNRT_ASSIGN_OR_RETURN(uint32_t fresh,
+                            arithmetic(b, ANEURALNETWORKS_MUL, keep, candidate, f32, stepDims));
+      NNRT_ASSIGN_OR_RETURN(uint32_t kept,
+                            arithmetic(b, ANEURALNETWORKS_MUL, gates[0], state, f32, stepDims));
+      NNRT_ASSIGN_OR_RETURN(state, arithmetic(b, ANEURALNETWORKS_ADD, fresh, kept, f32, stepDims));
+      NNRT_ASSIGN_OR_RETURN(steps[t], b.reshape(state, f32, {1, 1, batch, H}));
+    }
+    uint32_t y = steps[0];
+    if (seq > 1) {
+      NNRT_ASSIGN_OR_RETURN(uint32_t axis, b.scalarInt(0));
+      steps.push_back(axis);
+      NNRT_ASSIGN_OR_RETURN(y, apply(b, ANEURALNETWORKS_CONCATENATION, steps, f32, {seq, 1, batch, H}));
+    }
+    ys.push_back(y);
+    NNRT_ASSIGN_OR_RETURN(uint32_t yh, b.reshape(state, f32, {1, batch, H}));
+    yhs.push_back(yh);
+  }
+  // Time-major [seq, dirs, batch, H] and [dirs, batch, H]; layout 1 wants [batch, seq, dirs, H] and
+  // [batch, dirs, H].
+  auto output = [&](int i, std::vector<uint32_t> parts, Dims dims, int32_t axis,
+                    std::vector<int32_t> perm) -> Result<void> {
+    if (b.node()->output_size() <= i || b.node()->output(i).empty()) return {};
+    dims[axis] = dirs;
+    uint32_t out = parts[0];
+    if (dirs > 1) {
+      NNRT_ASSIGN_OR_RETURN(uint32_t axisOperand, b.scalarInt(axis));
+      parts.push_back(axisOperand);
+      NNRT_ASSIGN_OR_RETURN(out, apply(b, ANEURALNETWORKS_CONCATENATION, parts, f32, dims));
+    }
+    if (layout != 0) {
+      Dims permuted;
+      for (int32_t p : perm)
+        permuted.push_back(dims[p]);
+      NNRT_ASSIGN_OR_RETURN(uint32_t permOperand, b.constInts(perm));
+      NNRT_ASSIGN_OR_RETURN(out, apply(b, ANEURALNETWORKS_TRANSPOSE, {out, permOperand}, f32, permuted));
+      dims = permuted;
+    }
+    defineOperand(b, i, out, f32, dims);
+    return {};
+  };
+  NNRT_RETURN_IF_ERROR(output(0, ys, {seq, 1, batch, H}, 1, {2, 0, 1, 3}));
+  return output(1, yhs, {1, batch, H}, 0, {1, 0, 2});
 }
 
 // If: NNAPI IF with then_branch and else_branch built as referenced models. NNAPI passes the IF's inputs
