@@ -161,6 +161,11 @@ void outerNames(const onnx::GraphProto& graph, std::vector<std::string>& names);
 Result<Subgraph> buildSubgraph(GraphBuilder& outer, const onnx::GraphProto& graph,
                                const std::vector<Value>& inputs, const std::vector<std::string>& captured);
 
+// Maps `nodes` into `builder` in order, each by its operator's mapping (their inputs defined there before);
+// the builder's current node is none afterwards.
+Result<void> mapNodes(GraphBuilder& builder,
+                      const google::protobuf::RepeatedPtrField<onnx::NodeProto>& nodes);
+
 // Normalizes ONNX axis `axis` for a tensor of `rank`, or refuses it.
 Result<uint32_t> normalizeAxis(const GraphBuilder& builder, int64_t axis, size_t rank);
 

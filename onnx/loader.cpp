@@ -100,34 +100,7 @@ Result<std::vector<uint32_t>> mapGraph(const onnx::GraphProto& graph, GraphBuild
     graphOutputs.insert(info.name());
   builder.setConsumers(std::move(consumers), std::move(graphOutputs));
 
-  const auto& mappings = operatorMappings();
-  for (const auto& node : graph.node()) {
-    builder.setNode(&node);
-    if (!node.domain().empty() && node.domain() != "ai.onnx")
-      return Unexpected<Error>(builder.refuse("domain '" + node.domain() + "' is not supported"));
-    const OperatorMapping* mapping = nullptr;
-    for (const auto& m : mappings) {
-      if (node.op_type() == m.opType) mapping = &m;
-    }
-    if (mapping == nullptr) return builder.refused("operator not supported by the ONNX loader");
-    for (const auto& attribute : node.attribute()) {
-      bool known = false;
-      for (const char* name : mapping->attributes)
-        known = known || attribute.name() == name;
-      if (!known) return builder.refused("attribute '" + attribute.name() + "' is not supported");
-    }
-    if (builder.absorbed(&node)) {
-      // A Relu or Clip fused into the operation before it: its output is that operation's.
-      builder.defineName(node.output(0), *builder.find(node.input(0)));
-      continue;
-    }
-    NNRT_RETURN_IF_ERROR(mapping->map(builder));
-    for (const auto& output : node.output()) {
-      if (!output.empty() && builder.find(output) == nullptr)
-        return builder.refused("output '" + output + "' is not supported");
-    }
-  }
-  builder.setNode(nullptr);
+  NNRT_RETURN_IF_ERROR(mapNodes(builder, graph.node()));
 
   std::vector<uint32_t> outputOperands;
   std::set<uint32_t> inputSet(inputOperands.begin(), inputOperands.end());
@@ -272,6 +245,39 @@ Result<LoadedModel> printable(Result<LoadedModel> result) {
 }
 
 }  // namespace
+
+Result<void> mapNodes(GraphBuilder& builder,
+                      const google::protobuf::RepeatedPtrField<onnx::NodeProto>& nodes) {
+  const auto& mappings = operatorMappings();
+  for (const auto& node : nodes) {
+    builder.setNode(&node);
+    if (!node.domain().empty() && node.domain() != "ai.onnx")
+      return Unexpected<Error>(builder.refuse("domain '" + node.domain() + "' is not supported"));
+    const OperatorMapping* mapping = nullptr;
+    for (const auto& m : mappings) {
+      if (node.op_type() == m.opType) mapping = &m;
+    }
+    if (mapping == nullptr) return builder.refused("operator not supported by the ONNX loader");
+    for (const auto& attribute : node.attribute()) {
+      bool known = false;
+      for (const char* name : mapping->attributes)
+        known = known || attribute.name() == name;
+      if (!known) return builder.refused("attribute '" + attribute.name() + "' is not supported");
+    }
+    if (builder.absorbed(&node)) {
+      // A Relu or Clip fused into the operation before it: its output is that operation's.
+      builder.defineName(node.output(0), *builder.find(node.input(0)));
+      continue;
+    }
+    NNRT_RETURN_IF_ERROR(mapping->map(builder));
+    for (const auto& output : node.output()) {
+      if (!output.empty() && builder.find(output) == nullptr)
+        return builder.refused("output '" + output + "' is not supported");
+    }
+  }
+  builder.setNode(nullptr);
+  return {};
+}
 
 // Every name a node of `graph` (or of a graph nested in one) reads that neither is defined in it:
 // the values of the enclosing graphs it uses, in the order first read.

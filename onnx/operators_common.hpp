@@ -173,6 +173,7 @@ Result<void> mapRnn(GraphBuilder& b);
 Result<void> mapLstm(GraphBuilder& b);
 Result<void> mapGru(GraphBuilder& b);
 Result<void> mapIf(GraphBuilder& b);
+Result<void> mapLoop(GraphBuilder& b);
 
 // operators_quant.cpp
 Result<void> mapDequantizeLinear(GraphBuilder& b);

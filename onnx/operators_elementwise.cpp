@@ -60,6 +60,24 @@ std::optional<HostTensor> foldConstants(int32_t op, const Value& x, const Value&
   return t;
 }
 
+// `f` of each element of a small float32 constant, at load time (RELU, FLOOR, Ceil of shape arithmetic, as
+// the expanded Range computes its trip count); false when `x` is no such constant.
+template <typename F>
+bool foldFloats(GraphBuilder& b, const Value& x, F f) {
+  if (x.type != ANEURALNETWORKS_TENSOR_FLOAT32 || !x.constant.has_value() || !allKnown(x.dims) ||
+      elementCount(x.dims) > 4096)
+    return false;
+  HostTensor t = *x.constant;
+  for (size_t i = 0; i < elementCount(x.dims); ++i) {
+    float v;
+    std::memcpy(&v, t.bytes.data() + 4 * i, 4);
+    v = f(v);
+    std::memcpy(t.bytes.data() + 4 * i, &v, 4);
+  }
+  defineConstant(b, 0, std::move(t));
+  return true;
+}
+
 }  // namespace
 
 // Binary elementwise with NNAPI broadcasting (numpy's, as ONNX's multidirectional broadcasting).
@@ -104,6 +122,8 @@ Result<void> unary(GraphBuilder& b, int32_t op) {
       return {};
     }
   }
+  if (op == ANEURALNETWORKS_RELU && foldFloats(b, *x, [](float v) { return v > 0.0f ? v : 0.0f; })) return {};
+  if (op == ANEURALNETWORKS_FLOOR && foldFloats(b, *x, [](float v) { return std::floor(v); })) return {};
   NNRT_ASSIGN_OR_RETURN(uint32_t a, b.operand(*x));
   return b.emit(op, {a}, x->type, x->dims);
 }
@@ -285,6 +305,7 @@ Result<void> mapWhere(GraphBuilder& b) {
 Result<void> mapCeil(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  if (foldFloats(b, *x, [](float v) { return std::ceil(v); })) return {};
   Chain c(b, *x);
   NNRT_RETURN_IF_ERROR(c.start(*x));
   NNRT_RETURN_IF_ERROR(c.unary(ANEURALNETWORKS_NEG));

@@ -133,8 +133,47 @@ namespace {
 
 Result<void> castTo(GraphBuilder& b, int32_t type) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
-  if (type == ANEURALNETWORKS_TENSOR_BOOL8 || x->type == ANEURALNETWORKS_TENSOR_BOOL8) {
-    return b.refused("NNAPI CAST does not take booleans");
+  if (type == ANEURALNETWORKS_TENSOR_BOOL8 && x->constant.has_value() && elementCount(x->dims) <= 4096 &&
+      (x->type == ANEURALNETWORKS_TENSOR_FLOAT32 || x->type == ANEURALNETWORKS_TENSOR_INT32)) {
+    // A small constant cast to bool at load time, as ONNX casts: nonzero (NaN too) is true.
+    std::vector<double> values(elementCount(x->dims));
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (x->type == ANEURALNETWORKS_TENSOR_INT32) {
+        int32_t v;
+        std::memcpy(&v, x->constant->bytes.data() + 4 * i, 4);
+        values[i] = v != 0;
+      } else {
+        float v;
+        std::memcpy(&v, x->constant->bytes.data() + 4 * i, 4);
+        values[i] = v != 0.0f;
+      }
+    }
+    NNRT_ASSIGN_OR_RETURN(HostTensor t, filledTensor(b, type, x->scalar ? Dims{} : x->dims, values));
+    defineConstant(b, 0, std::move(t));
+    return {};
+  }
+  if (type == ANEURALNETWORKS_TENSOR_BOOL8 && x->type == type) {
+    b.define(0, *x);
+    return {};
+  }
+  if (type == ANEURALNETWORKS_TENSOR_BOOL8) {
+    // NNAPI's CAST takes no booleans: x != 0, as ONNX casts to bool.
+    if (x->type != ANEURALNETWORKS_TENSOR_FLOAT32 && x->type != ANEURALNETWORKS_TENSOR_INT32)
+      return b.refused("only float32 and int32 tensors are cast to bool");
+    NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+    NNRT_ASSIGN_OR_RETURN(uint32_t zero, constFilled(b, x->type, {1}, 0.0));
+    NNRT_RETURN_IF_ERROR(b.emit(ANEURALNETWORKS_NOT_EQUAL, {in, zero}, type, x->dims));
+    return {};
+  }
+  if (x->type == ANEURALNETWORKS_TENSOR_BOOL8) {
+    // From bool: SELECT of 1 and 0.
+    if (type != ANEURALNETWORKS_TENSOR_FLOAT32 && type != ANEURALNETWORKS_TENSOR_INT32)
+      return b.refused("bools are cast only to float32 and int32");
+    if (!allKnown(x->dims)) return b.refused("input shape unknown");
+    NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+    NNRT_ASSIGN_OR_RETURN(uint32_t ones, constFilled(b, type, x->dims, 1.0));
+    NNRT_ASSIGN_OR_RETURN(uint32_t zeros, constFilled(b, type, x->dims, 0.0));
+    return b.emit(ANEURALNETWORKS_SELECT, {in, ones, zeros}, type, x->dims);
   }
   if (quantized(type) || quantized(x->type))
     return b.refused("casts to and from 8-bit integers are not supported (ONNX saturates or wraps by type)");

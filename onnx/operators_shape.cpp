@@ -4,9 +4,23 @@
 
 namespace nnrt::onnxfront {
 
+namespace {
+
+// Small constants (shape arithmetic, a Loop's iteration number) stay constants through Identity and
+// the reshapes, so that operations needing constant arguments can read them.
+bool smallConstant(const Value& x) {
+  return x.constant.has_value() && allKnown(x.dims) && elementCount(x.dims) <= 4096;
+}
+
+}  // namespace
+
 Result<void> mapIdentity(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  if (smallConstant(*x)) {
+    b.define(0, *x);
+    return {};
+  }
   NNRT_ASSIGN_OR_RETURN(uint32_t a, b.operand(*x));
   NNRT_ASSIGN_OR_RETURN(uint32_t out, b.reshape(a, x->type, x->dims));
   defineOperand(b, 0, out, x->type, x->dims, x->scalar);
@@ -16,6 +30,12 @@ Result<void> mapIdentity(GraphBuilder& b) {
 namespace {
 
 Result<void> reshapeTo(GraphBuilder& b, const Value& x, Dims dims, bool scalar = false) {
+  if (smallConstant(x)) {
+    HostTensor t = *x.constant;
+    t.dimensions = scalar ? Dims{} : dims;
+    defineConstant(b, 0, std::move(t));
+    return {};
+  }
   NNRT_ASSIGN_OR_RETURN(uint32_t a, b.operand(x));
   if (dims.empty()) dims = {1};
   NNRT_ASSIGN_OR_RETURN(uint32_t out, b.reshape(a, x.type, dims));

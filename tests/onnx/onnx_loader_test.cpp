@@ -1071,5 +1071,97 @@ TEST(OnnxLoaderTest, GruBidirectionalUnrolled) {
   }
 }
 
+// A Loop whose iterations are known at load time is unrolled: M = 3, cond true, y carried from [1, 2]
+// plus the enclosing graph's x = [10, 20] each iteration, scan of y: by hand y = [31, 62], scan =
+// [[11, 22], [21, 42], [31, 62]]. A condition computed at run time is refused.
+TEST(OnnxLoaderTest, LoopUnrolledWhenItsIterationsAreKnown) {
+  for (bool runTimeCondition : {false, true}) {
+    NodeModel m = nodeModel("Loop", {}, {});
+    auto* graph = m.model.mutable_graph();
+    addInts(m, "M", {3});
+    auto* cond = graph->add_initializer();
+    cond->set_name("cond");
+    cond->set_data_type(onnx::TensorProto::BOOL);
+    cond->add_int32_data(1);
+    m.node->add_input("cond");
+    addFloatInput(graph, "y0", {2});
+    addFloatInput(graph, "x", {2});
+    m.node->add_input("y0");
+    m.node->add_output("y");
+    m.node->add_output("scan");
+    addFloatInput(graph, "y", {2}, true);
+    addFloatInput(graph, "scan", {3, 2}, true);
+    auto* a = m.node->add_attribute();
+    a->set_name("body");
+    a->set_type(onnx::AttributeProto::GRAPH);
+    auto* body = a->mutable_g();
+    body->set_name("body");
+    auto scalarInput = [&](const std::string& name, int32_t type) {
+      auto* info = body->add_input();
+      info->set_name(name);
+      info->mutable_type()->mutable_tensor_type()->set_elem_type(type);
+      info->mutable_type()->mutable_tensor_type()->mutable_shape();
+    };
+    scalarInput("i", onnx::TensorProto::INT64);
+    scalarInput("cond_in", onnx::TensorProto::BOOL);
+    addFloatInput(body, "y_in", {2});
+    auto addNode = [&](const std::string& op, std::vector<std::string> inputs, const std::string& output) {
+      auto* node = body->add_node();
+      node->set_op_type(op);
+      for (const auto& input : inputs)
+        node->add_input(input);
+      node->add_output(output);
+    };
+    addNode("Add", {"y_in", "x"}, "y_out");
+    if (runTimeCondition) {
+      addNode("ReduceMax", {"y_out"}, "largest");
+      addNode("ReduceMin", {"x"}, "smallest");
+      addNode("Less", {"largest", "smallest"}, "cond_out");
+    } else {
+      addNode("Identity", {"cond_in"}, "cond_out");
+    }
+    addNode("Identity", {"y_out"}, "scan_out");
+    for (const char* name : {"cond_out", "y_out", "scan_out"})
+      body->add_output()->set_name(name);
+    auto loaded = loadOnnxModel(write("loop.onnx", m.model));
+    if (runTimeCondition) {
+      ASSERT_FALSE(loaded.has_value());
+      EXPECT_NE(loaded.error().message.find("(Loop): the body's condition is computed at run time"),
+                std::string::npos)
+          << loaded.error().message;
+      continue;
+    }
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+    EXPECT_FALSE(hasOperation(*loaded, ANEURALNETWORKS_WHILE));
+    std::vector<std::vector<uint8_t>> outputs{std::vector<uint8_t>(2 * 4), std::vector<uint8_t>(6 * 4)};
+    const float y0[2] = {1, 2}, x[2] = {10, 20};
+    std::vector<uint8_t> y0Bytes(8), xBytes(8);
+    std::memcpy(y0Bytes.data(), y0, 8);
+    std::memcpy(xBytes.data(), x, 8);
+    runBytes(*loaded, {y0Bytes, xBytes}, outputs);
+    std::vector<float> y(2), scan(6);
+    std::memcpy(y.data(), outputs[0].data(), 8);
+    std::memcpy(scan.data(), outputs[1].data(), 24);
+    EXPECT_EQ(y, (std::vector<float>{31, 62}));
+    EXPECT_EQ(scan, (std::vector<float>{11, 22, 21, 42, 31, 62}));
+  }
+}
+
+// Casts to and from bool, which NNAPI's CAST does not take: x != 0 (NaN too is true), then SELECT 1, 0.
+TEST(OnnxLoaderTest, CastsToAndFromBool) {
+  NodeModel m = nodeModel("Cast", {{"x", {4}}}, {});
+  setAttribute(m.node, "to", int64_t{onnx::TensorProto::BOOL});
+  m.node->add_output("flags");
+  auto* back = m.model.mutable_graph()->add_node();
+  back->set_op_type("Cast");
+  back->add_input("flags");
+  back->add_output("y");
+  setAttribute(back, "to", int64_t{onnx::TensorProto::FLOAT});
+  addFloatInput(m.model.mutable_graph(), "y", {4}, true);
+  auto loaded = loadOnnxModel(write("castbool.onnx", m.model));
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  EXPECT_EQ(run(*loaded, {{0.0f, -2.0f, std::nanf(""), 0.5f}}, 4), (std::vector<float>{0, 1, 1, 1}));
+}
+
 }  // namespace
 }  // namespace nnrt::onnxfront
