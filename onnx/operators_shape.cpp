@@ -391,7 +391,7 @@ Result<void> spaceDepth(GraphBuilder& b, int32_t op) {
   if (x->dims.size() != 4 || !allKnown(x->dims)) return b.refused("input must be 4-D with a known shape");
   NNRT_ASSIGN_OR_RETURN(int64_t block, b.attrInt("blocksize", 0));
   NNRT_ASSIGN_OR_RETURN(std::string mode, b.attrString("mode", "DCR"));
-  if (mode != "DCR") return b.refused("mode '" + mode + "': NNAPI orders the depth as DCR");
+  if (mode != "DCR" && mode != "CRD") return b.refused("mode '" + mode + "' is not supported");
   if (block < 1) return b.refused("blocksize must be positive");
   uint32_t k = static_cast<uint32_t>(block);
   Dims out = x->dims;
@@ -403,6 +403,18 @@ Result<void> spaceDepth(GraphBuilder& b, int32_t op) {
     out = {out[0], out[1] * k * k, out[2] / k, out[3] / k};
   }
   NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  if (mode == "CRD") {
+    // NNAPI orders the depth as DCR (channel (i * k + j) * C' + c goes to c, row i, column j of each block);
+    // CRD takes channel c * k * k + i * k + j there: a GATHER of the channels into DCR's order first.
+    const uint32_t groups = out[1];
+    std::vector<int32_t> order(x->dims[1]);
+    for (uint32_t c = 0; c < groups; ++c)
+      for (uint32_t ij = 0; ij < k * k; ++ij)
+        order[ij * groups + c] = static_cast<int32_t>(c * k * k + ij);
+    NNRT_ASSIGN_OR_RETURN(uint32_t axis, b.scalarInt(1));
+    NNRT_ASSIGN_OR_RETURN(uint32_t indices, b.constInts(order));
+    NNRT_ASSIGN_OR_RETURN(in, apply(b, ANEURALNETWORKS_GATHER, {in, axis, indices}, x->type, x->dims));
+  }
   NNRT_ASSIGN_OR_RETURN(uint32_t blockOperand, b.scalarInt(static_cast<int32_t>(block)));
   NNRT_ASSIGN_OR_RETURN(uint32_t nchw, b.scalarBool(true));
   return b.emit(op, {in, blockOperand, nchw}, x->type, out);

@@ -1163,5 +1163,21 @@ TEST(OnnxLoaderTest, CastsToAndFromBool) {
   EXPECT_EQ(run(*loaded, {{0.0f, -2.0f, std::nanf(""), 0.5f}}, 4), (std::vector<float>{0, 1, 1, 1}));
 }
 
+// DepthToSpace of channels 0..7 (C' = 2, blocksize 2): CRD puts channel c * 4 + i * 2 + j at (c, i, j),
+// so the output reads 0..7 in order; DCR puts channel (i * 2 + j) * 2 + c there: 0, 2, 4, 6, 1, 3, 5, 7.
+TEST(OnnxLoaderTest, DepthToSpaceCrdAndDcr) {
+  for (const std::string mode : {"CRD", "DCR"}) {
+    NodeModel m = nodeModel("DepthToSpace", {{"x", {1, 8, 1, 1}}}, {{"y", {1, 2, 2, 2}}});
+    setAttribute(m.node, "blocksize", 2);
+    setAttribute(m.node, "mode", mode);
+    auto loaded = loadOnnxModel(write("depthtospace.onnx", m.model));
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+    EXPECT_EQ(run(*loaded, {{0, 1, 2, 3, 4, 5, 6, 7}}, 8), mode == "CRD"
+                                                               ? (std::vector<float>{0, 1, 2, 3, 4, 5, 6, 7})
+                                                               : (std::vector<float>{0, 2, 4, 6, 1, 3, 5, 7}))
+        << mode;
+  }
+}
+
 }  // namespace
 }  // namespace nnrt::onnxfront
