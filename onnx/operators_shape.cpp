@@ -437,8 +437,10 @@ Result<void> mapTile(GraphBuilder& b) {
 // Pad: constant mode -> PAD_V2, reflect -> MIRROR_PAD (REFLECT).
 Result<void> mapPad(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
-  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
   NNRT_ASSIGN_OR_RETURN(std::string mode, b.attrString("mode", "constant"));
+  // Reflecting and repeating the edge move values: int32 and 8-bit integers too.
+  if (mode == "constant" || (x->type != ANEURALNETWORKS_TENSOR_INT32 && !quantized(x->type)))
+    NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
   std::vector<int64_t> pads;
   float value = 0.0f;
   if (b.opset() < 11) {
@@ -475,6 +477,27 @@ Result<void> mapPad(GraphBuilder& b) {
   if (mode == "reflect") {
     NNRT_ASSIGN_OR_RETURN(uint32_t modeOperand, b.scalarInt(0));  // REFLECT
     return b.emit(ANEURALNETWORKS_MIRROR_PAD, {in, paddingOperand, modeOperand}, x->type, out);
+  }
+  if (mode == "edge") {
+    // No NNAPI operation repeats the edge: one GATHER per padded axis, of index clamp(o - before, 0, size -
+    // 1) for each output position o.
+    if (!allKnown(x->dims)) return b.refused("input shape unknown");
+    Dims current = x->dims;
+    for (size_t i = 0; i < rank; ++i) {
+      if (pads[i] == 0 && pads[i + rank] == 0) continue;
+      std::vector<int32_t> indices(out[i]);
+      for (uint32_t o = 0; o < out[i]; ++o)
+        indices[o] = static_cast<int32_t>(std::clamp<int64_t>(o - pads[i], 0, x->dims[i] - 1));
+      current[i] = out[i];
+      NNRT_ASSIGN_OR_RETURN(uint32_t axis, b.scalarInt(static_cast<int32_t>(i)));
+      NNRT_ASSIGN_OR_RETURN(uint32_t indexOperand, b.constInts(indices));
+      NNRT_ASSIGN_OR_RETURN(in, apply(b, ANEURALNETWORKS_GATHER, {in, axis, indexOperand}, x->type, current));
+    }
+    if (current == x->dims) {
+      NNRT_ASSIGN_OR_RETURN(in, b.reshape(in, x->type, out));  // no padding: a copy
+    }
+    defineOperand(b, 0, in, x->type, out, x->scalar);
+    return {};
   }
   return b.refused("mode '" + mode + "' has no NNAPI operation");
 }

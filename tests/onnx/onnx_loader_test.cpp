@@ -1179,5 +1179,16 @@ TEST(OnnxLoaderTest, DepthToSpaceCrdAndDcr) {
   }
 }
 
+// Pad in edge mode repeats the border: x = [[1, 2], [3, 4]] with one row before and one column after:
+// [[1, 2, 2], [1, 2, 2], [3, 4, 4]].
+TEST(OnnxLoaderTest, PadRepeatsTheEdge) {
+  NodeModel m = nodeModel("Pad", {{"x", {2, 2}}}, {{"y", {3, 3}}});
+  addInts(m, "pads", {1, 0, 0, 1});
+  setAttribute(m.node, "mode", std::string("edge"));
+  auto loaded = loadOnnxModel(write("edgepad.onnx", m.model));
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  EXPECT_EQ(run(*loaded, {{1, 2, 3, 4}}, 9), (std::vector<float>{1, 2, 2, 1, 2, 2, 3, 4, 4}));
+}
+
 }  // namespace
 }  // namespace nnrt::onnxfront
