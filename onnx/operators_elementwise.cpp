@@ -78,6 +78,59 @@ bool foldFloats(GraphBuilder& b, const Value& x, F f) {
   return true;
 }
 
+constexpr int32_t kMod = -1;  // wrappedInteger8's Mod (not an NNAPI operation)
+
+// ONNX's Add, Sub, Mul, Div and Mod of 8-bit integers, which wrap around where NNAPI's quantized
+// arithmetic saturates and requantizes: computed in float32 on the integers themselves (DEQUANTIZE at
+// scale 1), exactly (every result is an integer of magnitude at most 255 * 255, below 2^24, and a
+// quotient of 8-bit integers never rounds across a whole number), the quotient truncated toward zero,
+// Mod's floored (fmod 0: the divisor's sign) or truncated (fmod 1); then wrapped into the type's range,
+// r - 256 FLOOR((r - low) / 256), and QUANTIZEd back (whole values in range: exact).
+Result<void> wrappedInteger8(GraphBuilder& b, int32_t op, int64_t fmod = 0) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* y, b.requiredInput(1));
+  if (y->type != x->type) return b.refused("inputs of different types");
+  NNRT_ASSIGN_OR_RETURN(Dims dims, broadcastShape(b, x->dims, y->dims));
+  if (!allKnown(dims)) return b.refused("input shape unknown");
+  const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32, b8 = ANEURALNETWORKS_TENSOR_BOOL8;
+  NNRT_ASSIGN_OR_RETURN(uint32_t xi, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t yi, b.operand(*y));
+  NNRT_ASSIGN_OR_RETURN(uint32_t a, apply(b, ANEURALNETWORKS_DEQUANTIZE, {xi}, f32, x->dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t c, apply(b, ANEURALNETWORKS_DEQUANTIZE, {yi}, f32, y->dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t zero, b.constFloats({0.0f}));
+  // The quotient rounded toward zero (`toZero`) or down.
+  auto wholeQuotient = [&](bool toZero) -> Result<uint32_t> {
+    NNRT_ASSIGN_OR_RETURN(uint32_t q, arithmetic(b, ANEURALNETWORKS_DIV, a, c, f32, dims));
+    NNRT_ASSIGN_OR_RETURN(uint32_t down, apply(b, ANEURALNETWORKS_FLOOR, {q}, f32, dims));
+    if (!toZero) return down;
+    NNRT_ASSIGN_OR_RETURN(uint32_t negated, apply(b, ANEURALNETWORKS_NEG, {q}, f32, dims));
+    NNRT_ASSIGN_OR_RETURN(uint32_t negatedDown, apply(b, ANEURALNETWORKS_FLOOR, {negated}, f32, dims));
+    NNRT_ASSIGN_OR_RETURN(uint32_t up, apply(b, ANEURALNETWORKS_NEG, {negatedDown}, f32, dims));
+    NNRT_ASSIGN_OR_RETURN(uint32_t negative, apply(b, ANEURALNETWORKS_LESS, {q, zero}, b8, dims));
+    return apply(b, ANEURALNETWORKS_SELECT, {negative, up, down}, f32, dims);
+  };
+  uint32_t r;
+  if (op == ANEURALNETWORKS_DIV) {
+    NNRT_ASSIGN_OR_RETURN(r, wholeQuotient(true));
+  } else if (op == kMod) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t q, wholeQuotient(fmod != 0));
+    NNRT_ASSIGN_OR_RETURN(uint32_t product, arithmetic(b, ANEURALNETWORKS_MUL, q, c, f32, dims));
+    NNRT_ASSIGN_OR_RETURN(r, arithmetic(b, ANEURALNETWORKS_SUB, a, product, f32, dims));
+  } else {
+    NNRT_ASSIGN_OR_RETURN(r, arithmetic(b, op, a, c, f32, dims));
+  }
+  const bool isUnsigned = x->type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM;
+  NNRT_ASSIGN_OR_RETURN(uint32_t low, b.constFloats({isUnsigned ? 0.0f : -128.0f}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t scale, b.constFloats({1.0f / 256.0f}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t span, b.constFloats({256.0f}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t fromLow, arithmetic(b, ANEURALNETWORKS_SUB, r, low, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t turns, arithmetic(b, ANEURALNETWORKS_MUL, fromLow, scale, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t wholeTurns, apply(b, ANEURALNETWORKS_FLOOR, {turns}, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t wrap, arithmetic(b, ANEURALNETWORKS_MUL, wholeTurns, span, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t wrapped, arithmetic(b, ANEURALNETWORKS_SUB, r, wrap, f32, dims));
+  return b.emit(ANEURALNETWORKS_QUANTIZE, {wrapped}, x->type, dims);
+}
+
 }  // namespace
 
 // Binary elementwise with NNAPI broadcasting (numpy's, as ONNX's multidirectional broadcasting).
@@ -85,7 +138,7 @@ Result<void> binary(GraphBuilder& b, int32_t op, bool fused, int32_t outType) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   NNRT_ASSIGN_OR_RETURN(const Value* y, b.requiredInput(1));
   if (x->type != y->type) return b.refused("inputs of different types");
-  if (fused) NNRT_RETURN_IF_ERROR(refuseQuantizedArithmetic(b, *x));
+  if (fused && quantized(x->type)) return wrappedInteger8(b, op);
   NNRT_ASSIGN_OR_RETURN(Dims dims, broadcastShape(b, x->dims, y->dims));
   if (auto folded = foldConstants(op, *x, *y, dims)) {
     defineConstant(b, 0, std::move(*folded));
@@ -239,6 +292,7 @@ Result<void> mapPow(GraphBuilder& b) {
 
 Result<void> mapDiv(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (quantized(x->type)) return wrappedInteger8(b, ANEURALNETWORKS_DIV);
   NNRT_RETURN_IF_ERROR(requireFloat(b, *x));  // NNAPI's integer DIV floors, ONNX's truncates
   return binary(b, ANEURALNETWORKS_DIV, true);
 }
@@ -402,9 +456,9 @@ Result<void> mapMod(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   NNRT_ASSIGN_OR_RETURN(const Value* y, b.requiredInput(1));
   NNRT_ASSIGN_OR_RETURN(int64_t fmod, b.attrInt("fmod", 0));
+  if (quantized(x->type)) return wrappedInteger8(b, kMod, fmod);
   if (x->type != ANEURALNETWORKS_TENSOR_INT32 || y->type != x->type)
-    return b.refused(
-        "only int32 and int64 tensors are supported (float fmod rounds, 8-bit arithmetic saturates)");
+    return b.refused("only integer tensors are supported (float fmod rounds)");
   NNRT_ASSIGN_OR_RETURN(Dims dims, broadcastShape(b, x->dims, y->dims));
   if (fmod != 0 && !allKnown(dims)) return b.refused("input shape unknown");
   const int32_t i32 = ANEURALNETWORKS_TENSOR_INT32, b8 = ANEURALNETWORKS_TENSOR_BOOL8;

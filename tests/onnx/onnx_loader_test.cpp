@@ -377,8 +377,7 @@ TEST(OnnxLoaderTest, RefusesWhatTheNewMappingsCannotComputeExactly) {
 
   NodeModel mod = nodeModel("Mod", {{"a", {2}}, {"b", {2}}}, {{"y", {2}}});
   setAttribute(mod.node, "fmod", 1);
-  expectOneLineError(loadOnnxModel(write("mod.onnx", mod.model)),
-                     "node 'n' (Mod): only int32 and int64 tensors");
+  expectOneLineError(loadOnnxModel(write("mod.onnx", mod.model)), "node 'n' (Mod): only integer tensors");
 
   NodeModel topk = nodeModel("TopK", {{"x", {4}}}, {{"v", {2}}, {"i", {2}}});
   addInts(topk, "k", {2});
@@ -484,9 +483,8 @@ TEST(OnnxLoaderTest, NhwcConvolutionResultsReadInOnnxLayout) {
 
 // uint8 tensors are quantized operands of scale 1 and zero point 0. DequantizeLinear per axis 1 with
 // scales [0.5, 2] and zero points [128, 0], by hand: [[0, 10], [255, 128]] -> [[(0 - 128) / 2, 10 * 2],
-// [(255 - 128) / 2, 128 * 2]] = [[-64, 20], [63.5, 256]]. Adding uint8 tensors is refused (ONNX wraps
-// around where NNAPI saturates).
-TEST(OnnxLoaderTest, DequantizesUint8AndRefusesItsArithmetic) {
+// [(255 - 128) / 2, 128 * 2]] = [[-64, 20], [63.5, 256]].
+TEST(OnnxLoaderTest, DequantizesUint8) {
   NodeModel m = nodeModel("DequantizeLinear", {}, {{"y", {2, 2}}});
   auto* graph = m.model.mutable_graph();
   auto* x = graph->add_input();
@@ -525,17 +523,6 @@ TEST(OnnxLoaderTest, DequantizesUint8AndRefusesItsArithmetic) {
   EXPECT_EQ(y, (std::vector<float>{-64.0f, 20.0f, 63.5f, 256.0f}));
   ANeuralNetworksExecution_free(execution);
   ANeuralNetworksCompilation_free(compilation);
-
-  NodeModel add = nodeModel("Add", {}, {{"s", {2}}});
-  for (const char* name : {"a", "b"}) {
-    auto* input = add.model.mutable_graph()->add_input();
-    input->set_name(name);
-    input->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::UINT8);
-    input->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(2);
-    add.node->add_input(name);
-  }
-  expectOneLineError(loadOnnxModel(write("add_uint8.onnx", add.model)),
-                     "node 'n' (Add): 8-bit integer arithmetic");
 }
 
 // Round and QuantizeLinear round halves to even, as ONNX (NNAPI's QUANTIZE would round them away from
@@ -1188,6 +1175,40 @@ TEST(OnnxLoaderTest, PadRepeatsTheEdge) {
   auto loaded = loadOnnxModel(write("edgepad.onnx", m.model));
   ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
   EXPECT_EQ(run(*loaded, {{1, 2, 3, 4}}, 9), (std::vector<float>{1, 2, 2, 1, 2, 2, 3, 4, 4}));
+}
+
+// 8-bit integer arithmetic wraps around, as ONNX's (NNAPI's quantized operations would saturate). By hand,
+// uint8 a = [200, 3], b = [100, 5]: Add [300 - 256, 8] = [44, 8], Sub [100, -2 + 256] = [100, 254], Mul
+// [20000 - 78 * 256, 15] = [32, 15], Div [2, 0]; int8 a = [-7, 7], b = [2, -2]: Div (toward zero) [-3, -3],
+// Mod (the divisor's sign) [1, -1], Mod with fmod 1 (the dividend's) [-1, 1].
+TEST(OnnxLoaderTest, Integer8ArithmeticWrapsAround) {
+  struct Case {
+    std::string op;
+    int32_t type;
+    int64_t fmod;
+    std::vector<uint8_t> a, b, want;
+  };
+  auto bytes = [](std::vector<int> v) { return std::vector<uint8_t>(v.begin(), v.end()); };
+  const std::vector<Case> cases = {
+      {"Add", onnx::TensorProto::UINT8, -1, {200, 3}, {100, 5}, {44, 8}},
+      {"Sub", onnx::TensorProto::UINT8, -1, {200, 3}, {100, 5}, {100, 254}},
+      {"Mul", onnx::TensorProto::UINT8, -1, {200, 3}, {100, 5}, {32, 15}},
+      {"Div", onnx::TensorProto::UINT8, -1, {200, 3}, {100, 5}, {2, 0}},
+      {"Div", onnx::TensorProto::INT8, -1, bytes({-7, 7}), bytes({2, -2}), bytes({-3, -3})},
+      {"Mod", onnx::TensorProto::INT8, 0, bytes({-7, 7}), bytes({2, -2}), bytes({1, -1})},
+      {"Mod", onnx::TensorProto::INT8, 1, bytes({-7, 7}), bytes({2, -2}), bytes({-1, 1})}};
+  for (const Case& c : cases) {
+    NodeModel m = nodeModel(c.op, {{"a", {2}}, {"b", {2}}}, {{"y", {2}}});
+    auto* graph = m.model.mutable_graph();
+    for (auto* info : {graph->mutable_input(0), graph->mutable_input(1), graph->mutable_output(0)})
+      setElementType(info, c.type);
+    if (c.fmod >= 0) setAttribute(m.node, "fmod", c.fmod);
+    auto loaded = loadOnnxModel(write("wrap.onnx", m.model));
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+    std::vector<std::vector<uint8_t>> outputs{std::vector<uint8_t>(2)};
+    runBytes(*loaded, {c.a, c.b}, outputs);
+    EXPECT_EQ(outputs[0], c.want) << c.op << " fmod " << c.fmod;
+  }
 }
 
 }  // namespace
