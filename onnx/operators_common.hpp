@@ -94,6 +94,8 @@ Result<void> mapSign(GraphBuilder& b);
 Result<void> trigonometric(GraphBuilder& b, std::string_view function);
 Result<void> mapMod(GraphBuilder& b);
 Result<uint32_t> roundHalfToEven(GraphBuilder& b, uint32_t in, const Dims& dims);
+Result<uint32_t> truncateTowardZero(GraphBuilder& b, uint32_t in, const Dims& dims);
+Result<uint32_t> wrapInto8Bit(GraphBuilder& b, uint32_t in, const Dims& dims, int32_t type);
 Result<void> mapRound(GraphBuilder& b);
 
 // operators_activation.cpp

@@ -5,6 +5,36 @@
 
 namespace nnrt::onnxfront {
 
+// Float32 `in` rounded toward zero: FLOOR, or NEG FLOOR NEG (below zero), SELECTed.
+Result<uint32_t> truncateTowardZero(GraphBuilder& b, uint32_t in, const Dims& dims) {
+  const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32;
+  NNRT_ASSIGN_OR_RETURN(uint32_t zero, b.constFloats({0.0f}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t down, apply(b, ANEURALNETWORKS_FLOOR, {in}, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t negated, apply(b, ANEURALNETWORKS_NEG, {in}, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t negatedDown, apply(b, ANEURALNETWORKS_FLOOR, {negated}, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t up, apply(b, ANEURALNETWORKS_NEG, {negatedDown}, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t negative,
+                        apply(b, ANEURALNETWORKS_LESS, {in, zero}, ANEURALNETWORKS_TENSOR_BOOL8, dims));
+  return apply(b, ANEURALNETWORKS_SELECT, {negative, up, down}, f32, dims);
+}
+
+// Whole float32 values `in` wrapped into the range of the 8-bit `type` as two's complement integers wrap,
+// r - 256 FLOOR((r - low) / 256) (exact: a reduction modulo a power of two), QUANTIZEd to `type` (scale 1:
+// the values themselves).
+Result<uint32_t> wrapInto8Bit(GraphBuilder& b, uint32_t in, const Dims& dims, int32_t type) {
+  const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32;
+  const bool isUnsigned = type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM;
+  NNRT_ASSIGN_OR_RETURN(uint32_t low, b.constFloats({isUnsigned ? 0.0f : -128.0f}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t scale, b.constFloats({1.0f / 256.0f}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t span, b.constFloats({256.0f}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t fromLow, arithmetic(b, ANEURALNETWORKS_SUB, in, low, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t turns, arithmetic(b, ANEURALNETWORKS_MUL, fromLow, scale, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t wholeTurns, apply(b, ANEURALNETWORKS_FLOOR, {turns}, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t wrap, arithmetic(b, ANEURALNETWORKS_MUL, wholeTurns, span, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t wrapped, arithmetic(b, ANEURALNETWORKS_SUB, in, wrap, f32, dims));
+  return apply(b, ANEURALNETWORKS_QUANTIZE, {wrapped}, type, dims);
+}
+
 namespace {
 
 // ADD, SUB or MUL of two small int32 constants (shape arithmetic), or ADD, SUB, MUL or DIV of two small
@@ -92,22 +122,16 @@ Result<void> wrappedInteger8(GraphBuilder& b, int32_t op, int64_t fmod = 0) {
   if (y->type != x->type) return b.refused("inputs of different types");
   NNRT_ASSIGN_OR_RETURN(Dims dims, broadcastShape(b, x->dims, y->dims));
   if (!allKnown(dims)) return b.refused("input shape unknown");
-  const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32, b8 = ANEURALNETWORKS_TENSOR_BOOL8;
+  const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32;
   NNRT_ASSIGN_OR_RETURN(uint32_t xi, b.operand(*x));
   NNRT_ASSIGN_OR_RETURN(uint32_t yi, b.operand(*y));
   NNRT_ASSIGN_OR_RETURN(uint32_t a, apply(b, ANEURALNETWORKS_DEQUANTIZE, {xi}, f32, x->dims));
   NNRT_ASSIGN_OR_RETURN(uint32_t c, apply(b, ANEURALNETWORKS_DEQUANTIZE, {yi}, f32, y->dims));
-  NNRT_ASSIGN_OR_RETURN(uint32_t zero, b.constFloats({0.0f}));
   // The quotient rounded toward zero (`toZero`) or down.
   auto wholeQuotient = [&](bool toZero) -> Result<uint32_t> {
     NNRT_ASSIGN_OR_RETURN(uint32_t q, arithmetic(b, ANEURALNETWORKS_DIV, a, c, f32, dims));
-    NNRT_ASSIGN_OR_RETURN(uint32_t down, apply(b, ANEURALNETWORKS_FLOOR, {q}, f32, dims));
-    if (!toZero) return down;
-    NNRT_ASSIGN_OR_RETURN(uint32_t negated, apply(b, ANEURALNETWORKS_NEG, {q}, f32, dims));
-    NNRT_ASSIGN_OR_RETURN(uint32_t negatedDown, apply(b, ANEURALNETWORKS_FLOOR, {negated}, f32, dims));
-    NNRT_ASSIGN_OR_RETURN(uint32_t up, apply(b, ANEURALNETWORKS_NEG, {negatedDown}, f32, dims));
-    NNRT_ASSIGN_OR_RETURN(uint32_t negative, apply(b, ANEURALNETWORKS_LESS, {q, zero}, b8, dims));
-    return apply(b, ANEURALNETWORKS_SELECT, {negative, up, down}, f32, dims);
+    if (toZero) return truncateTowardZero(b, q, dims);
+    return apply(b, ANEURALNETWORKS_FLOOR, {q}, f32, dims);
   };
   uint32_t r;
   if (op == ANEURALNETWORKS_DIV) {
@@ -119,16 +143,9 @@ Result<void> wrappedInteger8(GraphBuilder& b, int32_t op, int64_t fmod = 0) {
   } else {
     NNRT_ASSIGN_OR_RETURN(r, arithmetic(b, op, a, c, f32, dims));
   }
-  const bool isUnsigned = x->type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM;
-  NNRT_ASSIGN_OR_RETURN(uint32_t low, b.constFloats({isUnsigned ? 0.0f : -128.0f}));
-  NNRT_ASSIGN_OR_RETURN(uint32_t scale, b.constFloats({1.0f / 256.0f}));
-  NNRT_ASSIGN_OR_RETURN(uint32_t span, b.constFloats({256.0f}));
-  NNRT_ASSIGN_OR_RETURN(uint32_t fromLow, arithmetic(b, ANEURALNETWORKS_SUB, r, low, f32, dims));
-  NNRT_ASSIGN_OR_RETURN(uint32_t turns, arithmetic(b, ANEURALNETWORKS_MUL, fromLow, scale, f32, dims));
-  NNRT_ASSIGN_OR_RETURN(uint32_t wholeTurns, apply(b, ANEURALNETWORKS_FLOOR, {turns}, f32, dims));
-  NNRT_ASSIGN_OR_RETURN(uint32_t wrap, arithmetic(b, ANEURALNETWORKS_MUL, wholeTurns, span, f32, dims));
-  NNRT_ASSIGN_OR_RETURN(uint32_t wrapped, arithmetic(b, ANEURALNETWORKS_SUB, r, wrap, f32, dims));
-  return b.emit(ANEURALNETWORKS_QUANTIZE, {wrapped}, x->type, dims);
+  NNRT_ASSIGN_OR_RETURN(uint32_t wrapped, wrapInto8Bit(b, r, dims, x->type));
+  defineOperand(b, 0, wrapped, x->type, dims);
+  return {};
 }
 
 }  // namespace

@@ -62,14 +62,11 @@ Result<void> outputZeroPoint(GraphBuilder& b, int i, size_t count, int32_t* type
 
 // Output `i` of the current node: saturate(round_half_even(scaled) + zero_point) in float32 (the
 // rounding, ADD, MAXIMUM, MINIMUM), then QUANTIZE to the loader's 8-bit `outType` of scale 1, which
-// takes the whole values as they are. `zeroPoint` has `parameterDims` (broadcast against `dims`).
-Result<void> quantizeRounded(GraphBuilder& b, uint32_t scaled, const Dims& dims,
-                             const std::vector<double>& zeroPoint, const Dims& parameterDims, int32_t outType,
-                             bool scalar = false, int i = 0) {
+// takes the whole values as they are. `zeroOperand` is float32 (broadcast against `dims`).
+Result<void> quantizeRounded(GraphBuilder& b, uint32_t scaled, const Dims& dims, uint32_t zeroOperand,
+                             int32_t outType, bool scalar = false, int i = 0) {
   const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32;
   NNRT_ASSIGN_OR_RETURN(uint32_t rounded, roundHalfToEven(b, scaled, dims));
-  NNRT_ASSIGN_OR_RETURN(HostTensor zeroTensor, filledTensor(b, f32, parameterDims, zeroPoint));
-  NNRT_ASSIGN_OR_RETURN(uint32_t zeroOperand, b.addConstant(f32, parameterDims, std::move(zeroTensor.bytes)));
   NNRT_ASSIGN_OR_RETURN(uint32_t shifted,
                         arithmetic(b, ANEURALNETWORKS_ADD, rounded, zeroOperand, f32, dims));
   const bool isUnsigned = outType == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM;
@@ -80,6 +77,12 @@ Result<void> quantizeRounded(GraphBuilder& b, uint32_t scaled, const Dims& dims,
   NNRT_ASSIGN_OR_RETURN(uint32_t out, apply(b, ANEURALNETWORKS_QUANTIZE, {saturated}, outType, dims));
   defineOperand(b, i, out, outType, dims, scalar);
   return {};
+}
+
+// A float32 constant of the zero points `values` with `dims`.
+Result<uint32_t> zeroPointOperand(GraphBuilder& b, const std::vector<double>& values, const Dims& dims) {
+  NNRT_ASSIGN_OR_RETURN(HostTensor t, filledTensor(b, ANEURALNETWORKS_TENSOR_FLOAT32, dims, values));
+  return b.addConstant(ANEURALNETWORKS_TENSOR_FLOAT32, dims, std::move(t.bytes));
 }
 
 // The one value of the constant float32 scale input `i`.
@@ -150,6 +153,27 @@ Result<void> mapQuantizeLinear(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
   if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32;
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(const Value* scaleValue, b.requiredInput(1));
+  NNRT_ASSIGN_OR_RETURN(const Value* zp, b.input(2));
+  const bool perTensor = scaleValue->type == f32 && elementCount(scaleValue->dims) == 1 &&
+                         (zp == nullptr || (quantized(zp->type) && elementCount(zp->dims) == 1));
+  if (perTensor && (!scaleValue->constant.has_value() || (zp != nullptr && !zp->constant.has_value()))) {
+    // Given at run time (the expanded DynamicQuantizeLinear computes them); per axis they must be constants.
+    NNRT_ASSIGN_OR_RETURN(uint32_t scaleOperand, b.operand(*scaleValue));
+    uint32_t zeroOperand;
+    if (zp != nullptr) {
+      NNRT_ASSIGN_OR_RETURN(uint32_t z, b.operand(*zp));
+      NNRT_ASSIGN_OR_RETURN(zeroOperand, apply(b, ANEURALNETWORKS_DEQUANTIZE, {z}, f32, zp->dims));
+    } else {
+      NNRT_ASSIGN_OR_RETURN(zeroOperand, b.constFloats({0.0f}));
+    }
+    NNRT_ASSIGN_OR_RETURN(uint32_t scaled,
+                          arithmetic(b, ANEURALNETWORKS_DIV, in, scaleOperand, f32, x->dims));
+    return quantizeRounded(b, scaled, x->dims, zeroOperand,
+                           zp != nullptr ? zp->type : ANEURALNETWORKS_TENSOR_QUANT8_ASYMM, x->scalar);
+  }
   NNRT_ASSIGN_OR_RETURN(std::vector<float> scale, b.constantFloats(1));
   int32_t outType;
   std::vector<double> zeroPoint;
@@ -162,11 +186,10 @@ Result<void> mapQuantizeLinear(GraphBuilder& b) {
     parameterDims.assign(x->dims.size() - axis, 1);
     parameterDims[0] = static_cast<uint32_t>(scale.size());
   }
-  const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32;
-  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
   NNRT_ASSIGN_OR_RETURN(uint32_t scaleOperand, b.constFloats(scale, parameterDims));
   NNRT_ASSIGN_OR_RETURN(uint32_t scaled, arithmetic(b, ANEURALNETWORKS_DIV, in, scaleOperand, f32, x->dims));
-  return quantizeRounded(b, scaled, x->dims, zeroPoint, parameterDims, outType, x->scalar);
+  NNRT_ASSIGN_OR_RETURN(uint32_t zeroOperand, zeroPointOperand(b, zeroPoint, parameterDims));
+  return quantizeRounded(b, scaled, x->dims, zeroOperand, outType, x->scalar);
 }
 
 // DynamicQuantizeLinear, ONNX's formulas in float32: y_scale = (max(0, max(x)) - min(0, min(x))) / 255
@@ -208,13 +231,7 @@ Result<void> mapDynamicQuantizeLinear(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(uint32_t zeroPoint8, apply(b, ANEURALNETWORKS_QUANTIZE, {zeroPoint}, u8, one));
   defineOperand(b, 2, zeroPoint8, u8, one, true);
   NNRT_ASSIGN_OR_RETURN(uint32_t scaled, arithmetic(b, ANEURALNETWORKS_DIV, in, scale, f32, x->dims));
-  NNRT_ASSIGN_OR_RETURN(uint32_t rounded, roundHalfToEven(b, scaled, x->dims));
-  NNRT_ASSIGN_OR_RETURN(uint32_t shifted,
-                        arithmetic(b, ANEURALNETWORKS_ADD, rounded, zeroPoint, f32, x->dims));
-  NNRT_ASSIGN_OR_RETURN(uint32_t raisedY, apply(b, ANEURALNETWORKS_MAXIMUM, {shifted, zero}, f32, x->dims));
-  NNRT_ASSIGN_OR_RETURN(uint32_t saturatedY,
-                        apply(b, ANEURALNETWORKS_MINIMUM, {raisedY, high}, f32, x->dims));
-  return b.emit(ANEURALNETWORKS_QUANTIZE, {saturatedY}, u8, x->dims);
+  return quantizeRounded(b, scaled, x->dims, zeroPoint, u8);
 }
 
 Result<void> mapConvInteger(GraphBuilder& b) {
@@ -265,7 +282,8 @@ Result<void> requantizeSums(GraphBuilder& b, uint32_t sums, const Dims& dims,
   int32_t outType;
   std::vector<double> zeroPoint;
   NNRT_RETURN_IF_ERROR(outputZeroPoint(b, zeroPointInput, 1, &outType, &zeroPoint));
-  return quantizeRounded(b, scaled, dims, zeroPoint, {1}, outType);
+  NNRT_ASSIGN_OR_RETURN(uint32_t zeroOperand, zeroPointOperand(b, zeroPoint, {1}));
+  return quantizeRounded(b, scaled, dims, zeroOperand, outType);
 }
 
 // QLinearConv (2-D, as Conv): see requantizeSums; the bias, when given, must be constant so that the

@@ -1211,5 +1211,58 @@ TEST(OnnxLoaderTest, Integer8ArithmeticWrapsAround) {
   }
 }
 
+// Casts to 8-bit integers keep the whole part and wrap around, as ONNX's (NNAPI's CAST would saturate):
+// float32 [-1.5, 300.7, 7.9] -> uint8 [-1 + 256, 300 - 256, 7] = [255, 44, 7]; int32 [200, -129, 5] ->
+// int8 [200 - 256, -129 + 256, 5] = [-56, 127, 5]; uint8 [255, 0, 9] -> int32 [255, 0, 9].
+TEST(OnnxLoaderTest, CastsTo8BitIntegersWrapAround) {
+  struct Case {
+    int32_t from, to;
+    std::vector<uint8_t> in, want;
+  };
+  auto floats = [](std::vector<float> v) {
+    std::vector<uint8_t> out(v.size() * 4);
+    std::memcpy(out.data(), v.data(), out.size());
+    return out;
+  };
+  auto ints = [](std::vector<int32_t> v) {
+    std::vector<uint8_t> out(v.size() * 4);
+    std::memcpy(out.data(), v.data(), out.size());
+    return out;
+  };
+  const std::vector<Case> cases = {
+      {onnx::TensorProto::FLOAT, onnx::TensorProto::UINT8, floats({-1.5f, 300.7f, 7.9f}), {255, 44, 7}},
+      {onnx::TensorProto::INT32, onnx::TensorProto::INT8, ints({200, -129, 5}), {200, 127, 5}},
+      {onnx::TensorProto::UINT8, onnx::TensorProto::INT32, {255, 0, 9}, ints({255, 0, 9})}};
+  for (const Case& c : cases) {
+    NodeModel m = nodeModel("Cast", {{"x", {3}}}, {{"y", {3}}});
+    setElementType(m.model.mutable_graph()->mutable_input(0), c.from);
+    setElementType(m.model.mutable_graph()->mutable_output(0), c.to);
+    setAttribute(m.node, "to", int64_t{c.to});
+    auto loaded = loadOnnxModel(write("cast8.onnx", m.model));
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+    std::vector<std::vector<uint8_t>> outputs{std::vector<uint8_t>(c.want.size())};
+    runBytes(*loaded, {c.in}, outputs);
+    EXPECT_EQ(outputs[0], c.want) << c.from << " to " << c.to;
+  }
+}
+
+// QuantizeLinear with its scale and zero point given at run time (one each): x = [2.5, 7], scale 2, zero
+// point 10: round([1.25, 3.5]) + 10 = [11, 14].
+TEST(OnnxLoaderTest, QuantizeLinearScaleGivenAtRunTime) {
+  NodeModel m = nodeModel("QuantizeLinear", {{"x", {2}}, {"scale", {1}}, {"zero", {1}}}, {{"y", {2}}});
+  auto* graph = m.model.mutable_graph();
+  setElementType(graph->mutable_input(2), onnx::TensorProto::UINT8);
+  setElementType(graph->mutable_output(0), onnx::TensorProto::UINT8);
+  auto loaded = loadOnnxModel(write("quantizeruntime.onnx", m.model));
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  const float x[2] = {2.5f, 7.0f}, scale = 2.0f;
+  std::vector<uint8_t> xBytes(8), scaleBytes(4);
+  std::memcpy(xBytes.data(), x, 8);
+  std::memcpy(scaleBytes.data(), &scale, 4);
+  std::vector<std::vector<uint8_t>> outputs{std::vector<uint8_t>(2)};
+  runBytes(*loaded, {xBytes, scaleBytes, {10}}, outputs);
+  EXPECT_EQ(outputs[0], (std::vector<uint8_t>{11, 14}));
+}
+
 }  // namespace
 }  // namespace nnrt::onnxfront
