@@ -580,12 +580,20 @@ Result<void> mapLoop(GraphBuilder& b) {
     own.insert(tensor.name());
   for (const auto& inner : body.node())
     own.insert(inner.output().begin(), inner.output().end());
+  // The body's names in iteration i: "<the Loop's first output or name>/iteration<i>/<name>".
+  std::string loopName = node->name().empty() ? "Loop" : node->name();
+  for (const auto& output : node->output()) {
+    if (!output.empty()) {
+      loopName = output;
+      break;
+    }
+  }
   std::vector<std::vector<Value>> scanned(scans);
   int64_t iteration = 0;
   for (; iteration < trips && condition; ++iteration) {
     if (iteration == kMaxIterations)
       return b.refused("more than " + std::to_string(kMaxIterations) + " iterations are not unrolled");
-    const std::string prefix = node->output(0) + "/iteration" + std::to_string(iteration) + "/";
+    const std::string prefix = loopName + "/iteration" + std::to_string(iteration) + "/";
     auto renamed = [&](const std::string& name) { return own.count(name) != 0 ? prefix + name : name; };
     onnx::GraphProto copy;
     *copy.mutable_node() = body.node();
