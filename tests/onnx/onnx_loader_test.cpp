@@ -1264,5 +1264,39 @@ TEST(OnnxLoaderTest, QuantizeLinearScaleGivenAtRunTime) {
   EXPECT_EQ(outputs[0], (std::vector<uint8_t>{11, 14}));
 }
 
+// BatchNormalization in training mode: x = [1, 3] over the batch (one channel): mean 2, variance 1; with
+// epsilon 0, scale 2, B 0.5: y = (x - 2) / 1 * 2 + 0.5 = [-1.5, 2.5]; momentum 0.5 with the running mean 10
+// and variance 3: 10 * 0.5 + 2 * 0.5 = 6 and 3 * 0.5 + 1 * 0.5 = 2.
+TEST(OnnxLoaderTest, BatchNormalizationTrainingMode) {
+  NodeModel m = nodeModel("BatchNormalization", {{"x", {2, 1, 1, 1}}},
+                          {{"y", {2, 1, 1, 1}}, {"rm", {1}}, {"rv", {1}}}, 15);
+  addFloats(m, "scale", {1}, {2.0f});
+  addFloats(m, "bias", {1}, {0.5f});
+  addFloats(m, "mean", {1}, {10.0f});
+  addFloats(m, "var", {1}, {3.0f});
+  setAttribute(m.node, "training_mode", 1);
+  auto* eps = m.node->add_attribute();
+  eps->set_name("epsilon");
+  eps->set_type(onnx::AttributeProto::FLOAT);
+  eps->set_f(0.0f);
+  auto* momentum = m.node->add_attribute();
+  momentum->set_name("momentum");
+  momentum->set_type(onnx::AttributeProto::FLOAT);
+  momentum->set_f(0.5f);
+  auto loaded = loadOnnxModel(write("batchnormtraining.onnx", m.model));
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  const float x[2] = {1.0f, 3.0f};
+  std::vector<uint8_t> in(8);
+  std::memcpy(in.data(), x, 8);
+  std::vector<std::vector<uint8_t>> outputs{std::vector<uint8_t>(8), std::vector<uint8_t>(4),
+                                            std::vector<uint8_t>(4)};
+  runBytes(*loaded, {in}, outputs);
+  float got[4];
+  std::memcpy(got, outputs[0].data(), 8);
+  std::memcpy(got + 2, outputs[1].data(), 4);
+  std::memcpy(got + 3, outputs[2].data(), 4);
+  EXPECT_EQ(std::vector<float>(got, got + 4), (std::vector<float>{-1.5f, 2.5f, 6.0f, 2.0f}));
+}
+
 }  // namespace
 }  // namespace nnrt::onnxfront
