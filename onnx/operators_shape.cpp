@@ -434,7 +434,7 @@ Result<void> mapTile(GraphBuilder& b) {
   return b.emit(ANEURALNETWORKS_TILE, {in, multiples}, x->type, out);
 }
 
-// Pad: constant mode -> PAD_V2, reflect -> MIRROR_PAD (REFLECT).
+// Pad: constant mode -> PAD_V2, reflect -> MIRROR_PAD (REFLECT), edge -> GATHERs of clamped indices.
 Result<void> mapPad(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   NNRT_ASSIGN_OR_RETURN(std::string mode, b.attrString("mode", "constant"));
