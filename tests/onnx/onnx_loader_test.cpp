@@ -1298,5 +1298,70 @@ TEST(OnnxLoaderTest, BatchNormalizationTrainingMode) {
   EXPECT_EQ(std::vector<float>(got, got + 4), (std::vector<float>{-1.5f, 2.5f, 6.0f, 2.0f}));
 }
 
+// MaxPool's Indices, flat over N, C, H, W as ONNX counts them, by hand. 2x2 windows, stride 1, over
+// channel 0 = [[1, 2, 3], [4, 5, 6], [7, 8, 9]] and channel 1 = [[9, 8, 7], [6, 5, 4], [3, 2, 1]]:
+// maxima [5, 6, 8, 9] at 4, 5, 7, 8 and [9, 8, 6, 5] at 9 + (0, 1, 3, 4); storage_order 1 (column-major
+// within each image): 4, 7, 5, 8 and 9 + (0, 3, 1, 4). With one row and column of padding before, over
+// -1 .. -9, padding never wins: [-1, -1, -2, -1, -1, -2, -4, -4, -5] at [0, 0, 1, 0, 0, 1, 3, 3, 4].
+TEST(OnnxLoaderTest, MaxPoolIndices) {
+  struct Case {
+    int64_t storageOrder;
+    bool padded;
+    std::vector<float> x, y;
+    std::vector<int32_t> indices;
+  };
+  const std::vector<Case> cases = {{0,
+                                    false,
+                                    {1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 8, 7, 6, 5, 4, 3, 2, 1},
+                                    {5, 6, 8, 9, 9, 8, 6, 5},
+                                    {4, 5, 7, 8, 9, 10, 12, 13}},
+                                   {1,
+                                    false,
+                                    {1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 8, 7, 6, 5, 4, 3, 2, 1},
+                                    {5, 6, 8, 9, 9, 8, 6, 5},
+                                    {4, 7, 5, 8, 9, 12, 10, 13}},
+                                   {0,
+                                    true,
+                                    {-1, -2, -3, -4, -5, -6, -7, -8, -9},
+                                    {-1, -1, -2, -1, -1, -2, -4, -4, -5},
+                                    {0, 0, 1, 0, 0, 1, 3, 3, 4}}};
+  for (const Case& c : cases) {
+    const int64_t channels = c.padded ? 1 : 2, side = c.padded ? 3 : 2;
+    NodeModel m = nodeModel("MaxPool", {{"x", {1, channels, 3, 3}}}, {{"y", {1, channels, side, side}}});
+    m.node->add_output("i");
+    auto* info = m.model.mutable_graph()->add_output();
+    info->set_name("i");
+    info->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::INT64);
+    for (int64_t d : {int64_t{1}, channels, side, side})
+      info->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(d);
+    auto* kernel = m.node->add_attribute();
+    kernel->set_name("kernel_shape");
+    kernel->set_type(onnx::AttributeProto::INTS);
+    kernel->add_ints(2);
+    kernel->add_ints(2);
+    if (c.padded) {
+      auto* pads = m.node->add_attribute();
+      pads->set_name("pads");
+      pads->set_type(onnx::AttributeProto::INTS);
+      for (int64_t p : {1, 1, 0, 0})
+        pads->add_ints(p);
+    }
+    setAttribute(m.node, "storage_order", c.storageOrder);
+    auto loaded = loadOnnxModel(write("maxpoolindices.onnx", m.model));
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+    std::vector<uint8_t> in(c.x.size() * 4);
+    std::memcpy(in.data(), c.x.data(), in.size());
+    std::vector<std::vector<uint8_t>> outputs{std::vector<uint8_t>(c.y.size() * 4),
+                                              std::vector<uint8_t>(c.y.size() * 4)};
+    runBytes(*loaded, {in}, outputs);
+    std::vector<float> y(c.y.size());
+    std::vector<int32_t> indices(c.y.size());
+    std::memcpy(y.data(), outputs[0].data(), outputs[0].size());
+    std::memcpy(indices.data(), outputs[1].data(), outputs[1].size());
+    EXPECT_EQ(y, c.y) << "storage_order " << c.storageOrder << (c.padded ? " padded" : "");
+    EXPECT_EQ(indices, c.indices) << "storage_order " << c.storageOrder << (c.padded ? " padded" : "");
+  }
+}
+
 }  // namespace
 }  // namespace nnrt::onnxfront
