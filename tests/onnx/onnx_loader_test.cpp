@@ -1363,5 +1363,24 @@ TEST(OnnxLoaderTest, MaxPoolIndices) {
   }
 }
 
+// Gather with indices given at run time, negative ones counting from the end: [10, 20, 30] at [-1, 0, -3]
+// is [30, 10, 10].
+TEST(OnnxLoaderTest, GatherNegativeIndicesAtRunTime) {
+  NodeModel m = nodeModel("Gather", {{"x", {3}}, {"i", {3}}}, {{"y", {3}}});
+  setElementType(m.model.mutable_graph()->mutable_input(1), onnx::TensorProto::INT64);
+  auto loaded = loadOnnxModel(write("gathernegative.onnx", m.model));
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  const float x[3] = {10, 20, 30};
+  const int32_t indices[3] = {-1, 0, -3};  // int64 tensors are int32 operands
+  std::vector<uint8_t> xBytes(12), iBytes(12);
+  std::memcpy(xBytes.data(), x, 12);
+  std::memcpy(iBytes.data(), indices, 12);
+  std::vector<std::vector<uint8_t>> outputs{std::vector<uint8_t>(12)};
+  runBytes(*loaded, {xBytes, iBytes}, outputs);
+  std::vector<float> y(3);
+  std::memcpy(y.data(), outputs[0].data(), 12);
+  EXPECT_EQ(y, (std::vector<float>{30, 10, 10}));
+}
+
 }  // namespace
 }  // namespace nnrt::onnxfront
