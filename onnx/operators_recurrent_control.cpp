@@ -637,12 +637,14 @@ Result<void> mapLoop(GraphBuilder& b) {
       if (v == nullptr) return b.refused("body output '" + body.output(i).name() + "' is not computed");
       return *v;
     };
-    NNRT_ASSIGN_OR_RETURN(Value condOut, result(0));
-    if (!condOut.constant.has_value())
-      return b.refused(
-          "the body's condition is computed at run time: only loops whose iterations are known at "
-          "load time are mapped (unrolled)");
-    NNRT_RETURN_IF_ERROR(constantBool(condOut, "cond_out", condition));
+    if (condInput != nullptr) {  // without one, ONNX ignores cond_out (a for loop over M)
+      NNRT_ASSIGN_OR_RETURN(Value condOut, result(0));
+      if (!condOut.constant.has_value())
+        return b.refused(
+            "the body's condition is computed at run time: only loops whose iterations are known at "
+            "load time are mapped (unrolled)");
+      NNRT_RETURN_IF_ERROR(constantBool(condOut, "cond_out", condition));
+    }
     for (int k = 0; k < carried; ++k) {
       NNRT_ASSIGN_OR_RETURN(state[k], result(1 + k));
     }
