@@ -170,10 +170,12 @@ Result<void> mapTopK(GraphBuilder& b);
 Result<void> mapCumSum(GraphBuilder& b);
 Result<void> mapMeanVarianceNorm(GraphBuilder& b);
 
-// operators_recurrent_control.cpp
+// operators_recurrent.cpp
 Result<void> mapRnn(GraphBuilder& b);
 Result<void> mapLstm(GraphBuilder& b);
 Result<void> mapGru(GraphBuilder& b);
+
+// operators_control.cpp
 Result<void> mapIf(GraphBuilder& b);
 Result<void> mapLoop(GraphBuilder& b);
 
