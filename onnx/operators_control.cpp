@@ -51,13 +51,146 @@ Result<void> mapIf(GraphBuilder& b) {
   return {};
 }
 
+namespace {
+
+// Whether `body`'s cond_out is cond_in passed on (directly or by Identity): an unrolled loop then knows
+// each iteration's condition at load time.
+bool passesConditionOn(const onnx::GraphProto& body) {
+  const std::string& out = body.output(0).name();
+  if (out == body.input(1).name()) return true;
+  for (const auto& inner : body.node()) {
+    if (inner.output_size() == 1 && inner.output(0) == out)
+      return inner.op_type() == "Identity" && inner.input_size() == 1 &&
+             inner.input(0) == body.input(1).name();
+  }
+  return false;
+}
+
+// A Loop without scan outputs whose iterations are known only at run time -> NNAPI WHILE. Loop-carried: the
+// iteration number (int32 [1]), the condition (bool [1]) and the node's values; input-only: M (when given)
+// and the values of the enclosing graph the body reads. The condition model computes iteration < M and
+// cond (each when given); the body model is ONNX's body with iteration + 1 and, when the node gives no
+// cond (ONNX then ignores cond_out), cond_in passed on as its first outputs.
+Result<void> whileLoop(GraphBuilder& b, const onnx::GraphProto& body, int carried, const Value* trips,
+                       const Value* cond) {
+  const int32_t i32 = ANEURALNETWORKS_TENSOR_INT32, b8 = ANEURALNETWORKS_TENSOR_BOOL8;
+  auto scalar = [](int32_t type) {
+    Value v;
+    v.type = type;
+    v.dims = {1};
+    v.scalar = true;
+    return v;
+  };
+  std::vector<Value> inputs{scalar(i32), scalar(b8)};
+  NNRT_ASSIGN_OR_RETURN(uint32_t iteration0, b.constInts({0}));
+  uint32_t condition0;
+  if (cond != nullptr) {
+    if (cond->type != b8 || elementCount(cond->dims) != 1) return b.refused("cond must be one bool");
+    NNRT_ASSIGN_OR_RETURN(uint32_t c, b.operand(*cond));
+    NNRT_ASSIGN_OR_RETURN(condition0, b.reshape(c, b8, {1}));
+  } else {
+    NNRT_ASSIGN_OR_RETURN(condition0, constFilled(b, b8, {1}, 1.0));
+  }
+  std::vector<uint32_t> operands{iteration0, condition0};
+  for (int k = 0; k < carried; ++k) {
+    NNRT_ASSIGN_OR_RETURN(const Value* v, b.requiredInput(2 + k));
+    if (!allKnown(v->dims)) return b.refused("loop-carried value " + std::to_string(k) + ": shape unknown");
+    Value inner;
+    inner.type = v->type;
+    inner.dims = v->dims;
+    inner.scalar = v->scalar;
+    inputs.push_back(inner);
+    NNRT_ASSIGN_OR_RETURN(uint32_t operand, b.operand(*v));
+    operands.push_back(operand);
+  }
+  // The models' own inputs are named as the body's; M follows under a name of its own.
+  const std::string tripName = "nnrt_loop_trip_count";
+  if (trips != nullptr) {
+    if (trips->type != i32 || elementCount(trips->dims) != 1) return b.refused("M must be one integer");
+    inputs.push_back(scalar(i32));
+    NNRT_ASSIGN_OR_RETURN(uint32_t m, b.operand(*trips));
+    NNRT_ASSIGN_OR_RETURN(uint32_t reshaped, b.reshape(m, i32, {1}));
+    operands.push_back(reshaped);
+  }
+  auto addInputs = [&](onnx::GraphProto& graph) {
+    for (int i = 0; i < body.input_size(); ++i)
+      graph.add_input()->set_name(body.input(i).name());
+    if (trips != nullptr) graph.add_input()->set_name(tripName);
+  };
+  auto addNode = [](onnx::GraphProto& graph, const char* op, std::vector<std::string> in,
+                    const std::string& out) {
+    auto* n = graph.add_node();
+    n->set_op_type(op);
+    for (const auto& name : in)
+      n->add_input(name);
+    n->add_output(out);
+  };
+  const std::string& iterationName = body.input(0).name();
+  const std::string& conditionName = body.input(1).name();
+  onnx::GraphProto conditionGraph;
+  conditionGraph.set_name(body.name() + " (condition)");
+  addInputs(conditionGraph);
+  std::string going = conditionName;
+  if (trips != nullptr) {
+    addNode(conditionGraph, "Less", {iterationName, tripName}, "nnrt_loop_below_trip_count");
+    addNode(conditionGraph, "And", {"nnrt_loop_below_trip_count", conditionName}, "nnrt_loop_going");
+    going = "nnrt_loop_going";
+  }
+  conditionGraph.add_output()->set_name(going);
+  onnx::GraphProto bodyGraph;
+  bodyGraph.set_name(body.name());
+  addInputs(bodyGraph);
+  *bodyGraph.mutable_initializer() = body.initializer();
+  *bodyGraph.mutable_node() = body.node();
+  auto* one = bodyGraph.add_initializer();
+  one->set_name("nnrt_loop_one");
+  one->set_data_type(onnx::TensorProto::INT64);
+  one->add_int64_data(1);
+  addNode(bodyGraph, "Add", {iterationName, "nnrt_loop_one"}, "nnrt_loop_next");
+  bodyGraph.add_output()->set_name("nnrt_loop_next");
+  bodyGraph.add_output()->set_name(cond != nullptr ? body.output(0).name() : conditionName);
+  for (int k = 0; k < carried; ++k)
+    bodyGraph.add_output()->set_name(body.output(1 + k).name());
+  std::vector<std::string> captured;
+  outerNames(body, captured);
+  NNRT_ASSIGN_OR_RETURN(Subgraph conditionModel, buildSubgraph(b, conditionGraph, inputs, captured));
+  NNRT_ASSIGN_OR_RETURN(Subgraph bodyModel, buildSubgraph(b, bodyGraph, inputs, captured));
+  for (int k = 0; k < 2 + carried; ++k) {
+    const Value& out = bodyModel.outputs[k];
+    if (out.type != inputs[k].type || out.dims != inputs[k].dims)
+      return b.refused("loop-carried value " + std::to_string(k - 2) + " changes type or shape in the body");
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t conditionOperand, b.addModelOperand(conditionModel.model.get()));
+  NNRT_ASSIGN_OR_RETURN(uint32_t bodyOperand, b.addModelOperand(bodyModel.model.get()));
+  operands.insert(operands.begin(), {conditionOperand, bodyOperand});
+  for (const auto& name : captured) {
+    const Value* value = b.find(name);
+    if (value != nullptr && !value->constant.has_value()) {
+      NNRT_ASSIGN_OR_RETURN(uint32_t operand, b.operand(*value));
+      operands.push_back(operand);
+    }
+  }
+  std::vector<uint32_t> outputs;
+  for (int k = 0; k < 2 + carried; ++k) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t out, b.addTensor(inputs[k].type, inputs[k].dims));
+    outputs.push_back(out);
+  }
+  NNRT_RETURN_IF_ERROR(b.addOperation(ANEURALNETWORKS_WHILE, operands, outputs));
+  for (int k = 0; k < carried; ++k)
+    defineOperand(b, k, outputs[2 + k], inputs[2 + k].type, inputs[2 + k].dims, inputs[2 + k].scalar);
+  return {};
+}
+
+}  // namespace
+
 // Loop whose iterations are known at load time (a constant trip count M, a constant cond, and a body whose
 // cond_out folds to a constant in each iteration) is unrolled: the body's nodes are mapped once per
 // iteration, with iter_num and cond_in constants, the loop-carried values of the iteration before, and
 // the body's own names given a per-iteration prefix. This is exact (the same operations, in order) and
 // also covers what NNAPI's WHILE cannot: scan outputs, which grow by one slice per iteration (here the
 // slices stacked by CONCATENATION, or at load time when constant), and bodies that use iter_num where
-// NNAPI needs a constant (a Slice's bounds). A condition known only at run time is refused.
+// NNAPI needs a constant (a Slice's bounds). A loop without scan outputs whose M or cond is given at run
+// time, or whose cond_out is computed, is whileLoop's; with scan outputs such a loop is refused.
 Result<void> mapLoop(GraphBuilder& b) {
   constexpr int64_t kMaxIterations = 256;
   const onnx::NodeProto* node = b.node();
@@ -75,15 +208,20 @@ Result<void> mapLoop(GraphBuilder& b) {
         return b.refused("a body holding subgraphs is not supported");
     }
   }
-  int64_t trips = kMaxIterations + 1;  // no trip count: until cond_out is false
   NNRT_ASSIGN_OR_RETURN(const Value* tripInput, b.input(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* condInput, b.input(1));
+  // Without scan outputs a loop whose iterations are known only at run time is NNAPI's WHILE.
+  const bool runTime =
+      (tripInput != nullptr && !tripInput->constant.has_value()) ||
+      (condInput != nullptr && (!condInput->constant.has_value() || !passesConditionOn(body)));
+  if (scans == 0 && runTime) return whileLoop(b, body, carried, tripInput, condInput);
+  int64_t trips = kMaxIterations + 1;  // no trip count: until cond_out is false
   if (tripInput != nullptr) {
     NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> values, b.constantInts(0));
     if (values.size() != 1) return b.refused("M must be one value");
     trips = values[0];
   }
   bool condition = true;
-  NNRT_ASSIGN_OR_RETURN(const Value* condInput, b.input(1));
   auto constantBool = [&](const Value& v, const std::string& name, bool& out) -> Result<void> {
     if (v.type != ANEURALNETWORKS_TENSOR_BOOL8 || elementCount(v.dims) != 1)
       return b.refused(name + " must be one bool");

@@ -1387,5 +1387,92 @@ TEST(OnnxLoaderTest, GatherNegativeIndicesAtRunTime) {
   EXPECT_EQ(y, (std::vector<float>{30, 10, 10}));
 }
 
+// A Loop without scan outputs whose iterations are known only at run time is NNAPI's WHILE: y doubles
+// while below the run-time limit (cond = y0 < limit; cond_out = y < limit, the limit read from the
+// enclosing graph), or M times when only a run-time M is given. By hand: from 3 under 50: 6, 12, 24, 48,
+// 96 -> 96; from 60: no iteration -> 60; M = 2 from 3 -> 12.
+TEST(OnnxLoaderTest, LoopWithRunTimeIterationsIsWhile) {
+  for (bool byCount : {false, true}) {
+    NodeModel m = nodeModel("Loop", {}, {});
+    auto* graph = m.model.mutable_graph();
+    addFloatInput(graph, "y0", {1});
+    if (byCount) {
+      auto* info = graph->add_input();
+      info->set_name("m");
+      info->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::INT64);
+      info->mutable_type()->mutable_tensor_type()->mutable_shape();
+      m.node->add_input("m");
+      m.node->add_input("");
+    } else {
+      addFloatInput(graph, "limit", {1});
+      auto* less = graph->add_node();
+      less->set_op_type("Less");
+      less->add_input("y0");
+      less->add_input("limit");
+      less->add_output("c0");
+      // The Loop must follow the node computing its cond.
+      graph->mutable_node()->SwapElements(0, 1);
+      m.node = graph->mutable_node(1);
+      m.node->add_input("");
+      m.node->add_input("c0");
+    }
+    m.node->add_input("y0");
+    m.node->add_output("y");
+    addFloatInput(graph, "y", {1}, true);
+    auto* a = m.node->add_attribute();
+    a->set_name("body");
+    a->set_type(onnx::AttributeProto::GRAPH);
+    auto* body = a->mutable_g();
+    body->set_name("body");
+    for (auto [name, type] : {std::pair<const char*, int32_t>{"i", onnx::TensorProto::INT64},
+                              {"cond_in", onnx::TensorProto::BOOL}}) {
+      auto* info = body->add_input();
+      info->set_name(name);
+      info->mutable_type()->mutable_tensor_type()->set_elem_type(type);
+      info->mutable_type()->mutable_tensor_type()->mutable_shape();
+    }
+    addFloatInput(body, "y_in", {1});
+    auto* two = body->add_initializer();
+    two->set_name("two");
+    two->set_data_type(onnx::TensorProto::FLOAT);
+    two->add_dims(1);
+    two->add_float_data(2.0f);
+    auto addNode = [&](const std::string& op, std::vector<std::string> inputs, const std::string& output) {
+      auto* node = body->add_node();
+      node->set_op_type(op);
+      for (const auto& input : inputs)
+        node->add_input(input);
+      node->add_output(output);
+    };
+    addNode("Mul", {"y_in", "two"}, "y_out");
+    if (byCount)
+      addNode("Identity", {"cond_in"}, "cond_out");
+    else
+      addNode("Less", {"y_out", "limit"}, "cond_out");
+    for (const char* name : {"cond_out", "y_out"})
+      body->add_output()->set_name(name);
+    auto loaded = loadOnnxModel(write("while.onnx", m.model));
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+    EXPECT_TRUE(hasOperation(*loaded, ANEURALNETWORKS_WHILE));
+    auto bytes = [](const void* p, size_t n) {
+      std::vector<uint8_t> v(n);
+      std::memcpy(v.data(), p, n);
+      return v;
+    };
+    const std::vector<std::pair<float, float>> runs =
+        byCount ? std::vector<std::pair<float, float>>{{3.0f, 12.0f}}
+                : std::vector<std::pair<float, float>>{{3.0f, 96.0f}, {60.0f, 60.0f}};
+    for (auto [start, want] : runs) {
+      const float limit = 50.0f;
+      const int32_t count = 2;  // int64 tensors are int32 operands
+      std::vector<std::vector<uint8_t>> outputs{std::vector<uint8_t>(4)};
+      runBytes(*loaded, {bytes(&start, 4), byCount ? bytes(&count, 4) : bytes(&limit, 4)}, outputs);
+      float y;
+      std::memcpy(&y, outputs[0].data(), 4);
+      EXPECT_EQ(y, want) << (byCount ? "M" : "cond") << " from " << start;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace nnrt::onnxfront
