@@ -258,7 +258,7 @@ Result<uint32_t> GraphBuilder::reshape(uint32_t operand, int32_t type, const std
   std::vector<int32_t> shape(dims.begin(), dims.end());
   if (type == ANEURALNETWORKS_TENSOR_BOOL8) {
     // RESHAPE takes no booleans: SELECT 1 or 0 (int32), RESHAPE that, NOT_EQUAL 0 back.
-    const auto& from = operandRecords_.at(operand).dimensions;
+    const std::vector<uint32_t> from = operandRecords_.at(operand).dimensions;  // a copy: records grow below
     if (from.empty() || std::find(from.begin(), from.end(), 0u) != from.end())
       return refused("reshaping a boolean of unknown shape");
     size_t count = 1;

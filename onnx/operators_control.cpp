@@ -86,8 +86,10 @@ Result<void> whileLoop(GraphBuilder& b, const onnx::GraphProto& body, int carrie
   uint32_t condition0;
   if (cond != nullptr) {
     if (cond->type != b8 || elementCount(cond->dims) != 1) return b.refused("cond must be one bool");
-    NNRT_ASSIGN_OR_RETURN(uint32_t c, b.operand(*cond));
-    NNRT_ASSIGN_OR_RETURN(condition0, b.reshape(c, b8, {1}));
+    NNRT_ASSIGN_OR_RETURN(condition0, b.operand(*cond));
+    if (cond->dims != Dims{1}) {
+      NNRT_ASSIGN_OR_RETURN(condition0, b.reshape(condition0, b8, {1}));
+    }
   } else {
     NNRT_ASSIGN_OR_RETURN(condition0, constFilled(b, b8, {1}, 1.0));
   }
@@ -109,8 +111,10 @@ Result<void> whileLoop(GraphBuilder& b, const onnx::GraphProto& body, int carrie
     if (trips->type != i32 || elementCount(trips->dims) != 1) return b.refused("M must be one integer");
     inputs.push_back(scalar(i32));
     NNRT_ASSIGN_OR_RETURN(uint32_t m, b.operand(*trips));
-    NNRT_ASSIGN_OR_RETURN(uint32_t reshaped, b.reshape(m, i32, {1}));
-    operands.push_back(reshaped);
+    if (trips->dims != Dims{1}) {
+      NNRT_ASSIGN_OR_RETURN(m, b.reshape(m, i32, {1}));
+    }
+    operands.push_back(m);
   }
   auto addInputs = [&](onnx::GraphProto& graph) {
     for (int i = 0; i < body.input_size(); ++i)
