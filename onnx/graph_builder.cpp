@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "nnrt/driver/types.hpp"
 #include "onnx/tensor_proto.hpp"
 
 namespace nnrt::onnxfront {
@@ -106,6 +107,8 @@ Result<void> GraphBuilder::emitNhwc(int32_t type, const std::vector<uint32_t>& i
 Result<uint32_t> GraphBuilder::operand(const Value& value) {
   if (value.nhwc) return otherLayout(value, {0, 3, 1, 2});
   if (value.operand != kNoOperand) return value.operand;
+  // An empty constant lives only on the host (folded shapes): NNAPI has no empty tensors.
+  if (isEmptyConstant(value)) return refused("an empty tensor has no NNAPI shape");
   // A constant: add it once and remember its operand under every name that holds it.
   NNRT_ASSIGN_OR_RETURN(uint32_t index, addConstant(value.type, value.dims, value.constant->bytes));
   for (auto& [name, v] : values_) {
@@ -203,8 +206,23 @@ Result<void> GraphBuilder::addOperation(int32_t type, const std::vector<uint32_t
       ANeuralNetworksModel_addOperation(model_, type, static_cast<uint32_t>(inputs.size()), inputs.data(),
                                         static_cast<uint32_t>(outputs.size()), outputs.data());
   if (code != ANEURALNETWORKS_NO_ERROR) {
-    Error e = refuse(callError("ANeuralNetworksModel_addOperation", code) + " for NNAPI operation " +
-                     std::to_string(type));
+    // The runtime logs its reason; the refusal names the operation, and the rank when it is above the 4
+    // that most NNAPI operations take (expanded functions reshape to ranks 5 and 6).
+    const char* name = driver::operationTypeName(type);
+    std::string what = "NNAPI's " + (name != nullptr ? std::string(name) : std::to_string(type));
+    size_t rank = 0;
+    for (const auto* list : {&inputs, &outputs}) {
+      for (uint32_t operand : *list) {
+        if (operand < operandRecords_.size())
+          rank = std::max(rank, operandRecords_[operand].dimensions.size());
+      }
+    }
+    if (rank > 4)
+      what += " refused a tensor of rank " + std::to_string(rank) +
+              " (most NNAPI operations take rank 4 at most)";
+    else
+      what += " refused its operands (" + callError("ANeuralNetworksModel_addOperation", code) + ")";
+    Error e = refuse(what);
     e.code = asResultCode(code);
     return Unexpected<Error>(e);
   }
@@ -240,7 +258,7 @@ Result<uint32_t> GraphBuilder::reshape(uint32_t operand, int32_t type, const std
   std::vector<int32_t> shape(dims.begin(), dims.end());
   if (type == ANEURALNETWORKS_TENSOR_BOOL8) {
     // RESHAPE takes no booleans: SELECT 1 or 0 (int32), RESHAPE that, NOT_EQUAL 0 back.
-    const auto& from = operandRecords_.at(operand).dimensions;
+    const std::vector<uint32_t> from = operandRecords_.at(operand).dimensions;  // a copy: records grow below
     if (from.empty() || std::find(from.begin(), from.end(), 0u) != from.end())
       return refused("reshaping a boolean of unknown shape");
     size_t count = 1;

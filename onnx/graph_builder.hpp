@@ -5,6 +5,7 @@
 
 #include <onnx/onnx_pb.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -30,6 +31,14 @@ struct Value {
   bool nhwc = false;
   uint32_t otherLayout = kNoOperand;  // the same tensor TRANSPOSEd to the other layout, once made
 };
+
+// A load-time constant with no elements (an empty Slice of a shape, say): it can be folded into other
+// constants but never becomes an NNAPI operand.
+inline bool isEmptyConstant(const Value& value) {
+  return value.constant.has_value() && !value.constant->dimensions.empty() &&
+         std::find(value.constant->dimensions.begin(), value.constant->dimensions.end(), 0u) !=
+             value.constant->dimensions.end();
+}
 
 class GraphBuilder {
  public:
@@ -151,6 +160,11 @@ void outerNames(const onnx::GraphProto& graph, std::vector<std::string>& names);
 // constants (constants are copied into it).
 Result<Subgraph> buildSubgraph(GraphBuilder& outer, const onnx::GraphProto& graph,
                                const std::vector<Value>& inputs, const std::vector<std::string>& captured);
+
+// Maps `nodes` into `builder` in order, each by its operator's mapping (their inputs defined there before);
+// the builder's current node is none afterwards.
+Result<void> mapNodes(GraphBuilder& builder,
+                      const google::protobuf::RepeatedPtrField<onnx::NodeProto>& nodes);
 
 // Normalizes ONNX axis `axis` for a tensor of `rank`, or refuses it.
 Result<uint32_t> normalizeAxis(const GraphBuilder& builder, int64_t axis, size_t rank);

@@ -18,8 +18,9 @@ Unexpected<Error> badFile(const std::filesystem::path& file, const std::string& 
   return Unexpected<Error>(Error{ResultCode::BAD_DATA, file.string() + ": " + what});
 }
 
-// The type and shape of a graph input or output from its ValueInfoProto.
-Result<Value> describe(const onnx::ValueInfoProto& info, const LoadOptions& options) {
+// The type and shape of a graph input or output from its ValueInfoProto; `empty` tells whether the file
+// gives it a dimension of 0 (NNAPI has no empty tensors: there 0 means "unknown", as it stays in `dims`).
+Result<Value> describe(const onnx::ValueInfoProto& info, const LoadOptions& options, bool* empty) {
   if (!info.type().has_tensor_type())
     return fail(ResultCode::BAD_DATA, "value '" + info.name() + "' is not a tensor");
   const auto& tensor = info.type().tensor_type();
@@ -41,6 +42,7 @@ Result<Value> describe(const onnx::ValueInfoProto& info, const LoadOptions& opti
                       "value '" + info.name() + "': dimension " + std::to_string(d.dim_value()));
         }
         value.dims.push_back(static_cast<uint32_t>(d.dim_value()));
+        *empty = *empty || d.dim_value() == 0;
       } else {
         value.dims.push_back(0);
       }
@@ -98,34 +100,7 @@ Result<std::vector<uint32_t>> mapGraph(const onnx::GraphProto& graph, GraphBuild
     graphOutputs.insert(info.name());
   builder.setConsumers(std::move(consumers), std::move(graphOutputs));
 
-  const auto& mappings = operatorMappings();
-  for (const auto& node : graph.node()) {
-    builder.setNode(&node);
-    if (!node.domain().empty() && node.domain() != "ai.onnx")
-      return Unexpected<Error>(builder.refuse("domain '" + node.domain() + "' is not supported"));
-    const OperatorMapping* mapping = nullptr;
-    for (const auto& m : mappings) {
-      if (node.op_type() == m.opType) mapping = &m;
-    }
-    if (mapping == nullptr) return builder.refused("operator not supported by the ONNX loader");
-    for (const auto& attribute : node.attribute()) {
-      bool known = false;
-      for (const char* name : mapping->attributes)
-        known = known || attribute.name() == name;
-      if (!known) return builder.refused("attribute '" + attribute.name() + "' is not supported");
-    }
-    if (builder.absorbed(&node)) {
-      // A Relu or Clip fused into the operation before it: its output is that operation's.
-      builder.defineName(node.output(0), *builder.find(node.input(0)));
-      continue;
-    }
-    NNRT_RETURN_IF_ERROR(mapping->map(builder));
-    for (const auto& output : node.output()) {
-      if (!output.empty() && builder.find(output) == nullptr)
-        return builder.refused("output '" + output + "' is not supported");
-    }
-  }
-  builder.setNode(nullptr);
+  NNRT_RETURN_IF_ERROR(mapNodes(builder, graph.node()));
 
   std::vector<uint32_t> outputOperands;
   std::set<uint32_t> inputSet(inputOperands.begin(), inputOperands.end());
@@ -197,6 +172,7 @@ Result<LoadedModel> build(const onnx::ModelProto& proto, const std::filesystem::
   const std::set<std::string>& initializerNames = *initializers;
 
   std::vector<uint32_t> inputOperands;
+  std::string emptyInput;  // the first graph input the file declares empty
   for (const auto& info : graph.input()) {
     if (initializerNames.count(info.name()) != 0) continue;  // IR < 4 lists initializers as inputs too
     auto bound = options.constantInputs.find(info.name());
@@ -215,8 +191,10 @@ Result<LoadedModel> build(const onnx::ModelProto& proto, const std::filesystem::
       builder.defineName(info.name(), std::move(value));
       continue;
     }
-    auto value = describe(info, options);
+    bool empty = false;
+    auto value = describe(info, options, &empty);
     if (!value.has_value()) return badFile(file, "input: " + value.error().message);
+    if (empty && emptyInput.empty()) emptyInput = info.name();
     auto operand = builder.addTensor(value->type, value->dims);
     if (!operand.has_value()) return badFile(file, "input '" + info.name() + "': " + operand.error().message);
     value->operand = *operand;
@@ -227,6 +205,12 @@ Result<LoadedModel> build(const onnx::ModelProto& proto, const std::filesystem::
 
   std::vector<uint32_t> outputOperands;
   auto mapped = mapGraph(graph, builder, inputOperands, &loaded.outputs);
+  // An empty graph input is refused once the mapping has asked for the constants it needs (an
+  // application binds those with LoadOptions::constantInputs, where empty values are fine).
+  bool wantsConstant =
+      !mapped.has_value() && mapped.error().message.find("must be a constant") != std::string::npos;
+  if (!emptyInput.empty() && !wantsConstant)
+    return badFile(file, "input '" + emptyInput + "': an empty tensor (a dimension of 0) has no NNAPI shape");
   if (!mapped.has_value()) return badFile(file, mapped.error().message);
   outputOperands = std::move(*mapped);
   static const uint32_t kNone = 0;  // the C API refuses NULL lists, and an empty vector's data() may be NULL
@@ -261,6 +245,39 @@ Result<LoadedModel> printable(Result<LoadedModel> result) {
 }
 
 }  // namespace
+
+Result<void> mapNodes(GraphBuilder& builder,
+                      const google::protobuf::RepeatedPtrField<onnx::NodeProto>& nodes) {
+  const auto& mappings = operatorMappings();
+  for (const auto& node : nodes) {
+    builder.setNode(&node);
+    if (!node.domain().empty() && node.domain() != "ai.onnx")
+      return Unexpected<Error>(builder.refuse("domain '" + node.domain() + "' is not supported"));
+    const OperatorMapping* mapping = nullptr;
+    for (const auto& m : mappings) {
+      if (node.op_type() == m.opType) mapping = &m;
+    }
+    if (mapping == nullptr) return builder.refused("operator not supported by the ONNX loader");
+    for (const auto& attribute : node.attribute()) {
+      bool known = false;
+      for (const char* name : mapping->attributes)
+        known = known || attribute.name() == name;
+      if (!known) return builder.refused("attribute '" + attribute.name() + "' is not supported");
+    }
+    if (builder.absorbed(&node)) {
+      // A Relu or Clip fused into the operation before it: its output is that operation's.
+      builder.defineName(node.output(0), *builder.find(node.input(0)));
+      continue;
+    }
+    NNRT_RETURN_IF_ERROR(mapping->map(builder));
+    for (const auto& output : node.output()) {
+      if (!output.empty() && builder.find(output) == nullptr)
+        return builder.refused("output '" + output + "' is not supported");
+    }
+  }
+  builder.setNode(nullptr);
+  return {};
+}
 
 // Every name a node of `graph` (or of a graph nested in one) reads that neither is defined in it:
 // the values of the enclosing graphs it uses, in the order first read.

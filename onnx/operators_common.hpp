@@ -95,6 +95,8 @@ Result<void> mapErf(GraphBuilder& b);
 Result<void> trigonometric(GraphBuilder& b, std::string_view function);
 Result<void> mapMod(GraphBuilder& b);
 Result<uint32_t> roundHalfToEven(GraphBuilder& b, uint32_t in, const Dims& dims);
+Result<uint32_t> truncateTowardZero(GraphBuilder& b, uint32_t in, const Dims& dims);
+Result<uint32_t> wrapInto8Bit(GraphBuilder& b, uint32_t in, const Dims& dims, int32_t type);
 Result<void> mapRound(GraphBuilder& b);
 
 // operators_activation.cpp
@@ -147,11 +149,13 @@ Result<void> mapGatherND(GraphBuilder& b);
 
 // operators_conv_pool.cpp
 Result<void> mapConv(GraphBuilder& b);
-Result<void> mapConvInteger(GraphBuilder& b);
+// Conv of float32 `x` and `w` (and `bias`, or none). `sums`, when given, receives the result instead of
+// the node's output 0: ConvInteger's and QLinearConv's, whose operands hold whole values (NCHW, no fused
+// activation).
+Result<void> convolve(GraphBuilder& b, const Value* x, const Value* w, const Value* bias, uint32_t* sums);
 Result<void> pool(GraphBuilder& b, int32_t op, bool global);
 Result<void> mapGemm(GraphBuilder& b);
 Result<void> mapMatMul(GraphBuilder& b);
-Result<void> mapMatMulInteger(GraphBuilder& b);
 Result<void> mapConvTranspose(GraphBuilder& b);
 
 // operators_reduce_norm.cpp
@@ -167,13 +171,22 @@ Result<void> mapTopK(GraphBuilder& b);
 Result<void> mapCumSum(GraphBuilder& b);
 Result<void> mapMeanVarianceNorm(GraphBuilder& b);
 
-// operators_recurrent_control.cpp
+// operators_recurrent.cpp
 Result<void> mapRnn(GraphBuilder& b);
 Result<void> mapLstm(GraphBuilder& b);
+Result<void> mapGru(GraphBuilder& b);
+
+// operators_control.cpp
 Result<void> mapIf(GraphBuilder& b);
+Result<void> mapLoop(GraphBuilder& b);
 
 // operators_quant.cpp
 Result<void> mapDequantizeLinear(GraphBuilder& b);
 Result<void> mapQuantizeLinear(GraphBuilder& b);
+Result<void> mapDynamicQuantizeLinear(GraphBuilder& b);
+Result<void> mapConvInteger(GraphBuilder& b);
+Result<void> mapMatMulInteger(GraphBuilder& b);
+Result<void> mapQLinearConv(GraphBuilder& b);
+Result<void> mapQLinearMatMul(GraphBuilder& b);
 
 }  // namespace nnrt::onnxfront

@@ -1,5 +1,5 @@
-// ONNX convolutions, pooling and matrix products -> NNAPI: Conv, ConvInteger, the pools, Gemm, MatMul,
-// MatMulInteger and ConvTranspose.
+// ONNX convolutions, pooling and matrix products -> NNAPI: Conv, the pools, Gemm, MatMul and
+// ConvTranspose (ConvInteger and MatMulInteger: operators_quant.cpp).
 #include "onnx/operators_common.hpp"
 
 namespace nnrt::onnxfront {
@@ -94,9 +94,10 @@ Result<Window> windowGeometry(GraphBuilder& b, const Dims& input, uint32_t kerne
   return w;
 }
 
-// Conv of float32 `x` and `w` (and `bias`, or none). `integer`: ConvInteger's, whose operands hold whole
-// values and whose result is CAST to int32 (no fused activation, NCHW).
-Result<void> convolve(GraphBuilder& b, const Value* x, const Value* w, const Value* bias, bool integer) {
+}  // namespace
+
+Result<void> convolve(GraphBuilder& b, const Value* x, const Value* w, const Value* bias, uint32_t* sums) {
+  const bool integer = sums != nullptr;
   NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
   if (x->dims.size() != 4) return b.refused("only 2-D convolutions (4-D input) are supported");
   if (w->dims.size() != 4 || !allKnown(w->dims)) return b.refused("weights must be 4-D with a known shape");
@@ -180,77 +181,120 @@ Result<void> convolve(GraphBuilder& b, const Value* x, const Value* w, const Val
   }
   const Dims out{x->dims[0], M, g.outH, g.outW};
   if (integer) {
-    NNRT_ASSIGN_OR_RETURN(uint32_t sums, apply(b, op, inputs, x->type, out));
-    return b.emit(ANEURALNETWORKS_CAST, {sums}, ANEURALNETWORKS_TENSOR_INT32, out);
+    NNRT_ASSIGN_OR_RETURN(*sums, apply(b, op, inputs, x->type, out));
+    return {};
   }
   if (nhwc) return b.emitNhwc(op, inputs, x->type, out);
   return b.emit(op, inputs, x->type, out);
 }
 
-}  // namespace
-
 Result<void> mapConv(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   NNRT_ASSIGN_OR_RETURN(const Value* w, b.requiredInput(1));
   NNRT_ASSIGN_OR_RETURN(const Value* bias, b.input(2));
-  return convolve(b, x, w, bias, false);
+  return convolve(b, x, w, bias, nullptr);
 }
 
 namespace {
 
-// Input `i` of 8-bit integers minus its zero point (input `zeroIndex`, one value, or none), as float32
-// (DEQUANTIZE at scale 1 gives the integers themselves, the difference is exact).
-Result<Value> integersAsFloat(GraphBuilder& b, int i, int zeroIndex) {
-  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(i));
-  if (!quantized(x->type)) return b.refused("input " + std::to_string(i) + " must be 8-bit integers");
-  const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32;
-  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
-  Value value;
-  value.type = f32;
-  value.dims = x->dims;
-  NNRT_ASSIGN_OR_RETURN(value.operand, apply(b, ANEURALNETWORKS_DEQUANTIZE, {in}, f32, x->dims));
-  NNRT_ASSIGN_OR_RETURN(const Value* zero, b.input(zeroIndex));
-  if (zero != nullptr) {
-    if (zero->type != x->type || elementCount(zero->dims) != 1)
-      return b.refused("zero points other than one value of the operand's type are not supported");
-    NNRT_ASSIGN_OR_RETURN(uint32_t z, b.operand(*zero));
-    NNRT_ASSIGN_OR_RETURN(uint32_t zf, apply(b, ANEURALNETWORKS_DEQUANTIZE, {z}, f32, zero->dims));
-    NNRT_ASSIGN_OR_RETURN(value.operand, arithmetic(b, ANEURALNETWORKS_SUB, value.operand, zf, f32, x->dims));
+// 2-D MaxPool as the maximum of the kH x kW strided views of its windows (STRIDED_SLICE of the input
+// PADded with -inf, MAXIMUM: exact), for what NNAPI's MAX_POOL_2D lacks: dilations and the Indices output.
+// Indices: ARGMAX over the views stacked, then that view's offset plus the window's origin, flat over the
+// unpadded N, C, H, W (storage_order 1: column-major within each image), as ONNX counts them.
+Result<void> maxPoolByViews(GraphBuilder& b, const Value& x, const Window& g, uint32_t kH, uint32_t kW,
+                            bool columnMajor) {
+  NNRT_RETURN_IF_ERROR(requireFloat(b, x));
+  if (!allKnown(x.dims)) return b.refused("input shape unknown");
+  const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32, i32 = ANEURALNETWORKS_TENSOR_INT32;
+  const uint32_t N = x.dims[0], C = x.dims[1], H = x.dims[2], W = x.dims[3], K = kH * kW;
+  const uint32_t P = g.outH * g.outW;
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(x));
+  if (g.padTop || g.padBottom || g.padLeft || g.padRight) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t paddings,
+                          b.constInts({0, 0, 0, 0, g.padTop, g.padBottom, g.padLeft, g.padRight}, {4, 2}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t lowest, b.scalarFloat(-std::numeric_limits<float>::infinity()));
+    const Dims padded{N, C, H + g.padTop + g.padBottom, W + g.padLeft + g.padRight};
+    NNRT_ASSIGN_OR_RETURN(in, apply(b, ANEURALNETWORKS_PAD_V2, {in, paddings, lowest}, f32, padded));
   }
-  return value;
-}
-
-// Whether float32 sums of `k` products of differences of 8-bit integers (each at most 255 * 255 in
-// magnitude) are exact in any order: every partial sum an integer no larger than 2^24.
-Result<void> requireExactIntegerSums(GraphBuilder& b, uint64_t k) {
-  if (k * 255 * 255 > (uint64_t{1} << 24))
-    return b.refused("a sum of " + std::to_string(k) + " products of 8-bit integers may round in float32");
+  const Dims out{N, C, g.outH, g.outW};
+  NNRT_ASSIGN_OR_RETURN(uint32_t strides, b.constInts({1, 1, g.strideH, g.strideW}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t noMask, b.scalarInt(0));
+  std::vector<uint32_t> views;
+  uint32_t maximum = kNoOperand;
+  for (uint32_t i = 0; i < kH; ++i) {
+    for (uint32_t j = 0; j < kW; ++j) {
+      const int32_t top = static_cast<int32_t>(i) * g.dilationH, left = static_cast<int32_t>(j) * g.dilationW;
+      NNRT_ASSIGN_OR_RETURN(uint32_t begin, b.constInts({0, 0, top, left}));
+      NNRT_ASSIGN_OR_RETURN(uint32_t end,
+                            b.constInts({static_cast<int32_t>(N), static_cast<int32_t>(C),
+                                         top + static_cast<int32_t>(g.outH - 1) * g.strideH + 1,
+                                         left + static_cast<int32_t>(g.outW - 1) * g.strideW + 1}));
+      NNRT_ASSIGN_OR_RETURN(uint32_t view,
+                            apply(b, ANEURALNETWORKS_STRIDED_SLICE,
+                                  {in, begin, end, strides, noMask, noMask, noMask}, f32, out));
+      views.push_back(view);
+      if (maximum == kNoOperand) {
+        maximum = view;
+      } else {
+        NNRT_ASSIGN_OR_RETURN(maximum, apply(b, ANEURALNETWORKS_MAXIMUM, {maximum, view}, f32, out));
+      }
+    }
+  }
+  defineOperand(b, 0, maximum, f32, out);
+  if (b.node()->output_size() < 2 || b.node()->output(1).empty()) return {};
+  std::vector<uint32_t> stacked;
+  for (uint32_t view : views) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t flat, b.reshape(view, f32, {N * C, 1, P}));
+    stacked.push_back(flat);
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t one, b.scalarInt(1));
+  uint32_t all = stacked[0];
+  if (K > 1) {
+    stacked.push_back(one);
+    NNRT_ASSIGN_OR_RETURN(all, apply(b, ANEURALNETWORKS_CONCATENATION, stacked, f32, {N * C, K, P}));
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t which, apply(b, ANEURALNETWORKS_ARGMAX, {all, one}, i32, {N * C, P}));
+  // Offsets in the unpadded image: of view (i, j) within a window, and of each window's origin.
+  std::vector<int32_t> viewOffsets, origins;
+  for (uint32_t i = 0; i < kH; ++i)
+    for (uint32_t j = 0; j < kW; ++j) {
+      const int32_t di = static_cast<int32_t>(i) * g.dilationH, dj = static_cast<int32_t>(j) * g.dilationW;
+      viewOffsets.push_back(columnMajor ? dj * static_cast<int32_t>(H) + di
+                                        : di * static_cast<int32_t>(W) + dj);
+    }
+  for (uint32_t nc = 0; nc < N * C; ++nc)
+    for (uint32_t oh = 0; oh < g.outH; ++oh)
+      for (uint32_t ow = 0; ow < g.outW; ++ow) {
+        const int64_t h = int64_t{oh} * g.strideH - g.padTop, w = int64_t{ow} * g.strideW - g.padLeft;
+        const int64_t within = columnMajor ? w * H + h : h * W + w;
+        origins.push_back(static_cast<int32_t>(int64_t{nc} * H * W + within));
+      }
+  if (int64_t{N} * C * H * W > INT32_MAX) return b.refused("indices beyond int32");
+  NNRT_ASSIGN_OR_RETURN(uint32_t offsetOperand, b.constInts(viewOffsets));
+  NNRT_ASSIGN_OR_RETURN(uint32_t zeroAxis, b.scalarInt(0));
+  NNRT_ASSIGN_OR_RETURN(uint32_t offsets,
+                        apply(b, ANEURALNETWORKS_GATHER, {offsetOperand, zeroAxis, which}, i32, {N * C, P}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t originOperand, b.constInts(origins, {N * C, P}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t indices,
+                        arithmetic(b, ANEURALNETWORKS_ADD, offsets, originOperand, i32, {N * C, P}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t shaped, b.reshape(indices, i32, out));
+  defineOperand(b, 1, shaped, i32, out);
   return {};
 }
 
 }  // namespace
 
-// ConvInteger: Conv of (x - x_zero_point) and (w - w_zero_point) computed exactly in float32 (see
-// integersAsFloat, requireExactIntegerSums), CAST to int32; padding adds zeros to the differences, as ONNX.
-Result<void> mapConvInteger(GraphBuilder& b) {
-  NNRT_ASSIGN_OR_RETURN(const Value* w, b.requiredInput(1));
-  if (w->dims.size() != 4 || !allKnown(w->dims)) return b.refused("weights must be 4-D with a known shape");
-  NNRT_RETURN_IF_ERROR(requireExactIntegerSums(b, uint64_t{w->dims[1]} * w->dims[2] * w->dims[3]));
-  NNRT_ASSIGN_OR_RETURN(Value xf, integersAsFloat(b, 0, 2));
-  NNRT_ASSIGN_OR_RETURN(Value wf, integersAsFloat(b, 1, 3));
-  return convolve(b, &xf, &wf, nullptr, true);
-}
-
 // 1-D and 2-D pooling; a 1-D input [N, C, L] is pooled as [N, C, 1, L]. count_include_pad with padding
-// PADs with zeros first (NNAPI's averages leave padding out).
+// PADs with zeros first (NNAPI's averages leave padding out). A dilated 2-D MaxPool, or one whose Indices
+// are read: maxPoolByViews.
 Result<void> pool(GraphBuilder& b, int32_t op, bool global) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   if (!(op == ANEURALNETWORKS_MAX_POOL_2D && quantized(x->type))) NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
   const bool oneD = x->dims.size() == 3;
   if (x->dims.size() != 4 && !oneD)
     return b.refused("only 1-D and 2-D pooling (3-D and 4-D inputs) are supported");
-  if (b.node()->output_size() > 1 && !b.node()->output(1).empty())
-    return b.refused("the Indices output is not supported");
+  const bool wantsIndices = b.node()->output_size() > 1 && !b.node()->output(1).empty();
+  if (wantsIndices && oneD) return b.refused("the Indices output of 1-D pooling is not supported");
   if (oneD && !allKnown(x->dims)) return b.refused("input shape unknown");
   const Dims dims = oneD ? Dims{x->dims[0], x->dims[1], 1, x->dims[2]} : x->dims;
   uint32_t kH = dims[2], kW = dims[3];
@@ -266,11 +310,13 @@ Result<void> pool(GraphBuilder& b, int32_t op, bool global) {
     kH = static_cast<uint32_t>(kernel[0]);
     kW = static_cast<uint32_t>(kernel[1]);
     NNRT_ASSIGN_OR_RETURN(int64_t ceilMode, b.attrInt("ceil_mode", 0));
-    NNRT_ASSIGN_OR_RETURN(int64_t storageOrder, b.attrInt("storage_order", 0));
-    if (storageOrder != 0) return b.refused("storage_order 1 is not supported");
+    NNRT_ASSIGN_OR_RETURN(int64_t storageOrder, b.attrInt("storage_order", 0));  // the Indices' order
     NNRT_ASSIGN_OR_RETURN(int64_t includePad, b.attrInt("count_include_pad", 0));
     NNRT_ASSIGN_OR_RETURN(g, windowGeometry(b, dims, kH, kW, ceilMode != 0 && includePad == 0, oneD));
-    if (g.dilationH != 1 || g.dilationW != 1) return b.refused("dilated pooling has no NNAPI operation");
+    const bool dilated = g.dilationH != 1 || g.dilationW != 1;
+    if (op == ANEURALNETWORKS_MAX_POOL_2D && !oneD && (dilated || wantsIndices))
+      return maxPoolByViews(b, *x, g, kH, kW, storageOrder != 0);
+    if (dilated) return b.refused("dilated pooling has no NNAPI operation");
     padFirst = includePad != 0 && (g.padTop || g.padLeft || g.padBottom || g.padRight);
     if (padFirst && ceilMode != 0) return b.refused("count_include_pad with ceil_mode is not supported");
   }
@@ -470,27 +516,6 @@ Result<void> mapMatMul(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(uint32_t adjX, b.scalarBool(false));
   NNRT_ASSIGN_OR_RETURN(uint32_t adjY, b.scalarBool(false));
   return b.emit(ANEURALNETWORKS_BATCH_MATMUL, {x, y, adjX, adjY}, a->type, out);
-}
-
-// MatMulInteger: (A - a_zero_point) (B - b_zero_point) in int32, computed exactly in float32 (see
-// integersAsFloat, requireExactIntegerSums): BATCH_MATMUL, CAST to int32.
-Result<void> mapMatMulInteger(GraphBuilder& b) {
-  NNRT_ASSIGN_OR_RETURN(const Value* a, b.requiredInput(0));
-  NNRT_ASSIGN_OR_RETURN(const Value* w, b.requiredInput(1));
-  if (a->scalar || w->scalar || a->dims.size() != 2 || w->dims.size() != 2 || !allKnown(a->dims) ||
-      !allKnown(w->dims))
-    return b.refused("only 2-D operands of known shapes are supported");
-  if (a->dims[1] != w->dims[0]) return b.refused("operands do not multiply");
-  NNRT_RETURN_IF_ERROR(requireExactIntegerSums(b, a->dims[1]));
-  NNRT_ASSIGN_OR_RETURN(Value af, integersAsFloat(b, 0, 2));
-  NNRT_ASSIGN_OR_RETURN(Value wf, integersAsFloat(b, 1, 3));
-  const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32;
-  const Dims out{a->dims[0], w->dims[1]};
-  NNRT_ASSIGN_OR_RETURN(uint32_t adjX, b.scalarBool(false));
-  NNRT_ASSIGN_OR_RETURN(uint32_t adjY, b.scalarBool(false));
-  NNRT_ASSIGN_OR_RETURN(uint32_t product, apply(b, ANEURALNETWORKS_BATCH_MATMUL,
-                                                {af.operand, wf.operand, adjX, adjY}, f32, out));
-  return b.emit(ANEURALNETWORKS_CAST, {product}, ANEURALNETWORKS_TENSOR_INT32, out);
 }
 
 // ConvTranspose (2-D, and 1-D as NC1L; group 1) -> TRANSPOSE_CONV_2D with explicit padding and the NCHW

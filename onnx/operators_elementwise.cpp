@@ -5,6 +5,36 @@
 
 namespace nnrt::onnxfront {
 
+// Float32 `in` rounded toward zero: FLOOR, or NEG FLOOR NEG (below zero), SELECTed.
+Result<uint32_t> truncateTowardZero(GraphBuilder& b, uint32_t in, const Dims& dims) {
+  const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32;
+  NNRT_ASSIGN_OR_RETURN(uint32_t zero, b.constFloats({0.0f}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t down, apply(b, ANEURALNETWORKS_FLOOR, {in}, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t negated, apply(b, ANEURALNETWORKS_NEG, {in}, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t negatedDown, apply(b, ANEURALNETWORKS_FLOOR, {negated}, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t up, apply(b, ANEURALNETWORKS_NEG, {negatedDown}, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t negative,
+                        apply(b, ANEURALNETWORKS_LESS, {in, zero}, ANEURALNETWORKS_TENSOR_BOOL8, dims));
+  return apply(b, ANEURALNETWORKS_SELECT, {negative, up, down}, f32, dims);
+}
+
+// Whole float32 values `in` wrapped into the range of the 8-bit `type` as two's complement integers wrap,
+// r - 256 FLOOR((r - low) / 256) (exact: a reduction modulo a power of two), QUANTIZEd to `type` (scale 1:
+// the values themselves).
+Result<uint32_t> wrapInto8Bit(GraphBuilder& b, uint32_t in, const Dims& dims, int32_t type) {
+  const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32;
+  const bool isUnsigned = type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM;
+  NNRT_ASSIGN_OR_RETURN(uint32_t low, b.constFloats({isUnsigned ? 0.0f : -128.0f}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t scale, b.constFloats({1.0f / 256.0f}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t span, b.constFloats({256.0f}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t fromLow, arithmetic(b, ANEURALNETWORKS_SUB, in, low, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t turns, arithmetic(b, ANEURALNETWORKS_MUL, fromLow, scale, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t wholeTurns, apply(b, ANEURALNETWORKS_FLOOR, {turns}, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t wrap, arithmetic(b, ANEURALNETWORKS_MUL, wholeTurns, span, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t wrapped, arithmetic(b, ANEURALNETWORKS_SUB, in, wrap, f32, dims));
+  return apply(b, ANEURALNETWORKS_QUANTIZE, {wrapped}, type, dims);
+}
+
 namespace {
 
 // ADD, SUB or MUL of two small int32 constants (shape arithmetic), or ADD, SUB, MUL or DIV of two small
@@ -100,6 +130,64 @@ Result<std::optional<NhwcPair>> nhwcOperands(GraphBuilder& b, const Value& x, co
   return std::optional<NhwcPair>(swap ? NhwcPair{*second, image.operand} : NhwcPair{image.operand, *second});
 }
 
+// `f` of each element of a small float32 constant, at load time (RELU, FLOOR, Ceil of shape arithmetic, as
+// the expanded Range computes its trip count); false when `x` is no such constant.
+template <typename F>
+bool foldFloats(GraphBuilder& b, const Value& x, F f) {
+  if (x.type != ANEURALNETWORKS_TENSOR_FLOAT32 || !x.constant.has_value() || !allKnown(x.dims) ||
+      elementCount(x.dims) > 4096)
+    return false;
+  HostTensor t = *x.constant;
+  for (size_t i = 0; i < elementCount(x.dims); ++i) {
+    float v;
+    std::memcpy(&v, t.bytes.data() + 4 * i, 4);
+    v = f(v);
+    std::memcpy(t.bytes.data() + 4 * i, &v, 4);
+  }
+  defineConstant(b, 0, std::move(t));
+  return true;
+}
+
+constexpr int32_t kMod = -1;  // wrappedInteger8's Mod (not an NNAPI operation)
+
+// ONNX's Add, Sub, Mul, Div and Mod of 8-bit integers, which wrap around where NNAPI's quantized
+// arithmetic saturates and requantizes: computed in float32 on the integers themselves (DEQUANTIZE at
+// scale 1), exactly (every result is an integer of magnitude at most 255 * 255, below 2^24, and a
+// quotient of 8-bit integers never rounds across a whole number), the quotient truncated toward zero,
+// Mod's floored (fmod 0: the divisor's sign) or truncated (fmod 1); then wrapped into the type's range,
+// r - 256 FLOOR((r - low) / 256), and QUANTIZEd back (whole values in range: exact).
+Result<void> wrappedInteger8(GraphBuilder& b, int32_t op, int64_t fmod = 0) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* y, b.requiredInput(1));
+  if (y->type != x->type) return b.refused("inputs of different types");
+  NNRT_ASSIGN_OR_RETURN(Dims dims, broadcastShape(b, x->dims, y->dims));
+  if (!allKnown(dims)) return b.refused("input shape unknown");
+  const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32;
+  NNRT_ASSIGN_OR_RETURN(uint32_t xi, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t yi, b.operand(*y));
+  NNRT_ASSIGN_OR_RETURN(uint32_t a, apply(b, ANEURALNETWORKS_DEQUANTIZE, {xi}, f32, x->dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t c, apply(b, ANEURALNETWORKS_DEQUANTIZE, {yi}, f32, y->dims));
+  // The quotient rounded toward zero (`toZero`) or down.
+  auto wholeQuotient = [&](bool toZero) -> Result<uint32_t> {
+    NNRT_ASSIGN_OR_RETURN(uint32_t q, arithmetic(b, ANEURALNETWORKS_DIV, a, c, f32, dims));
+    if (toZero) return truncateTowardZero(b, q, dims);
+    return apply(b, ANEURALNETWORKS_FLOOR, {q}, f32, dims);
+  };
+  uint32_t r;
+  if (op == ANEURALNETWORKS_DIV) {
+    NNRT_ASSIGN_OR_RETURN(r, wholeQuotient(true));
+  } else if (op == kMod) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t q, wholeQuotient(fmod != 0));
+    NNRT_ASSIGN_OR_RETURN(uint32_t product, arithmetic(b, ANEURALNETWORKS_MUL, q, c, f32, dims));
+    NNRT_ASSIGN_OR_RETURN(r, arithmetic(b, ANEURALNETWORKS_SUB, a, product, f32, dims));
+  } else {
+    NNRT_ASSIGN_OR_RETURN(r, arithmetic(b, op, a, c, f32, dims));
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t wrapped, wrapInto8Bit(b, r, dims, x->type));
+  defineOperand(b, 0, wrapped, x->type, dims);
+  return {};
+}
+
 }  // namespace
 
 // Binary elementwise with NNAPI broadcasting (numpy's, as ONNX's multidirectional broadcasting).
@@ -107,7 +195,7 @@ Result<void> binary(GraphBuilder& b, int32_t op, bool fused, int32_t outType) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   NNRT_ASSIGN_OR_RETURN(const Value* y, b.requiredInput(1));
   if (x->type != y->type) return b.refused("inputs of different types");
-  if (fused) NNRT_RETURN_IF_ERROR(refuseQuantizedArithmetic(b, *x));
+  if (fused && quantized(x->type)) return wrappedInteger8(b, op);
   NNRT_ASSIGN_OR_RETURN(Dims dims, broadcastShape(b, x->dims, y->dims));
   if (auto folded = foldConstants(op, *x, *y, dims)) {
     defineConstant(b, 0, std::move(*folded));
@@ -154,6 +242,8 @@ Result<void> unary(GraphBuilder& b, int32_t op) {
       return {};
     }
   }
+  if (op == ANEURALNETWORKS_RELU && foldFloats(b, *x, [](float v) { return v > 0.0f ? v : 0.0f; })) return {};
+  if (op == ANEURALNETWORKS_FLOOR && foldFloats(b, *x, [](float v) { return std::floor(v); })) return {};
   NNRT_ASSIGN_OR_RETURN(uint32_t a, b.operand(*x));
   return b.emit(op, {a}, x->type, x->dims);
 }
@@ -269,6 +359,7 @@ Result<void> mapPow(GraphBuilder& b) {
 
 Result<void> mapDiv(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (quantized(x->type)) return wrappedInteger8(b, ANEURALNETWORKS_DIV);
   NNRT_RETURN_IF_ERROR(requireFloat(b, *x));  // NNAPI's integer DIV floors, ONNX's truncates
   return binary(b, ANEURALNETWORKS_DIV, true);
 }
@@ -335,6 +426,7 @@ Result<void> mapWhere(GraphBuilder& b) {
 Result<void> mapCeil(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  if (foldFloats(b, *x, [](float v) { return std::ceil(v); })) return {};
   Chain c(b, *x);
   NNRT_RETURN_IF_ERROR(c.start(*x));
   NNRT_RETURN_IF_ERROR(c.unary(ANEURALNETWORKS_NEG));
@@ -497,9 +589,9 @@ Result<void> mapMod(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   NNRT_ASSIGN_OR_RETURN(const Value* y, b.requiredInput(1));
   NNRT_ASSIGN_OR_RETURN(int64_t fmod, b.attrInt("fmod", 0));
+  if (quantized(x->type)) return wrappedInteger8(b, kMod, fmod);
   if (x->type != ANEURALNETWORKS_TENSOR_INT32 || y->type != x->type)
-    return b.refused(
-        "only int32 and int64 tensors are supported (float fmod rounds, 8-bit arithmetic saturates)");
+    return b.refused("only integer tensors are supported (float fmod rounds)");
   NNRT_ASSIGN_OR_RETURN(Dims dims, broadcastShape(b, x->dims, y->dims));
   if (fmod != 0 && !allKnown(dims)) return b.refused("input shape unknown");
   const int32_t i32 = ANEURALNETWORKS_TENSOR_INT32, b8 = ANEURALNETWORKS_TENSOR_BOOL8;

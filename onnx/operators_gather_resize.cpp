@@ -3,6 +3,23 @@
 
 namespace nnrt::onnxfront {
 
+namespace {
+
+// Indices given at run time into an axis of `size`, ONNX's negative ones (counting from the end) made
+// NNAPI's [0, size): SELECT(index < 0, index + size, index).
+Result<uint32_t> positiveIndices(GraphBuilder& b, uint32_t indices, int32_t size, const Dims& dims) {
+  const int32_t i32 = ANEURALNETWORKS_TENSOR_INT32;
+  NNRT_ASSIGN_OR_RETURN(uint32_t zero, b.constInts({0}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t negative,
+                        apply(b, ANEURALNETWORKS_LESS, {indices, zero}, ANEURALNETWORKS_TENSOR_BOOL8, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t sizeOperand, b.constInts({size}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t wrapped,
+                        arithmetic(b, ANEURALNETWORKS_ADD, indices, sizeOperand, i32, dims));
+  return apply(b, ANEURALNETWORKS_SELECT, {negative, wrapped, indices}, i32, dims);
+}
+
+}  // namespace
+
 Result<void> mapGather(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   NNRT_ASSIGN_OR_RETURN(const Value* indices, b.requiredInput(1));
@@ -20,7 +37,10 @@ Result<void> mapGather(GraphBuilder& b) {
     }
     NNRT_ASSIGN_OR_RETURN(indicesOperand, b.constInts(values, indices->dims));
   } else {
-    NNRT_ASSIGN_OR_RETURN(indicesOperand, b.operand(*indices));
+    if (x->dims[axis] == 0) return b.refused("input shape unknown");
+    NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*indices));
+    NNRT_ASSIGN_OR_RETURN(indicesOperand,
+                          positiveIndices(b, in, static_cast<int32_t>(x->dims[axis]), indices->dims));
   }
   Dims out(x->dims.begin(), x->dims.begin() + axis);
   if (!indices->scalar) out.insert(out.end(), indices->dims.begin(), indices->dims.end());
@@ -89,14 +109,7 @@ Result<void> mapGatherElements(GraphBuilder& b) {
     NNRT_ASSIGN_OR_RETURN(flatIndices, b.constInts(offsets, indices->dims));
   } else {
     NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*indices));
-    NNRT_ASSIGN_OR_RETURN(uint32_t zero, b.constInts({0}));
-    NNRT_ASSIGN_OR_RETURN(uint32_t negative, apply(b, ANEURALNETWORKS_LESS, {in, zero},
-                                                   ANEURALNETWORKS_TENSOR_BOOL8, indices->dims));
-    NNRT_ASSIGN_OR_RETURN(uint32_t sizeOperand, b.constInts({size}));
-    NNRT_ASSIGN_OR_RETURN(uint32_t wrapped,
-                          arithmetic(b, ANEURALNETWORKS_ADD, in, sizeOperand, i32, indices->dims));
-    NNRT_ASSIGN_OR_RETURN(uint32_t positive,
-                          apply(b, ANEURALNETWORKS_SELECT, {negative, wrapped, in}, i32, indices->dims));
+    NNRT_ASSIGN_OR_RETURN(uint32_t positive, positiveIndices(b, in, size, indices->dims));
     NNRT_ASSIGN_OR_RETURN(uint32_t stride, b.constInts({static_cast<int32_t>(strides[axis])}));
     NNRT_ASSIGN_OR_RETURN(uint32_t scaled,
                           arithmetic(b, ANEURALNETWORKS_MUL, positive, stride, i32, indices->dims));
@@ -473,7 +486,7 @@ Result<void> mapGatherND(GraphBuilder& b) {
   std::vector<int32_t> offsets(positions);
   for (size_t p = 0; p < positions; ++p)
     offsets[p] = static_cast<int32_t>(p / perBatch * indexed);
-  const int32_t i32 = ANEURALNETWORKS_TENSOR_INT32, b8 = ANEURALNETWORKS_TENSOR_BOOL8;
+  const int32_t i32 = ANEURALNETWORKS_TENSOR_INT32;
   Dims component = lead;
   component.push_back(1);
   NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*indices));
@@ -486,13 +499,8 @@ Result<void> mapGatherND(GraphBuilder& b) {
     NNRT_ASSIGN_OR_RETURN(uint32_t sizeOperand, b.constInts(size));
     NNRT_ASSIGN_OR_RETURN(uint32_t idx,
                           apply(b, ANEURALNETWORKS_SLICE, {in, beginOperand, sizeOperand}, i32, component));
-    NNRT_ASSIGN_OR_RETURN(uint32_t zero, b.constInts({0}));
-    NNRT_ASSIGN_OR_RETURN(uint32_t negative, apply(b, ANEURALNETWORKS_LESS, {idx, zero}, b8, component));
-    NNRT_ASSIGN_OR_RETURN(uint32_t axisSize, b.constInts({static_cast<int32_t>(x->dims[nb + j])}));
-    NNRT_ASSIGN_OR_RETURN(uint32_t wrapped,
-                          arithmetic(b, ANEURALNETWORKS_ADD, idx, axisSize, i32, component));
     NNRT_ASSIGN_OR_RETURN(uint32_t positive,
-                          apply(b, ANEURALNETWORKS_SELECT, {negative, wrapped, idx}, i32, component));
+                          positiveIndices(b, idx, static_cast<int32_t>(x->dims[nb + j]), component));
     NNRT_ASSIGN_OR_RETURN(uint32_t stride, b.constInts({strides[j]}));
     NNRT_ASSIGN_OR_RETURN(uint32_t scaled,
                           arithmetic(b, ANEURALNETWORKS_MUL, positive, stride, i32, component));

@@ -133,11 +133,81 @@ namespace {
 
 Result<void> castTo(GraphBuilder& b, int32_t type) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
-  if (type == ANEURALNETWORKS_TENSOR_BOOL8 || x->type == ANEURALNETWORKS_TENSOR_BOOL8) {
-    return b.refused("NNAPI CAST does not take booleans");
+  if (type == ANEURALNETWORKS_TENSOR_BOOL8 && x->constant.has_value() && elementCount(x->dims) <= 4096 &&
+      (x->type == ANEURALNETWORKS_TENSOR_FLOAT32 || x->type == ANEURALNETWORKS_TENSOR_INT32)) {
+    // A small constant cast to bool at load time, as ONNX casts: nonzero (NaN too) is true.
+    std::vector<double> values(elementCount(x->dims));
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (x->type == ANEURALNETWORKS_TENSOR_INT32) {
+        int32_t v;
+        std::memcpy(&v, x->constant->bytes.data() + 4 * i, 4);
+        values[i] = v != 0;
+      } else {
+        float v;
+        std::memcpy(&v, x->constant->bytes.data() + 4 * i, 4);
+        values[i] = v != 0.0f;
+      }
+    }
+    NNRT_ASSIGN_OR_RETURN(HostTensor t, filledTensor(b, type, x->scalar ? Dims{} : x->dims, values));
+    defineConstant(b, 0, std::move(t));
+    return {};
   }
-  if (quantized(type) || quantized(x->type))
-    return b.refused("casts to and from 8-bit integers are not supported (ONNX saturates or wraps by type)");
+  if (type == ANEURALNETWORKS_TENSOR_BOOL8 && x->type == type) {
+    b.define(0, *x);
+    return {};
+  }
+  if (type == ANEURALNETWORKS_TENSOR_BOOL8) {
+    // NNAPI's CAST takes no booleans: x != 0, as ONNX casts to bool.
+    if (x->type != ANEURALNETWORKS_TENSOR_FLOAT32 && x->type != ANEURALNETWORKS_TENSOR_INT32)
+      return b.refused("only float32 and int32 tensors are cast to bool");
+    NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+    NNRT_ASSIGN_OR_RETURN(uint32_t zero, constFilled(b, x->type, {1}, 0.0));
+    NNRT_RETURN_IF_ERROR(b.emit(ANEURALNETWORKS_NOT_EQUAL, {in, zero}, type, x->dims));
+    return {};
+  }
+  if (x->type == ANEURALNETWORKS_TENSOR_BOOL8) {
+    // From bool: SELECT of 1 and 0.
+    if (type != ANEURALNETWORKS_TENSOR_FLOAT32 && type != ANEURALNETWORKS_TENSOR_INT32)
+      return b.refused("bools are cast only to float32 and int32");
+    if (!allKnown(x->dims)) return b.refused("input shape unknown");
+    NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+    NNRT_ASSIGN_OR_RETURN(uint32_t ones, constFilled(b, type, x->dims, 1.0));
+    NNRT_ASSIGN_OR_RETURN(uint32_t zeros, constFilled(b, type, x->dims, 0.0));
+    return b.emit(ANEURALNETWORKS_SELECT, {in, ones, zeros}, type, x->dims);
+  }
+  if (quantized(type) || quantized(x->type)) {
+    // NNAPI's CAST would saturate: from 8-bit integers DEQUANTIZE (their values; CAST to int32 after),
+    // to them the whole part wrapped into the type's range, as ONNX's casts convert in range (and as C
+    // converts to the integer, then wraps, beyond it).
+    if (!allKnown(x->dims)) return b.refused("input shape unknown");
+    const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32, i32 = ANEURALNETWORKS_TENSOR_INT32;
+    for (int32_t t : {x->type, type}) {
+      if (!quantized(t) && t != f32 && t != i32)
+        return b.refused("8-bit integers are cast only to and from float32, int32 and each other");
+    }
+    NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+    uint32_t whole;  // float32 of whole values
+    if (quantized(x->type)) {
+      NNRT_ASSIGN_OR_RETURN(whole, apply(b, ANEURALNETWORKS_DEQUANTIZE, {in}, f32, x->dims));
+      if (type == i32) return b.emit(ANEURALNETWORKS_CAST, {whole}, type, x->dims);
+      if (type == f32) {
+        defineOperand(b, 0, whole, f32, x->dims, x->scalar);
+        return {};
+      }
+    } else if (x->type == i32) {
+      // int32 modulo 256 first (NNAPI's integer DIV floors: [0, 256)), then float32 exactly.
+      NNRT_ASSIGN_OR_RETURN(uint32_t span, b.constInts({256}));
+      NNRT_ASSIGN_OR_RETURN(uint32_t turns, arithmetic(b, ANEURALNETWORKS_DIV, in, span, i32, x->dims));
+      NNRT_ASSIGN_OR_RETURN(uint32_t wrap, arithmetic(b, ANEURALNETWORKS_MUL, turns, span, i32, x->dims));
+      NNRT_ASSIGN_OR_RETURN(uint32_t low, arithmetic(b, ANEURALNETWORKS_SUB, in, wrap, i32, x->dims));
+      NNRT_ASSIGN_OR_RETURN(whole, apply(b, ANEURALNETWORKS_CAST, {low}, f32, x->dims));
+    } else {
+      NNRT_ASSIGN_OR_RETURN(whole, truncateTowardZero(b, in, x->dims));
+    }
+    NNRT_ASSIGN_OR_RETURN(uint32_t out, wrapInto8Bit(b, whole, x->dims, type));
+    defineOperand(b, 0, out, type, x->dims, x->scalar);
+    return {};
+  }
   const bool folds = [&] {
     for (int32_t t : {x->type, type})
       if (t != ANEURALNETWORKS_TENSOR_FLOAT32 && t != ANEURALNETWORKS_TENSOR_INT32) return false;

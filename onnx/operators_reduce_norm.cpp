@@ -35,12 +35,65 @@ Result<void> softmaxLike(GraphBuilder& b, int32_t op) {
   return {};
 }
 
+namespace {
+
+// BatchNormalization in training mode (opset 14 on), ONNX's formulas in its order: the batch's mean m and
+// (population) variance v over every axis but 1 (MEAN, SUB, MUL, MEAN), y = (x - m) / SQRT(v + eps) *
+// scale + B, and the running statistics input_mean * momentum + m * (1 - momentum) (the same for var).
+Result<void> batchNormTraining(GraphBuilder& b, const Value& x, float eps, const std::vector<float>& scale,
+                               const std::vector<float>& bias, const std::vector<float>& mean,
+                               const std::vector<float>& var) {
+  if (b.opset() < 14) return b.refused("training-mode outputs before opset 14 are not supported");
+  if (!allKnown(x.dims)) return b.refused("input shape unknown");
+  NNRT_ASSIGN_OR_RETURN(float momentum, b.attrFloat("momentum", 0.9f));
+  const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32;
+  const uint32_t C = x.dims[1];
+  Dims paramDims(x.dims.size(), 1);
+  paramDims[1] = C;
+  std::vector<int32_t> axes;
+  for (int32_t a = 0; a < static_cast<int32_t>(x.dims.size()); ++a)
+    if (a != 1) axes.push_back(a);
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t axesOperand, b.constInts(axes));
+  NNRT_ASSIGN_OR_RETURN(uint32_t keep, b.scalarInt(1));
+  NNRT_ASSIGN_OR_RETURN(uint32_t m, apply(b, ANEURALNETWORKS_MEAN, {in, axesOperand, keep}, f32, paramDims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t d, arithmetic(b, ANEURALNETWORKS_SUB, in, m, f32, x.dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t squares, arithmetic(b, ANEURALNETWORKS_MUL, d, d, f32, x.dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t v,
+                        apply(b, ANEURALNETWORKS_MEAN, {squares, axesOperand, keep}, f32, paramDims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t epsOperand, b.constFloats({eps}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t shifted, arithmetic(b, ANEURALNETWORKS_ADD, v, epsOperand, f32, paramDims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t deviation, apply(b, ANEURALNETWORKS_SQRT, {shifted}, f32, paramDims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t normalized, arithmetic(b, ANEURALNETWORKS_DIV, d, deviation, f32, x.dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t scaleOperand, b.constFloats(scale, paramDims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t scaled,
+                        arithmetic(b, ANEURALNETWORKS_MUL, normalized, scaleOperand, f32, x.dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t biasOperand, b.constFloats(bias, paramDims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t y, arithmetic(b, ANEURALNETWORKS_ADD, scaled, biasOperand, f32, x.dims));
+  defineOperand(b, 0, y, f32, x.dims);
+  const std::pair<uint32_t, const std::vector<float>*> statistics[2] = {{m, &mean}, {v, &var}};
+  for (int i = 0; i < 2; ++i) {
+    if (b.node()->output_size() <= i + 1 || b.node()->output(i + 1).empty()) continue;
+    NNRT_ASSIGN_OR_RETURN(uint32_t current, b.reshape(statistics[i].first, f32, {C}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t running, b.constFloats(*statistics[i].second));
+    NNRT_ASSIGN_OR_RETURN(uint32_t kept, b.constFloats({momentum}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t taken, b.constFloats({1.0f - momentum}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t old, arithmetic(b, ANEURALNETWORKS_MUL, running, kept, f32, {C}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t fresh, arithmetic(b, ANEURALNETWORKS_MUL, current, taken, f32, {C}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t sum, arithmetic(b, ANEURALNETWORKS_ADD, old, fresh, f32, {C}));
+    defineOperand(b, i + 1, sum, f32, {C});
+  }
+  return {};
+}
+
+}  // namespace
+
 // BatchNormalization (inference): y = x * a + c with a = scale / sqrt(var + eps), c = B - mean * a
-// per channel (axis 1), from constant parameters.
+// per channel (axis 1), from constant parameters; training mode: batchNormTraining.
 Result<void> mapBatchNorm(GraphBuilder& b) {
-  if (b.node()->output_size() > 1) return b.refused("training-mode outputs are not supported");
   NNRT_ASSIGN_OR_RETURN(int64_t training, b.attrInt("training_mode", 0));
-  if (training != 0) return b.refused("training_mode is not supported");
+  if (b.node()->output_size() > 1 && training == 0)
+    return b.refused("training-mode outputs are not supported");
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
   NNRT_ASSIGN_OR_RETURN(float eps, b.attrFloat("epsilon", 1e-5f));
@@ -52,6 +105,7 @@ Result<void> mapBatchNorm(GraphBuilder& b) {
   uint32_t C = x->dims[1];
   if (scale.size() != C || bias.size() != C || mean.size() != C || var.size() != C)
     return b.refused("parameters must have C values");
+  if (training != 0) return batchNormTraining(b, *x, eps, scale, bias, mean, var);
   std::vector<float> mul(C), add(C);
   for (uint32_t c = 0; c < C; ++c) {
     mul[c] = scale[c] / std::sqrt(var[c] + eps);

@@ -4,9 +4,23 @@
 
 namespace nnrt::onnxfront {
 
+namespace {
+
+// Small constants (shape arithmetic, a Loop's iteration number) stay constants through Identity and
+// the reshapes, so that operations needing constant arguments can read them.
+bool smallConstant(const Value& x) {
+  return x.constant.has_value() && allKnown(x.dims) && elementCount(x.dims) <= 4096;
+}
+
+}  // namespace
+
 Result<void> mapIdentity(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  if (smallConstant(*x)) {
+    b.define(0, *x);
+    return {};
+  }
   NNRT_ASSIGN_OR_RETURN(uint32_t a, b.operand(*x));
   NNRT_ASSIGN_OR_RETURN(uint32_t out, b.reshape(a, x->type, x->dims));
   defineOperand(b, 0, out, x->type, x->dims, x->scalar);
@@ -16,6 +30,12 @@ Result<void> mapIdentity(GraphBuilder& b) {
 namespace {
 
 Result<void> reshapeTo(GraphBuilder& b, const Value& x, Dims dims, bool scalar = false) {
+  if (smallConstant(x)) {
+    HostTensor t = *x.constant;
+    t.dimensions = scalar ? Dims{} : dims;
+    defineConstant(b, 0, std::move(t));
+    return {};
+  }
   NNRT_ASSIGN_OR_RETURN(uint32_t a, b.operand(x));
   if (dims.empty()) dims = {1};
   NNRT_ASSIGN_OR_RETURN(uint32_t out, b.reshape(a, x.type, dims));
@@ -151,10 +171,10 @@ Result<void> mapConcat(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, a, first->dims.size()));
   Dims out = first->dims;
   out[axis] = 0;
-  bool constants = allKnown(first->dims);
+  bool constants = true;
   for (int i = 0; i < b.node()->input_size(); ++i) {
     NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(i));
-    constants = constants && x->constant.has_value() && allKnown(x->dims);
+    constants = constants && x->constant.has_value() && (allKnown(x->dims) || isEmptyConstant(*x));
   }
   if (constants) {
     // Concatenated at load time (shapes built from Shape and Slice stay constants).
@@ -251,8 +271,9 @@ Result<void> mapSlice(GraphBuilder& b) {
       e = std::clamp<int64_t>(e, -1, dim - 1);
     }
     int64_t length = step > 0 ? (e - s + step - 1) / step : (s - e + (-step) - 1) / (-step);
-    if (length <= 0) return b.refused("an empty slice has no NNAPI shape");
-    out[axis] = static_cast<uint32_t>(length);
+    // An empty slice of a constant stays on the host (an empty prefix of a shape, say).
+    if (length <= 0 && !x->constant.has_value()) return b.refused("an empty slice has no NNAPI shape");
+    out[axis] = static_cast<uint32_t>(std::max<int64_t>(length, 0));
     begin[axis] = static_cast<int32_t>(s);
     end[axis] = static_cast<int32_t>(e);
     stride[axis] = static_cast<int32_t>(step);
@@ -370,7 +391,7 @@ Result<void> spaceDepth(GraphBuilder& b, int32_t op) {
   if (x->dims.size() != 4 || !allKnown(x->dims)) return b.refused("input must be 4-D with a known shape");
   NNRT_ASSIGN_OR_RETURN(int64_t block, b.attrInt("blocksize", 0));
   NNRT_ASSIGN_OR_RETURN(std::string mode, b.attrString("mode", "DCR"));
-  if (mode != "DCR") return b.refused("mode '" + mode + "': NNAPI orders the depth as DCR");
+  if (mode != "DCR" && mode != "CRD") return b.refused("mode '" + mode + "' is not supported");
   if (block < 1) return b.refused("blocksize must be positive");
   uint32_t k = static_cast<uint32_t>(block);
   Dims out = x->dims;
@@ -382,6 +403,18 @@ Result<void> spaceDepth(GraphBuilder& b, int32_t op) {
     out = {out[0], out[1] * k * k, out[2] / k, out[3] / k};
   }
   NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  if (mode == "CRD") {
+    // NNAPI orders the depth as DCR (channel (i * k + j) * C' + c goes to c, row i, column j of each block);
+    // CRD takes channel c * k * k + i * k + j there: a GATHER of the channels into DCR's order first.
+    const uint32_t groups = out[1];
+    std::vector<int32_t> order(x->dims[1]);
+    for (uint32_t c = 0; c < groups; ++c)
+      for (uint32_t ij = 0; ij < k * k; ++ij)
+        order[ij * groups + c] = static_cast<int32_t>(c * k * k + ij);
+    NNRT_ASSIGN_OR_RETURN(uint32_t axis, b.scalarInt(1));
+    NNRT_ASSIGN_OR_RETURN(uint32_t indices, b.constInts(order));
+    NNRT_ASSIGN_OR_RETURN(in, apply(b, ANEURALNETWORKS_GATHER, {in, axis, indices}, x->type, x->dims));
+  }
   NNRT_ASSIGN_OR_RETURN(uint32_t blockOperand, b.scalarInt(static_cast<int32_t>(block)));
   NNRT_ASSIGN_OR_RETURN(uint32_t nchw, b.scalarBool(true));
   return b.emit(op, {in, blockOperand, nchw}, x->type, out);
@@ -401,11 +434,13 @@ Result<void> mapTile(GraphBuilder& b) {
   return b.emit(ANEURALNETWORKS_TILE, {in, multiples}, x->type, out);
 }
 
-// Pad: constant mode -> PAD_V2, reflect -> MIRROR_PAD (REFLECT).
+// Pad: constant mode -> PAD_V2, reflect -> MIRROR_PAD (REFLECT), edge -> GATHERs of clamped indices.
 Result<void> mapPad(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
-  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
   NNRT_ASSIGN_OR_RETURN(std::string mode, b.attrString("mode", "constant"));
+  // Reflecting and repeating the edge move values: int32 and 8-bit integers too.
+  if (mode == "constant" || (x->type != ANEURALNETWORKS_TENSOR_INT32 && !quantized(x->type)))
+    NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
   std::vector<int64_t> pads;
   float value = 0.0f;
   if (b.opset() < 11) {
@@ -442,6 +477,27 @@ Result<void> mapPad(GraphBuilder& b) {
   if (mode == "reflect") {
     NNRT_ASSIGN_OR_RETURN(uint32_t modeOperand, b.scalarInt(0));  // REFLECT
     return b.emit(ANEURALNETWORKS_MIRROR_PAD, {in, paddingOperand, modeOperand}, x->type, out);
+  }
+  if (mode == "edge") {
+    // No NNAPI operation repeats the edge: one GATHER per padded axis, of index clamp(o - before, 0, size -
+    // 1) for each output position o.
+    if (!allKnown(x->dims)) return b.refused("input shape unknown");
+    Dims current = x->dims;
+    for (size_t i = 0; i < rank; ++i) {
+      if (pads[i] == 0 && pads[i + rank] == 0) continue;
+      std::vector<int32_t> indices(out[i]);
+      for (uint32_t o = 0; o < out[i]; ++o)
+        indices[o] = static_cast<int32_t>(std::clamp<int64_t>(o - pads[i], 0, x->dims[i] - 1));
+      current[i] = out[i];
+      NNRT_ASSIGN_OR_RETURN(uint32_t axis, b.scalarInt(static_cast<int32_t>(i)));
+      NNRT_ASSIGN_OR_RETURN(uint32_t indexOperand, b.constInts(indices));
+      NNRT_ASSIGN_OR_RETURN(in, apply(b, ANEURALNETWORKS_GATHER, {in, axis, indexOperand}, x->type, current));
+    }
+    if (current == x->dims) {
+      NNRT_ASSIGN_OR_RETURN(in, b.reshape(in, x->type, out));  // no padding: a copy
+    }
+    defineOperand(b, 0, in, x->type, out, x->scalar);
+    return {};
   }
   return b.refused("mode '" + mode + "' has no NNAPI operation");
 }

@@ -31,10 +31,7 @@ namespace fs = std::filesystem;
 const fs::path kNodeTests = "/usr/share/libonnx-testdata/data/node";
 
 // Mapped tests whose outputs differ, each with the reason.
-const std::map<std::string, std::string> kExpectedFailures = {
-    {"test_gather_negative_indices",
-     "negative indices given at run time: NNAPI GATHER takes indices in [0, size)"},
-};
+const std::map<std::string, std::string> kExpectedFailures = {};
 
 struct CompilationDeleter {
   void operator()(ANeuralNetworksCompilation* c) const { ANeuralNetworksCompilation_free(c); }
