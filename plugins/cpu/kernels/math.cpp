@@ -74,34 +74,28 @@ void extremumQuant8(const uint8_t* a, const Shape& aShape, Quant aQuant, const u
 }  // namespace
 
 void unaryMath(const float* in, size_t count, UnaryMath f, float* out) {
-  detail::parallelFor(count, 8, [&](size_t begin, size_t end) {
-    for (size_t i = begin; i < end; ++i) {
-      const float x = in[i];
-      switch (f) {
-        case UnaryMath::Abs:
-          out[i] = std::fabs(x);
-          break;
-        case UnaryMath::Exp:
-          out[i] = std::exp(x);
-          break;
-        case UnaryMath::Log:
-          out[i] = std::log(x);
-          break;
-        case UnaryMath::Neg:
-          out[i] = -x;
-          break;
-        case UnaryMath::Rsqrt:
-          out[i] = 1.0f / std::sqrt(x);
-          break;
-        case UnaryMath::Sin:
-          out[i] = std::sin(x);
-          break;
-        case UnaryMath::Sqrt:
-          out[i] = std::sqrt(x);
-          break;
-      }
-    }
-  });
+  // The function is chosen once, outside the loop (ABS, NEG, SQRT and RSQRT loops then vectorize).
+  auto run = [&](auto function) {
+    detail::parallelFor(count, 8, [&](size_t begin, size_t end) {
+      for (size_t i = begin; i < end; ++i) out[i] = function(in[i]);
+    });
+  };
+  switch (f) {
+    case UnaryMath::Abs:
+      return run([](float x) { return std::fabs(x); });
+    case UnaryMath::Exp:
+      return run([](float x) { return std::exp(x); });
+    case UnaryMath::Log:
+      return run([](float x) { return std::log(x); });
+    case UnaryMath::Neg:
+      return run([](float x) { return -x; });
+    case UnaryMath::Rsqrt:
+      return run([](float x) { return 1.0f / std::sqrt(x); });
+    case UnaryMath::Sin:
+      return run([](float x) { return std::sin(x); });
+    case UnaryMath::Sqrt:
+      return run([](float x) { return std::sqrt(x); });
+  }
 }
 
 void unaryMath(const int32_t* in, size_t count, UnaryMath f, int32_t* out) {
