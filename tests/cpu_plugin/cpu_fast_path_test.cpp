@@ -50,8 +50,10 @@ class FastPathTest : public ::testing::Test {
   enum class Fast { Taken, Refused, Either };
 
   // Runs the single operation of `m` (input 0 is its only model input, output 0 its only output)
-  // on the fast and the reference kernel and compares them. Returns whether the fast kernel ran.
-  bool crossCheck(TestModel& m, uint32_t seed, Fast expect = Fast::Taken) {
+  // on the fast and the reference kernel and compares them. Returns whether the fast kernel ran (its
+  // name in `kernelName` when given). `layer`: another fast layer than the suite's.
+  bool crossCheck(TestModel& m, uint32_t seed, Fast expect = Fast::Taken, std::string* kernelName = nullptr,
+                  cpu::FastLayer* layer = nullptr) {
     const driver::Model model(m.view());
     const driver::Subgraph main = model.main();
     const nnrt_operation& operation = main.operations()[0];
@@ -64,7 +66,7 @@ class FastPathTest : public ::testing::Test {
     auto params = (*entry)->decode(declared);
     EXPECT_TRUE(params.has_value()) << params.error().message;
     if (!params.has_value()) return false;
-    auto fast = layer_->prepare(declared, *params);
+    auto fast = (layer != nullptr ? layer : layer_)->prepare(declared, *params);
     if (expect == Fast::Refused) {
       EXPECT_FALSE(fast.has_value()) << "the fast layer took an operation it should refuse";
       return false;
@@ -72,6 +74,7 @@ class FastPathTest : public ::testing::Test {
     if (expect == Fast::Either && !fast.has_value()) return false;
     EXPECT_TRUE(fast.has_value()) << fast.error().message;
     if (!fast.has_value()) return false;
+    if (kernelName != nullptr) *kernelName = (*fast)->name();
     compare(m, operation, inputs, outputs, **entry, *params, **fast, seed);
     return true;
   }
@@ -214,32 +217,20 @@ TEST_F(FastPathTest, WinogradConv2DMatchesTheReference) {
     SCOPED_TRACE("case " + std::to_string(seed));
     TestModel m;
     addConv(m, cases[seed], false, 500 + seed);
-    const driver::Model model(m.view());
-    const driver::Subgraph main = model.main();
-    const nnrt_operation& operation = main.operations()[0];
-    std::vector<ops::Arg> inputs = ops::inputArgs(model, main, operation);
-    std::vector<ops::Arg> outputs = ops::outputArgs(model, main, operation);
-    const ops::OpArgs declared{operation.type, inputs, outputs, false};
-    auto entry = cpu::selectKernel(declared);
-    ASSERT_TRUE(entry.has_value());
-    auto params = (*entry)->decode(declared);
-    ASSERT_TRUE(params.has_value());
-    auto fast = layer_->prepare(declared, *params);
-    ASSERT_TRUE(fast.has_value()) << fast.error().message;
+    std::string name, directName;
+    ASSERT_TRUE(crossCheck(m, seed, Fast::Taken, &name));
     // oneDNN 2.6 has it for channel counts that are multiples of 16 (and decides by its own
     // blocking heuristics beyond that: case 4 stays direct); the others stay direct.
     const bool blocked = cases[seed].inChannels % 16 == 0 && cases[seed].multiplierOrOut % 16 == 0;
-    const bool winograd = (*fast)->name().find("wino") != std::string::npos;
+    const bool winograd = name.find("wino") != std::string::npos;
     if (!blocked) {
-      EXPECT_FALSE(winograd) << (*fast)->name();
+      EXPECT_FALSE(winograd) << name;
     }
     if (avx512 && (seed == 0 || seed == 2)) {
-      EXPECT_TRUE(winograd) << (*fast)->name();
+      EXPECT_TRUE(winograd) << name;
     }
-    compare(m, operation, inputs, outputs, **entry, *params, **fast, seed);
-    auto off = direct->prepare(declared, *params);
-    ASSERT_TRUE(off.has_value()) << off.error().message;
-    EXPECT_EQ((*off)->name().find("wino"), std::string::npos) << (*off)->name();
+    ASSERT_TRUE(crossCheck(m, seed, Fast::Taken, &directName, direct.get()));
+    EXPECT_EQ(directName.find("wino"), std::string::npos) << directName;
   }
 }
 
