@@ -158,12 +158,14 @@ Result<void> mapRnn(GraphBuilder& b) {
   return defineDirections(b, 1, yhs, yhDims, layout == 0 ? 0 : 1);
 }
 
-// LSTM (one layer, default activations) -> UNIDIRECTIONAL_SEQUENCE_LSTM per direction: ONNX's gate blocks
-// (i, o, f, c in W [dirs, 4H, I], R [dirs, 4H, H], B [dirs, 8H] as Wb then Rb, P [dirs, 3H] as i, o, f)
-// are split into NNAPI's per-gate weights at load time, the biases summed; initial_h and initial_c (zeros
-// when absent) are the states in. As RNN's: the reverse direction runs on X REVERSEd along time, its Y
-// REVERSEd back, and Y, Y_h and Y_c are the directions' outputs with the direction axis inserted.
-Result<void> mapLstm(GraphBuilder& b) {
+// What LSTM and GRU check alike: X 3-D float32 of a known shape, the direction, no activation_alpha,
+// activation_beta or clip, and `activations`, when given, the defaults `gates` for every direction.
+struct RecurrentInput {
+  const Value* x;
+  uint32_t dirs;
+  bool reverse;  // direction "reverse" (its one direction runs from the last step)
+};
+Result<RecurrentInput> recurrentInput(GraphBuilder& b, const std::vector<std::string>& gates) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
   if (x->dims.size() != 3 || !allKnown(x->dims)) return b.refused("X must be 3-D with a known shape");
@@ -174,11 +176,26 @@ Result<void> mapLstm(GraphBuilder& b) {
       return b.refused(std::string("attribute '") + unsupported + "' is not supported");
   }
   if (const auto* a = b.attribute("activations")) {
-    bool defaults = a->strings_size() == 3 * static_cast<int>(dirs);
-    for (int i = 0; defaults && i < a->strings_size(); ++i)
-      defaults = a->strings(i) == (i % 3 == 0 ? "Sigmoid" : "Tanh");
-    if (!defaults) return b.refused("activations other than Sigmoid, Tanh, Tanh are not supported");
+    bool defaults = a->strings_size() == static_cast<int>(gates.size() * dirs);
+    for (int i = 0; defaults && i < a->strings_size(); ++i) defaults = a->strings(i) == gates[i % gates.size()];
+    if (!defaults) {
+      std::string names;
+      for (const std::string& g : gates) names += (names.empty() ? "" : ", ") + g;
+      return b.refused("activations other than " + names + " are not supported");
+    }
   }
+  return RecurrentInput{x, dirs, direction == "reverse"};
+}
+
+// LSTM (one layer, default activations) -> UNIDIRECTIONAL_SEQUENCE_LSTM per direction: ONNX's gate blocks
+// (i, o, f, c in W [dirs, 4H, I], R [dirs, 4H, H], B [dirs, 8H] as Wb then Rb, P [dirs, 3H] as i, o, f)
+// are split into NNAPI's per-gate weights at load time, the biases summed; initial_h and initial_c (zeros
+// when absent) are the states in. As RNN's: the reverse direction runs on X REVERSEd along time, its Y
+// REVERSEd back, and Y, Y_h and Y_c are the directions' outputs with the direction axis inserted.
+Result<void> mapLstm(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const RecurrentInput input, recurrentInput(b, {"Sigmoid", "Tanh", "Tanh"}));
+  const Value* x = input.x;
+  const uint32_t dirs = input.dirs;
   NNRT_ASSIGN_OR_RETURN(int64_t coupled, b.attrInt("input_forget", 0));
   if (coupled != 0) return b.refused("input_forget 1 is not supported");
   NNRT_ASSIGN_OR_RETURN(int64_t layout, b.attrInt("layout", 0));
@@ -237,7 +254,7 @@ Result<void> mapLstm(GraphBuilder& b) {
   const Dims stateDims = layout == 0 ? Dims{1, batch, H} : Dims{batch, 1, H};
   std::vector<uint32_t> results[3];  // Y, Y_h, Y_c per direction
   for (uint32_t d = 0; d < dirs; ++d) {
-    const bool reverse = direction == "reverse" || d == 1;
+    const bool reverse = input.reverse || d == 1;
     std::vector<uint32_t> inputs{in};
     if (reverse) {
       NNRT_ASSIGN_OR_RETURN(inputs[0], apply(b, ANEURALNETWORKS_REVERSE, {in, timeAxis}, f32, x->dims));
@@ -312,21 +329,9 @@ Result<void> mapLstm(GraphBuilder& b) {
 // runs on X TRANSPOSEd to time-major and TRANSPOSEs Y and Y_h back.
 Result<void> mapGru(GraphBuilder& b) {
   constexpr uint32_t kMaxSteps = 256;  // per direction: each step is about 15 operations
-  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
-  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
-  if (x->dims.size() != 3 || !allKnown(x->dims)) return b.refused("X must be 3-D with a known shape");
-  NNRT_ASSIGN_OR_RETURN(std::string direction, b.attrString("direction", "forward"));
-  NNRT_ASSIGN_OR_RETURN(const uint32_t dirs, directionCount(b, direction));
-  for (const char* unsupported : {"activation_alpha", "activation_beta", "clip"}) {
-    if (b.attribute(unsupported) != nullptr)
-      return b.refused(std::string("attribute '") + unsupported + "' is not supported");
-  }
-  if (const auto* a = b.attribute("activations")) {
-    bool defaults = a->strings_size() == 2 * static_cast<int>(dirs);
-    for (int i = 0; defaults && i < a->strings_size(); ++i)
-      defaults = a->strings(i) == (i % 2 == 0 ? "Sigmoid" : "Tanh");
-    if (!defaults) return b.refused("activations other than Sigmoid, Tanh are not supported");
-  }
+  NNRT_ASSIGN_OR_RETURN(const RecurrentInput input, recurrentInput(b, {"Sigmoid", "Tanh"}));
+  const Value* x = input.x;
+  const uint32_t dirs = input.dirs;
   NNRT_ASSIGN_OR_RETURN(int64_t linearBeforeReset, b.attrInt("linear_before_reset", 0));
   NNRT_ASSIGN_OR_RETURN(int64_t layout, b.attrInt("layout", 0));
   NNRT_ASSIGN_OR_RETURN(int64_t hiddenSize, b.attrInt("hidden_size", 0));
@@ -380,7 +385,7 @@ Result<void> mapGru(GraphBuilder& b) {
   const Dims stepDims{batch, H};
   std::vector<uint32_t> ys, yhs;
   for (uint32_t d = 0; d < dirs; ++d) {
-    const bool reverse = direction == "reverse" || d == 1;
+    const bool reverse = input.reverse || d == 1;
     const size_t wBase = size_t{d} * 3 * H * inputSize, rBase = size_t{d} * 3 * H * H,
                  bBase = size_t{d} * 6 * H;
     uint32_t projected[3], recurrent[3];
