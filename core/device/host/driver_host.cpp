@@ -460,7 +460,9 @@ class Host {
     SyncScratch scratch;
     Writer out;
     std::vector<int> noFds;
-    uint32_t seen = block.request.load(std::memory_order_acquire);
+    // Requests are numbered from 1 in a new block: one rung before this thread first looks (it
+    // starts with serve(), after the Open reply) is still seen as new.
+    uint32_t seen = 0;
     std::chrono::nanoseconds spin{};  // no call to follow before the first
     while (true) {
       const uint32_t rung = wire::awaitChange(block.request, seen, block.hostAsleep, spin, {});
