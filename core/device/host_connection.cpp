@@ -216,10 +216,10 @@ std::shared_ptr<HostConnection::Doorbell> HostConnection::holdDoorbell(size_t re
 HostConnection::Rung HostConnection::waitForReply(Doorbell& doorbell, uint64_t generation) {
   wire::DoorbellBlock& block = *doorbell.block;
   const uint32_t sequence = ++doorbell.sequence;
-  wire::announce(block.request, sequence, block.hostAsleep);
+  wire::announce(block.request, sequence);
   std::chrono::nanoseconds spin = spin_;
   while (true) {
-    const uint32_t reply = wire::awaitChange(block.reply, sequence - 1, block.runtimeAsleep, spin, kDoorbellSlice);
+    const uint32_t reply = wire::awaitChange(block.reply, sequence - 1, block.request, spin, kDoorbellSlice);
     if (reply == sequence) return Rung::Answered;
     spin = {};
     if (reply != sequence - 1) {  // written by something else than the host's doorbell thread

@@ -463,7 +463,7 @@ std::vector<nnrt::wire::DoorbellBlock*> doorbells() {
 uint64_t doorbellReplies() {
   uint64_t total = 0;
   for (nnrt::wire::DoorbellBlock* d : doorbells())
-    total += d->reply.load();
+    total += d->reply.value.load();
   return total;
 }
 
@@ -482,7 +482,7 @@ bool aThreadSleepsOnADoorbell() {
     if (number != SYS_futex || address.empty()) continue;
     const uintptr_t word = std::stoull(address, nullptr, 16);
     for (nnrt::wire::DoorbellBlock* d : blocks)
-      found = found || word == reinterpret_cast<uintptr_t>(&d->reply);
+      found = found || word == reinterpret_cast<uintptr_t>(&d->reply.value);
   }
   closedir(dir);
   return found;

@@ -263,13 +263,13 @@ TEST(WireTest, DoorbellWordsCarryRequestsAndRepliesBetweenProcesses) {
     if (child == 0) {
       uint32_t seen = 0;
       while (seen < kRequests) {
-        const uint32_t rung = awaitChange(block.request, seen, block.hostAsleep, spin, {});
+        const uint32_t rung = awaitChange(block.request, seen, block.reply, spin, {});
         if (rung == seen) continue;
         uint32_t n;
         std::memcpy(&n, block.requestBytes, sizeof(n));
         const uint32_t answer = 3 * n + 1;
         std::memcpy(block.replyBytes, &answer, sizeof(answer));
-        announce(block.reply, rung, block.runtimeAsleep);
+        announce(block.reply, rung);
         seen = rung;
       }
       _exit(0);
@@ -279,9 +279,8 @@ TEST(WireTest, DoorbellWordsCarryRequestsAndRepliesBetweenProcesses) {
     for (uint32_t sequence = 1; sequence <= kRequests; ++sequence) {
       const uint32_t n = sequence * 7;
       std::memcpy(block.requestBytes, &n, sizeof(n));
-      announce(block.request, sequence, block.hostAsleep);
-      while (awaitChange(block.reply, sequence - 1, block.runtimeAsleep, spin, std::chrono::milliseconds(10)) !=
-             sequence) {
+      announce(block.request, sequence);
+      while (awaitChange(block.reply, sequence - 1, block.request, spin, std::chrono::milliseconds(10)) != sequence) {
       }
       uint32_t answer;
       std::memcpy(&answer, block.replyBytes, sizeof(answer));
@@ -292,10 +291,9 @@ TEST(WireTest, DoorbellWordsCarryRequestsAndRepliesBetweenProcesses) {
     EXPECT_EQ(right, static_cast<int>(kRequests));
     EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     const auto start = std::chrono::steady_clock::now();
-    EXPECT_EQ(awaitChange(block.reply, kRequests, block.runtimeAsleep, spin, std::chrono::milliseconds(20)),
-              kRequests);
+    EXPECT_EQ(awaitChange(block.reply, kRequests, block.request, spin, std::chrono::milliseconds(20)), kRequests);
     EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(20));
-    EXPECT_EQ(block.runtimeAsleep.load(), 0u);
+    EXPECT_EQ(block.reply.asleep.load(), 0u);
   }
 }
 

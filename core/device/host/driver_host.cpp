@@ -465,7 +465,7 @@ class Host {
     uint32_t seen = 0;
     std::chrono::nanoseconds spin{};  // no call to follow before the first
     while (true) {
-      const uint32_t rung = wire::awaitChange(block.request, seen, block.hostAsleep, spin, {});
+      const uint32_t rung = wire::awaitChange(block.request, seen, block.reply, spin, {});
       if (rung == seen) {  // woken for nothing
         spin = {};
         continue;
@@ -496,7 +496,7 @@ class Host {
       }
       std::memcpy(block.replyBytes, bytes->data(), bytes->size());
       block.replySize = static_cast<uint32_t>(bytes->size());
-      wire::announce(block.reply, rung, block.runtimeAsleep);
+      wire::announce(block.reply, rung);
       {
         std::lock_guard lock(mutex_);
         --busy_;

@@ -309,36 +309,40 @@ class SharedMemory {
 // ---- The execute doorbell ----------------------------------------------------------------------
 
 // The fast path of a synchronous execution: a block of shared memory (a memfd the runtime sends with
-// Open) holding one request and one reply, the same messages as on the socket, and two sequence
-// numbers. The runtime writes a request, sets `request` to its number and "rings" (wakes the host
+// Open) holding one request and one reply, the same messages as on the socket, and a sequence word
+// for each. The runtime writes a request, sets `request` to its number and "rings" (wakes the host
 // if it sleeps); the host runs it, writes the reply and sets `reply` to the same number. Each side
 // waits for the other's word first by polling it for a bounded time (the wake-up of a sleeping
 // thread by another process costs about as much as a socket round trip, ~20 µs on a small VM; a
 // poll answers in well under one), then in the kernel (FUTEX_WAIT on the shared word, so not
 // FUTEX_PRIVATE_FLAG). One request at a time: the runtime lets one call hold the doorbell and sends
 // the others over the socket.
+struct DoorbellWord {
+  std::atomic<uint32_t> value{0};           // the sequence number, set by the side that announces
+  std::atomic<uint32_t> asleep{0};          // its waiter sleeps on `value` in the kernel
+  std::atomic<uint32_t> cpu{UINT32_MAX};    // the processor its waiter last polled on
+};
 struct DoorbellBlock {
   static constexpr size_t kMessageBytes = 16 << 10;  // the largest request, and reply, it carries
-  alignas(64) std::atomic<uint32_t> request;         // written by the runtime
-  std::atomic<uint32_t> hostAsleep;                  // the host waits on `request` in the kernel
-  uint32_t requestSize;                              // the request's bytes in `requestBytes`
-  alignas(64) std::atomic<uint32_t> reply;           // written by the host
-  std::atomic<uint32_t> runtimeAsleep;               // the runtime waits on `reply` in the kernel
-  uint32_t replySize;
+  alignas(64) DoorbellWord request;                  // announced by the runtime, awaited by the host
+  uint32_t requestSize = 0;                          // the request's bytes in `requestBytes`
+  alignas(64) DoorbellWord reply;                    // announced by the host, awaited by the runtime
+  uint32_t replySize = 0;
   alignas(64) uint8_t requestBytes[kMessageBytes];
   alignas(64) uint8_t replyBytes[kMessageBytes];
 };
 static_assert(std::atomic<uint32_t>::is_always_lock_free && sizeof(std::atomic<uint32_t>) == sizeof(uint32_t));
 
-// Waits until `word` is no longer `seen`: polls it for at most `spin`, then sleeps in the kernel,
-// saying so in `asleep`, for at most `slice` (zero: until woken). Returns the word's value, which
-// is still `seen` when the slice ended first or the thread was woken for another reason.
-uint32_t awaitChange(std::atomic<uint32_t>& word, uint32_t seen, std::atomic<uint32_t>& asleep,
-                     std::chrono::nanoseconds spin, std::chrono::nanoseconds slice);
-// Sets `word` to `value` (after everything this thread wrote before) and wakes the other side when
-// it sleeps on it (`asleep`).
-void announce(std::atomic<uint32_t>& word, uint32_t value, std::atomic<uint32_t>& asleep);
+// Waits until `word` is no longer `seen`: polls it for at most `spin`, then sleeps in the kernel
+// (saying so in the word) for at most `slice` (zero: until woken). `other` is the word the other
+// side waits on, which says whether that side sleeps and where it polls. Returns the word's value,
+// still `seen` when the slice ended first or the thread was woken for another reason.
+uint32_t awaitChange(DoorbellWord& word, uint32_t seen, const DoorbellWord& other, std::chrono::nanoseconds spin,
+                     std::chrono::nanoseconds slice);
+// Sets `word` to `value` (after everything this thread wrote before) and wakes its waiter when it
+// sleeps.
+void announce(DoorbellWord& word, uint32_t value);
 // Wakes whoever sleeps on `word`, whatever its value.
-void wakeAll(std::atomic<uint32_t>& word);
+void wakeAll(DoorbellWord& word);
 
 }  // namespace nnrt::wire
