@@ -197,7 +197,7 @@ bool HostConnection::call(Writer& message, std::span<const int> fds, const std::
 }
 
 std::shared_ptr<HostConnection::Doorbell> HostConnection::holdDoorbell(size_t requestSize, uint64_t maxReply,
-                                                                     uint64_t generation) {
+                                                                       uint64_t generation) {
   if (requestSize > wire::DoorbellBlock::kMessageBytes || maxReply > wire::DoorbellBlock::kMessageBytes)
     return nullptr;
   std::shared_ptr<Doorbell> doorbell;

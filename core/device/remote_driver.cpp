@@ -553,7 +553,8 @@ nnrt_status proxyExecuteSync(nnrt_prepared_model* p, const nnrt_request* request
   bool answered = rung == HostConnection::Rung::Answered;
   if (rung == HostConnection::Rung::Busy) {
     const int fds[1] = {arena->block.fd()};
-    answered = driver.call(message, std::span<const int>(fds, arena->sent ? 0 : 1), read, prepared.generation);
+    answered =
+        driver.call(message, std::span<const int>(fds, arena->sent ? 0 : 1), read, prepared.generation);
   }
   if (answered && !arena->sent) {
     arena->sent = true;

@@ -147,9 +147,10 @@ TEST(ConfigTest, IsolationSpinIsMicrosecondsForProcessDevicesOnly) {
   EXPECT_EQ(config->devices[0].isolationSpin, std::chrono::microseconds(50));  // the default
   EXPECT_EQ(config->devices[1].isolationSpin, std::chrono::microseconds(0));
   EXPECT_EQ(config->devices[2].isolationSpin, std::chrono::microseconds(10000));
-  EXPECT_EQ(errorOf("devices:\n  - name: a\n    library: a.so\n    isolation_spin_us: 20\n"),
-            "/etc/nnrt/runtime.yaml:4: devices[0].isolation_spin_us: applies only to a device with isolation: "
-            "process");
+  EXPECT_EQ(
+      errorOf("devices:\n  - name: a\n    library: a.so\n    isolation_spin_us: 20\n"),
+      "/etc/nnrt/runtime.yaml:4: devices[0].isolation_spin_us: applies only to a device with isolation: "
+      "process");
   EXPECT_EQ(errorOf("devices:\n  - name: a\n    library: a.so\n    isolation: process\n"
                     "    isolation_spin_us: 10001\n"),
             "/etc/nnrt/runtime.yaml:5: devices[0].isolation_spin_us: 10001 is more than 10000");

@@ -209,7 +209,8 @@ TEST(WireTest, RequestRoundTripKeepsEveryField) {
 
 TEST(WireTest, ARequestHolderReadAgainHoldsOnlyTheNewRequest) {
   uint32_t dimsA[2] = {4, 1}, dimsC[1] = {7};
-  nnrt_request_argument inputsA[3] = {{0, {0, 0, 16}, 2, dimsA}, {1, {0, 0, 0}, 0, nullptr}, {0, {0, 16, 4}, 1, dimsC}};
+  nnrt_request_argument inputsA[3] = {
+      {0, {0, 0, 16}, 2, dimsA}, {1, {0, 0, 0}, 0, nullptr}, {0, {0, 16, 4}, 1, dimsC}};
   nnrt_request_argument outputsA[1] = {{0, {0, 64, 16}, 0, nullptr}};
   uint32_t dimsB[3] = {1, 2, 3}, dimsOut[2] = {5, 6};
   nnrt_request_argument inputsB[1] = {{0, {0, 8, 24}, 3, dimsB}};
@@ -280,7 +281,8 @@ TEST(WireTest, DoorbellWordsCarryRequestsAndRepliesBetweenProcesses) {
       const uint32_t n = sequence * 7;
       std::memcpy(block.requestBytes, &n, sizeof(n));
       announce(block.request, sequence);
-      while (awaitChange(block.reply, sequence - 1, block.request, spin, std::chrono::milliseconds(10)) != sequence) {
+      while (awaitChange(block.reply, sequence - 1, block.request, spin, std::chrono::milliseconds(10)) !=
+             sequence) {
       }
       uint32_t answer;
       std::memcpy(&answer, block.replyBytes, sizeof(answer));
@@ -291,7 +293,8 @@ TEST(WireTest, DoorbellWordsCarryRequestsAndRepliesBetweenProcesses) {
     EXPECT_EQ(right, static_cast<int>(kRequests));
     EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     const auto start = std::chrono::steady_clock::now();
-    EXPECT_EQ(awaitChange(block.reply, kRequests, block.request, spin, std::chrono::milliseconds(20)), kRequests);
+    EXPECT_EQ(awaitChange(block.reply, kRequests, block.request, spin, std::chrono::milliseconds(20)),
+              kRequests);
     EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(20));
     EXPECT_EQ(block.reply.asleep.load(), 0u);
   }

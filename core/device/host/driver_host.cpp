@@ -17,6 +17,7 @@
 // next one for the runtime's spin bound (so back-to-back executions never wait for a wake-up),
 // then sleeps on it in the kernel until rung again.
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -407,19 +408,21 @@ class Host {
     const uint8_t measure = in.get<uint8_t>();
     const uint64_t deadline = in.get<uint64_t>();
     const uint64_t loopTimeout = in.get<uint64_t>();
-    std::shared_ptr<wire::SharedMemory> arena = prepared && in.ok() ? arenaOf(*prepared, arenaId, fds) : nullptr;
+    std::shared_ptr<wire::SharedMemory> arena =
+        prepared && in.ok() ? arenaOf(*prepared, arenaId, fds) : nullptr;
     if (!arena || !scratch.request.read(in, arena->data(), arena->size())) return refuseExecution(out);
     const nnrt_request& request = scratch.request.view();
     scratch.shapes.assign(request.output_count, nnrt_output_shape{});
     nnrt_timing timing{UINT64_MAX, UINT64_MAX};
     nnrt_reason reason{};
-    nnrt_status s = api().execute_synchronously_1_3(prepared->handle, &request, measure, deadline, loopTimeout,
-                                                    scratch.shapes.data(), request.output_count, &timing, &reason);
+    nnrt_status s =
+        api().execute_synchronously_1_3(prepared->handle, &request, measure, deadline, loopTimeout,
+                                        scratch.shapes.data(), request.output_count, &timing, &reason);
     prepared->ended();
     reason.message[sizeof(reason.message) - 1] = '\0';
     const bool withShapes = s == NNRT_STATUS_NONE || s == NNRT_STATUS_OUTPUT_INSUFFICIENT_SIZE;
-    wire::writeExecutionReply(out, s, withShapes ? scratch.shapes.data() : nullptr, request.output_count, timing,
-                              reason.message);
+    wire::writeExecutionReply(out, s, withShapes ? scratch.shapes.data() : nullptr, request.output_count,
+                              timing, reason.message);
   }
 
   void execute(Kind kind, uint64_t callId, Reader& in, Writer& out, std::vector<int>& fds) {
@@ -456,6 +459,7 @@ class Host {
   // The doorbell's thread: waits for a request (polling for spin_ after each one, then asleep),
   // runs it, writes the reply in the block and announces it. Never allocates once warm.
   void serveDoorbell() {
+    pthread_setname_np(pthread_self(), "nnrt-doorbell");  // for ps -L, gdb and perf
     auto& block = *reinterpret_cast<wire::DoorbellBlock*>(doorbell_.data());
     SyncScratch scratch;
     Writer out;

@@ -479,9 +479,10 @@ namespace {
 // The futex calls on a word in shared memory (no FUTEX_PRIVATE_FLAG: the other side is another
 // process).
 void futexWait(std::atomic<uint32_t>& word, uint32_t seen, std::chrono::nanoseconds slice) {
-  timespec timeout{static_cast<time_t>(slice.count() / 1'000'000'000), static_cast<long>(slice.count() % 1'000'000'000)};
-  syscall(SYS_futex, reinterpret_cast<uint32_t*>(&word), FUTEX_WAIT, seen, slice.count() > 0 ? &timeout : nullptr,
-          nullptr, 0);
+  timespec timeout{static_cast<time_t>(slice.count() / 1'000'000'000),
+                   static_cast<long>(slice.count() % 1'000'000'000)};
+  syscall(SYS_futex, reinterpret_cast<uint32_t*>(&word), FUTEX_WAIT, seen,
+          slice.count() > 0 ? &timeout : nullptr, nullptr, 0);
 }
 void futexWake(std::atomic<uint32_t>& word) {
   syscall(SYS_futex, reinterpret_cast<uint32_t*>(&word), FUTEX_WAKE, INT32_MAX, nullptr, nullptr, 0);
@@ -498,8 +499,8 @@ void cpuRelax() {
 
 }  // namespace
 
-uint32_t awaitChange(DoorbellWord& word, uint32_t seen, const DoorbellWord& other, std::chrono::nanoseconds spin,
-                     std::chrono::nanoseconds slice) {
+uint32_t awaitChange(DoorbellWord& word, uint32_t seen, const DoorbellWord& other,
+                     std::chrono::nanoseconds spin, std::chrono::nanoseconds slice) {
   uint32_t now = word.value.load(std::memory_order_acquire);
   if (now != seen) return now;
   // Polls in bursts. Between them, the processor goes to the other side when that side is ready

@@ -240,8 +240,9 @@ void writeExecutionReply(Writer& out, nnrt_status status, const nnrt_output_shap
 bool readExecutionReply(Reader& in, ExecutionReply& reply);
 // The most bytes an execution's reply message (header included) takes for `outputs` outputs.
 constexpr uint64_t maxExecutionReply(uint32_t outputs) {
-  return sizeof(Header) + sizeof(nnrt_status) + sizeof(uint32_t) + uint64_t{outputs} * sizeof(nnrt_output_shape) +
-         sizeof(uint8_t) + sizeof(nnrt_timing) + sizeof(uint64_t) + NNRT_REASON_SIZE * 4;
+  return sizeof(Header) + sizeof(nnrt_status) + sizeof(uint32_t) +
+         uint64_t{outputs} * sizeof(nnrt_output_shape) + sizeof(uint8_t) + sizeof(nnrt_timing) +
+         sizeof(uint64_t) + NNRT_REASON_SIZE * 4;
 }
 
 // ---- Descriptors and shared memory -------------------------------------------------------------
@@ -318,9 +319,9 @@ class SharedMemory {
 // FUTEX_PRIVATE_FLAG). One request at a time: the runtime lets one call hold the doorbell and sends
 // the others over the socket.
 struct DoorbellWord {
-  std::atomic<uint32_t> value{0};           // the sequence number, set by the side that announces
-  std::atomic<uint32_t> asleep{0};          // its waiter sleeps on `value` in the kernel
-  std::atomic<uint32_t> cpu{UINT32_MAX};    // the processor its waiter last polled on
+  std::atomic<uint32_t> value{0};         // the sequence number, set by the side that announces
+  std::atomic<uint32_t> asleep{0};        // its waiter sleeps on `value` in the kernel
+  std::atomic<uint32_t> cpu{UINT32_MAX};  // the processor its waiter last polled on
 };
 struct DoorbellBlock {
   static constexpr size_t kMessageBytes = 16 << 10;  // the largest request, and reply, it carries
@@ -331,14 +332,15 @@ struct DoorbellBlock {
   alignas(64) uint8_t requestBytes[kMessageBytes];
   alignas(64) uint8_t replyBytes[kMessageBytes];
 };
-static_assert(std::atomic<uint32_t>::is_always_lock_free && sizeof(std::atomic<uint32_t>) == sizeof(uint32_t));
+static_assert(std::atomic<uint32_t>::is_always_lock_free &&
+              sizeof(std::atomic<uint32_t>) == sizeof(uint32_t));
 
 // Waits until `word` is no longer `seen`: polls it for at most `spin`, then sleeps in the kernel
 // (saying so in the word) for at most `slice` (zero: until woken). `other` is the word the other
 // side waits on, which says whether that side sleeps and where it polls. Returns the word's value,
 // still `seen` when the slice ended first or the thread was woken for another reason.
-uint32_t awaitChange(DoorbellWord& word, uint32_t seen, const DoorbellWord& other, std::chrono::nanoseconds spin,
-                     std::chrono::nanoseconds slice);
+uint32_t awaitChange(DoorbellWord& word, uint32_t seen, const DoorbellWord& other,
+                     std::chrono::nanoseconds spin, std::chrono::nanoseconds slice);
 // Sets `word` to `value` (after everything this thread wrote before) and wakes its waiter when it
 // sleeps.
 void announce(DoorbellWord& word, uint32_t value);
