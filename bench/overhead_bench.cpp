@@ -6,9 +6,10 @@
 //   that each take 2 ms, with 1, 2, 4, 8 concurrent executions.
 //   *Isolated: the same with the cpu plugin in a driver host process (isolation: process); the
 //   isolation's cost is the difference to the variant without the suffix.
-//   SocketPairRoundTrip: the floor under that cost, measured in the same run: a 64-byte message
-//   to another process and back over a Unix-domain socket pair (one sendmsg and one
-//   recvmsg each way, as a driver host's execution at best).
+//   SocketPairRoundTrip: the floor of the socket path, measured in the same run: a 64-byte message
+//   to another process and back over a Unix-domain socket pair (one sendmsg and one recvmsg each
+//   way, as a driver host's execution over the socket at best; synchronous executions go through
+//   the execute doorbell in shared memory instead, docs/runtime.md).
 // The overhead is the difference between the *Runtime* and the *Direct* variants.
 #include <android/NeuralNetworks.h>
 #include <benchmark/benchmark.h>

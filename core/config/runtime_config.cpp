@@ -159,8 +159,9 @@ std::filesystem::path resolveLibrary(const std::string& library, const std::file
 
 Result<DeviceConfig> parseDevice(const Reader& r, const YAML::Node& node, const std::string& key,
                                  const std::filesystem::path& file, const std::filesystem::path& pluginDir) {
-  NNRT_RETURN_IF_ERROR(r.checkMap(
-      node, key, {"name", "library", "enabled", "watchdog", "isolation", "options", "performance"}));
+  NNRT_RETURN_IF_ERROR(r.checkMap(node, key,
+                                  {"name", "library", "enabled", "watchdog", "isolation", "isolation_spin_us",
+                                   "options", "performance"}));
   DeviceConfig d;
   d.line = node.Mark().line + 1;
   if (!node["name"]) return Unexpected(r.error(node, key + ".name", "missing"));
@@ -188,6 +189,19 @@ Result<DeviceConfig> parseDevice(const Reader& r, const YAML::Node& node, const 
       return Unexpected(
           r.error(node["isolation"], key + ".isolation", "'" + isolation + "' is not in-process or process"));
     }
+  }
+  if (const YAML::Node spin = node["isolation_spin_us"]) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t us, r.unsignedNumber(spin, key + ".isolation_spin_us"));
+    if (d.isolation != Isolation::Process) {
+      return Unexpected(
+          r.error(spin, key + ".isolation_spin_us", "applies only to a device with isolation: process"));
+    }
+    if (std::chrono::microseconds(us) > kMaxIsolationSpin) {
+      return Unexpected(
+          r.error(spin, key + ".isolation_spin_us",
+                  std::to_string(us) + " is more than " + std::to_string(kMaxIsolationSpin.count())));
+    }
+    d.isolationSpin = std::chrono::microseconds(us);
   }
   if (const YAML::Node options = node["options"]) {
     if (!options.IsMap()) return Unexpected(r.error(options, key + ".options", "expected a mapping of strings"));

@@ -1,6 +1,7 @@
 // configs/runtime.yaml as typed structs. Every key is documented in docs/configuration.md.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -33,6 +34,13 @@ struct PerformanceOverride {
 // of its own (core/device/remote_driver.hpp) that may crash without taking the application down.
 enum class Isolation { InProcess, Process };
 const char* isolationName(Isolation isolation);
+// With `isolation: process`, how long each side of a synchronous execution polls for the other
+// before it sleeps (core/device/host_connection.hpp, docs/runtime.md): about twice what waking a
+// sleeping thread of another process costs on a small VM (~20 µs), so that back-to-back executions
+// never sleep and an idle host stops polling within 50 µs of its last call. 0: no polling (every
+// execution over the socket).
+constexpr std::chrono::microseconds kDefaultIsolationSpin{50};
+constexpr std::chrono::microseconds kMaxIsolationSpin{10'000};
 
 struct DeviceConfig {
   std::string name;                    // unique; the device name (suffixed when a plugin offers several)
@@ -43,6 +51,7 @@ struct DeviceConfig {
   // off: on the caller's thread, for a driver one trusts to return (the built-in cpu).
   bool watchdog = true;
   Isolation isolation = Isolation::InProcess;
+  std::chrono::microseconds isolationSpin = kDefaultIsolationSpin;  // isolation_spin_us
   std::vector<std::pair<std::string, std::string>> options;  // passed to the plugin's open()
   PerformanceOverride performance;
   int line = 0;                        // 1-based line of the entry, for messages

@@ -34,7 +34,7 @@ std::unique_ptr<DeviceRegistry> DeviceRegistry::create(config::RuntimeConfig con
     }
     auto library = entry.isolation == config::Isolation::Process
                        ? loadRemoteDriver(config::locateRuntime(runtimeDirectory()).driverHost,
-                                          entry.libraryPath, entry.options)
+                                          entry.libraryPath, entry.options, entry.isolationSpin)
                        : DriverLibrary::load(entry.libraryPath, entry.options);
     if (!library) {
       logWarning("skipping device '" + entry.name + "': " + library.error().message);

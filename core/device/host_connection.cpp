@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <new>
 
 #include "core/support/log.hpp"
 
@@ -37,6 +38,9 @@ constexpr auto kExitWait = std::chrono::milliseconds(2000);
 // how long it polls at a time.
 constexpr auto kLinger = std::chrono::milliseconds(2);
 constexpr auto kPollSlice = std::chrono::milliseconds(100);
+// How long a caller waiting on the doorbell sleeps at a time before it looks whether the host is
+// still there (its end also wakes the caller at once: lost()).
+constexpr auto kDoorbellSlice = std::chrono::milliseconds(10);
 // The descriptor the host finds its socket on.
 constexpr int kHostFd = 3;
 
@@ -192,6 +196,41 @@ bool HostConnection::call(Writer& message, std::span<const int> fds, const std::
   return wait->answered;
 }
 
+std::shared_ptr<HostConnection::Doorbell> HostConnection::holdDoorbell(size_t requestSize, uint64_t maxReply,
+                                                                       uint64_t generation) {
+  if (requestSize > wire::DoorbellBlock::kMessageBytes || maxReply > wire::DoorbellBlock::kMessageBytes)
+    return nullptr;
+  std::shared_ptr<Doorbell> doorbell;
+  {
+    std::lock_guard lock(mutex_);
+    if (!connected_ || (generation != 0 && generation != generation_)) return nullptr;
+    doorbell = doorbell_;
+  }
+  if (!doorbell || doorbell->held.exchange(true, std::memory_order_acquire)) return nullptr;
+  return doorbell;
+}
+
+// Rings for the request in the doorbell, then waits for its reply: polls for spin_ (a short call
+// is answered within it), then sleeps on the reply word in slices, looking between them whether
+// the host is still there.
+HostConnection::Rung HostConnection::waitForReply(Doorbell& doorbell, uint64_t generation) {
+  wire::DoorbellBlock& block = *doorbell.block;
+  const uint32_t sequence = ++doorbell.sequence;
+  wire::announce(block.request, sequence);
+  std::chrono::nanoseconds spin = spin_;
+  while (true) {
+    const uint32_t reply = wire::awaitChange(block.reply, sequence - 1, block.request, spin, kDoorbellSlice);
+    if (reply == sequence) return Rung::Answered;
+    spin = {};
+    if (reply != sequence - 1) {  // written by something else than the host's doorbell thread
+      doorbell.dead = true;
+      restartHost("its execute doorbell holds a reply to no request");
+      return Rung::Lost;
+    }
+    if (doorbell.dead.load() || !connected(generation)) return Rung::Lost;
+  }
+}
+
 void HostConnection::wakeReaders() {
   std::lock_guard turn(readMutex_);
   readWake_.notify_all();
@@ -292,6 +331,15 @@ Result<void> HostConnection::start() {
     return fail(ResultCode::OP_FAILED, where + why + " (the driver host " + endOf(status) + ")");
   };
 
+  // The execute doorbell goes with Open (its memfd, and how long the host polls it).
+  std::shared_ptr<Doorbell> doorbell;
+  if (spin_.count() > 0) {
+    auto memory = wire::SharedMemory::create("nnrt-execute-doorbell", sizeof(wire::DoorbellBlock));
+    if (!memory) return failed("cannot make shared memory for the execute doorbell", kExitWait);
+    doorbell = std::make_shared<Doorbell>();
+    doorbell->memory = std::move(*memory);
+    doorbell->block = new (doorbell->memory.data()) wire::DoorbellBlock();
+  }
   Writer open;
   open.begin(Kind::Open, 0);
   open.putString(pluginPath_.string());
@@ -300,8 +348,12 @@ Result<void> HostConnection::start() {
     open.putString(key);
     open.putString(value);
   }
-  if (!wire::sendMessage(ours, open.finish()))
+  open.put<uint8_t>(doorbell != nullptr);
+  open.put<uint32_t>(static_cast<uint32_t>(spin_.count()));
+  const int doorbellFd[1] = {doorbell ? doorbell->memory.fd() : -1};
+  if (!wire::sendMessage(ours, open.finish(), std::span<const int>(doorbellFd, doorbell ? 1 : 0)))
     return failed("the driver host did not take the plugin", kExitWait);
+  if (doorbell) doorbell->memory.closeFd();  // the host has its own
   pollfd p{ours, POLLIN, 0};
   const auto until = Clock::now() + kOpenTimeout;
   int ready = 0;
@@ -347,6 +399,7 @@ Result<void> HostConnection::start() {
       pid_ = pid;
       connected_ = true;
       ++generation_;
+      doorbell_ = std::move(doorbell);
       startedAt_ = Clock::now();
       return {};
     }
@@ -396,10 +449,12 @@ bool HostConnection::lost() {
   pid_t pid;
   bool stopping;
   std::string killReason;
+  std::shared_ptr<Doorbell> doorbell;
   {
     std::lock_guard write(writeMutex_);
     std::lock_guard lock(mutex_);
     connected_ = false;
+    doorbell = std::move(doorbell_);
     inFlight.swap(pending_);
     unwaited_ = 0;
     pid = std::exchange(pid_, -1);
@@ -407,6 +462,10 @@ bool HostConnection::lost() {
     socket_ = -1;
     stopping = stopping_;
     killReason = std::exchange(killReason_, std::string());
+  }
+  if (doorbell) {  // a caller waiting on it sees its call failed at once
+    doorbell->dead = true;
+    wire::wakeAll(doorbell->block->reply);
   }
   const int status = reap(pid, stopping ? kExitWait : std::chrono::milliseconds(500));
   if (!stopping) {

@@ -543,11 +543,19 @@ nnrt_status proxyExecuteSync(nnrt_prepared_model* p, const nnrt_request* request
     prepared.giveArena(std::move(arena));
     return NNRT_STATUS_GENERAL_FAILURE;
   }
-  const int fds[1] = {arena->block.fd()};
   bool readOk = false;
-  const bool answered = driver.call(
-      message, std::span<const int>(fds, arena->sent ? 0 : 1),
-      [&](Reader& in) { readOk = wire::readExecutionReply(in, reply); }, prepared.generation);
+  auto read = [&](Reader& in) { readOk = wire::readExecutionReply(in, reply); };
+  // Through the doorbell once the host has the arena; over the socket the first time (with the
+  // arena's memfd), or when another call holds the doorbell.
+  HostConnection::Rung rung = HostConnection::Rung::Busy;
+  if (arena->sent)
+    rung = driver.ring(message, wire::maxExecutionReply(request->output_count), prepared.generation, read);
+  bool answered = rung == HostConnection::Rung::Answered;
+  if (rung == HostConnection::Rung::Busy) {
+    const int fds[1] = {arena->block.fd()};
+    answered =
+        driver.call(message, std::span<const int>(fds, arena->sent ? 0 : 1), read, prepared.generation);
+  }
   if (answered && !arena->sent) {
     arena->sent = true;
     arena->block.closeFd();  // the host has its own
@@ -664,8 +672,8 @@ void RemoteDriver::buildTable() {
 
 Result<std::shared_ptr<DriverLibrary>> loadRemoteDriver(
     const std::filesystem::path& hostProgram, const std::filesystem::path& pluginPath,
-    const std::vector<std::pair<std::string, std::string>>& options) {
-  auto remote = std::make_shared<RemoteDriver>(hostProgram, pluginPath, options);
+    const std::vector<std::pair<std::string, std::string>>& options, std::chrono::microseconds spin) {
+  auto remote = std::make_shared<RemoteDriver>(hostProgram, pluginPath, options, spin);
   NNRT_RETURN_IF_ERROR(remote->startFirst());
   std::weak_ptr<RemoteDriver> weak = remote;
   auto* plugin = reinterpret_cast<nnrt_plugin*>(remote.get());

@@ -120,7 +120,7 @@ TEST(ConfigTest, UnknownDeviceKey) {
   EXPECT_EQ(
       e,
       "/etc/nnrt/runtime.yaml:4: devices[0].enable: unknown key (expected one of: name, library, enabled, "
-      "watchdog, isolation, options, performance)");
+      "watchdog, isolation, isolation_spin_us, options, performance)");
 }
 
 TEST(ConfigTest, DevicesRunInProcessUnlessIsolated) {
@@ -135,6 +135,25 @@ TEST(ConfigTest, DevicesRunInProcessUnlessIsolated) {
   EXPECT_STREQ(isolationName(Isolation::Process), "process");
   EXPECT_EQ(errorOf("devices:\n  - name: a\n    library: a.so\n    isolation: sandbox\n"),
             "/etc/nnrt/runtime.yaml:4: devices[0].isolation: 'sandbox' is not in-process or process");
+}
+
+TEST(ConfigTest, IsolationSpinIsMicrosecondsForProcessDevicesOnly) {
+  auto config = parseConfig(
+      "devices:\n  - name: a\n    library: a.so\n    isolation: process\n"
+      "  - name: b\n    library: b.so\n    isolation: process\n    isolation_spin_us: 0\n"
+      "  - name: c\n    library: c.so\n    isolation: process\n    isolation_spin_us: 10000\n",
+      "/etc/nnrt/runtime.yaml", "/opt/plugins");
+  ASSERT_TRUE(config.has_value()) << config.error().message;
+  EXPECT_EQ(config->devices[0].isolationSpin, std::chrono::microseconds(50));  // the default
+  EXPECT_EQ(config->devices[1].isolationSpin, std::chrono::microseconds(0));
+  EXPECT_EQ(config->devices[2].isolationSpin, std::chrono::microseconds(10000));
+  EXPECT_EQ(
+      errorOf("devices:\n  - name: a\n    library: a.so\n    isolation_spin_us: 20\n"),
+      "/etc/nnrt/runtime.yaml:4: devices[0].isolation_spin_us: applies only to a device with isolation: "
+      "process");
+  EXPECT_EQ(errorOf("devices:\n  - name: a\n    library: a.so\n    isolation: process\n"
+                    "    isolation_spin_us: 10001\n"),
+            "/etc/nnrt/runtime.yaml:5: devices[0].isolation_spin_us: 10001 is more than 10000");
 }
 
 TEST(ConfigTest, WrongTypeNamesTheKey) {

@@ -4,10 +4,13 @@
 // answers again; a hung execution misses its deadline and its host is killed and restarted instead
 // of the device going out of service; a plugin that aborts while loading is skipped with the
 // signal named; no host process or descriptor is leaked. isolation_runtime.yaml lists the devices;
-// isolation_fallback_runtime.yaml is the run where the cpu takes over from a crashing device.
+// isolation_fallback_runtime.yaml is the run where the cpu takes over from a crashing device;
+// isolation_doorbell_runtime.yaml the run of the execute doorbell (synchronous executions through
+// shared memory): exact many times in a row, and a host killed or hung while a caller waits on it.
 #include <gtest/gtest.h>
 
 #include <dirent.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -24,6 +27,7 @@
 #include <android/NeuralNetworks.h>
 
 #include "core/device/device_registry.hpp"
+#include "core/device/host/wire.hpp"
 
 namespace {
 
@@ -43,6 +47,9 @@ constexpr bool kSanitized = false;
 
 bool inFallbackRun() {
   return nnrt::DeviceRegistry::global().find("crashing") != nullptr;
+}
+bool inDoorbellRun() {
+  return nnrt::DeviceRegistry::global().find("p_hang_negative") != nullptr;
 }
 
 const ANeuralNetworksDevice* deviceNamed(const std::string& name) {
@@ -191,7 +198,7 @@ std::string logOf(F&& body) {
 class IsolationTest : public testing::Test {
  protected:
   void SetUp() override {
-    if (inFallbackRun()) GTEST_SKIP() << "runs in isolation_test";
+    if (inFallbackRun() || inDoorbellRun()) GTEST_SKIP() << "runs in isolation_test";
   }
 };
 
@@ -450,6 +457,162 @@ TEST(IsolationStatus, AHostWhoseStatusHangsIsRestarted) {
   std::vector<float> out;
   EXPECT_EQ(run(c, kA, &kB, out), ANEURALNETWORKS_NO_ERROR);
   EXPECT_EQ(out, kSum);
+}
+
+// ---- The execute doorbell (isolation_doorbell_runtime.yaml) --------------------------------------
+
+class IsolationDoorbell : public testing::Test {
+ protected:
+  void SetUp() override {
+    if (!inDoorbellRun()) GTEST_SKIP() << "runs in isolation_doorbell_test";
+  }
+};
+
+// The execute doorbells this process has mapped (one per driver host that has one), as the
+// runtime's side sees them.
+std::vector<nnrt::wire::DoorbellBlock*> doorbells() {
+  std::vector<nnrt::wire::DoorbellBlock*> found;
+  std::ifstream maps("/proc/self/maps");
+  std::string line;
+  while (std::getline(maps, line)) {
+    if (line.find("memfd:nnrt-execute-doorbell") == std::string::npos) continue;
+    found.push_back(reinterpret_cast<nnrt::wire::DoorbellBlock*>(std::stoull(line, nullptr, 16)));
+  }
+  return found;
+}
+
+// How many requests all doorbells have answered.
+uint64_t doorbellReplies() {
+  uint64_t total = 0;
+  for (nnrt::wire::DoorbellBlock* d : doorbells())
+    total += d->reply.value.load();
+  return total;
+}
+
+// Whether a thread of this process sleeps in the kernel on a doorbell's reply word (FUTEX_WAIT, as
+// /proc/self/task/<tid>/syscall shows: the call's number, then its arguments in hexadecimal).
+bool aThreadSleepsOnADoorbell() {
+  const std::vector<nnrt::wire::DoorbellBlock*> blocks = doorbells();
+  DIR* dir = opendir("/proc/self/task");
+  bool found = false;
+  while (dirent* e = readdir(dir)) {
+    if (e->d_name[0] == '.') continue;
+    std::ifstream file(std::string("/proc/self/task/") + e->d_name + "/syscall");
+    long number = -1;
+    std::string address;
+    file >> number >> address;
+    if (number != SYS_futex || address.empty()) continue;
+    const uintptr_t word = std::stoull(address, nullptr, 16);
+    for (nnrt::wire::DoorbellBlock* d : blocks)
+      found = found || word == reinterpret_cast<uintptr_t>(&d->reply.value);
+  }
+  closedir(dir);
+  return found;
+}
+
+// 2000 executions in a row on the cpu in a driver host, each with other inputs, each exact; with
+// the doorbell every one after the first (which sends the arena's memfd over the socket) is
+// answered through it, and without it (isolation_spin_us: 0) none is.
+TEST_F(IsolationDoorbell, ManyExecutionsInARowAreExactThroughTheDoorbellAndWithoutIt) {
+  constexpr int kRuns = 2000;
+  EXPECT_EQ(doorbells().size(), 2u);  // rcpu and p_hang_negative; not rcpu_socket
+  AddModel m;
+  for (const char* device : {"rcpu", "rcpu_socket"}) {
+    SCOPED_TRACE(device);
+    Compilation c(m, device);
+    ASSERT_EQ(c.finished, ANEURALNETWORKS_NO_ERROR);
+    const uint64_t before = doorbellReplies();
+    std::vector<float> a(4), b(4), out;
+    uint32_t seed = 11;
+    int exact = 0;
+    for (int i = 0; i < kRuns; ++i) {
+      for (int k = 0; k < 4; ++k) {
+        seed = seed * 1664525u + 1013904223u;
+        a[k] = static_cast<float>(seed >> 16) - 32768.0f;  // integers below 2^16 and halves: sums exact
+        b[k] = static_cast<float>(i) + 0.5f * static_cast<float>(k);
+      }
+      ASSERT_EQ(run(c, a, &b, out), ANEURALNETWORKS_NO_ERROR) << "execution " << i;
+      bool same = true;
+      for (int k = 0; k < 4; ++k)
+        same = same && out[k] == a[k] + b[k];
+      exact += same;
+    }
+    EXPECT_EQ(exact, kRuns);
+    EXPECT_EQ(doorbellReplies() - before, std::string(device) == "rcpu" ? kRuns - 1 : 0);
+  }
+}
+
+// A host killed while a caller sleeps on its doorbell (its driver hangs): the caller gets
+// UNAVAILABLE_DEVICE within a second, the host comes back, and nothing is leaked.
+TEST_F(IsolationDoorbell, KillingTheHostWhileACallerWaitsOnTheDoorbellFailsTheCallPromptly) {
+  AddModel m;
+  Compilation c(m, "p_hang_negative");
+  ASSERT_EQ(c.finished, ANEURALNETWORKS_NO_ERROR);
+  std::vector<float> out;
+  ASSERT_EQ(run(c, kA, &kB, out), ANEURALNETWORKS_NO_ERROR);  // sends the arena
+  EXPECT_EQ(out, kSum);
+  const size_t fdsBefore = openFdCount();
+  std::string log = logOf([&] {
+    std::atomic<int> result{-1};
+    Clock::time_point returned;
+    std::thread caller([&] {
+      std::vector<float> hung;
+      result = run(c, kNegA, &kB, hung);
+      returned = Clock::now();
+    });
+    bool sleeping = false;
+    for (auto until = Clock::now() + std::chrono::seconds(5); !sleeping && Clock::now() < until;) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      sleeping = aThreadSleepsOnADoorbell();
+    }
+    const pid_t host = hostOf("libnnrt_driver_fault.so");
+    const auto killed = Clock::now();
+    EXPECT_GT(host, 0);
+    if (host > 0) kill(host, SIGKILL);
+    caller.join();
+    EXPECT_TRUE(sleeping);
+    EXPECT_EQ(result, ANEURALNETWORKS_UNAVAILABLE_DEVICE);
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(returned - killed).count();
+    EXPECT_LT(ms, 1000);
+    std::printf("kill to the caller's UNAVAILABLE_DEVICE: %lld ms\n", static_cast<long long>(ms));
+    ASSERT_TRUE(waitUntilAvailable("p_hang_negative"));
+  });
+  EXPECT_NE(log.find("was killed by signal 9 (SIGKILL)"), std::string::npos) << log;
+  Compilation again(m, "p_hang_negative");
+  ASSERT_EQ(again.finished, ANEURALNETWORKS_NO_ERROR);
+  for (int i = 0; i < 3; ++i) {  // the socket, then the new host's doorbell
+    ASSERT_EQ(run(again, kA, &kB, out), ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(out, kSum);
+  }
+  EXPECT_EQ(doorbells().size(), 2u);  // the dead host's is unmapped
+  EXPECT_EQ(openFdCount(), fdsBefore);
+  Hosts hosts = hostChildren();
+  EXPECT_EQ(hosts.running, 3);
+  EXPECT_EQ(hosts.zombies, 0);
+}
+
+// A driver that hangs in a call that came through the doorbell: the execution misses its deadline,
+// the host is killed and restarted, and the device answers again.
+TEST_F(IsolationDoorbell, AHangThroughTheDoorbellMissesItsDeadlineAndTheHostIsRestarted) {
+  AddModel m;
+  Compilation c(m, "p_hang_negative");
+  ASSERT_EQ(c.finished, ANEURALNETWORKS_NO_ERROR);
+  std::vector<float> out;
+  ASSERT_EQ(run(c, kA, &kB, out), ANEURALNETWORKS_NO_ERROR);
+  std::string log = logOf([&] {
+    const auto start = Clock::now();
+    EXPECT_EQ(run(c, kNegA, &kB, out, false, 200'000'000), ANEURALNETWORKS_MISSED_DEADLINE_TRANSIENT);
+    EXPECT_LT(Clock::now() - start, std::chrono::seconds(3));
+    ASSERT_TRUE(waitUntilAvailable("p_hang_negative"));
+  });
+  EXPECT_NE(log.find("its driver host process is killed and restarted"), std::string::npos) << log;
+  Compilation again(m, "p_hang_negative");
+  ASSERT_EQ(again.finished, ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(run(again, kA, &kB, out), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(out, kSum);
+  Hosts hosts = hostChildren();
+  EXPECT_EQ(hosts.running, 3);
+  EXPECT_EQ(hosts.zombies, 0);
 }
 
 }  // namespace

@@ -5,9 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstring>
+#include <new>
 #include <thread>
 #include <vector>
 
@@ -202,6 +205,99 @@ TEST(WireTest, RequestRoundTripKeepsEveryField) {
   Reader short_(out.bytes().data(), out.bytes().size());
   RequestHolder refused;
   EXPECT_FALSE(refused.read(short_, arena.data(), 70));
+}
+
+TEST(WireTest, ARequestHolderReadAgainHoldsOnlyTheNewRequest) {
+  uint32_t dimsA[2] = {4, 1}, dimsC[1] = {7};
+  nnrt_request_argument inputsA[3] = {
+      {0, {0, 0, 16}, 2, dimsA}, {1, {0, 0, 0}, 0, nullptr}, {0, {0, 16, 4}, 1, dimsC}};
+  nnrt_request_argument outputsA[1] = {{0, {0, 64, 16}, 0, nullptr}};
+  uint32_t dimsB[3] = {1, 2, 3}, dimsOut[2] = {5, 6};
+  nnrt_request_argument inputsB[1] = {{0, {0, 8, 24}, 3, dimsB}};
+  nnrt_request_argument outputsB[2] = {{0, {0, 32, 8}, 2, dimsOut}, {0, {0, 40, 4}, 0, nullptr}};
+  const nnrt_request a{inputsA, 3, outputsA, 1, nullptr, 0}, b{inputsB, 1, outputsB, 2, nullptr, 0};
+  std::vector<uint8_t> arena(128);
+  RequestHolder holder;
+  for (const nnrt_request* request : {&a, &b}) {
+    Writer out;
+    writeRequest(out, *request);
+    Reader in(out.bytes().data(), out.bytes().size());
+    ASSERT_TRUE(holder.read(in, arena.data(), arena.size()));
+  }
+  const nnrt_request& r = holder.view();
+  ASSERT_EQ(r.input_count, 1u);
+  ASSERT_EQ(r.output_count, 2u);
+  EXPECT_EQ(r.inputs[0].location.offset, 8u);
+  EXPECT_EQ(arrayOf(r.inputs[0].dimensions, r.inputs[0].rank), (std::vector<uint32_t>{1, 2, 3}));
+  EXPECT_EQ(arrayOf(r.outputs[0].dimensions, r.outputs[0].rank), (std::vector<uint32_t>{5, 6}));
+  EXPECT_EQ(r.outputs[1].dimensions, nullptr);
+  EXPECT_EQ(r.outputs[1].location.length, 4u);
+}
+
+TEST(WireTest, AnExecutionReplyReadAgainHoldsOnlyTheNewReply) {
+  nnrt_output_shape shapes[1] = {{1, {9}, 1}};
+  Writer first, second;
+  writeExecutionReply(first, NNRT_STATUS_NONE, shapes, 1, {1, 2}, "a reason longer than a short string's");
+  writeExecutionReply(second, NNRT_STATUS_GENERAL_FAILURE, nullptr, 1, {UINT64_MAX, UINT64_MAX}, nullptr);
+  ExecutionReply reply;
+  Reader in1(first.bytes().data(), first.bytes().size());
+  ASSERT_TRUE(readExecutionReply(in1, reply));
+  ASSERT_EQ(reply.shapes.size(), 1u);
+  Reader in2(second.bytes().data(), second.bytes().size());
+  ASSERT_TRUE(readExecutionReply(in2, reply));
+  EXPECT_EQ(reply.status, NNRT_STATUS_GENERAL_FAILURE);
+  EXPECT_TRUE(reply.shapes.empty());
+  EXPECT_EQ(reply.timing.time_on_device, UINT64_MAX);
+  EXPECT_EQ(reply.reason, "");
+}
+
+// The doorbell's words between two processes: a child answers each request n with 3n + 1 in the
+// reply area, polling (50 µs) or only sleeping (0); a wait on a word nobody changes ends with its slice.
+TEST(WireTest, DoorbellWordsCarryRequestsAndRepliesBetweenProcesses) {
+  for (const auto spin : {std::chrono::microseconds(50), std::chrono::microseconds(0)}) {
+    SCOPED_TRACE(spin.count());
+    auto memory = SharedMemory::create("wire-test-doorbell", sizeof(DoorbellBlock));
+    ASSERT_TRUE(memory);
+    auto& block = *new (memory->data()) DoorbellBlock();
+    constexpr uint32_t kRequests = 500;
+    const pid_t child = fork();
+    if (child == 0) {
+      uint32_t seen = 0;
+      while (seen < kRequests) {
+        const uint32_t rung = awaitChange(block.request, seen, block.reply, spin, {});
+        if (rung == seen) continue;
+        uint32_t n;
+        std::memcpy(&n, block.requestBytes, sizeof(n));
+        const uint32_t answer = 3 * n + 1;
+        std::memcpy(block.replyBytes, &answer, sizeof(answer));
+        announce(block.reply, rung);
+        seen = rung;
+      }
+      _exit(0);
+    }
+    ASSERT_GT(child, 0);
+    int right = 0;
+    for (uint32_t sequence = 1; sequence <= kRequests; ++sequence) {
+      const uint32_t n = sequence * 7;
+      std::memcpy(block.requestBytes, &n, sizeof(n));
+      announce(block.request, sequence);
+      while (awaitChange(block.reply, sequence - 1, block.request, spin, std::chrono::milliseconds(10)) !=
+             sequence) {
+      }
+      uint32_t answer;
+      std::memcpy(&answer, block.replyBytes, sizeof(answer));
+      right += answer == 3 * n + 1;
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+    EXPECT_EQ(right, static_cast<int>(kRequests));
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    const auto start = std::chrono::steady_clock::now();
+    EXPECT_EQ(awaitChange(block.reply, kRequests, block.request, spin, std::chrono::milliseconds(20)),
+              kRequests);
+    EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(20));
+    EXPECT_EQ(block.reply.asleep.load(), 0u);
+  }
 }
 
 TEST(WireTest, ExecutionReplyRoundTrip) {

@@ -11,10 +11,17 @@
 // someone else reads by then), so a long or hung call delays the others by a tick at most. A
 // driver that hangs holds one thread; the runtime kills the process when a wait on it ends. The
 // process exits when the runtime's end of the socket closes.
+//
+// Synchronous executions come through the execute doorbell (wire::DoorbellBlock) when the runtime
+// sent one with Open: a thread of its own runs each request rung, then polls the doorbell for the
+// next one for the runtime's spin bound (so back-to-back executions never wait for a wake-up),
+// then sleeps on it in the kernel until rung again.
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -65,11 +72,17 @@ struct Prepared {
 class Host {
  public:
   explicit Host(int socket) : socket_(socket) {}
+  // The execute doorbell, served from serve() on (by a thread of its own), polled for `spin`.
+  void setDoorbell(wire::SharedMemory block, std::chrono::microseconds spin) {
+    doorbell_ = std::move(block);
+    spin_ = spin;
+  }
   // Serves until the runtime closes the socket.
   // Serves until the runtime closes the socket. False when calls into the driver are still running
   // then (a driver that never returns): nothing is released or closed under them.
   bool serve() {
     std::thread([this] { standby(); }).detach();
+    if (doorbell_.data() != nullptr) std::thread([this] { serveDoorbell(); }).detach();
     startReader();
     std::unique_lock lock(mutex_);
     ended_.wait(lock, [&] { return closed_; });
@@ -364,7 +377,60 @@ class Host {
     c->host->reply(out);
   }
 
+  // What a synchronous execution reuses from one to the next: nothing is allocated once it has held
+  // a request as large.
+  struct SyncScratch {
+    wire::RequestHolder request;
+    std::vector<nnrt_output_shape> shapes;
+  };
+
+  // The arena `arenaId` of a prepared model: the block in fds[0] when the runtime sent one (it
+  // replaces any of that id), else the one it sent before; null when there is none.
+  static std::shared_ptr<wire::SharedMemory> arenaOf(Prepared& p, uint32_t arenaId, std::vector<int>& fds) {
+    std::lock_guard lock(p.mutex);
+    if (!fds.empty()) {
+      auto block = wire::SharedMemory::adopt(takeFd(fds, 0), true);
+      if (block) p.arenas[arenaId] = std::make_shared<wire::SharedMemory>(std::move(*block));
+    }
+    auto it = p.arenas.find(arenaId);
+    return it != p.arenas.end() ? it->second : nullptr;
+  }
+
+  static void refuseExecution(Writer& out) {
+    wire::writeExecutionReply(out, NNRT_STATUS_INVALID_ARGUMENT, nullptr, 0, {UINT64_MAX, UINT64_MAX},
+                              "driver host: malformed execution message or unknown prepared model");
+  }
+
+  // Runs an ExecuteSync request (from the socket or the doorbell); writes the reply's body to `out`.
+  void executeSync(Reader& in, Writer& out, std::vector<int>& fds, SyncScratch& scratch) {
+    std::shared_ptr<Prepared> prepared = findPrepared(in.get<uint64_t>());
+    const uint32_t arenaId = in.get<uint32_t>();
+    const uint8_t measure = in.get<uint8_t>();
+    const uint64_t deadline = in.get<uint64_t>();
+    const uint64_t loopTimeout = in.get<uint64_t>();
+    std::shared_ptr<wire::SharedMemory> arena =
+        prepared && in.ok() ? arenaOf(*prepared, arenaId, fds) : nullptr;
+    if (!arena || !scratch.request.read(in, arena->data(), arena->size())) return refuseExecution(out);
+    const nnrt_request& request = scratch.request.view();
+    scratch.shapes.assign(request.output_count, nnrt_output_shape{});
+    nnrt_timing timing{UINT64_MAX, UINT64_MAX};
+    nnrt_reason reason{};
+    nnrt_status s =
+        api().execute_synchronously_1_3(prepared->handle, &request, measure, deadline, loopTimeout,
+                                        scratch.shapes.data(), request.output_count, &timing, &reason);
+    prepared->ended();
+    reason.message[sizeof(reason.message) - 1] = '\0';
+    const bool withShapes = s == NNRT_STATUS_NONE || s == NNRT_STATUS_OUTPUT_INSUFFICIENT_SIZE;
+    wire::writeExecutionReply(out, s, withShapes ? scratch.shapes.data() : nullptr, request.output_count,
+                              timing, reason.message);
+  }
+
   void execute(Kind kind, uint64_t callId, Reader& in, Writer& out, std::vector<int>& fds) {
+    if (kind == Kind::ExecuteSync) {
+      SyncScratch scratch;
+      executeSync(in, out, fds, scratch);
+      return reply(out);
+    }
     auto context = std::make_shared<ExecuteContext>();
     context->host = this;
     context->callId = callId;
@@ -373,38 +439,13 @@ class Host {
     const uint8_t measure = in.get<uint8_t>();
     const uint64_t deadline = in.get<uint64_t>();
     const uint64_t loopTimeout = in.get<uint64_t>();
-    bool ok = context->prepared != nullptr && in.ok();
-    if (ok) {
-      Prepared& p = *context->prepared;
-      std::lock_guard lock(p.mutex);
-      if (!fds.empty()) {
-        auto block = wire::SharedMemory::adopt(takeFd(fds, 0), true);
-        if (block) p.arenas[arenaId] = std::make_shared<wire::SharedMemory>(std::move(*block));
-      }
-      auto it = p.arenas.find(arenaId);
-      if (it != p.arenas.end()) context->arena = it->second;
-    }
-    ok = ok && context->arena && context->request.read(in, context->arena->data(), context->arena->size());
-    if (!ok) {
-      wire::writeExecutionReply(out, NNRT_STATUS_INVALID_ARGUMENT, nullptr, 0, {UINT64_MAX, UINT64_MAX},
-                                "driver host: malformed execution message or unknown prepared model");
+    if (context->prepared != nullptr && in.ok()) context->arena = arenaOf(*context->prepared, arenaId, fds);
+    if (!context->arena || !context->request.read(in, context->arena->data(), context->arena->size())) {
+      refuseExecution(out);
       return reply(out);
     }
     const nnrt_request& request = context->request.view();
     nnrt_reason reason{};
-    if (kind == Kind::ExecuteSync) {
-      std::vector<nnrt_output_shape> shapes(request.output_count);
-      nnrt_timing timing{UINT64_MAX, UINT64_MAX};
-      nnrt_status s =
-          api().execute_synchronously_1_3(context->prepared->handle, &request, measure, deadline, loopTimeout,
-                                          shapes.data(), request.output_count, &timing, &reason);
-      context->prepared->ended();
-      reason.message[sizeof(reason.message) - 1] = '\0';
-      const bool withShapes = s == NNRT_STATUS_NONE || s == NNRT_STATUS_OUTPUT_INSUFFICIENT_SIZE;
-      wire::writeExecutionReply(out, s, withShapes ? shapes.data() : nullptr, request.output_count, timing,
-                                reason.message);
-      return reply(out);
-    }
     void* id = addContext(context);
     nnrt_status s = api().execute_1_3(context->prepared->handle, &request, measure, deadline, loopTimeout,
                                       &executeCallback, id, &reason);
@@ -412,6 +453,59 @@ class Host {
       reason.message[sizeof(reason.message) - 1] = '\0';
       wire::writeExecutionReply(out, s, nullptr, 0, {UINT64_MAX, UINT64_MAX}, reason.message);
       reply(out);
+    }
+  }
+
+  // The doorbell's thread: waits for a request (polling for spin_ after each one, then asleep),
+  // runs it, writes the reply in the block and announces it. Never allocates once warm.
+  void serveDoorbell() {
+    pthread_setname_np(pthread_self(), "nnrt-doorbell");  // for ps -L, gdb and perf
+    auto& block = *reinterpret_cast<wire::DoorbellBlock*>(doorbell_.data());
+    SyncScratch scratch;
+    Writer out;
+    std::vector<int> noFds;
+    // Requests are numbered from 1 in a new block: one rung before this thread first looks (it
+    // starts with serve(), after the Open reply) is still seen as new.
+    uint32_t seen = 0;
+    std::chrono::nanoseconds spin{};  // no call to follow before the first
+    while (true) {
+      const uint32_t rung = wire::awaitChange(block.request, seen, block.reply, spin, {});
+      if (rung == seen) {  // woken for nothing
+        spin = {};
+        continue;
+      }
+      seen = rung;
+      {
+        std::lock_guard lock(mutex_);
+        if (closed_) return;
+        ++busy_;
+      }
+      const size_t size = std::min<size_t>(block.requestSize, sizeof(block.requestBytes));
+      wire::Header header{};
+      if (size >= sizeof(header)) std::memcpy(&header, block.requestBytes, sizeof(header));
+      out.begin(Kind::ExecuteSync, header.callId);
+      if (size >= sizeof(header) && header.kind == static_cast<uint32_t>(Kind::ExecuteSync) &&
+          header.size <= size - sizeof(header)) {
+        Reader in(block.requestBytes + sizeof(header), header.size);
+        executeSync(in, out, noFds, scratch);
+      } else {
+        refuseExecution(out);
+      }
+      const std::vector<uint8_t>* bytes = &out.finish();
+      if (bytes->size() > sizeof(block.replyBytes)) {  // the runtime sends only requests whose reply fits
+        out.begin(Kind::ExecuteSync, header.callId);
+        wire::writeExecutionReply(out, NNRT_STATUS_GENERAL_FAILURE, nullptr, 0, {UINT64_MAX, UINT64_MAX},
+                                  "driver host: the execution's reply does not fit the doorbell");
+        bytes = &out.finish();
+      }
+      std::memcpy(block.replyBytes, bytes->data(), bytes->size());
+      block.replySize = static_cast<uint32_t>(bytes->size());
+      wire::announce(block.reply, rung);
+      {
+        std::lock_guard lock(mutex_);
+        --busy_;
+      }
+      spin = spin_;
     }
   }
 
@@ -450,6 +544,8 @@ class Host {
   }
 
   int socket_;
+  wire::SharedMemory doorbell_;  // the execute doorbell's block, when the runtime sent one
+  std::chrono::microseconds spin_{};
   wire::Receiver receiver_;  // used by the thread that has the turn
   std::mutex writeMutex_;
   std::mutex mutex_;
@@ -549,8 +645,21 @@ int run(int socket) {
     std::string value = in.getString();
     options.emplace_back(std::move(key), std::move(value));
   }
+  const bool hasDoorbell = in.get<uint8_t>() != 0;
+  const auto spin = std::chrono::microseconds(in.get<uint32_t>());
   // Never destroyed: driver threads may call back into it until the process ends.
   Host& host = *new Host(socket);
+  if (hasDoorbell && in.ok()) {
+    auto block = wire::SharedMemory::adopt(fds.empty() ? -1 : std::exchange(fds[0], -1), true);
+    if (!block || block->size() < sizeof(wire::DoorbellBlock)) {
+      logError("driver host: the execute doorbell from the runtime cannot be mapped");
+      return 1;
+    }
+    host.setDoorbell(std::move(*block), spin);
+  }
+  for (int fd : fds) {
+    if (fd >= 0) close(fd);
+  }
   Writer out;
   out.begin(Kind::Open, header.callId);
   auto library = [&]() -> Result<std::shared_ptr<DriverLibrary>> {

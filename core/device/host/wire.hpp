@@ -11,6 +11,8 @@
 // body makes it fail, and the message is refused.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -123,12 +125,19 @@ class Reader {
   }
   template <class T>
   std::vector<T> getArray() {
-    const uint32_t count = get<uint32_t>();
     std::vector<T> values;
-    if (!take(uint64_t{count} * sizeof(T))) return values;
+    getArrayInto(values);
+    return values;
+  }
+  // Reads an array into `values` (replacing what it held; its capacity is kept). Returns the count.
+  template <class T>
+  uint32_t getArrayInto(std::vector<T>& values) {
+    const uint32_t count = get<uint32_t>();
+    values.clear();
+    if (!take(uint64_t{count} * sizeof(T))) return 0;
     values.resize(count);
     if (count > 0) std::memcpy(values.data(), data_ + at_ - sizeof(T) * count, sizeof(T) * count);
-    return values;
+    return count;
   }
   std::string getString() {
     uint64_t size = 0;
@@ -205,13 +214,15 @@ class ModelHolder {
 void writeRequest(Writer& out, const nnrt_request& request);
 class RequestHolder {
  public:
-  // False when malformed or when an argument lies outside the `poolSize` bytes at `pool`.
+  // False when malformed or when an argument lies outside the `poolSize` bytes at `pool`. Replaces
+  // the request read before: a holder read again allocates nothing once it has held one as large.
   bool read(Reader& in, uint8_t* pool, uint64_t poolSize);
   const nnrt_request& view() const { return view_; }
 
  private:
   std::vector<nnrt_request_argument> inputs_, outputs_;
-  std::deque<std::vector<uint32_t>> dims_;
+  std::vector<uint32_t> dims_, dimsRead_;  // every argument's dimensions, one after another
+  std::vector<size_t> dimsAt_;             // where each argument's begin in dims_
   nnrt_memory_pool pool_{};
   nnrt_request view_{};
 };
@@ -225,7 +236,14 @@ struct ExecutionReply {
 };
 void writeExecutionReply(Writer& out, nnrt_status status, const nnrt_output_shape* shapes, uint32_t count,
                          nnrt_timing timing, const char* reason);
+// Replaces what `reply` held (keeping its capacity: a reply read again allocates nothing).
 bool readExecutionReply(Reader& in, ExecutionReply& reply);
+// The most bytes an execution's reply message (header included) takes for `outputs` outputs.
+constexpr uint64_t maxExecutionReply(uint32_t outputs) {
+  return sizeof(Header) + sizeof(nnrt_status) + sizeof(uint32_t) +
+         uint64_t{outputs} * sizeof(nnrt_output_shape) + sizeof(uint8_t) + sizeof(nnrt_timing) +
+         sizeof(uint64_t) + NNRT_REASON_SIZE * 4;
+}
 
 // ---- Descriptors and shared memory -------------------------------------------------------------
 
@@ -288,5 +306,45 @@ class SharedMemory {
   uint8_t* data_ = nullptr;
   uint64_t size_ = 0;
 };
+
+// ---- The execute doorbell ----------------------------------------------------------------------
+
+// The fast path of a synchronous execution: a block of shared memory (a memfd the runtime sends with
+// Open) holding one request and one reply, the same messages as on the socket, and a sequence word
+// for each. The runtime writes a request, sets `request` to its number and "rings" (wakes the host
+// if it sleeps); the host runs it, writes the reply and sets `reply` to the same number. Each side
+// waits for the other's word first by polling it for a bounded time (the wake-up of a sleeping
+// thread by another process costs about as much as a socket round trip, ~20 µs on a small VM; a
+// poll answers in well under one), then in the kernel (FUTEX_WAIT on the shared word, so not
+// FUTEX_PRIVATE_FLAG). One request at a time: the runtime lets one call hold the doorbell and sends
+// the others over the socket.
+struct DoorbellWord {
+  std::atomic<uint32_t> value{0};         // the sequence number, set by the side that announces
+  std::atomic<uint32_t> asleep{0};        // its waiter sleeps on `value` in the kernel
+  std::atomic<uint32_t> cpu{UINT32_MAX};  // the processor its waiter last polled on
+};
+struct DoorbellBlock {
+  static constexpr size_t kMessageBytes = 16 << 10;  // the largest request, and reply, it carries
+  alignas(64) DoorbellWord request;                  // announced by the runtime, awaited by the host
+  uint32_t requestSize = 0;                          // the request's bytes in `requestBytes`
+  alignas(64) DoorbellWord reply;                    // announced by the host, awaited by the runtime
+  uint32_t replySize = 0;
+  alignas(64) uint8_t requestBytes[kMessageBytes];
+  alignas(64) uint8_t replyBytes[kMessageBytes];
+};
+static_assert(std::atomic<uint32_t>::is_always_lock_free &&
+              sizeof(std::atomic<uint32_t>) == sizeof(uint32_t));
+
+// Waits until `word` is no longer `seen`: polls it for at most `spin`, then sleeps in the kernel
+// (saying so in the word) for at most `slice` (zero: until woken). `other` is the word the other
+// side waits on, which says whether that side sleeps and where it polls. Returns the word's value,
+// still `seen` when the slice ended first or the thread was woken for another reason.
+uint32_t awaitChange(DoorbellWord& word, uint32_t seen, const DoorbellWord& other,
+                     std::chrono::nanoseconds spin, std::chrono::nanoseconds slice);
+// Sets `word` to `value` (after everything this thread wrote before) and wakes its waiter when it
+// sleeps.
+void announce(DoorbellWord& word, uint32_t value);
+// Wakes whoever sleeps on `word`, whatever its value.
+void wakeAll(DoorbellWord& word);
 
 }  // namespace nnrt::wire

@@ -18,6 +18,8 @@
 //   shapes_garbage                execute_synchronously_1_3 reports is_sufficient 0xAB
 //   execute_crashes_on_negative   an execution whose first input starts with a negative number
 //                                 crashes the process (SIGSEGV); others run (isolation: process only)
+//   execute_hangs_on_negative     an execution whose first input starts with a negative number
+//                                 never returns; others run
 // Faults the SDK cannot express (a callback withheld or repeated, bytes other than 0/1) wrap its
 // generated C entry points.
 #include <atomic>
@@ -53,6 +55,11 @@ class FaultPrepared : public PreparedModel {
       float first;
       std::memcpy(&first, a.data(), sizeof(float));
       if (first < 0) std::raise(SIGSEGV);  // as a driver that dereferences NULL
+    }
+    if (fault_ == "execute_hangs_on_negative" && a.size() >= sizeof(float)) {
+      float first;
+      std::memcpy(&first, a.data(), sizeof(float));
+      if (first < 0) hangForever();
     }
     NNRT_ASSIGN_OR_RETURN(auto b, request.inputBytes(1));
     NNRT_ASSIGN_OR_RETURN(auto out, request.outputBytes(0));
