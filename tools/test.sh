@@ -43,7 +43,6 @@ for sanitizer in thread address; do
   echo "== fault_test, isolation_test: devices in driver hosts ($sanitizer sanitizer)"
   for config in fault_process_runtime:FaultTest fault_process_fallback_runtime:FaultFallback \
                 isolation_runtime:-IsolationFallback isolation_fallback_runtime:IsolationFallback \
-                isolation_status_runtime:IsolationStatus \
                 isolation_doorbell_runtime:IsolationDoorbell; do
     yaml=${config%%:*} suite=${config#*:}
     test=fault_test; [[ $yaml == isolation* ]] && test=isolation_test

@@ -126,9 +126,6 @@ class DriverDevice {
   bool inService() const { return guard_->inService(); }
   bool healthy() const { return guard_->healthy(); }
   void setHealthy(bool healthy) { guard_->setHealthy(healthy); }
-  // A driver in a host process (isolation: process) that stopped answering is killed and restarted,
-  // logging `why`; true when that happened. An in-process driver cannot be stopped: false.
-  bool restartHostedDriver(const std::string& why) { return guard_->restartHosted(why); }
 
   struct Support {
     std::vector<bool> supported;       // per main-subgraph operation

@@ -77,12 +77,6 @@ class DriverGuard {
   // Marks the device unusable for good and logs why, once. With a restart hook (a device whose
   // driver runs in a host process), restarts the driver instead: the stuck call ends with the host.
   void takeOutOfService(const std::string& why);
-  // With a restart hook: kills and restarts the driver's host, logging `why`; true. Without: false.
-  bool restartHosted(const std::string& why) {
-    if (!restart_) return false;
-    takeOutOfService(why);
-    return true;
-  }
   // Set once, before the first call.
   void setRestartHook(std::function<void(const std::string& why)> restart) { restart_ = std::move(restart); }
 

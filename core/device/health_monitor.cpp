@@ -10,7 +10,6 @@ namespace nnrt {
 struct HealthMonitor::Probe {
   std::shared_ptr<DriverDevice> device;
   std::atomic<bool> inFlight{false};
-  uint32_t unanswered = 0;  // consecutive checks that found the last question unanswered (timer thread only)
 };
 
 namespace {
@@ -50,17 +49,10 @@ HealthMonitor::~HealthMonitor() { timer_.reset(); }
 void HealthMonitor::check() {
   for (const auto& probe : probes_) {
     if (probe->inFlight.exchange(true)) {
-      // The previous question is still unanswered. A driver host is restarted after a few such
-      // checks (its hung getStatus ends with it, and the new host is asked at the next check).
+      // The previous question is still unanswered.
       setAvailability(*probe->device, false, "getStatus did not answer");
-      if (++probe->unanswered == kRestartAfterUnanswered &&
-          probe->device->restartHostedDriver("getStatus did not answer for " +
-                                             std::to_string(kRestartAfterUnanswered) + " health checks")) {
-        probe->unanswered = 0;
-      }
       continue;
     }
-    probe->unanswered = 0;
     std::thread([probe] {
       int32_t status = probe->device->queryStatus();
       bool ok = status == NNRT_DEVICE_STATUS_AVAILABLE || status == NNRT_DEVICE_STATUS_BUSY;

@@ -1,9 +1,7 @@
 // The periodic device health check: every interval, each device's getStatus is asked (on a thread of
 // its own, so a hung driver cannot stall the runtime). OFFLINE, UNKNOWN, or no answer by the next
 // check marks the device unavailable; AVAILABLE or BUSY marks it available again. New compilations
-// route around unavailable devices; executions on them take the fallback path. A driver in a host
-// process whose getStatus stays unanswered for kRestartAfterUnanswered checks is killed and
-// restarted (an in-process driver's stuck thread cannot be stopped: the device stays unavailable).
+// route around unavailable devices; executions on them take the fallback path.
 #pragma once
 
 #include <chrono>
@@ -21,7 +19,6 @@ class HealthMonitor {
   ~HealthMonitor();
   // One round of checks now (the timer calls this).
   void check();
-  static constexpr uint32_t kRestartAfterUnanswered = 3;
 
  private:
   struct Probe;

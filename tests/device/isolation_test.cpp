@@ -437,28 +437,6 @@ TEST(IsolationFallback, ACrashDuringExecutionFallsBackToTheCpu) {
   EXPECT_TRUE(waitUntilAvailable("crashing"));
 }
 
-// isolation_status_runtime.yaml: a hosted device whose getStatus never returns is unavailable, and
-// its host is killed and restarted after three unanswered health checks (and again, as the new one
-// hangs too), instead of the device staying unavailable for good with a stuck question.
-TEST(IsolationStatus, AHostWhoseStatusHangsIsRestarted) {
-  auto silent = nnrt::DeviceRegistry::global().find("silent");
-  if (silent == nullptr) GTEST_SKIP() << "runs in isolation_status_test";
-  std::string log = logOf([] { std::this_thread::sleep_for(std::chrono::milliseconds(2500)); });
-  EXPECT_NE(log.find("device 'silent' (plugin 'fault'): getStatus did not answer for 3 health checks; its driver "
-                     "host process is killed and restarted"),
-            std::string::npos)
-      << log;
-  EXPECT_FALSE(silent->available());
-  EXPECT_EQ(ANeuralNetworksDevice_wait(deviceNamed("silent")), ANEURALNETWORKS_UNAVAILABLE_DEVICE);
-  // The cpu is unaffected.
-  AddModel m;
-  Compilation c(m, "cpu");
-  ASSERT_EQ(c.finished, ANEURALNETWORKS_NO_ERROR);
-  std::vector<float> out;
-  EXPECT_EQ(run(c, kA, &kB, out), ANEURALNETWORKS_NO_ERROR);
-  EXPECT_EQ(out, kSum);
-}
-
 // ---- The execute doorbell (isolation_doorbell_runtime.yaml) --------------------------------------
 
 class IsolationDoorbell : public testing::Test {
