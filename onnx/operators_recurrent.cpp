@@ -48,6 +48,17 @@ Result<uint32_t> directionCount(GraphBuilder& b, const std::string& direction) {
   return direction == "bidirectional" ? 2u : 1u;
 }
 
+// sequence_lens (input 4), when given, must be the whole sequence for every batch entry: the NNAPI
+// recurrent operations have no per-entry lengths.
+Result<void> refuseShortSequences(GraphBuilder& b, uint32_t seq) {
+  NNRT_ASSIGN_OR_RETURN(const Value* lengths, b.input(4));
+  if (lengths == nullptr) return {};
+  NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> values, b.constantInts(4));
+  for (int32_t v : values)
+    if (v != static_cast<int32_t>(seq)) return b.refused("sequence_lens shorter than the sequence");
+  return {};
+}
+
 }  // namespace
 
 // RNN (one layer) -> UNIDIRECTIONAL_SEQUENCE_RNN per direction: W [dirs, hidden, input] and
@@ -96,12 +107,7 @@ Result<void> mapRnn(GraphBuilder& b) {
         bias[d * hidden + i] = values[2 * d * hidden + i] + values[(2 * d + 1) * hidden + i];
     }
   }
-  NNRT_ASSIGN_OR_RETURN(const Value* lengths, b.input(4));
-  if (lengths != nullptr) {
-    NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> values, b.constantInts(4));
-    for (int32_t v : values)
-      if (v != static_cast<int32_t>(seq)) return b.refused("sequence_lens shorter than the sequence");
-  }
+  NNRT_RETURN_IF_ERROR(refuseShortSequences(b, seq));
   const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32;
   NNRT_ASSIGN_OR_RETURN(const Value* initial, b.input(5));
   uint32_t initialOperand = kNoOperand;
@@ -158,6 +164,8 @@ Result<void> mapRnn(GraphBuilder& b) {
   return defineDirections(b, 1, yhs, yhDims, layout == 0 ? 0 : 1);
 }
 
+namespace {
+
 // What LSTM and GRU check alike: X 3-D float32 of a known shape, the direction, no activation_alpha,
 // activation_beta or clip, and `activations`, when given, the defaults `gates` for every direction.
 struct RecurrentInput {
@@ -186,6 +194,8 @@ Result<RecurrentInput> recurrentInput(GraphBuilder& b, const std::vector<std::st
   }
   return RecurrentInput{x, dirs, direction == "reverse"};
 }
+
+}  // namespace
 
 // LSTM (one layer, default activations) -> UNIDIRECTIONAL_SEQUENCE_LSTM per direction: ONNX's gate blocks
 // (i, o, f, c in W [dirs, 4H, I], R [dirs, 4H, H], B [dirs, 8H] as Wb then Rb, P [dirs, 3H] as i, o, f)
@@ -217,12 +227,7 @@ Result<void> mapLstm(GraphBuilder& b) {
         bias[d * 4 * H + i] = values[d * 8 * H + i] + values[d * 8 * H + 4 * H + i];
     }
   }
-  NNRT_ASSIGN_OR_RETURN(const Value* lengths, b.input(4));
-  if (lengths != nullptr) {
-    NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> values, b.constantInts(4));
-    for (int32_t v : values)
-      if (v != static_cast<int32_t>(seq)) return b.refused("sequence_lens shorter than the sequence");
-  }
+  NNRT_RETURN_IF_ERROR(refuseShortSequences(b, seq));
   std::vector<float> peepholes;
   NNRT_ASSIGN_OR_RETURN(const Value* pInput, b.input(7));
   if (pInput != nullptr) {
@@ -351,12 +356,7 @@ Result<void> mapGru(GraphBuilder& b) {
     if (biases.size() != size_t{dirs} * 6 * H)
       return b.refused("B must have 6 * hidden_size values per direction");
   }
-  NNRT_ASSIGN_OR_RETURN(const Value* lengths, b.input(4));
-  if (lengths != nullptr) {
-    NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> values, b.constantInts(4));
-    for (int32_t v : values)
-      if (v != static_cast<int32_t>(seq)) return b.refused("sequence_lens shorter than the sequence");
-  }
+  NNRT_RETURN_IF_ERROR(refuseShortSequences(b, seq));
   const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32;
   NNRT_ASSIGN_OR_RETURN(const Value* initial, b.input(5));
   uint32_t initialOperand = kNoOperand;
