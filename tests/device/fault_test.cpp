@@ -20,6 +20,8 @@
 
 #include <android/NeuralNetworks.h>
 
+#include "support/capi_devices.hpp"
+
 #include "core/device/device_registry.hpp"
 
 namespace {
@@ -36,18 +38,7 @@ const std::vector<float> kC = {2.0f, 2.0f, 0.5f, -1.0f};
 const std::vector<float> kSum = {11.0f, 22.0f, 33.0f, 44.0f};         // a + b
 const std::vector<float> kSumTimesC = {22.0f, 44.0f, 16.5f, -44.0f};  // (a + b) * c
 
-const ANeuralNetworksDevice* deviceNamed(const std::string& name) {
-  uint32_t count = 0;
-  EXPECT_EQ(ANeuralNetworks_getDeviceCount(&count), ANEURALNETWORKS_NO_ERROR);
-  for (uint32_t i = 0; i < count; ++i) {
-    ANeuralNetworksDevice* device = nullptr;
-    const char* deviceName = nullptr;
-    EXPECT_EQ(ANeuralNetworks_getDevice(i, &device), ANEURALNETWORKS_NO_ERROR);
-    EXPECT_EQ(ANeuralNetworksDevice_getName(device, &deviceName), ANEURALNETWORKS_NO_ERROR);
-    if (name == deviceName) return device;
-  }
-  return nullptr;
-}
+using nnrt::test::deviceNamed;
 
 // out = a + b, or with `withMul` out = (a + b) * c (ADD runs on a fault device, MUL on the cpu).
 struct TestModel {

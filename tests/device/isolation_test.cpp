@@ -26,6 +26,8 @@
 
 #include <android/NeuralNetworks.h>
 
+#include "support/capi_devices.hpp"
+
 #include "core/device/device_registry.hpp"
 #include "core/device/host/wire.hpp"
 
@@ -52,18 +54,7 @@ bool inDoorbellRun() {
   return nnrt::DeviceRegistry::global().find("p_hang_negative") != nullptr;
 }
 
-const ANeuralNetworksDevice* deviceNamed(const std::string& name) {
-  uint32_t count = 0;
-  EXPECT_EQ(ANeuralNetworks_getDeviceCount(&count), ANEURALNETWORKS_NO_ERROR);
-  for (uint32_t i = 0; i < count; ++i) {
-    ANeuralNetworksDevice* device = nullptr;
-    const char* deviceName = nullptr;
-    EXPECT_EQ(ANeuralNetworks_getDevice(i, &device), ANEURALNETWORKS_NO_ERROR);
-    EXPECT_EQ(ANeuralNetworksDevice_getName(device, &deviceName), ANEURALNETWORKS_NO_ERROR);
-    if (name == deviceName) return device;
-  }
-  return nullptr;
-}
+using nnrt::test::deviceNamed;
 
 // out = a + b over `n` floats; with `constantB`, b is a constant of the model (n = 64 puts it in a
 // shared pool: Android copies values over 128 bytes by reference).
