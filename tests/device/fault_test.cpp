@@ -20,9 +20,8 @@
 
 #include <android/NeuralNetworks.h>
 
-#include "support/capi_devices.hpp"
-
 #include "core/device/device_registry.hpp"
+#include "support/capi_devices.hpp"
 
 namespace {
 

@@ -26,10 +26,9 @@
 
 #include <android/NeuralNetworks.h>
 
-#include "support/capi_devices.hpp"
-
 #include "core/device/device_registry.hpp"
 #include "core/device/host/wire.hpp"
+#include "support/capi_devices.hpp"
 
 namespace {
 
