@@ -79,8 +79,7 @@ class CpuExecution {
         options_(options),
         arenaOwner_(model.arenas_.take()),
         arena_(*arenaOwner_),
-        values_(model.operands_.size()),
-        ranFast_(model.steps_.size(), false) {}
+        values_(model.operands_.size()) {}
 
   Result<driver::ExecutionResult> run() {
     const uint64_t start = driver::monotonicNs();
@@ -147,6 +146,7 @@ class CpuExecution {
     size_t length = 0;
     bool omitted = false;
     bool sufficient = true;  // model outputs: the request's buffer was large enough
+    bool writtenFast = false;  // by a fast kernel (in the fast layer's layout when chained, Step::chainedInput)
   };
 
   Result<void> bindRequest() {
@@ -262,11 +262,11 @@ class CpuExecution {
     const KernelCall call{op, outputData, *params, arena_};
     // A step chained to its producer (FastLayer::chain) reads the layer's own layout: its fast
     // kernel runs exactly when the producer's did (both have their prepared shapes, or neither).
-    const bool chainedReady = step.chainedFrom < 0 || ranFast_[step.chainedFrom];
+    const bool chainedReady = !step.chainedInput || values_[step.inputs[0]].writtenFast;
     const bool fast = step.fast != nullptr && params == &step.params && chainedReady;
-    ranFast_[&step - model_.steps_.data()] = fast;
+    for (uint32_t out : step.outputs) values_[out].writtenFast = fast;
     if (fast) return runFastKernel(step, call);
-    if (step.chainedFrom >= 0 && chainedReady) {
+    if (step.chainedInput && chainedReady) {
       return driver::generalFailure(label() + ": cpu driver bug: its input is in the fast layer's layout but its fast kernel cannot run");
     }
     // RESHAPE, SQUEEZE into a temporary that points at input 0: nothing to compute, no cores needed.
@@ -400,7 +400,6 @@ class CpuExecution {
   std::unique_ptr<ExecutionArena> arenaOwner_;  // back to the model's pool when the execution ends
   ExecutionArena& arena_;
   std::vector<Value> values_;
-  std::vector<bool> ranFast_;  // per step: whether its fast kernel ran (Step::chainedFrom)
   bool requestOmitsInput_ = false;  // then every operation is validated again
   bool holdsCores_ = false;         // inside runStepsWithEveryCore
   uint64_t kernelNs_ = 0;

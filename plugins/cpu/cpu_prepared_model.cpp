@@ -232,7 +232,7 @@ void CpuPreparedModel::chainFastSteps() {
     if (source.fast == nullptr || source.outputs.size() != 1 ||
         !std::all_of(consumer.inputs.begin() + 1, consumer.inputs.end(), constant))
       continue;
-    if (fastLayer_->chain(*source.fast, *consumer.fast)) consumer.chainedFrom = from;
+    consumer.chainedInput = fastLayer_->chain(*source.fast, *consumer.fast);
   }
 }
 

@@ -69,9 +69,9 @@ class CpuPreparedModel : public driver::PreparedModel {
     OpParams params;
     // The fast layer's kernel for those shapes and parameters (null: the reference kernel runs).
     std::unique_ptr<FastKernel> fast;
-    // The step whose fast kernel writes input 0 in the layer's own layout (FastLayer::chain), or -1:
-    // this step's fast kernel runs exactly when that one's did, else the reference kernel runs.
-    int32_t chainedFrom = -1;
+    // Input 0 is written by a fast kernel in the layer's own layout (FastLayer::chain): this step's
+    // fast kernel runs exactly when that one's did, else the reference kernel runs.
+    bool chainedInput = false;
   };
 
   CpuPreparedModel() = default;
