@@ -201,6 +201,8 @@ class Kernel final : public FastKernel {
   // FastLayer::chain: `producer` writes its output in the blocked layout it computes in, and
   // `consumer` reads it so, when both stage NHWC <-> the same nChw16c layout between them.
   static bool chain(Kernel& producer, Kernel& consumer);
+  // Points the primitive's arguments that used `from` at `to`.
+  void retarget(const dnnl::memory& from, const dnnl::memory& to);
   const std::string& name() const override { return name_; }
   Result<void> run(const KernelCall& call) override;
 
@@ -738,17 +740,19 @@ Kernel::Kernel(Layer& layer, dnnl::primitive primitive, const std::vector<Bound>
 
 void Kernel::stage(const dnnl::memory::desc& src, const dnnl::memory::desc& dst) {
   const dnnl::engine engine = layer_.stream().get_engine();
-  auto replace = [&](const dnnl::memory& bound, const dnnl::memory& staged) {
-    for (dnnl_exec_arg_t& arg : args_)
-      if (arg.memory == bound.get()) arg.memory = staged.get();
-    owned_.push_back(staged);
-  };
   const dnnl::memory& input = inputs_.at(0).second;
   const dnnl::memory stagedSrc(src, engine), stagedDst(dst, engine);
   stageIn_.push_back(restage(input, stagedSrc));
   stageOut_.push_back(restage(stagedDst, dst_));
-  replace(input, stagedSrc);
-  replace(dst_, stagedDst);
+  retarget(input, stagedSrc);
+  retarget(dst_, stagedDst);
+  owned_.push_back(stagedSrc);
+  owned_.push_back(stagedDst);
+}
+
+void Kernel::retarget(const dnnl::memory& from, const dnnl::memory& to) {
+  for (dnnl_exec_arg_t& arg : args_)
+    if (arg.memory == from.get()) arg.memory = to.get();
 }
 
 // Whether `a` is NHWC and `b` nChw16c of the same float32 image (channels a multiple of 16).
@@ -807,16 +811,14 @@ bool Kernel::chain(Kernel& producer, Kernel& consumer) {
   if (out.reorder || in.reorder || blocked != in.to.get_desc() || blocked.get_size() != out.to.get_desc().get_size())
     return false;
   const dnnl::engine engine = producer.layer_.stream().get_engine();
-  auto rebind = [](Kernel& k, const dnnl::memory& staged, const dnnl::memory& bound) {
-    for (dnnl_exec_arg_t& arg : k.args_)
-      if (arg.memory == staged.get()) arg.memory = bound.get();
+  // The tensor the execution binds is now the blocked one, at the same address; the staged copies go.
+  auto bindStaged = [&](Kernel& k, dnnl::memory& bound, const dnnl::memory& staged) {
+    bound = dnnl::memory(blocked, engine, DNNL_MEMORY_NONE);
+    k.retarget(staged, bound);
     std::erase_if(k.owned_, [&](const dnnl::memory& m) { return m.get() == staged.get(); });
   };
-  // The tensor the execution binds is now the blocked one, at the same address.
-  producer.dst_ = dnnl::memory(blocked, engine, DNNL_MEMORY_NONE);
-  rebind(producer, out.from, producer.dst_);
-  consumer.inputs_.at(0).second = dnnl::memory(blocked, engine, DNNL_MEMORY_NONE);
-  rebind(consumer, in.to, consumer.inputs_[0].second);
+  bindStaged(producer, producer.dst_, out.from);
+  bindStaged(consumer, consumer.inputs_.at(0).second, in.to);
   producer.stageOut_.clear();
   consumer.stageIn_.clear();
   return true;
