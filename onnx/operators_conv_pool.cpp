@@ -483,11 +483,7 @@ Result<void> matMulByConstantMatrix(GraphBuilder& b, const Value& a, const Value
   Dims out = a.dims;
   out.back() = N;
   NNRT_ASSIGN_OR_RETURN(uint32_t shaped, b.reshape(product, a.type, out));
-  Value v;
-  v.operand = shaped;
-  v.type = a.type;
-  v.dims = out;
-  b.define(0, v);
+  defineOperand(b, 0, shaped, a.type, out);
   return {};
 }
 
