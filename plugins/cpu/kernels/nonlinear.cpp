@@ -93,6 +93,10 @@ void hardSwish(const uint8_t* x, size_t count, Quant xQuant, uint8_t* out, Quant
 
 void pow(const float* base, const Shape& baseShape, const float* exponent, const Shape& exponentShape, float* out,
          const Shape& outShape) {
+  if (exponentShape.elements() == 1 && exponent[0] == 2.0f) {
+    broadcastBinary(base, baseShape, exponent, exponentShape, out, outShape, [](float b, float) { return b * b; });
+    return;
+  }
   broadcastBinary(base, baseShape, exponent, exponentShape, out, outShape, [](float b, float e) { return std::pow(b, e); });
 }
 

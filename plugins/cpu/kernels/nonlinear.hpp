@@ -26,6 +26,7 @@ void hardSwish(const float* x, size_t count, float* out);
 void hardSwish(const uint8_t* x, size_t count, Quant xQuant, uint8_t* out, Quant outQuant);
 
 // POW: out = pow(base, exponent), broadcast (IEEE 754 for negative bases with fractional exponents).
+// An exponent that is the single value 2 squares: base * base, correctly rounded, and fast.
 void pow(const float* base, const Shape& baseShape, const float* exponent, const Shape& exponentShape, float* out,
          const Shape& outShape);
 

@@ -1,0 +1,103 @@
+// A chain of float32 element-wise operations run as one kernel (the driver's element-wise fusion).
+//
+// The output space is walked in blocks of kBlock elements; within a block every intermediate value
+// lives in a small buffer on the stack (in L1) instead of a tensor in memory, and only the values
+// the rest of the model reads are written out. A transformer's GELU, composed of some 50 NNAPI
+// operations (NNAPI has no erf), then reads its input once and writes its output once.
+//
+// Each instruction computes exactly the expression of the operation's own kernel (elementwise.hpp,
+// math.hpp, activation.hpp, nonlinear.hpp) on the same float values, so a fused chain gives results
+// bit-identical to running its operations one by one.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "plugins/cpu/kernels/broadcast.hpp"
+#include "plugins/cpu/kernels/types.hpp"
+
+namespace nnrt::cpu {
+
+enum class FusedOp : uint8_t {
+  // float32 (a, b) -> float32, clamped to [lo, hi] (a fused activation; ±infinity for none)
+  Add, Sub, Mul, Div,
+  // float32 (a, b) -> float32
+  Maximum, Minimum, Pow,
+  // float32 a -> float32 (Clamp: to [lo, hi], as RELU, RELU1 and RELU6; Square: a * a, POW by the
+  // single value 2)
+  Abs, Exp, Log, Neg, Rsqrt, Sin, Sqrt, Floor, Logistic, Tanh, Clamp, Square,
+  // float32 (a, b) -> bool8
+  Equal, NotEqual, Greater, GreaterEqual, Less, LessEqual,
+  // (bool8 a, float32 b, float32 c) -> float32: a ? b : c
+  Select,
+};
+
+// How many operands the operation reads (1, 2 or 3) and whether its result is a bool8.
+size_t fusedOperandCount(FusedOp op);
+bool fusedYieldsBool(FusedOp op);
+
+// Values are numbered: the inputs first (0 .. inputs.size() - 1), then one per instruction, in order.
+struct FusedProgram {
+  struct Input {
+    Shape shape;  // equal to the program's shape, or broadcast to it (NumPy rules)
+    bool isBool = false;
+  };
+  struct Instruction {
+    FusedOp op = FusedOp::Add;
+    uint32_t a = 0, b = 0, c = 0;  // the values it reads (b, c unused below its operand count)
+    float lo = -std::numeric_limits<float>::infinity();
+    float hi = std::numeric_limits<float>::infinity();
+  };
+  Shape shape;  // every instruction's result has this shape
+  std::vector<Input> inputs;
+  std::vector<Instruction> code;
+  std::vector<uint32_t> outputs;  // the values written to memory (float32 or bool8 by kind), in order
+};
+
+class FusedElementwise {
+ public:
+  static constexpr size_t kBlock = 256;      // elements per block (1 KiB of float32)
+  static constexpr size_t kMaxBuffers = 32;  // block buffers on a thread's stack: 32 KiB
+  static constexpr size_t kMaxValues = 512;
+
+  // Whether an input of shape `in` can be read in a program of shape `out`: equal shapes, one
+  // element, or a broadcast of rank <= 4 whose innermost run (after merging dimensions) is at least
+  // 16 elements or constant along the run, so that blocks are filled by runs, not element by element.
+  static bool canRead(const Shape& in, const Shape& out);
+
+  // Plans `program`: a block buffer for each value that is neither read in place (an input of the
+  // program's shape) nor written out, reused once no later instruction reads its value. Empty, with
+  // the reason in `why`, when the program is malformed or needs more than kMaxBuffers buffers.
+  static std::optional<FusedElementwise> plan(FusedProgram program, std::string& why);
+
+  // inputs[k] holds program().inputs[k]; outputs[k] receives value program().outputs[k] (whole tensors).
+  // Blocks run in parallel on oneTBB; nothing is allocated.
+  void run(std::span<const void* const> inputs, std::span<void* const> outputs) const;
+
+  const FusedProgram& program() const { return program_; }
+  size_t buffers() const { return bufferCount_; }
+
+ private:
+  // An input read where it is (InPlace: the program's shape; Scalar: one element, for all), or
+  // gathered into a buffer block by block; a result in a buffer or written to an output.
+  enum class Where : uint8_t { InPlace, Scalar, Gathered, Buffer, Output };
+  struct Place {
+    Where where = Where::Buffer;
+    uint32_t index = 0;  // input number (InPlace, Gathered), buffer (Gathered, Buffer), output number
+    uint32_t buffer = 0;
+    detail::BroadcastLoop loop;  // Gathered
+  };
+
+  FusedProgram program_;
+  std::vector<Place> places_;     // by value
+  std::vector<uint8_t> scalars_;  // by instruction: bit i set when operand i is a Scalar input
+  size_t bufferCount_ = 0;
+};
+
+}  // namespace nnrt::cpu

@@ -1,0 +1,174 @@
+// The fused element-wise kernel: a hand-computed program, then a GELU-like chain with broadcast and
+// scalar inputs, bool results and SELECT against the operations' own kernels run one by one (bit for
+// bit), on sizes that do not divide the block; and the programs plan() refuses.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "cpu_kernels/test_support.hpp"
+#include "plugins/cpu/kernels/activation.hpp"
+#include "plugins/cpu/kernels/elementwise.hpp"
+#include "plugins/cpu/kernels/fused_elementwise.hpp"
+#include "plugins/cpu/kernels/math.hpp"
+#include "plugins/cpu/kernels/nonlinear.hpp"
+
+namespace nnrt::cpu::test {
+namespace {
+
+using Instruction = FusedProgram::Instruction;
+
+Instruction op(FusedOp code, uint32_t a, uint32_t b = 0, uint32_t c = 0) {
+  Instruction in;
+  in.op = code;
+  in.a = a;
+  in.b = b;
+  in.c = c;
+  return in;
+}
+
+FusedElementwise planned(FusedProgram program) {
+  std::string why;
+  auto kernel = FusedElementwise::plan(std::move(program), why);
+  EXPECT_TRUE(kernel.has_value()) << why;
+  return kernel ? std::move(*kernel) : FusedElementwise{};
+}
+
+void expectBitwiseEqual(const std::vector<float>& actual, const std::vector<float>& expected) {
+  ASSERT_EQ(actual.size(), expected.size());
+  for (size_t i = 0; i < actual.size(); ++i) {
+    ASSERT_EQ(std::memcmp(&actual[i], &expected[i], sizeof(float)), 0)
+        << "element " << i << ": " << actual[i] << " vs " << expected[i];
+  }
+}
+
+TEST(FusedElementwise, SquaresAndSubtractsByHand) {
+  // value 0: x {1, 2, 3, -4}; value 1: the scalar 1; 2 = x * x = {1, 4, 9, 16}; 3 = 2 - 1 = {0, 3, 8, 15};
+  // 4 = max(3, x) = {1, 3, 8, 15}. Values 3 and 4 are written out.
+  FusedProgram p;
+  p.shape = {{4}};
+  p.inputs = {{{{4}}, false}, {{{1}}, false}};
+  p.code = {op(FusedOp::Square, 0), op(FusedOp::Sub, 2, 1), op(FusedOp::Maximum, 3, 0)};
+  p.outputs = {3, 4};
+  const FusedElementwise kernel = planned(p);
+  const std::vector<float> x{1, 2, 3, -4}, one{1};
+  std::vector<float> minusOne(4), maxed(4);
+  const void* inputs[] = {x.data(), one.data()};
+  void* outputs[] = {minusOne.data(), maxed.data()};
+  kernel.run(inputs, outputs);
+  EXPECT_EQ(minusOne, (std::vector<float>{0, 3, 8, 15}));
+  EXPECT_EQ(maxed, (std::vector<float>{1, 3, 8, 15}));
+}
+
+// x [3, 7, 301] (6321 elements: 24 full blocks and a partial one, enough to run in parallel),
+// bias [301] (copied in runs), rowScale [3, 7, 1] (repeated along each run), scalars half and limit.
+//   t = relu6(x + bias)          (written out)
+//   u = t * rowScale
+//   e = exp(-u) ; l = logistic(u)
+//   c = u < limit                 (bool8, written out)
+//   s = select(c, e, l) ; r = s / half ; q = sqrt(abs(r)) ; y = pow(q, half) - floor(r)   (y written out)
+TEST(FusedElementwise, ChainMatchesTheKernelsOneByOneBitForBit) {
+  const Shape shape{{3, 7, 301}};
+  const size_t n = shape.elements();
+  const std::vector<float> x = randomFloats(n, -8, 8, 1), bias = randomFloats(301, -1, 1, 2),
+                           rowScale = randomFloats(21, -2, 2, 3), half{0.5f}, limit{0.25f};
+
+  FusedProgram p;
+  p.shape = shape;
+  p.inputs = {{shape, false}, {{{301}}, false}, {{{3, 7, 1}}, false}, {{{1}}, false}, {{{1}}, false}};
+  // values: 0 x, 1 bias, 2 rowScale, 3 half, 4 limit; then 5.. in the order below
+  Instruction add = op(FusedOp::Add, 0, 1);
+  add.lo = 0.0f;
+  add.hi = 6.0f;
+  p.code = {add,                                 // 5 t
+            op(FusedOp::Mul, 5, 2),              // 6 u
+            op(FusedOp::Neg, 6),                 // 7
+            op(FusedOp::Exp, 7),                 // 8 e
+            op(FusedOp::Logistic, 6),            // 9 l
+            op(FusedOp::Less, 6, 4),             // 10 c
+            op(FusedOp::Select, 10, 8, 9),       // 11 s
+            op(FusedOp::Div, 11, 3),             // 12 r
+            op(FusedOp::Abs, 12),                // 13
+            op(FusedOp::Sqrt, 13),               // 14 q
+            op(FusedOp::Pow, 14, 3),             // 15
+            op(FusedOp::Floor, 12),              // 16
+            op(FusedOp::Sub, 15, 16)};           // 17 y
+  p.outputs = {5, 10, 17};
+  const FusedElementwise kernel = planned(p);
+  EXPECT_LE(kernel.buffers(), 6u);
+
+  std::vector<float> t(n), y(n);
+  std::vector<uint8_t> c(n);
+  const void* inputs[] = {x.data(), bias.data(), rowScale.data(), half.data(), limit.data()};
+  void* outputs[] = {t.data(), c.data(), y.data()};
+  kernel.run(inputs, outputs);
+
+  // The same through the operations' kernels, whole tensor by whole tensor.
+  std::vector<float> rt(n), u(n), neg(n), e(n), l(n), s(n), r(n), ab(n), q(n), pw(n), fl(n), ry(n);
+  std::vector<uint8_t> rc(n);
+  cpu::add(x.data(), shape, bias.data(), {{301}}, Activation::Relu6, rt.data(), shape);
+  cpu::mul(rt.data(), shape, rowScale.data(), {{3, 7, 1}}, Activation::None, u.data(), shape);
+  unaryMath(u.data(), n, UnaryMath::Neg, neg.data());
+  unaryMath(neg.data(), n, UnaryMath::Exp, e.data());
+  logistic(u.data(), n, l.data());
+  cpu::compare(u.data(), shape, limit.data(), {{1}}, Comparison::Less, rc.data(), shape);
+  select(rc.data(), e.data(), l.data(), n, sizeof(float), s.data());
+  cpu::div(s.data(), shape, half.data(), {{1}}, Activation::None, r.data(), shape);
+  unaryMath(r.data(), n, UnaryMath::Abs, ab.data());
+  unaryMath(ab.data(), n, UnaryMath::Sqrt, q.data());
+  cpu::pow(q.data(), shape, half.data(), {{1}}, pw.data(), shape);
+  cpu::floor(r.data(), n, fl.data());
+  cpu::sub(pw.data(), shape, fl.data(), shape, Activation::None, ry.data(), shape);
+
+  expectBitwiseEqual(t, rt);
+  EXPECT_EQ(c, rc);
+  expectBitwiseEqual(y, ry);
+  // Both branches of the SELECT were taken.
+  EXPECT_GT(std::count(c.begin(), c.end(), 1), 100);
+  EXPECT_GT(std::count(c.begin(), c.end(), 0), 100);
+}
+
+TEST(FusedElementwise, ReadsBroadcastInputsOnlyInRuns) {
+  EXPECT_TRUE(FusedElementwise::canRead({{128, 1}}, {{128, 256}}));   // repeated along each row
+  EXPECT_TRUE(FusedElementwise::canRead({{256}}, {{128, 256}}));      // copied, rows of 256
+  EXPECT_TRUE(FusedElementwise::canRead({{1}}, {{5, 5, 5, 5, 5}}));   // one value, any rank
+  EXPECT_TRUE(FusedElementwise::canRead({{40}}, {{1, 40}}));          // the same elements
+  EXPECT_FALSE(FusedElementwise::canRead({{3}}, {{100, 3}}));         // runs of 3: element by element
+  EXPECT_FALSE(FusedElementwise::canRead({{5}}, {{4}}));              // does not broadcast
+  EXPECT_FALSE(FusedElementwise::canRead({{2, 1, 1, 1, 32}}, {{2, 3, 3, 3, 32}}));  // rank 5 broadcast
+}
+
+TEST(FusedElementwise, PlanRefusesMalformedAndOversizedPrograms) {
+  std::string why;
+  FusedProgram forward;  // reads a value not computed yet
+  forward.shape = {{8}};
+  forward.inputs = {{{{8}}, false}};
+  forward.code = {op(FusedOp::Add, 0, 2), op(FusedOp::Exp, 0)};
+  forward.outputs = {2};
+  EXPECT_FALSE(FusedElementwise::plan(forward, why).has_value());
+  EXPECT_NE(why.find("instruction 0"), std::string::npos) << why;
+
+  FusedProgram kinds;  // SELECT's condition must be a bool8
+  kinds.shape = {{8}};
+  kinds.inputs = {{{{8}}, false}};
+  kinds.code = {op(FusedOp::Select, 0, 0, 0)};
+  kinds.outputs = {1};
+  EXPECT_FALSE(FusedElementwise::plan(kinds, why).has_value());
+
+  // 40 values alive at once (exp of x, 40 times, summed only at the end): more than kMaxBuffers.
+  FusedProgram wide;
+  wide.shape = {{1024}};
+  wide.inputs = {{{{1024}}, false}};
+  for (uint32_t k = 0; k < 40; ++k) wide.code.push_back(op(FusedOp::Exp, 0));
+  uint32_t sum = 1;
+  for (uint32_t k = 1; k < 40; ++k) {
+    wide.code.push_back(op(FusedOp::Add, sum, 1 + k));
+    sum = static_cast<uint32_t>(wide.inputs.size() + wide.code.size() - 1);
+  }
+  wide.outputs = {sum};
+  EXPECT_FALSE(FusedElementwise::plan(wide, why).has_value());
+  EXPECT_NE(why.find("block buffers"), std::string::npos) << why;
+}
+
+}  // namespace
+}  // namespace nnrt::cpu::test
