@@ -24,8 +24,10 @@ class CpuDevice : public driver::Device {
   // never both at once (CoreLease), and OpenBLAS is capped at that many threads (all at most the
   // machine's hardware threads). `fast` loads the fast layer (fast_path.hpp); without it, or when
   // it cannot load (logged), every operation runs its reference kernel. Light operations with fewer
-  // than `minElements` output elements stay on the reference kernels (fast_path.hpp).
-  CpuDevice(int threads, bool fast, size_t minElements = kFastMinElements, bool winograd = true);
+  // than `minElements` output elements stay on the reference kernels (fast_path.hpp). `fusion` runs
+  // runs of float32 element-wise operations as one kernel each (CpuPreparedModel::FusedSteps).
+  CpuDevice(int threads, bool fast, size_t minElements = kFastMinElements, bool winograd = true,
+            bool fusion = true);
 
   const std::string& getName() const override { return name_; }
   const std::string& getVersionString() const override { return version_; }
@@ -56,6 +58,7 @@ class CpuDevice : public driver::Device {
   std::shared_ptr<CoreLease> lease_ = std::make_shared<CoreLease>();
   std::shared_ptr<FastLayer> fast_;  // null: reference kernels only
   size_t minElements_;
+  bool fusion_;
 };
 
 }  // namespace nnrt::cpu

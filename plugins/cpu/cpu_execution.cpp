@@ -106,7 +106,7 @@ class CpuExecution {
             driver::ErrorStatus::MISSED_DEADLINE_TRANSIENT,
             "the deadline passed before " + operationLabel(step.index, step.type) + " started");
       }
-      NNRT_RETURN_IF_ERROR(runStep(step));
+      NNRT_RETURN_IF_ERROR(step.fused ? runFused(step) : runStep(step));
     }
     return {};
   }
@@ -339,19 +339,51 @@ class CpuExecution {
     return data;
   }
 
-  // One kernel call as the task the device's arena runs. task_arena::execute may hand it to another
+  // Element-wise steps fused into one kernel (CpuPreparedModel::FusedSteps): the kernel writes the
+  // outputs later steps or the request read; the others are never materialized. When an input does
+  // not have its prepared shape, the members run one by one.
+  Result<void> runFused(const Step& step) {
+    const CpuPreparedModel::FusedSteps& fused = *step.fused;
+    bool prepared = !requestOmitsInput_;
+    for (uint32_t in : fused.inputs) {
+      prepared = prepared && !values_[in].omitted && sameDims(values_[in].dims, model_.operands_[in].dims);
+    }
+    if (!prepared) {
+      for (const Step& member : fused.members)
+        NNRT_RETURN_IF_ERROR(runStep(member));
+      return {};
+    }
+    std::vector<const void*> inputs;
+    inputs.reserve(fused.inputs.size());
+    for (uint32_t in : fused.inputs) inputs.push_back(values_[in].data);
+    std::vector<void*> outputs;
+    outputs.reserve(fused.outputs.size());
+    const ops::Arg unused;
+    for (const auto& o : fused.outputs) {
+      const Step& member = fused.members[o.member];
+      NNRT_ASSIGN_OR_RETURN(void* data, placeOutput(member, o.k, member.outputShapes[o.k], unused));
+      values_[member.outputs[o.k]].writtenFast = false;
+      outputs.push_back(data);
+    }
+    return runOnThreads(step, [&]() -> Result<void> {
+      fused.kernel.run(inputs, outputs);
+      return {};
+    });
+  }
+
+  // A kernel call as the task the device's arena runs. task_arena::execute may hand it to another
   // thread; handOff on the task's own address (`this` needs no read of the task) declares that to
   // ThreadSanitizer.
+  template <typename Body>
   struct KernelTask {
-    const KernelEntry& kernel;
-    const KernelCall& call;
+    const Body& body;
     Result<void> status;
     std::string thrown;
 
     void operator()() {
       handOff(this, true);
       try {
-        status = kernel.run(call);
+        status = body();
       } catch (const std::exception& e) {
         thrown = e.what();
       } catch (...) {
@@ -362,9 +394,20 @@ class CpuExecution {
   };
 
   Result<void> runKernel(const Step& step, const KernelCall& call) {
+    return runOnThreads(step, [&] { return step.kernel->run(call); });
+  }
+
+  template <typename Body>
+  Result<void> runOnThreads(const Step& step, const Body& body) {
     const uint64_t start = options_.measureTiming ? driver::monotonicNs() : 0;
-    KernelTask task{*step.kernel, call, {}, {}};
-    {
+    KernelTask<Body> task{body, {}, {}};
+    const detail::ParallelExecutor* team = model_.fastLayer_ ? model_.fastLayer_->executor() : nullptr;
+    if (holdsCores_ && team != nullptr) {
+      // Holding every core: the kernel's loops run on the fast layer's OpenMP team, which is awake
+      // between the fast kernels, instead of waking oneTBB's threads beside its spinning ones.
+      detail::ScopedExecutor onTeam(team);
+      task();
+    } else {
       // An execution without fast kernels shares the cores with others like it (the arena bounds them).
       std::shared_lock<CoreLease> cores;
       if (!holdsCores_) cores = std::shared_lock(*model_.lease_);
@@ -373,7 +416,11 @@ class CpuExecution {
       handOff(&task, true);
     }
     if (options_.measureTiming) kernelNs_ += driver::monotonicNs() - start;
-    const auto label = [&step] { return operationLabel(step.index, step.type); };
+    const auto label = [&step] {
+      if (step.fused == nullptr) return operationLabel(step.index, step.type);
+      return "operations " + std::to_string(step.index) + " to " + std::to_string(step.fused->members.back().index) +
+             " (fused element-wise)";
+    };
     if (!task.thrown.empty()) return driver::generalFailure(label() + " failed: " + task.thrown);
     if (!task.status) return driver::generalFailure(label() + " failed: " + task.status.error().message);
     return {};

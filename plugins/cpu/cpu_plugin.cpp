@@ -12,7 +12,8 @@ namespace {
 // runs the reference kernels only); fast_min_elements (default kFastMinElements: light operations,
 // element-wise work, with fewer output elements run on the reference kernels, fast_path.hpp);
 // winograd (on | off, default on: 3x3 stride-1 float32 CONV_2D as Winograd F(2x2, 3x3) where
-// oneDNN has it; off keeps every convolution direct).
+// oneDNN has it; off keeps every convolution direct); fusion (on | off, default on: runs of float32
+// element-wise operations run as one kernel, elementwise_fusion.cpp).
 nnrt::driver::Result<nnrt::driver::DeviceList> openCpuPlugin(const nnrt::driver::Options& options) {
   int threads = static_cast<int>(std::thread::hardware_concurrency());
   if (auto t = options.get("threads")) {
@@ -43,9 +44,14 @@ nnrt::driver::Result<nnrt::driver::DeviceList> openCpuPlugin(const nnrt::driver:
     if (*w != "on" && *w != "off") return nnrt::driver::invalidArgument("option winograd='" + *w + "' is not on or off");
     winograd = *w == "on";
   }
+  bool fusion = true;
+  if (auto f = options.get("fusion")) {
+    if (*f != "on" && *f != "off") return nnrt::driver::invalidArgument("option fusion='" + *f + "' is not on or off");
+    fusion = *f == "on";
+  }
   NNRT_RETURN_IF_ERROR(options.checkAllUsed());
   nnrt::driver::DeviceList devices;
-  devices.push_back(std::make_unique<nnrt::cpu::CpuDevice>(threads, fast, minElements, winograd));
+  devices.push_back(std::make_unique<nnrt::cpu::CpuDevice>(threads, fast, minElements, winograd, fusion));
   return devices;
 }
 

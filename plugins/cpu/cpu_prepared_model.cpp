@@ -36,7 +36,7 @@ Result<std::unique_ptr<CpuPreparedModel>> CpuPreparedModel::create(const driver:
                                                                    std::shared_ptr<tbb::task_arena> threads,
                                                                    std::shared_ptr<CoreLease> lease,
                                                                    std::shared_ptr<FastLayer> fast,
-                                                                   size_t minElements) {
+                                                                   size_t minElements, bool fuse) {
   std::unique_ptr<CpuPreparedModel> prepared(new CpuPreparedModel());
   prepared->threads_ = std::move(threads);
   prepared->lease_ = std::move(lease);
@@ -45,6 +45,7 @@ Result<std::unique_ptr<CpuPreparedModel>> CpuPreparedModel::create(const driver:
   prepared->relaxed_ = model.relaxComputationFloat32toFloat16();
   NNRT_RETURN_IF_ERROR(prepared->copyOperands(model));
   NNRT_RETURN_IF_ERROR(prepared->planSteps(model));
+  if (fuse) prepared->fuseElementwiseSteps();
   prepared->arenas_.setFirstBlockBytes(prepared->staticTemporaryBytes_);
   return prepared;
 }

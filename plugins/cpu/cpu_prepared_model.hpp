@@ -19,6 +19,7 @@
 #include "plugins/cpu/core_lease.hpp"
 #include "plugins/cpu/cpu_operations.hpp"
 #include "plugins/cpu/fast_path.hpp"
+#include "plugins/cpu/kernels/fused_elementwise.hpp"
 
 namespace nnrt::cpu {
 
@@ -29,12 +30,14 @@ class CpuPreparedModel : public driver::PreparedModel {
   // stay valid until this object is released (see nnrt_model). Reference kernels run inside
   // `threads` holding `lease` shared; the fast kernels `fast` (may be null) prepares hold it whole.
   // Light operations with fewer than `minElements` output elements are not offered to `fast`, nor
-  // kept on it when CONCATENATIONs would be its only kernels (fast_path.hpp).
+  // kept on it when CONCATENATIONs would be its only kernels (fast_path.hpp). With `fuse`, runs of
+  // float32 element-wise operations run as one kernel each (fuseElementwiseSteps).
   static driver::Result<std::unique_ptr<CpuPreparedModel>> create(const driver::Model& model,
                                                                   std::shared_ptr<tbb::task_arena> threads,
                                                                   std::shared_ptr<CoreLease> lease,
                                                                   std::shared_ptr<FastLayer> fast,
-                                                                  size_t minElements = kFastMinElements);
+                                                                  size_t minElements = kFastMinElements,
+                                                                  bool fuse = true);
 
   // Binds the request, runs every operation in order and writes the model outputs into the request's
   // buffers. Thread-safe. See the .cpp for the status of each failure.
@@ -58,8 +61,9 @@ class CpuPreparedModel : public driver::PreparedModel {
     std::vector<float> channelScales;
     nnrt_operand perChannel{};
   };
+  struct FusedSteps;
   struct Step {
-    uint32_t index = 0;  // operation index in the model
+    uint32_t index = 0;  // operation index in the model (the first one's for fused steps)
     int32_t type = 0;
     std::vector<uint32_t> inputs, outputs;
     const KernelEntry* kernel = nullptr;
@@ -72,12 +76,28 @@ class CpuPreparedModel : public driver::PreparedModel {
     // Input 0 is written by a fast kernel in the layer's own layout (FastLayer::chain): this step's
     // fast kernel runs exactly when that one's did, else the reference kernel runs.
     bool chainedInput = false;
+    // Set for a run of element-wise operations fused into one kernel (fuseElementwiseSteps); the
+    // other fields are then those of its first operation.
+    std::unique_ptr<const FusedSteps> fused;
+  };
+  // Consecutive float32 element-wise steps with one output shape, run block by block as one kernel
+  // that writes only the values later steps or the request read. When an input does not have its
+  // prepared shape at execution, the members run one by one instead.
+  struct FusedSteps {
+    std::vector<Step> members;
+    std::vector<uint32_t> inputs;  // the operands read from outside, as the kernel's inputs
+    struct Output {
+      uint32_t member = 0, k = 0;  // output k of members[member]
+    };
+    std::vector<Output> outputs;  // the kernel's outputs, in its order
+    FusedElementwise kernel;
   };
 
   CpuPreparedModel() = default;
   driver::Result<void> copyOperands(const driver::Model& model);
   driver::Result<void> planSteps(const driver::Model& model);
   void chainFastSteps();
+  void fuseElementwiseSteps();
 
   std::vector<OperandInfo> operands_;
   std::shared_ptr<FastLayer> fastLayer_;  // declared before steps_, so it outlives their fast kernels

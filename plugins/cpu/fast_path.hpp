@@ -19,6 +19,7 @@
 
 #include "nnrt/driver/expected.hpp"
 #include "plugins/cpu/cpu_operations.hpp"
+#include "plugins/cpu/kernels/parallel.hpp"
 
 namespace nnrt::cpu {
 
@@ -48,6 +49,9 @@ class FastLayer {
   // or returns, and then runs the consumer's fast kernel exactly when the producer's ran
   // (CpuPreparedModel::chainFastSteps). Returns whether the two kernels are now chained.
   virtual bool chain(FastKernel& /*producer*/, FastKernel& /*consumer*/) { return false; }
+  // The threads the layer's kernels run on, for the reference kernels of an execution that holds
+  // every core (detail::ScopedExecutor); null: they keep to oneTBB.
+  virtual const detail::ParallelExecutor* executor() const { return nullptr; }
 };
 
 // Light operations: element-wise arithmetic, activations, SOFTMAX, CONCATENATION and TRANSPOSE, a
@@ -70,7 +74,7 @@ struct FastLayerOptions {
 // together; the entry's name carries the options' version.
 using CreateFastLayerFn = FastLayer* (*)(const FastLayerOptions& options);
 inline constexpr const char* kFastLayerLibrary = "libnnrt_cpu_dnnl.so";
-inline constexpr const char* kFastLayerEntry = "nnrt_cpu_create_fast_layer_2";
+inline constexpr const char* kFastLayerEntry = "nnrt_cpu_create_fast_layer_3";
 
 // Loads the fast layer from `directory` (the driver passes its own; empty: beside the driver's
 // library). Returns null, with the reason in `why`, when it is missing or fails to load.

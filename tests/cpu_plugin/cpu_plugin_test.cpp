@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 #include <optional>
+#include <tuple>
 #include <vector>
 
 #include "nnrt/driver/half.hpp"
@@ -241,6 +242,108 @@ TEST(CpuPluginExecute, ChainedWinogradConvolutionsMatchTheReferenceKernels) {
     ASSERT_NEAR(fast[i], reference[i], 1e-4 * (1.0 + std::fabs(reference[i]))) << "element " << i;
 }
 
+// GELU through erf's composition as the ONNX front end writes it (a run of element-wise operations
+// with broadcast and scalar constants, a LESS and a SELECT), then layer normalization's arithmetic
+// around a MEAN: the cpu driver fuses each run into one kernel (option fusion). The fused results
+// equal the operations' own kernels bit for bit, with the fast layer on or off; a value in the middle
+// of a run that a MEAN reads, and one that is a model output, are written out. A request that omits
+// an (unused) input makes the fused steps run one by one: the same results again.
+TEST(CpuPluginExecute, FusedElementwiseRunsMatchTheOperationsOneByOne) {
+  TestModel m;
+  const std::vector<uint32_t> shape{4, 70, 128};  // 35840 elements: on the fast layer unfused
+  const size_t n = 4 * 70 * 128;
+  const uint32_t x = m.addInput(T::TENSOR_FLOAT32, shape);
+  const uint32_t unused = m.addInput(T::TENSOR_FLOAT32, {2});
+  auto scalar = [&](float v) { return m.addConstant(T::TENSOR_FLOAT32, {1}, std::vector<float>{v}); };
+  auto temp = [&](T type = T::TENSOR_FLOAT32) { return m.addOperand(type, shape); };
+  auto binary = [&](O op, uint32_t a, uint32_t b, int32_t act = 0) {
+    const uint32_t out = temp();
+    m.addOperation(op, {a, b, m.addInt32(act)}, {out});
+    return out;
+  };
+  auto unary = [&](O op, uint32_t a) {
+    const uint32_t out = temp();
+    m.addOperation(op, {a}, {out});
+    return out;
+  };
+  const uint32_t bias = m.addConstant(T::TENSOR_FLOAT32, {128}, toFloats(randomReals(128, -1.0, 1.0, 3)));
+  const uint32_t a = binary(O::ADD, x, bias);
+  const uint32_t halfX = m.addOutput(T::TENSOR_FLOAT32, shape);  // a model output inside the run
+  m.addOperation(O::MUL, {a, scalar(0.5f), m.addInt32(0)}, {halfX});
+  const uint32_t c = binary(O::DIV, a, scalar(1.41421356f));
+  const uint32_t t = binary(O::DIV, scalar(1.0f), binary(O::ADD, binary(O::MUL, unary(O::ABS, c), scalar(0.3275911f)), scalar(1.0f)));
+  const uint32_t poly = binary(O::MUL, binary(O::ADD, binary(O::MUL, t, scalar(1.061405429f)), scalar(-1.453152027f)), t);
+  const uint32_t tail = binary(O::MUL, poly, unary(O::EXP, unary(O::NEG, binary(O::MUL, c, c))));
+  const uint32_t erfAbs = binary(O::SUB, scalar(1.0f), tail);
+  const uint32_t negative = temp(T::TENSOR_BOOL8);
+  m.addOperation(O::LESS, {c, scalar(0.0f)}, {negative});
+  const uint32_t erf = temp();
+  m.addOperation(O::SELECT, {negative, unary(O::NEG, erfAbs), erfAbs}, {erf});
+  const uint32_t gelu = binary(O::MUL, halfX, binary(O::ADD, erf, scalar(1.0f)));
+  // Layer normalization over the last axis: gelu - mean, squared (POW by 2), times gamma, RELU6.
+  const uint32_t mean = m.addOperand(T::TENSOR_FLOAT32, {4, 70, 1});
+  m.addOperation(O::MEAN, {gelu, m.addConstant(T::TENSOR_INT32, {1}, std::vector<int32_t>{2}), m.addInt32(1)}, {mean});
+  const uint32_t centered = binary(O::SUB, gelu, mean);
+  const uint32_t squared = temp();
+  m.addOperation(O::POW, {centered, scalar(2.0f)}, {squared});
+  const uint32_t gamma = m.addConstant(T::TENSOR_FLOAT32, {128}, toFloats(randomReals(128, 0.5, 2.0, 4)));
+  const uint32_t out = m.addOutput(T::TENSOR_FLOAT32, shape);
+  m.addOperation(O::MUL, {squared, gamma, m.addInt32(3)}, {out});
+  m.setInputsAndOutputs({x, unused}, {halfX, out});
+
+  const std::vector<float> input = toFloats(randomReals(n, -4.0, 4.0, 7));
+  auto run = [&](const char* fusion, const char* fast, bool omit) {
+    LoadedDevice holder;
+    auto device = loadCpu(holder, {{"fusion", fusion}, {"fast", fast}});
+    EXPECT_NE(device, nullptr);
+    if (device == nullptr) return std::vector<float>{};
+    auto prepared = prepare(*device, m);
+    if (prepared == nullptr) return std::vector<float>{};
+    TestRequest r(2, 2);
+    r.setInput(0, input);
+    if (omit) {
+      r.omitInput(1);
+    } else {
+      r.setInput(1, std::vector<float>{0, 0});
+    }
+    r.setOutput(0, n * sizeof(float));
+    r.setOutput(1, n * sizeof(float));
+    auto result = prepared->execute(r.view(), false, 0, 0);
+    EXPECT_TRUE(result.has_value()) << result.error().message;
+    std::vector<float> both = r.output<float>(0);
+    const std::vector<float> second = r.output<float>(1);
+    both.insert(both.end(), second.begin(), second.end());
+    return both;
+  };
+  const std::vector<float> reference = run("off", "off", false);
+  ASSERT_EQ(reference.size(), 2 * n);
+  for (const auto& [fusion, fast, omit] : {std::tuple{"on", "on", false}, std::tuple{"on", "off", false},
+                                           std::tuple{"on", "on", true}}) {
+    const std::vector<float> fused = run(fusion, fast, omit);
+    ASSERT_EQ(fused.size(), reference.size());
+    EXPECT_EQ(std::memcmp(fused.data(), reference.data(), fused.size() * sizeof(float)), 0)
+        << "fusion " << fusion << ", fast " << fast << (omit ? ", an input omitted" : "");
+  }
+  // The values against the same formulas in double precision.
+  const std::vector<double> biasValues = randomReals(128, -1.0, 1.0, 3), gammaValues = randomReals(128, 0.5, 2.0, 4);
+  for (size_t row = 0; row < n / 128; row += 7) {
+    std::vector<double> g(128);
+    for (size_t k = 0; k < 128; ++k) {
+      const double av = static_cast<double>(input[row * 128 + k]) + static_cast<double>(static_cast<float>(biasValues[k]));
+      const double cv = av / 1.41421356, tv = 1.0 / (1.0 + 0.3275911 * std::fabs(cv));
+      const double erfAbsV = 1.0 - (1.061405429 * tv - 1.453152027) * tv * std::exp(-cv * cv);
+      g[k] = 0.5 * av * (1.0 + (cv < 0 ? -erfAbsV : erfAbsV));
+      EXPECT_NEAR(reference[row * 128 + k], 0.5 * av, 1e-6 * (1.0 + std::fabs(av)));
+    }
+    double meanV = 0;
+    for (double v : g) meanV += v / 128;
+    for (size_t k = 0; k < 128; ++k) {
+      const double expected = std::clamp((g[k] - meanV) * (g[k] - meanV) * static_cast<float>(gammaValues[k]), 0.0, 6.0);
+      EXPECT_NEAR(reference[n + row * 128 + k], expected, 1e-4 * (1.0 + expected)) << row << ", " << k;
+    }
+  }
+}
+
 TEST(CpuPluginExecute, RefusesRequestsThatDoNotFitTheModel) {
   LoadedDevice holder;
   auto device = loadCpu(holder);
@@ -322,6 +425,13 @@ TEST(CpuPluginOpen, WinogradOptionIsChecked) {
   EXPECT_EQ(loaded.device, nullptr);
   EXPECT_NE(loaded.error.find("winograd='maybe'"), std::string::npos) << loaded.error;
   EXPECT_NE(loadPluginDevice(NNRT_PLUGIN_DIR, "cpu", "libnnrt_driver_cpu.so", {{"winograd", "off"}}).device, nullptr);
+}
+
+TEST(CpuPluginOpen, FusionOptionIsChecked) {
+  auto loaded = loadPluginDevice(NNRT_PLUGIN_DIR, "cpu", "libnnrt_driver_cpu.so", {{"fusion", "yes"}});
+  EXPECT_EQ(loaded.device, nullptr);
+  EXPECT_NE(loaded.error.find("fusion='yes'"), std::string::npos) << loaded.error;
+  EXPECT_NE(loadPluginDevice(NNRT_PLUGIN_DIR, "cpu", "libnnrt_driver_cpu.so", {{"fusion", "off"}}).device, nullptr);
 }
 
 TEST(CpuPluginOpen, FastMinElementsOptionIsChecked) {

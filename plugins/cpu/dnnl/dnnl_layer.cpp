@@ -238,6 +238,7 @@ class Layer final : public FastLayer {
   }
 
   const std::string& description() const override { return description_; }
+  const detail::ParallelExecutor* executor() const override { return &executor_; }
   bool chain(FastKernel& producer, FastKernel& consumer) override {
     auto* from = dynamic_cast<Kernel*>(&producer);
     auto* to = dynamic_cast<Kernel*>(&consumer);
@@ -715,6 +716,23 @@ class Layer final : public FastLayer {
   }
 
   int threads_;
+  // Parallel loops of the reference kernels on this thread's OpenMP team, split evenly.
+  detail::ParallelExecutor executor_{
+      [](void* state, size_t count, size_t grain, void (*body)(const void*, size_t, size_t), const void* context) {
+        const auto threads = static_cast<size_t>(*static_cast<const int*>(state));
+        const size_t team = std::min(threads, (count + grain - 1) / grain);
+        if (team <= 1 || omp_in_parallel()) {
+          body(context, 0, count);
+          return;
+        }
+#pragma omp parallel num_threads(static_cast<int>(team))
+        {
+          const auto t = static_cast<size_t>(omp_get_thread_num()), n = static_cast<size_t>(omp_get_num_threads());
+          const size_t begin = count * t / n, end = count * (t + 1) / n;
+          if (begin < end) body(context, begin, end);
+        }
+      },
+      &threads_};
   bool winograd_;
   dnnl::engine engine_;
   dnnl::stream stream_;
@@ -847,7 +865,7 @@ Result<void> Kernel::run(const KernelCall& call) {
 }  // namespace nnrt::cpu::dnnl_layer
 
 // The entry point loadFastLayer() looks up. Null when oneDNN cannot start a CPU engine.
-extern "C" __attribute__((visibility("default"))) nnrt::cpu::FastLayer* nnrt_cpu_create_fast_layer_2(
+extern "C" __attribute__((visibility("default"))) nnrt::cpu::FastLayer* nnrt_cpu_create_fast_layer_3(
     const nnrt::cpu::FastLayerOptions& options) {
   try {
     return new nnrt::cpu::dnnl_layer::Layer(options);

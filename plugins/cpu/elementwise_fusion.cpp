@@ -1,0 +1,195 @@
+// Element-wise fusion: consecutive float32 element-wise steps of one output shape become one step
+// whose kernel (kernels/fused_elementwise.hpp) walks the output in blocks held in L1 and writes only
+// the values that later steps or the request read. NNAPI has no GELU, no erf and no layer
+// normalization: a transformer spells them in tens of element-wise operations, each of which would
+// otherwise write a whole tensor to memory and read it back.
+#include <algorithm>
+
+#include "nnrt/driver/activation.hpp"
+#include "plugins/cpu/cpu_prepared_model.hpp"
+
+namespace nnrt::cpu {
+namespace {
+
+using driver::OperationType;
+
+// The instruction that computes `type` (operands still to be numbered), if the fused kernel has it.
+std::optional<FusedProgram::Instruction> instructionFor(int32_t type) {
+  FusedProgram::Instruction in;
+  auto clamp = [&](driver::Activation act) {
+    const driver::FloatRange range = driver::activationRange(act);
+    in.op = FusedOp::Clamp;
+    in.lo = range.min;
+    in.hi = range.max;
+  };
+  switch (static_cast<OperationType>(type)) {
+    case OperationType::ADD: in.op = FusedOp::Add; break;
+    case OperationType::SUB: in.op = FusedOp::Sub; break;
+    case OperationType::MUL: in.op = FusedOp::Mul; break;
+    case OperationType::DIV: in.op = FusedOp::Div; break;
+    case OperationType::MAXIMUM: in.op = FusedOp::Maximum; break;
+    case OperationType::MINIMUM: in.op = FusedOp::Minimum; break;
+    case OperationType::POW: in.op = FusedOp::Pow; break;
+    case OperationType::ABS: in.op = FusedOp::Abs; break;
+    case OperationType::EXP: in.op = FusedOp::Exp; break;
+    case OperationType::LOG: in.op = FusedOp::Log; break;
+    case OperationType::NEG: in.op = FusedOp::Neg; break;
+    case OperationType::RSQRT: in.op = FusedOp::Rsqrt; break;
+    case OperationType::SIN: in.op = FusedOp::Sin; break;
+    case OperationType::SQRT: in.op = FusedOp::Sqrt; break;
+    case OperationType::FLOOR: in.op = FusedOp::Floor; break;
+    case OperationType::LOGISTIC: in.op = FusedOp::Logistic; break;
+    case OperationType::TANH: in.op = FusedOp::Tanh; break;
+    case OperationType::RELU: clamp(driver::Activation::Relu); break;
+    case OperationType::RELU1: clamp(driver::Activation::Relu1); break;
+    case OperationType::RELU6: clamp(driver::Activation::Relu6); break;
+    case OperationType::EQUAL: in.op = FusedOp::Equal; break;
+    case OperationType::NOT_EQUAL: in.op = FusedOp::NotEqual; break;
+    case OperationType::GREATER: in.op = FusedOp::Greater; break;
+    case OperationType::GREATER_EQUAL: in.op = FusedOp::GreaterEqual; break;
+    case OperationType::LESS: in.op = FusedOp::Less; break;
+    case OperationType::LESS_EQUAL: in.op = FusedOp::LessEqual; break;
+    case OperationType::SELECT: in.op = FusedOp::Select; break;
+    default: return std::nullopt;
+  }
+  return in;
+}
+
+Shape shapeOf(const std::vector<uint32_t>& dims) { return Shape{dims}; }
+
+}  // namespace
+
+// Steps join a run while each is static, float32 (SELECT: a bool8 condition), has one output of the
+// run's shape, is not part of a fast-layer chain, and reads from outside the run only tensors the
+// fused kernel reads in runs (FusedElementwise::canRead). A run of two or more steps becomes one
+// fused step; a run whose kernel would need too many block buffers is cut in half until it fits.
+void CpuPreparedModel::fuseElementwiseSteps() {
+  const int32_t f32 = static_cast<int32_t>(driver::OperandType::TENSOR_FLOAT32);
+  const int32_t b8 = static_cast<int32_t>(driver::OperandType::TENSOR_BOOL8);
+  std::vector<int64_t> lastReader(operands_.size(), -1);
+  std::vector<int64_t> producer(operands_.size(), -1);
+  for (size_t s = 0; s < steps_.size(); ++s) {
+    for (uint32_t in : steps_[s].inputs) lastReader[in] = static_cast<int64_t>(s);
+    for (uint32_t out : steps_[s].outputs) producer[out] = static_cast<int64_t>(s);
+  }
+  std::vector<bool> chained(steps_.size(), false);  // producer or consumer of a FastLayer::chain
+  for (size_t s = 0; s < steps_.size(); ++s) {
+    if (!steps_[s].chainedInput) continue;
+    chained[s] = true;
+    if (producer[steps_[s].inputs[0]] >= 0) chained[producer[steps_[s].inputs[0]]] = true;
+  }
+
+  auto fusable = [&](size_t s) -> std::optional<FusedProgram::Instruction> {
+    const Step& step = steps_[s];
+    if (!step.isStatic || chained[s] || step.outputs.size() != 1) return std::nullopt;
+    auto in = instructionFor(step.type);
+    if (!in) return std::nullopt;
+    const size_t operands = fusedOperandCount(in->op);
+    if (step.inputs.size() < operands) return std::nullopt;
+    for (size_t i = 0; i < operands; ++i) {
+      const bool condition = in->op == FusedOp::Select && i == 0;
+      if (operands_[step.inputs[i]].type != (condition ? b8 : f32)) return std::nullopt;
+    }
+    if (in->op == FusedOp::Pow) {  // by the constant 2: a square, as POW's own kernel computes it
+      const OperandInfo& e = operands_[step.inputs[1]];
+      if (e.constant != nullptr && e.constantLength == sizeof(float) &&
+          *static_cast<const float*>(e.constant) == 2.0f)
+        in->op = FusedOp::Square;
+    }
+    if (in->op <= FusedOp::Div) {
+      const auto* params = std::get_if<ops::BinaryParams>(&step.params);
+      if (params == nullptr) return std::nullopt;
+      const driver::FloatRange range = driver::activationRange(params->activation);
+      in->lo = range.min;
+      in->hi = range.max;
+    }
+    return in;
+  };
+
+  auto producedIn = [&](uint32_t operand, size_t first, size_t end) {
+    return producer[operand] >= static_cast<int64_t>(first) && producer[operand] < static_cast<int64_t>(end);
+  };
+
+  // The fused step of steps [first, end), or null when its kernel cannot be planned. Values: the
+  // operands read from outside, in order of first use, then one per step.
+  auto build = [&](size_t first, size_t end) -> std::unique_ptr<FusedSteps> {
+    auto fused = std::make_unique<FusedSteps>();
+    FusedProgram program;
+    program.shape = shapeOf(steps_[first].outputShapes[0]);
+    for (size_t s = first; s < end; ++s) {
+      const size_t operands = fusedOperandCount(fusable(s)->op);
+      for (size_t i = 0; i < operands; ++i) {
+        const uint32_t operand = steps_[s].inputs[i];
+        if (producedIn(operand, first, end) ||
+            std::find(fused->inputs.begin(), fused->inputs.end(), operand) != fused->inputs.end())
+          continue;
+        fused->inputs.push_back(operand);
+        program.inputs.push_back({shapeOf(operands_[operand].dims), operands_[operand].type == b8});
+      }
+    }
+    const auto inputs = static_cast<uint32_t>(fused->inputs.size());
+    auto valueOf = [&](uint32_t operand) {
+      if (producedIn(operand, first, end)) return inputs + static_cast<uint32_t>(producer[operand] - first);
+      return static_cast<uint32_t>(std::find(fused->inputs.begin(), fused->inputs.end(), operand) - fused->inputs.begin());
+    };
+    for (size_t s = first; s < end; ++s) {
+      FusedProgram::Instruction in = *fusable(s);
+      uint32_t* operands[3] = {&in.a, &in.b, &in.c};
+      for (size_t i = 0; i < fusedOperandCount(in.op); ++i) *operands[i] = valueOf(steps_[s].inputs[i]);
+      program.code.push_back(in);
+      const uint32_t out = steps_[s].outputs[0];
+      if (lastReader[out] >= static_cast<int64_t>(end) || operands_[out].modelOutput >= 0) {
+        program.outputs.push_back(inputs + static_cast<uint32_t>(s - first));
+        fused->outputs.push_back({static_cast<uint32_t>(s - first), 0});
+      }
+    }
+    std::string why;
+    auto kernel = FusedElementwise::plan(std::move(program), why);
+    if (!kernel) return nullptr;
+    fused->kernel = std::move(*kernel);
+    return fused;
+  };
+
+  // Whether step s can read its operands in a run that starts at `first` and has the given shape.
+  auto readable = [&](size_t s, size_t first, const Shape& shape) {
+    const size_t operands = fusedOperandCount(fusable(s)->op);
+    for (size_t i = 0; i < operands; ++i) {
+      const uint32_t in = steps_[s].inputs[i];
+      if (!producedIn(in, first, s) && !FusedElementwise::canRead(shapeOf(operands_[in].dims), shape)) return false;
+    }
+    return true;
+  };
+
+  std::vector<Step> steps;
+  steps.reserve(steps_.size());
+  for (size_t s = 0; s < steps_.size();) {
+    size_t end = s;
+    if (fusable(s)) {
+      const Shape shape = shapeOf(steps_[s].outputShapes[0]);
+      while (end < steps_.size() && end - s < FusedElementwise::kMaxValues / 2 && fusable(end) &&
+             steps_[end].outputShapes[0] == steps_[s].outputShapes[0] && readable(end, s, shape))
+        ++end;
+    }
+    std::unique_ptr<FusedSteps> fused;
+    while (end >= s + 2 && !(fused = build(s, end))) end = s + (end - s) / 2;
+    if (fused == nullptr) {
+      steps.push_back(std::move(steps_[s]));
+      ++s;
+      continue;
+    }
+    for (size_t m = s; m < end; ++m) {
+      steps_[m].fast.reset();  // should the members run one by one, they run the reference kernels
+      fused->members.push_back(std::move(steps_[m]));
+    }
+    Step step;
+    step.index = fused->members.front().index;
+    step.type = fused->members.front().type;
+    step.fused = std::move(fused);
+    steps.push_back(std::move(step));
+    s = end;
+  }
+  steps_ = std::move(steps);
+  hasFastSteps_ = std::any_of(steps_.begin(), steps_.end(), [](const Step& step) { return step.fast != nullptr; });
+}
+
+}  // namespace nnrt::cpu
