@@ -319,8 +319,28 @@ int32_t GraphBuilder::fuseFollowingActivation() {
     else if (bound[0] == -1.0f && bound[1] == 1.0f)
       code = ANEURALNETWORKS_FUSED_RELU1;
   }
-  if (code != ANEURALNETWORKS_FUSED_NONE) absorbed_.insert(next);
+  if (code != ANEURALNETWORKS_FUSED_NONE) absorbed_[next] = name;
   return code;
+}
+
+std::optional<std::vector<float>> GraphBuilder::absorbFollowingBias(uint32_t n, size_t rank) {
+  if (node_ == nullptr || node_->output_size() < 1) return std::nullopt;
+  const std::string& name = node_->output(0);
+  auto readers = consumers_.find(name);
+  if (graphOutputs_.count(name) != 0 || readers == consumers_.end() || readers->second.size() != 1)
+    return std::nullopt;
+  const onnx::NodeProto* next = readers->second[0];
+  if ((!next->domain().empty() && next->domain() != "ai.onnx") || next->op_type() != "Add" ||
+      next->input_size() != 2 || next->output_size() != 1 || next->input(0) == next->input(1))
+    return std::nullopt;
+  const Value* bias = find(next->input(next->input(0) == name ? 1 : 0));
+  if (bias == nullptr || !bias->constant.has_value() || bias->type != ANEURALNETWORKS_TENSOR_FLOAT32 ||
+      bias->dims.empty() || bias->dims.size() > rank || bias->dims.back() != n || bias->constant->bytes.size() != size_t{n} * 4)
+    return std::nullopt;
+  std::vector<float> values(n);
+  std::memcpy(values.data(), bias->constant->bytes.data(), values.size() * 4);
+  absorbed_[next] = name;
+  return values;
 }
 
 const onnx::AttributeProto* GraphBuilder::attribute(const std::string& name) const {

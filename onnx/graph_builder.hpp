@@ -110,7 +110,15 @@ class GraphBuilder {
   // reader is a Relu or a Clip to [0, inf), [0, 6] or [-1, 1] and the value is no graph output; the
   // reader is then absorbed (it names the fused result). FUSED_NONE otherwise.
   int32_t fuseFollowingActivation();
-  bool absorbed(const onnx::NodeProto* node) const { return absorbed_.count(node) != 0; }
+  // The bias of a MatMul by a constant matrix of N columns: when the only reader of the current
+  // node's output 0 (of rank `rank`) is an Add of a constant float32 vector of N values (of rank at
+  // most `rank`, [N] at the end), the Add is absorbed and its constant returned.
+  std::optional<std::vector<float>> absorbFollowingBias(uint32_t n, size_t rank);
+  // An absorbed node names the value of its input that carries the fused result; null for others.
+  const std::string* absorbed(const onnx::NodeProto* node) const {
+    auto it = absorbed_.find(node);
+    return it == absorbed_.end() ? nullptr : &it->second;
+  }
 
   // Adds RESHAPE of `operand` to `dims` (all known) and returns the new operand.
   Result<uint32_t> reshape(uint32_t operand, int32_t type, const std::vector<uint32_t>& dims);
@@ -130,7 +138,7 @@ class GraphBuilder {
   std::vector<OperationRecord> operationRecords_;
   std::map<std::string, std::vector<const onnx::NodeProto*>> consumers_;
   std::set<std::string> graphOutputs_;
-  std::set<const onnx::NodeProto*> absorbed_;
+  std::map<const onnx::NodeProto*, std::string> absorbed_;
 
   // Adds TRANSPOSE of `value`'s operand by `perm` (once: remembered as its otherLayout).
   Result<uint32_t> otherLayout(const Value& value, const std::vector<int32_t>& perm);

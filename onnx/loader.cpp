@@ -264,9 +264,10 @@ Result<void> mapNodes(GraphBuilder& builder,
         known = known || attribute.name() == name;
       if (!known) return builder.refused("attribute '" + attribute.name() + "' is not supported");
     }
-    if (builder.absorbed(&node)) {
-      // A Relu or Clip fused into the operation before it: its output is that operation's.
-      builder.defineName(node.output(0), *builder.find(node.input(0)));
+    if (const std::string* result = builder.absorbed(&node)) {
+      // A Relu or Clip fused into the operation before it, or an Add that became its bias: its
+      // output is that operation's.
+      builder.defineName(node.output(0), *builder.find(*result));
       continue;
     }
     NNRT_RETURN_IF_ERROR(mapping->map(builder));

@@ -464,7 +464,8 @@ Result<void> mapGemm(GraphBuilder& b) {
 
 // MatMul of an N-D A [..., K] by a constant float32 matrix B [K, N], as exporters write every
 // projection of a transformer: one FULLY_CONNECTED over A's rows (B transposed to its [N, K] weights
-// at load time, a zero bias) and a RESHAPE back to [..., N]. The same sums as numpy's matmul.
+// at load time) and a RESHAPE back to [..., N]. The same sums as numpy's matmul. The Add of a
+// constant vector that usually follows becomes the FULLY_CONNECTED's bias (else it is zero).
 Result<void> matMulByConstantMatrix(GraphBuilder& b, const Value& a, const Value& w) {
   const uint32_t K = w.dims[0], N = w.dims[1];
   if (a.dims.back() != K || K == 0 || N == 0) return b.refused("operands do not multiply");
@@ -474,7 +475,7 @@ Result<void> matMulByConstantMatrix(GraphBuilder& b, const Value& a, const Value
   std::vector<float> m(elementCount(w.dims));
   std::memcpy(m.data(), w.constant->bytes.data(), m.size() * 4);
   NNRT_ASSIGN_OR_RETURN(uint32_t weights, b.constFloats(transposed(m, K, N), {N, K}));
-  NNRT_ASSIGN_OR_RETURN(uint32_t bias, b.constFloats(std::vector<float>(N, 0.0f)));
+  NNRT_ASSIGN_OR_RETURN(uint32_t bias, b.constFloats(b.absorbFollowingBias(N, a.dims.size()).value_or(std::vector<float>(N, 0.0f))));
   NNRT_ASSIGN_OR_RETURN(uint32_t input, b.operand(a));
   NNRT_ASSIGN_OR_RETURN(uint32_t flat, b.reshape(input, a.type, {rows, K}));
   NNRT_ASSIGN_OR_RETURN(uint32_t fuse, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));

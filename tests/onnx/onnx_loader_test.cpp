@@ -67,8 +67,9 @@ void expectOneLineError(const Result<LoadedModel>& result, const std::string& pa
   EXPECT_EQ(result.error().message.find('\n'), std::string::npos) << result.error().message;
 }
 
+// Output `which` of `model` (outputCount values); other outputs, of at most as many values, are dropped.
 std::vector<float> run(const LoadedModel& model, const std::vector<std::vector<float>>& inputs,
-                       size_t outputCount) {
+                       size_t outputCount, size_t which = 0) {
   ANeuralNetworksCompilation* compilation = nullptr;
   EXPECT_EQ(ANeuralNetworksCompilation_create(model.model.get(), &compilation), ANEURALNETWORKS_NO_ERROR);
   EXPECT_EQ(ANeuralNetworksCompilation_finish(compilation), ANEURALNETWORKS_NO_ERROR);
@@ -80,8 +81,12 @@ std::vector<float> run(const LoadedModel& model, const std::vector<std::vector<f
               ANEURALNETWORKS_NO_ERROR);
   }
   std::vector<float> out(outputCount);
-  EXPECT_EQ(ANeuralNetworksExecution_setOutput(execution, 0, nullptr, out.data(), out.size() * 4),
-            ANEURALNETWORKS_NO_ERROR);
+  std::vector<std::vector<float>> others(model.outputs.size(), std::vector<float>(outputCount));
+  for (size_t k = 0; k < model.outputs.size(); ++k) {
+    float* into = k == which ? out.data() : others[k].data();
+    EXPECT_EQ(ANeuralNetworksExecution_setOutput(execution, static_cast<int32_t>(k), nullptr, into, out.size() * 4),
+              ANEURALNETWORKS_NO_ERROR);
+  }
   EXPECT_EQ(ANeuralNetworksExecution_compute(execution), ANEURALNETWORKS_NO_ERROR);
   ANeuralNetworksExecution_free(execution);
   ANeuralNetworksCompilation_free(compilation);
@@ -401,6 +406,42 @@ TEST(OnnxLoaderTest, MatMulOfABatchByAConstantMatrix) {
   EXPECT_TRUE(hasOperation(*loaded, ANEURALNETWORKS_FULLY_CONNECTED));
   EXPECT_EQ(run(*loaded, {{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}}, 8),
             (std::vector<float>{4, 5, 10, 11, 16, 17, 22, 23}));
+}
+
+// The Add of a constant vector after such a MatMul becomes the FULLY_CONNECTED's bias (no ADD left):
+// the rows above plus bias (100, 200); a second model whose MatMul result is also a graph output keeps its
+// ADD, with the same sums.
+TEST(OnnxLoaderTest, MatMulByAConstantMatrixTakesTheFollowingBias) {
+  for (bool alsoOutput : {false, true}) {
+    NodeModel m = nodeModel("MatMul", {{"a", {2, 2, 3}}}, {{"p", {2, 2, 2}}});
+    auto* graph = m.model.mutable_graph();
+    auto* w = graph->add_initializer();
+    w->set_name("w");
+    w->set_data_type(onnx::TensorProto::FLOAT);
+    w->add_dims(3);
+    w->add_dims(2);
+    for (float v : {1.0f, 0.0f, 0.0f, 1.0f, 1.0f, 1.0f}) w->add_float_data(v);
+    m.node->add_input("w");
+    auto* bias = graph->add_initializer();
+    bias->set_name("bias");
+    bias->set_data_type(onnx::TensorProto::FLOAT);
+    bias->add_dims(1);
+    bias->add_dims(2);
+    for (float v : {100.0f, 200.0f}) bias->add_float_data(v);
+    auto* add = graph->add_node();
+    add->set_name("add");
+    add->set_op_type("Add");
+    add->add_input("bias");  // either side
+    add->add_input("p");
+    add->add_output("y");
+    if (!alsoOutput) graph->clear_output();
+    addFloatInput(graph, "y", {2, 2, 2}, true);
+    auto loaded = loadOnnxModel(write("matmul_bias.onnx", m.model));
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+    EXPECT_EQ(hasOperation(*loaded, ANEURALNETWORKS_ADD), alsoOutput);
+    EXPECT_EQ(run(*loaded, {{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}}, 8, alsoOutput ? 1 : 0),
+              (std::vector<float>{104, 205, 110, 211, 116, 217, 122, 223}));
+  }
 }
 
 // What the new mappings cannot compute exactly is refused, naming the node and the reason.
