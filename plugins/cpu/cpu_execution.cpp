@@ -83,6 +83,8 @@ class CpuExecution {
 
   Result<driver::ExecutionResult> run() {
     const uint64_t start = driver::monotonicNs();
+    // The planned temporaries' block comes first: the same address, already mapped, every execution.
+    if (model_.plannedBytes_ > 0) planned_ = static_cast<std::byte*>(arena_.allocate(model_.plannedBytes_));
     NNRT_RETURN_IF_ERROR(bindRequest());
     NNRT_RETURN_IF_ERROR(model_.hasFastSteps_ ? runStepsWithEveryCore() : runSteps());
     driver::ExecutionResult result;
@@ -334,6 +336,8 @@ class CpuExecution {
     } else if (step.kernel->outputIsInput0 && k == 0) {
       data = const_cast<void*>(input0.data);  // never written: the kernel's copy is a no-op
     }
+    if (data == nullptr && planned_ != nullptr && model_.plannedOffset_[index] >= 0 && *bytes <= model_.plannedSize_[index])
+      data = planned_ + model_.plannedOffset_[index];
     if (data == nullptr) data = arena_.allocate(*bytes);
     v.data = data;
     return data;
@@ -446,6 +450,7 @@ class CpuExecution {
   const driver::ExecuteOptions& options_;
   std::unique_ptr<ExecutionArena> arenaOwner_;  // back to the model's pool when the execution ends
   ExecutionArena& arena_;
+  std::byte* planned_ = nullptr;  // CpuPreparedModel::planTemporaries' block in the arena
   std::vector<Value> values_;
   bool requestOmitsInput_ = false;  // then every operation is validated again
   bool holdsCores_ = false;         // inside runStepsWithEveryCore

@@ -46,6 +46,7 @@ Result<std::unique_ptr<CpuPreparedModel>> CpuPreparedModel::create(const driver:
   NNRT_RETURN_IF_ERROR(prepared->copyOperands(model));
   NNRT_RETURN_IF_ERROR(prepared->planSteps(model));
   if (fuse) prepared->fuseElementwiseSteps();
+  prepared->planTemporaries();
   prepared->arenas_.setFirstBlockBytes(prepared->staticTemporaryBytes_);
   return prepared;
 }
@@ -179,11 +180,6 @@ Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
               anchored |= operation.type != static_cast<int32_t>(driver::OperationType::CONCATENATION);
             }
           }
-          for (size_t k = 0; k < step.outputs.size(); ++k) {
-            if (operands_[step.outputs[k]].modelOutput >= 0) continue;
-            staticTemporaryBytes_ +=
-                ops::byteSize(outputs[k].type, step.outputShapes[k]).value_or(0) + ExecutionArena::kAlignment;
-          }
         }
       }
     }
@@ -235,6 +231,76 @@ void CpuPreparedModel::chainFastSteps() {
       continue;
     consumer.chainedInput = fastLayer_->chain(*source.fast, *consumer.fast);
   }
+}
+
+// Memory planning: every temporary whose size is known at preparation gets a fixed place in one block
+// that each execution takes first from its arena. A temporary lives from the step that writes it to
+// the last step that reads it (a RESHAPE or SQUEEZE whose output merely relabels it extends that to
+// its own readers); temporaries whose lifetimes overlap never share bytes, others may. Largest first,
+// each at the lowest offset that clashes with none placed before. A model then touches a working set
+// of a few live tensors instead of one fresh buffer per operation.
+void CpuPreparedModel::planTemporaries() {
+  const size_t n = operands_.size();
+  std::vector<int64_t> first(n, -1), last(n, -1);
+  std::vector<uint32_t> root(n);
+  for (uint32_t i = 0; i < n; ++i) root[i] = i;
+  plannedSize_.assign(n, 0);
+  auto isTemporary = [&](uint32_t operand) {
+    return operands_[operand].lifetime == NNRT_LIFETIME_TEMPORARY_VARIABLE && operands_[operand].modelOutput < 0;
+  };
+  auto read = [&](uint32_t operand, int64_t s) { last[root[operand]] = std::max(last[root[operand]], s); };
+  auto write = [&](const Step& step, size_t k, int64_t s) {
+    const uint32_t out = step.outputs[k];
+    if (!isTemporary(out)) return;
+    if (step.kernel->outputIsInput0 && k == 0) {  // placeOutput points it at input 0's bytes
+      root[out] = root[step.inputs[0]];
+      return;
+    }
+    first[out] = s;
+    if (step.isStatic) plannedSize_[out] = ops::byteSize(operands_[out].type, step.outputShapes[k]).value_or(0);
+  };
+  for (size_t i = 0; i < steps_.size(); ++i) {
+    const Step& step = steps_[i];
+    const auto s = static_cast<int64_t>(i);
+    if (step.fused) {
+      for (uint32_t in : step.fused->inputs) read(in, s);
+      for (const auto& o : step.fused->outputs) write(step.fused->members[o.member], o.k, s);
+      continue;
+    }
+    for (uint32_t in : step.inputs) read(in, s);
+    for (size_t k = 0; k < step.outputs.size(); ++k) write(step, k, s);
+  }
+
+  struct Block {
+    uint32_t operand;
+    int64_t first, last;
+    uint64_t offset, size;
+  };
+  std::vector<Block> blocks;
+  for (uint32_t i = 0; i < n; ++i) {
+    if (first[i] >= 0 && plannedSize_[i] > 0)
+      blocks.push_back({i, first[i], std::max(first[i], last[i]), 0, (plannedSize_[i] + ExecutionArena::kAlignment - 1) / ExecutionArena::kAlignment * ExecutionArena::kAlignment});
+  }
+  std::stable_sort(blocks.begin(), blocks.end(), [](const Block& a, const Block& b) { return a.size > b.size; });
+  std::vector<const Block*> clashing;
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    Block& block = blocks[b];
+    clashing.clear();
+    for (size_t p = 0; p < b; ++p) {
+      if (blocks[p].first <= block.last && block.first <= blocks[p].last) clashing.push_back(&blocks[p]);
+    }
+    std::sort(clashing.begin(), clashing.end(), [](const Block* x, const Block* y) { return x->offset < y->offset; });
+    uint64_t offset = 0;
+    for (const Block* other : clashing) {
+      if (offset + block.size <= other->offset) break;
+      offset = std::max(offset, other->offset + other->size);
+    }
+    block.offset = offset;
+    plannedBytes_ = std::max<size_t>(plannedBytes_, offset + block.size);
+  }
+  plannedOffset_.assign(n, -1);
+  for (const Block& block : blocks) plannedOffset_[block.operand] = static_cast<int64_t>(block.offset);
+  staticTemporaryBytes_ = plannedBytes_ + ExecutionArena::kAlignment;
 }
 
 }  // namespace nnrt::cpu

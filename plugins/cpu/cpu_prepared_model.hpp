@@ -98,6 +98,7 @@ class CpuPreparedModel : public driver::PreparedModel {
   driver::Result<void> planSteps(const driver::Model& model);
   void chainFastSteps();
   void fuseElementwiseSteps();
+  void planTemporaries();
 
   std::vector<OperandInfo> operands_;
   std::shared_ptr<FastLayer> fastLayer_;  // declared before steps_, so it outlives their fast kernels
@@ -106,6 +107,11 @@ class CpuPreparedModel : public driver::PreparedModel {
   std::vector<uint8_t> constants_;  // the CONSTANT_COPY values, each at a 16-byte aligned offset
   bool relaxed_ = false;
   size_t staticTemporaryBytes_ = 0;  // first arena block of an execution
+  // Temporaries whose size preparation knows share one block of plannedBytes_ by lifetime
+  // (planTemporaries): each at plannedOffset_ (-1: placed in the arena when written), of plannedSize_.
+  std::vector<int64_t> plannedOffset_;
+  std::vector<uint64_t> plannedSize_;
+  size_t plannedBytes_ = 0;
   mutable ArenaPool arenas_;         // kept between executions
   bool hasFastSteps_ = false;        // executions then hold every core (CoreLease)
   size_t minElements_ = kFastMinElements;

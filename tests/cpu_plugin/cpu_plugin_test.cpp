@@ -344,6 +344,45 @@ TEST(CpuPluginExecute, FusedElementwiseRunsMatchTheOperationsOneByOne) {
   }
 }
 
+// Temporaries share memory only when their lifetimes do not overlap (CpuPreparedModel::planTemporaries):
+// t1 = x + x is relabelled by a RESHAPE (t2 points at t1's bytes) and read again by the last ADD, so t1
+// lives to the end and t3 = t2 * t2 must not take its place. By hand, x = 0..63: out = 4x² + 2x.
+TEST(CpuPluginExecute, PlannedTemporariesDoNotOverwriteLiveOnes) {
+  TestModel m;
+  const uint32_t x = m.addInput(T::TENSOR_FLOAT32, {64});
+  const uint32_t t1 = m.addOperand(T::TENSOR_FLOAT32, {64});
+  m.addOperation(O::ADD, {x, x, m.addInt32(0)}, {t1});
+  const uint32_t t2 = m.addOperand(T::TENSOR_FLOAT32, {8, 8});
+  m.addOperation(O::RESHAPE, {t1, m.addConstant(T::TENSOR_INT32, {2}, std::vector<int32_t>{8, 8})}, {t2});
+  const uint32_t t3 = m.addOperand(T::TENSOR_FLOAT32, {8, 8});
+  m.addOperation(O::MUL, {t2, t2, m.addInt32(0)}, {t3});
+  const uint32_t t4 = m.addOperand(T::TENSOR_FLOAT32, {8, 8});
+  m.addOperation(O::RELU, {t3}, {t4});
+  const uint32_t out = m.addOutput(T::TENSOR_FLOAT32, {8, 8});
+  m.addOperation(O::ADD, {t4, t2, m.addInt32(0)}, {out});
+  m.setInputsAndOutputs({x}, {out});
+  std::vector<float> input(64), expected(64);
+  for (int i = 0; i < 64; ++i) {
+    input[i] = static_cast<float>(i);
+    expected[i] = static_cast<float>(4 * i * i + 2 * i);
+  }
+  for (const char* fusion : {"off", "on"}) {
+    LoadedDevice holder;
+    auto device = loadCpu(holder, {{"fusion", fusion}});
+    ASSERT_NE(device, nullptr);
+    auto prepared = prepare(*device, m);
+    ASSERT_NE(prepared, nullptr);
+    for (int repeat = 0; repeat < 2; ++repeat) {
+      TestRequest r(1, 1);
+      r.setInput(0, input);
+      r.setOutput(0, 64 * sizeof(float));
+      auto result = prepared->execute(r.view(), false, 0, 0);
+      ASSERT_TRUE(result.has_value()) << result.error().message;
+      EXPECT_EQ(r.output<float>(0), expected) << "fusion " << fusion;
+    }
+  }
+}
+
 TEST(CpuPluginExecute, RefusesRequestsThatDoNotFitTheModel) {
   LoadedDevice holder;
   auto device = loadCpu(holder);
