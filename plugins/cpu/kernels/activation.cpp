@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 
+#include "plugins/cpu/kernels/exp_float.hpp"
 #include "plugins/cpu/kernels/parallel.hpp"
 #include "plugins/cpu/kernels/quantization.hpp"
 
@@ -45,7 +46,7 @@ void relu6(const float* in, size_t count, float* out) {
 }
 
 void logistic(const float* in, size_t count, float* out) {
-  unary(in, count, out, 16, [](float x) { return 1.0f / (1.0f + std::exp(-x)); });
+  unary(in, count, out, 16, [](float x) { return 1.0f / (1.0f + expFloat(-x)); });
 }
 
 void tanh(const float* in, size_t count, float* out) {

@@ -11,7 +11,7 @@ namespace nnrt::cpu {
 void relu(const float* in, size_t count, float* out);      // max(0, x)
 void relu1(const float* in, size_t count, float* out);     // min(1, max(-1, x))
 void relu6(const float* in, size_t count, float* out);     // min(6, max(0, x))
-void logistic(const float* in, size_t count, float* out);  // 1 / (1 + exp(-x))
+void logistic(const float* in, size_t count, float* out);  // 1 / (1 + exp(-x)), exp by expFloat
 void tanh(const float* in, size_t count, float* out);
 
 // Quantized RELU family: NNAPI requires the output to keep the input's scale and zero point, so these

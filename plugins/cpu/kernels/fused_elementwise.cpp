@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "plugins/cpu/kernels/exp_float.hpp"
 #include "plugins/cpu/kernels/parallel.hpp"
 
 namespace nnrt::cpu {
@@ -115,7 +116,7 @@ void execute(const Instruction& in, size_t n, unsigned scalars, const void* va, 
     case FusedOp::Abs:
       return unary(n, a, scalars, out, [](float x) { return std::fabs(x); });
     case FusedOp::Exp:
-      return unary(n, a, scalars, out, [](float x) { return std::exp(x); });
+      return unary(n, a, scalars, out, [](float x) { return expFloat(x); });
     case FusedOp::Log:
       return unary(n, a, scalars, out, [](float x) { return std::log(x); });
     case FusedOp::Neg:
@@ -129,7 +130,7 @@ void execute(const Instruction& in, size_t n, unsigned scalars, const void* va, 
     case FusedOp::Floor:
       return unary(n, a, scalars, out, [](float x) { return std::floor(x); });
     case FusedOp::Logistic:
-      return unary(n, a, scalars, out, [](float x) { return 1.0f / (1.0f + std::exp(-x)); });
+      return unary(n, a, scalars, out, [](float x) { return 1.0f / (1.0f + expFloat(-x)); });
     case FusedOp::Tanh:
       return unary(n, a, scalars, out, [](float x) { return std::tanh(x); });
     case FusedOp::Clamp:

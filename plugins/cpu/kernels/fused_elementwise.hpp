@@ -62,8 +62,8 @@ struct FusedProgram {
 
 class FusedElementwise {
  public:
-  static constexpr size_t kBlock = 256;      // elements per block (1 KiB of float32)
-  static constexpr size_t kMaxBuffers = 32;  // block buffers on a thread's stack: 32 KiB
+  static constexpr size_t kBlock = 1024;     // elements per block (4 KiB of float32)
+  static constexpr size_t kMaxBuffers = 32;  // block buffers on a thread's stack: 128 KiB
   static constexpr size_t kMaxValues = 512;
 
   // Whether an input of shape `in` can be read in a program of shape `out`: equal shapes, one

@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "plugins/cpu/kernels/broadcast.hpp"
+#include "plugins/cpu/kernels/exp_float.hpp"
 #include "plugins/cpu/kernels/parallel.hpp"
 #include "plugins/cpu/kernels/quantization.hpp"
 
@@ -84,7 +85,7 @@ void unaryMath(const float* in, size_t count, UnaryMath f, float* out) {
     case UnaryMath::Abs:
       return run([](float x) { return std::fabs(x); });
     case UnaryMath::Exp:
-      return run([](float x) { return std::exp(x); });
+      return run([](float x) { return expFloat(x); });
     case UnaryMath::Log:
       return run([](float x) { return std::log(x); });
     case UnaryMath::Neg:

@@ -18,6 +18,7 @@ namespace nnrt::cpu {
 
 enum class UnaryMath { Abs, Exp, Log, Neg, Rsqrt, Sin, Sqrt };
 // out[i] = f(in[i]); out may alias in. LOG and SQRT of negative numbers, RSQRT of 0 follow IEEE 754.
+// EXP is expFloat (exp_float.hpp: vectorized, within 2 ulp).
 void unaryMath(const float* in, size_t count, UnaryMath f, float* out);
 // ABS and NEG on TENSOR_INT32 (two's complement: the most negative value maps to itself).
 void unaryMath(const int32_t* in, size_t count, UnaryMath f, int32_t* out);
