@@ -86,5 +86,17 @@ TEST(Reduce, LargeSpatialMeanMatchesReference) {
   expectFloatsNear(out, expected);
 }
 
+TEST(Reduce, LastAxisMeanOfManyRowsMatchesReference) {
+  // A layer normalization's MEAN: over the last axis only, rows in parallel, a length of 301 (8-element
+  // partial sums and a tail of 5).
+  const std::vector<uint32_t> dims{4, 50, 301};
+  const auto in = randomFloats(countOf(dims), -3, 5, 3);
+  const std::vector<uint32_t> axes{2};
+  const auto expected = referenceMean(in, dims, {false, false, true});
+  std::vector<float> out(expected.size());
+  mean(in.data(), {dims}, axes, out.data());
+  expectFloatsNear(out, expected);
+}
+
 }  // namespace
 }  // namespace nnrt::cpu::test
