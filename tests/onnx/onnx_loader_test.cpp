@@ -273,6 +273,19 @@ NodeModel nodeModel(const std::string& op,
   return m;
 }
 
+// Adds float32 initializer `name`, and (asInput) makes it the next input of `m`'s node.
+void addFloats(NodeModel& m, const std::string& name, const std::vector<int64_t>& dims,
+               const std::vector<float>& values, bool asInput = true) {
+  auto* t = m.model.mutable_graph()->add_initializer();
+  t->set_name(name);
+  t->set_data_type(onnx::TensorProto::FLOAT);
+  for (int64_t d : dims)
+    t->add_dims(d);
+  for (float v : values)
+    t->add_float_data(v);
+  if (asInput) m.node->add_input(name);
+}
+
 void addInts(NodeModel& m, const std::string& name, const std::vector<int64_t>& values, bool asInput = true) {
   auto* t = m.model.mutable_graph()->add_initializer();
   t->set_name(name);
@@ -394,13 +407,7 @@ TEST(OnnxLoaderTest, ErfMatchesTheCLibrary) {
 // A's rows: A [2, 2, 3] = 1..12, B [3, 2] = [[1, 0], [0, 1], [1, 1]] -> each row (a, b, c) to (a + c, b + c).
 TEST(OnnxLoaderTest, MatMulOfABatchByAConstantMatrix) {
   NodeModel m = nodeModel("MatMul", {{"a", {2, 2, 3}}}, {{"y", {2, 2, 2}}});
-  auto* w = m.model.mutable_graph()->add_initializer();
-  w->set_name("w");
-  w->set_data_type(onnx::TensorProto::FLOAT);
-  w->add_dims(3);
-  w->add_dims(2);
-  for (float v : {1.0f, 0.0f, 0.0f, 1.0f, 1.0f, 1.0f}) w->add_float_data(v);
-  m.node->add_input("w");
+  addFloats(m, "w", {3, 2}, {1, 0, 0, 1, 1, 1});
   auto loaded = loadOnnxModel(write("matmul3d.onnx", m.model));
   ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
   EXPECT_TRUE(hasOperation(*loaded, ANEURALNETWORKS_FULLY_CONNECTED));
@@ -414,20 +421,9 @@ TEST(OnnxLoaderTest, MatMulOfABatchByAConstantMatrix) {
 TEST(OnnxLoaderTest, MatMulByAConstantMatrixTakesTheFollowingBias) {
   for (bool alsoOutput : {false, true}) {
     NodeModel m = nodeModel("MatMul", {{"a", {2, 2, 3}}}, {{"p", {2, 2, 2}}});
+    addFloats(m, "w", {3, 2}, {1, 0, 0, 1, 1, 1});
+    addFloats(m, "bias", {1, 2}, {100, 200}, false);
     auto* graph = m.model.mutable_graph();
-    auto* w = graph->add_initializer();
-    w->set_name("w");
-    w->set_data_type(onnx::TensorProto::FLOAT);
-    w->add_dims(3);
-    w->add_dims(2);
-    for (float v : {1.0f, 0.0f, 0.0f, 1.0f, 1.0f, 1.0f}) w->add_float_data(v);
-    m.node->add_input("w");
-    auto* bias = graph->add_initializer();
-    bias->set_name("bias");
-    bias->set_data_type(onnx::TensorProto::FLOAT);
-    bias->add_dims(1);
-    bias->add_dims(2);
-    for (float v : {100.0f, 200.0f}) bias->add_float_data(v);
     auto* add = graph->add_node();
     add->set_name("add");
     add->set_op_type("Add");
@@ -1051,19 +1047,6 @@ TEST(OnnxLoaderTest, DynamicQuantizeLinear) {
   std::memcpy(&scale, outputs[1].data(), 4);
   EXPECT_EQ(scale, 3.5f / 255.0f);
   EXPECT_EQ(outputs[2][0], 73);
-}
-
-// Adds float32 initializer `name` as the next input of `m`'s node.
-void addFloats(NodeModel& m, const std::string& name, const std::vector<int64_t>& dims,
-               const std::vector<float>& values) {
-  auto* t = m.model.mutable_graph()->add_initializer();
-  t->set_name(name);
-  t->set_data_type(onnx::TensorProto::FLOAT);
-  for (int64_t d : dims)
-    t->add_dims(d);
-  for (float v : values)
-    t->add_float_data(v);
-  m.node->add_input(name);
 }
 
 double sigmoid(double v) {
