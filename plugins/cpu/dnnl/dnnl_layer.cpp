@@ -725,12 +725,21 @@ class Layer final : public FastLayer {
           body(context, 0, count);
           return;
         }
+        // An exception must not leave an OpenMP region (it would terminate): the first is kept and
+        // thrown again on the calling thread, as oneTBB's loops do.
+        std::exception_ptr thrown;
 #pragma omp parallel num_threads(static_cast<int>(team))
         {
           const auto t = static_cast<size_t>(omp_get_thread_num()), n = static_cast<size_t>(omp_get_num_threads());
           const size_t begin = count * t / n, end = count * (t + 1) / n;
-          if (begin < end) body(context, begin, end);
+          try {
+            if (begin < end) body(context, begin, end);
+          } catch (...) {
+#pragma omp critical(nnrt_executor_exception)
+            if (!thrown) thrown = std::current_exception();
+          }
         }
+        if (thrown) std::rethrow_exception(thrown);
       },
       &threads_};
   bool winograd_;
