@@ -50,6 +50,7 @@ std::optional<FusedProgram::Instruction> instructionFor(int32_t type) {
     case OperationType::LESS: in.op = FusedOp::Less; break;
     case OperationType::LESS_EQUAL: in.op = FusedOp::LessEqual; break;
     case OperationType::SELECT: in.op = FusedOp::Select; break;
+    case OperationType::MEAN: in.op = FusedOp::RowMean; break;  // over the last axis only (fusable)
     default: return std::nullopt;
   }
   return in;
@@ -60,8 +61,9 @@ Shape shapeOf(const std::vector<uint32_t>& dims) { return Shape{dims}; }
 }  // namespace
 
 // Steps join a run while each is static, float32 (SELECT: a bool8 condition), has one output of the
-// run's shape, is not part of a fast-layer chain, and reads from outside the run only tensors the
-// fused kernel reads in runs (FusedElementwise::canRead). A run of two or more steps becomes one
+// run's shape or of its rows (the shape with its last dimension 1: a MEAN over the last axis with
+// keepDims, and the element-wise steps on such means), is not part of a fast-layer chain, and reads
+// from outside the run only tensors the fused kernel reads in runs (FusedElementwise::canRead). A run of two or more steps becomes one
 // fused step; a run whose kernel would need too many block buffers is cut in half until it fits.
 void CpuPreparedModel::fuseElementwiseSteps() {
   const int32_t f32 = static_cast<int32_t>(driver::OperandType::TENSOR_FLOAT32);
@@ -96,6 +98,13 @@ void CpuPreparedModel::fuseElementwiseSteps() {
           *static_cast<const float*>(e.constant) == 2.0f)
         in->op = FusedOp::Square;
     }
+    if (in->op == FusedOp::RowMean) {  // with keepDims, over the last axis alone
+      const auto* params = std::get_if<ops::MeanParams>(&step.params);
+      const size_t rank = operands_[step.inputs[0]].dims.size();
+      if (params == nullptr || !params->keepDims || params->axes.empty() ||
+          std::any_of(params->axes.begin(), params->axes.end(), [&](uint32_t a) { return a + 1 != rank; }))
+        return std::nullopt;
+    }
     if (in->op <= FusedOp::Div) {
       const auto* params = std::get_if<ops::BinaryParams>(&step.params);
       if (params == nullptr) return std::nullopt;
@@ -104,6 +113,17 @@ void CpuPreparedModel::fuseElementwiseSteps() {
       in->hi = range.max;
     }
     return in;
+  };
+
+  // The shape a step walks: its output's, or for a MEAN its input's (its output is that shape's rows).
+  auto walked = [&](size_t s) -> const std::vector<uint32_t>& {
+    return steps_[s].type == static_cast<int32_t>(OperationType::MEAN) ? operands_[steps_[s].inputs[0]].dims
+                                                                        : steps_[s].outputShapes[0];
+  };
+  // `shape` with its last dimension 1: the values a run computes once per row, kept repeated along it.
+  auto rowsOf = [](std::vector<uint32_t> shape) {
+    if (!shape.empty()) shape.back() = 1;
+    return shape;
   };
 
   auto producedIn = [&](uint32_t operand, size_t first, size_t end) {
@@ -115,7 +135,7 @@ void CpuPreparedModel::fuseElementwiseSteps() {
   auto build = [&](size_t first, size_t end) -> std::unique_ptr<FusedSteps> {
     auto fused = std::make_unique<FusedSteps>();
     FusedProgram program;
-    program.shape = shapeOf(steps_[first].outputShapes[0]);
+    program.shape = shapeOf(walked(first));
     for (size_t s = first; s < end; ++s) {
       const size_t operands = fusedOperandCount(fusable(s)->op);
       for (size_t i = 0; i < operands; ++i) {
@@ -140,6 +160,7 @@ void CpuPreparedModel::fuseElementwiseSteps() {
       const uint32_t out = steps_[s].outputs[0];
       if (lastReader[out] >= static_cast<int64_t>(end) || operands_[out].modelOutput >= 0) {
         program.outputs.push_back(inputs + static_cast<uint32_t>(s - first));
+        program.outputPerRow.push_back(steps_[s].outputShapes[0] != program.shape.dims);
         fused->outputs.push_back({static_cast<uint32_t>(s - first), 0});
       }
     }
@@ -165,9 +186,16 @@ void CpuPreparedModel::fuseElementwiseSteps() {
   for (size_t s = 0; s < steps_.size();) {
     size_t end = s;
     if (fusable(s)) {
-      const Shape shape = shapeOf(steps_[s].outputShapes[0]);
-      while (end < steps_.size() && end - s < FusedElementwise::kMaxValues / 2 && fusable(end) &&
-             steps_[end].outputShapes[0] == steps_[s].outputShapes[0] && readable(end, s, shape))
+      // Steps that walk the run's shape, and element-wise ones on its rows (a variance plus epsilon,
+      // its square root), computed repeated along each row.
+      const Shape shape = shapeOf(walked(s));
+      const std::vector<uint32_t> rows = rowsOf(shape.dims);
+      auto fits = [&](size_t e) {
+        return walked(e) == shape.dims ||
+               (steps_[e].type != static_cast<int32_t>(OperationType::MEAN) && steps_[e].outputShapes[0] == rows);
+      };
+      while (end < steps_.size() && end - s < FusedElementwise::kMaxValues / 2 && fusable(end) && fits(end) &&
+             readable(end, s, shape))
         ++end;
     }
     std::unique_ptr<FusedSteps> fused;

@@ -14,6 +14,7 @@
 #include "plugins/cpu/kernels/fused_elementwise.hpp"
 #include "plugins/cpu/kernels/math.hpp"
 #include "plugins/cpu/kernels/nonlinear.hpp"
+#include "plugins/cpu/kernels/reduce.hpp"
 
 namespace nnrt::cpu::test {
 namespace {
@@ -168,6 +169,55 @@ TEST(ExpFloat, IsWithinTwoUlpOfTheExactExponential) {
   EXPECT_EQ(expFloat(-INFINITY), 0.0f);
   EXPECT_EQ(expFloat(-200.0f), 0.0f);
   EXPECT_TRUE(std::isnan(expFloat(NAN)));
+}
+
+// Layer normalization over rows of 300 (blocks of 3 whole rows, 15 rows: the last block partial): row
+// means, centring, the variance, its square root and the scale and shift, against MEAN over the last
+// axis and the broadcast kernels, bit for bit; the means and the variance plus epsilon are also
+// written one value per row.
+TEST(FusedElementwise, LayerNormalizationWithRowMeansMatchesTheKernels) {
+  const Shape shape{{3, 5, 300}}, rows{{3, 5, 1}};
+  const size_t n = shape.elements();
+  const std::vector<float> x = randomFloats(n, -3, 7, 4), gamma = randomFloats(300, 0.5f, 2, 5),
+                           beta = randomFloats(300, -1, 1, 6), two{2.0f}, epsilon{1e-5f};
+  FusedProgram p;
+  p.shape = shape;
+  p.inputs = {{shape, false}, {{{300}}, false}, {{{300}}, false}, {{{1}}, false}};  // x, gamma, beta, epsilon
+  p.code = {op(FusedOp::RowMean, 0),   // 4 mean
+            op(FusedOp::Sub, 0, 4),    // 5 centred
+            op(FusedOp::Square, 5),    // 6
+            op(FusedOp::RowMean, 6),   // 7 variance
+            op(FusedOp::Add, 7, 3),    // 8 variance + epsilon
+            op(FusedOp::Sqrt, 8),      // 9
+            op(FusedOp::Div, 5, 9),    // 10
+            op(FusedOp::Mul, 10, 1),   // 11
+            op(FusedOp::Add, 11, 2)};  // 12 y
+  p.outputs = {12, 4, 8};
+  p.outputPerRow = {false, true, true};
+  const FusedElementwise kernel = planned(p);
+  std::vector<float> y(n), means(15), variances(15);
+  const void* inputs[] = {x.data(), gamma.data(), beta.data(), epsilon.data()};
+  void* outputs[] = {y.data(), means.data(), variances.data()};
+  kernel.run(inputs, outputs);
+
+  const std::vector<uint32_t> last{2};
+  std::vector<float> rm(15), c(n), sq(n), rv(15), ve(15), sd(15), d(n), g(n), ry(n);
+  cpu::mean(x.data(), shape, last, rm.data());
+  cpu::sub(x.data(), shape, rm.data(), rows, Activation::None, c.data(), shape);
+  cpu::pow(c.data(), shape, two.data(), {{1}}, sq.data(), shape);
+  cpu::mean(sq.data(), shape, last, rv.data());
+  cpu::add(rv.data(), rows, epsilon.data(), {{1}}, Activation::None, ve.data(), rows);
+  unaryMath(ve.data(), 15, UnaryMath::Sqrt, sd.data());
+  cpu::div(c.data(), shape, sd.data(), rows, Activation::None, d.data(), shape);
+  cpu::mul(d.data(), shape, gamma.data(), {{300}}, Activation::None, g.data(), shape);
+  cpu::add(g.data(), shape, beta.data(), {{300}}, Activation::None, ry.data(), shape);
+  expectBitwiseEqual(y, ry);
+  expectBitwiseEqual(means, rm);
+  expectBitwiseEqual(variances, ve);
+  // A normalized row has mean beta's mean, by hand: the mean of (y - beta) / gamma is 0.
+  double centre = 0;
+  for (size_t k = 0; k < 300; ++k) centre += (y[k] - beta[k]) / gamma[k];
+  EXPECT_NEAR(centre / 300, 0.0, 1e-5);
 }
 
 TEST(FusedElementwise, ReadsBroadcastInputsOnlyInRuns) {

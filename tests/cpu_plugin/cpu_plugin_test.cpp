@@ -244,9 +244,9 @@ TEST(CpuPluginExecute, ChainedWinogradConvolutionsMatchTheReferenceKernels) {
 
 // GELU through erf's composition as the ONNX front end writes it (a run of element-wise operations
 // with broadcast and scalar constants, a LESS and a SELECT), then layer normalization's arithmetic
-// around a MEAN: the cpu driver fuses each run into one kernel (option fusion). The fused results
-// equal the operations' own kernels bit for bit, with the fast layer on or off; a value in the middle
-// of a run that a MEAN reads, and one that is a model output, are written out. A request that omits
+// with its MEANs: the cpu driver fuses the run into one kernel (option fusion). The fused results
+// equal the operations' own kernels bit for bit, with the fast layer on or off; values in the middle
+// of the run that are model outputs (one of them per row) are written out. A request that omits
 // an (unused) input makes the fused steps run one by one: the same results again.
 TEST(CpuPluginExecute, FusedElementwiseRunsMatchTheOperationsOneByOne) {
   TestModel m;
@@ -280,16 +280,25 @@ TEST(CpuPluginExecute, FusedElementwiseRunsMatchTheOperationsOneByOne) {
   const uint32_t erf = temp();
   m.addOperation(O::SELECT, {negative, unary(O::NEG, erfAbs), erfAbs}, {erf});
   const uint32_t gelu = binary(O::MUL, halfX, binary(O::ADD, erf, scalar(1.0f)));
-  // Layer normalization over the last axis: gelu - mean, squared (POW by 2), times gamma, RELU6.
-  const uint32_t mean = m.addOperand(T::TENSOR_FLOAT32, {4, 70, 1});
-  m.addOperation(O::MEAN, {gelu, m.addConstant(T::TENSOR_INT32, {1}, std::vector<int32_t>{2}), m.addInt32(1)}, {mean});
-  const uint32_t centered = binary(O::SUB, gelu, mean);
+  // Layer normalization over the last axis, as the ONNX front end writes it: the MEANs join the run
+  // (row means), the variance plus epsilon and its square root are computed per row (that sum is also
+  // a model output, written one value per row); times gamma with RELU6.
+  auto rowMean = [&](uint32_t of) {
+    const uint32_t result = m.addOperand(T::TENSOR_FLOAT32, {4, 70, 1});
+    m.addOperation(O::MEAN, {of, m.addConstant(T::TENSOR_INT32, {1}, std::vector<int32_t>{2}), m.addInt32(1)}, {result});
+    return result;
+  };
+  const uint32_t centered = binary(O::SUB, gelu, rowMean(gelu));
   const uint32_t squared = temp();
   m.addOperation(O::POW, {centered, scalar(2.0f)}, {squared});
+  const uint32_t variance = m.addOutput(T::TENSOR_FLOAT32, {4, 70, 1});
+  m.addOperation(O::ADD, {rowMean(squared), scalar(1e-3f), m.addInt32(0)}, {variance});
+  const uint32_t deviation = m.addOperand(T::TENSOR_FLOAT32, {4, 70, 1});
+  m.addOperation(O::SQRT, {variance}, {deviation});
   const uint32_t gamma = m.addConstant(T::TENSOR_FLOAT32, {128}, toFloats(randomReals(128, 0.5, 2.0, 4)));
   const uint32_t out = m.addOutput(T::TENSOR_FLOAT32, shape);
-  m.addOperation(O::MUL, {squared, gamma, m.addInt32(3)}, {out});
-  m.setInputsAndOutputs({x, unused}, {halfX, out});
+  m.addOperation(O::MUL, {binary(O::DIV, centered, deviation), gamma, m.addInt32(3)}, {out});
+  m.setInputsAndOutputs({x, unused}, {halfX, out, variance});
 
   const std::vector<float> input = toFloats(randomReals(n, -4.0, 4.0, 7));
   auto run = [&](const char* fusion, const char* fast, bool omit) {
@@ -299,7 +308,7 @@ TEST(CpuPluginExecute, FusedElementwiseRunsMatchTheOperationsOneByOne) {
     if (device == nullptr) return std::vector<float>{};
     auto prepared = prepare(*device, m);
     if (prepared == nullptr) return std::vector<float>{};
-    TestRequest r(2, 2);
+    TestRequest r(2, 3);
     r.setInput(0, input);
     if (omit) {
       r.omitInput(1);
@@ -308,15 +317,18 @@ TEST(CpuPluginExecute, FusedElementwiseRunsMatchTheOperationsOneByOne) {
     }
     r.setOutput(0, n * sizeof(float));
     r.setOutput(1, n * sizeof(float));
+    r.setOutput(2, 4 * 70 * sizeof(float));
     auto result = prepared->execute(r.view(), false, 0, 0);
     EXPECT_TRUE(result.has_value()) << result.error().message;
-    std::vector<float> both = r.output<float>(0);
-    const std::vector<float> second = r.output<float>(1);
-    both.insert(both.end(), second.begin(), second.end());
-    return both;
+    std::vector<float> all = r.output<float>(0);
+    for (uint32_t k : {1u, 2u}) {
+      const std::vector<float> more = r.output<float>(k);
+      all.insert(all.end(), more.begin(), more.end());
+    }
+    return all;
   };
   const std::vector<float> reference = run("off", "off", false);
-  ASSERT_EQ(reference.size(), 2 * n);
+  ASSERT_EQ(reference.size(), 2 * n + 4 * 70);
   for (const auto& [fusion, fast, omit] : {std::tuple{"on", "on", false}, std::tuple{"on", "off", false},
                                            std::tuple{"on", "on", true}}) {
     const std::vector<float> fused = run(fusion, fast, omit);
@@ -335,10 +347,13 @@ TEST(CpuPluginExecute, FusedElementwiseRunsMatchTheOperationsOneByOne) {
       g[k] = 0.5 * av * (1.0 + (cv < 0 ? -erfAbsV : erfAbsV));
       EXPECT_NEAR(reference[row * 128 + k], 0.5 * av, 1e-6 * (1.0 + std::fabs(av)));
     }
-    double meanV = 0;
+    double meanV = 0, varianceV = 0;
     for (double v : g) meanV += v / 128;
+    for (double v : g) varianceV += (v - meanV) * (v - meanV) / 128;
+    EXPECT_NEAR(reference[2 * n + row], varianceV + 1e-3, 1e-5 * (1.0 + varianceV)) << row;
     for (size_t k = 0; k < 128; ++k) {
-      const double expected = std::clamp((g[k] - meanV) * (g[k] - meanV) * static_cast<float>(gammaValues[k]), 0.0, 6.0);
+      const double expected =
+          std::clamp((g[k] - meanV) / std::sqrt(varianceV + 1e-3) * static_cast<float>(gammaValues[k]), 0.0, 6.0);
       EXPECT_NEAR(reference[n + row * 128 + k], expected, 1e-4 * (1.0 + expected)) << row << ", " << k;
     }
   }

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "plugins/cpu/kernels/exp_float.hpp"
 #include "plugins/cpu/kernels/parallel.hpp"
+#include "plugins/cpu/kernels/row_mean.hpp"
 
 namespace nnrt::cpu {
 namespace {
@@ -91,8 +93,8 @@ template <typename Op>
 // Compiled for AVX-512 and AVX2 as well as the baseline, chosen when the library loads: the loops are
 // short, in L1, and limited by how many elements an instruction moves.
 __attribute__((target_clones("avx512f", "avx2", "default")))
-void execute(const Instruction& in, size_t n, unsigned scalars, const void* va, const void* vb, const void* vc,
-             void* vout) {
+void execute(const Instruction& in, size_t n, size_t rowLength, unsigned scalars, const void* va, const void* vb,
+             const void* vc, void* vout) {
   const auto* a = static_cast<const float*>(va);
   const auto* b = static_cast<const float*>(vb);
   auto* out = static_cast<float*>(vout);
@@ -149,6 +151,9 @@ void execute(const Instruction& in, size_t n, unsigned scalars, const void* va, 
       return compare(n, a, b, scalars, flags, [](float x, float y) { return x < y; });
     case FusedOp::LessEqual:
       return compare(n, a, b, scalars, flags, [](float x, float y) { return x <= y; });
+    case FusedOp::RowMean:
+      for (size_t r = 0; r < n; r += rowLength) std::fill(out + r, out + r + rowLength, detail::rowMean(a + r, rowLength));
+      return;
     case FusedOp::Select: {
       // The bits, moved as SELECT's kernel moves 4-byte elements; scalar operands repeated.
       const auto* condition = static_cast<const uint8_t*>(va);
@@ -188,6 +193,7 @@ size_t fusedOperandCount(FusedOp op) {
     case FusedOp::Tanh:
     case FusedOp::Clamp:
     case FusedOp::Square:
+    case FusedOp::RowMean:
       return 1;
     case FusedOp::Select:
       return 3;
@@ -241,14 +247,31 @@ std::optional<FusedElementwise> FusedElementwise::plan(FusedProgram program, std
   }
 
   FusedElementwise f;
+  const bool perRow = std::find(program.outputPerRow.begin(), program.outputPerRow.end(), true) != program.outputPerRow.end();
+  const bool rowMeans = std::any_of(program.code.begin(), program.code.end(),
+                                    [](const Instruction& in) { return in.op == FusedOp::RowMean; });
+  if (perRow || rowMeans) {
+    f.rowLength_ = program.shape.rank() == 0 ? 1 : program.shape.dims.back();
+    if (f.rowLength_ == 0 || f.rowLength_ > kBlock) {
+      why = "rows of " + std::to_string(f.rowLength_) + " elements do not fit a block of " + std::to_string(kBlock);
+      return std::nullopt;
+    }
+    f.blockElements_ = kBlock / f.rowLength_ * f.rowLength_;
+  }
+  if (!program.outputPerRow.empty() && program.outputPerRow.size() != program.outputs.size()) {
+    why = "outputPerRow does not have one entry per output";
+    return std::nullopt;
+  }
   f.places_.resize(valueCount);
   for (size_t o = 0; o < program.outputs.size(); ++o) {
     const uint32_t v = program.outputs[o];
-    if (v < inputCount || v >= valueCount || f.places_[v].where == Where::Output) {
+    if (v < inputCount || v >= valueCount || f.places_[v].where == Where::Output ||
+        f.places_[v].where == Where::RowOutput) {
       why = "output " + std::to_string(o) + " is not the result of an instruction, or repeats one";
       return std::nullopt;
     }
-    f.places_[v] = {Where::Output, static_cast<uint32_t>(o), 0, {}};
+    const bool row = !program.outputPerRow.empty() && program.outputPerRow[o];
+    f.places_[v] = {row ? Where::RowOutput : Where::Output, static_cast<uint32_t>(o), 0, {}};
   }
 
   // Buffers: the lowest free one for each new value; a value's buffer is free again after the
@@ -272,15 +295,21 @@ std::optional<FusedElementwise> FusedElementwise::plan(FusedProgram program, std
   }
   for (size_t k = 0; k < program.code.size(); ++k) {
     const uint32_t v = static_cast<uint32_t>(inputCount + k);
-    if (f.places_[v].where != Where::Output) f.places_[v] = {Where::Buffer, 0, take(), {}};
+    if (f.places_[v].where == Where::RowOutput) {
+      f.places_[v].buffer = take();
+    } else if (f.places_[v].where != Where::Output) {
+      f.places_[v] = {Where::Buffer, 0, take(), {}};
+    }
     const Instruction& in = program.code[k];
     const uint32_t operands[3] = {in.a, in.b, in.c};
     for (size_t i = 0; i < fusedOperandCount(in.op); ++i) {
       const Place& p = f.places_[operands[i]];
-      if (lastUse[operands[i]] == static_cast<int64_t>(k) && (p.where == Where::Buffer || p.where == Where::Gathered))
+      if (lastUse[operands[i]] == static_cast<int64_t>(k) &&
+          (p.where == Where::Buffer || p.where == Where::Gathered || p.where == Where::RowOutput))
         busy[p.buffer] = false;
     }
-    if (lastUse[v] < 0 && f.places_[v].where == Where::Buffer) busy[f.places_[v].buffer] = false;
+    if (lastUse[v] < 0 && (f.places_[v].where == Where::Buffer || f.places_[v].where == Where::RowOutput))
+      busy[f.places_[v].buffer] = false;
   }
   if (busy.size() > kMaxBuffers) {
     why = "it needs " + std::to_string(busy.size()) + " block buffers, more than " + std::to_string(kMaxBuffers);
@@ -301,15 +330,15 @@ std::optional<FusedElementwise> FusedElementwise::plan(FusedProgram program, std
 
 void FusedElementwise::run(std::span<const void* const> inputs, std::span<void* const> outputs) const {
   const size_t count = program_.shape.elements();
-  const size_t blocks = (count + kBlock - 1) / kBlock;
+  const size_t blocks = (count + blockElements_ - 1) / blockElements_;
   const size_t inputCount = program_.inputs.size();
   detail::parallelFor(blocks, kBlock * std::max<size_t>(program_.code.size(), 1), [&](size_t first, size_t last) {
     alignas(64) float buffers[kMaxBuffers][kBlock];
     std::array<void*, kMaxValues> at;
     at.fill(nullptr);  // unused inputs, and the operands an instruction does not have
     for (size_t block = first; block < last; ++block) {
-      const size_t start = block * kBlock;
-      const size_t n = std::min(kBlock, count - start);
+      const size_t start = block * blockElements_;
+      const size_t n = std::min(blockElements_, count - start);
       for (size_t v = 0; v < inputCount; ++v) {
         const Place& p = places_[v];
         const bool isBool = program_.inputs[v].isBool;
@@ -333,7 +362,13 @@ void FusedElementwise::run(std::span<const void* const> inputs, std::span<void* 
         at[v] = p.where == Where::Output
                     ? static_cast<std::byte*>(outputs[p.index]) + start * elementSize(fusedYieldsBool(in.op))
                     : static_cast<void*>(buffers[p.buffer]);
-        execute(in, n, scalars_[k], at[in.a], at[in.b], at[in.c], at[v]);
+        execute(in, n, rowLength_, scalars_[k], at[in.a], at[in.b], at[in.c], at[v]);
+        if (p.where == Where::RowOutput) {  // the first element of each row
+          const size_t size = elementSize(fusedYieldsBool(in.op));
+          auto* to = static_cast<std::byte*>(outputs[p.index]) + start / rowLength_ * size;
+          const auto* from = static_cast<const std::byte*>(at[v]);
+          for (size_t r = 0; r < n / rowLength_; ++r) std::memcpy(to + r * size, from + r * rowLength_ * size, size);
+        }
       }
     }
   });

@@ -36,6 +36,9 @@ enum class FusedOp : uint8_t {
   Equal, NotEqual, Greater, GreaterEqual, Less, LessEqual,
   // (bool8 a, float32 b, float32 c) -> float32: a ? b : c
   Select,
+  // float32 a -> float32: the mean of a's row (its last dimension), repeated along the row (MEAN over
+  // the last axis; detail::rowMean)
+  RowMean,
 };
 
 // How many operands the operation reads (1, 2 or 3) and whether its result is a bool8.
@@ -58,6 +61,9 @@ struct FusedProgram {
   std::vector<Input> inputs;
   std::vector<Instruction> code;
   std::vector<uint32_t> outputs;  // the values written to memory (float32 or bool8 by kind), in order
+  // For each output (empty: none): written one value per row, a value constant along each row (the
+  // shape with its last dimension 1, as a MEAN with keepDims writes it).
+  std::vector<bool> outputPerRow;
 };
 
 class FusedElementwise {
@@ -72,8 +78,10 @@ class FusedElementwise {
   static bool canRead(const Shape& in, const Shape& out);
 
   // Plans `program`: a block buffer for each value that is neither read in place (an input of the
-  // program's shape) nor written out, reused once no later instruction reads its value. Empty, with
-  // the reason in `why`, when the program is malformed or needs more than kMaxBuffers buffers.
+  // program's shape) nor written out whole, reused once no later instruction reads its value. A
+  // program with row means or per-row outputs walks whole rows per block (its rows at most kBlock
+  // long). Empty, with the reason in `why`, when the program is malformed, its rows are longer, or
+  // it needs more than kMaxBuffers buffers.
   static std::optional<FusedElementwise> plan(FusedProgram program, std::string& why);
 
   // inputs[k] holds program().inputs[k]; outputs[k] receives value program().outputs[k] (whole tensors).
@@ -85,8 +93,9 @@ class FusedElementwise {
 
  private:
   // An input read where it is (InPlace: the program's shape; Scalar: one element, for all), or
-  // gathered into a buffer block by block; a result in a buffer or written to an output.
-  enum class Where : uint8_t { InPlace, Scalar, Gathered, Buffer, Output };
+  // gathered into a buffer block by block; a result in a buffer, written to an output, or computed
+  // in a buffer and written one value per row (RowOutput).
+  enum class Where : uint8_t { InPlace, Scalar, Gathered, Buffer, Output, RowOutput };
   struct Place {
     Where where = Where::Buffer;
     uint32_t index = 0;  // input number (InPlace, Gathered), buffer (Gathered, Buffer), output number
@@ -98,6 +107,8 @@ class FusedElementwise {
   std::vector<Place> places_;     // by value
   std::vector<uint8_t> scalars_;  // by instruction: bit i set when operand i is a Scalar input
   size_t bufferCount_ = 0;
+  size_t blockElements_ = kBlock;  // whole rows when rowLength_ is set
+  size_t rowLength_ = 0;           // row means or per-row outputs: the last dimension
 };
 
 }  // namespace nnrt::cpu

@@ -4,10 +4,10 @@
 #include <array>
 #include <cmath>
 #include <limits>
-#include <optional>
 #include <vector>
 
 #include "plugins/cpu/kernels/parallel.hpp"
+#include "plugins/cpu/kernels/row_mean.hpp"
 
 namespace nnrt::cpu {
 
@@ -124,41 +124,24 @@ void argExtremum(const T* in, const Shape& inShape, uint32_t axis, bool largest,
 
 namespace {
 
-// The rows of `in` summed in double: a reduction over the last axis alone, as a layer normalization's
-// MEAN, in parallel over the rows, with 8 partial sums per row so that the loop vectorizes. Empty
-// when the axes are any others.
-std::optional<std::vector<double>> lastAxisSums(const float* in, const Shape& inShape, std::span<const uint32_t> axes) {
+// MEAN over the last axis alone, as a layer normalization's: rows in parallel, each by
+// detail::rowMean. False when the axes are any others.
+bool lastAxisMean(const float* in, const Shape& inShape, std::span<const uint32_t> axes, float* out) {
   if (inShape.rank() == 0 || axes.empty() ||
       std::any_of(axes.begin(), axes.end(), [&](uint32_t a) { return a != inShape.rank() - 1; }))
-    return std::nullopt;
+    return false;
   const size_t length = inShape.dims.back();
   const size_t rows = length == 0 ? 0 : inShape.elements() / length;
-  std::vector<double> sums(rows, 0.0);
   detail::parallelFor(rows, length, [&](size_t begin, size_t end) {
-    for (size_t r = begin; r < end; ++r) {
-      const float* x = in + r * length;
-      std::array<double, 8> partial{};
-      size_t i = 0;
-      for (; i + 8 <= length; i += 8) {
-        for (size_t k = 0; k < 8; ++k) partial[k] += static_cast<double>(x[i + k]);
-      }
-      double sum = 0.0;
-      for (double p : partial) sum += p;
-      for (; i < length; ++i) sum += static_cast<double>(x[i]);
-      sums[r] = sum;
-    }
+    for (size_t r = begin; r < end; ++r) out[r] = detail::rowMean(in + r * length, length);
   });
-  return sums;
+  return true;
 }
 
 }  // namespace
 
 void mean(const float* in, const Shape& inShape, std::span<const uint32_t> axes, float* out) {
-  if (auto sums = lastAxisSums(in, inShape, axes)) {
-    const double divisor = static_cast<double>(inShape.dims.back());
-    for (size_t i = 0; i < sums->size(); ++i) out[i] = static_cast<float>((*sums)[i] / divisor);
-    return;
-  }
+  if (lastAxisMean(in, inShape, axes, out)) return;
   size_t reducedCount = 0;
   const std::vector<double> sums = sumOver<float, double>(in, inShape, axes, &reducedCount);
   const double divisor = static_cast<double>(reducedCount);

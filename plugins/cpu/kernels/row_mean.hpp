@@ -1,0 +1,24 @@
+// Internal to the kernel library: the mean of one row of float32, as MEAN over the last axis
+// computes it (reduce.cpp) and the fused element-wise kernel's row means do (fused_elementwise.cpp):
+// summed in double with 8 partial sums in a fixed order, so that the loop vectorizes and both give
+// the same bits.
+#pragma once
+
+#include <array>
+#include <cstddef>
+
+namespace nnrt::cpu::detail {
+
+[[gnu::always_inline]] inline float rowMean(const float* x, size_t length) {
+  std::array<double, 8> partial{};
+  size_t i = 0;
+  for (; i + 8 <= length; i += 8) {
+    for (size_t k = 0; k < 8; ++k) partial[k] += static_cast<double>(x[i + k]);
+  }
+  double sum = 0.0;
+  for (double p : partial) sum += p;
+  for (; i < length; ++i) sum += static_cast<double>(x[i]);
+  return static_cast<float>(sum / static_cast<double>(length));
+}
+
+}  // namespace nnrt::cpu::detail
