@@ -123,23 +123,22 @@ Result<void> mapBatchNorm(GraphBuilder& b) {
   return b.emit(ANEURALNETWORKS_ADD, {scaled, addOperand, f2}, x->type, x->dims);
 }
 
-// ReduceX: NNAPI REDUCE_* / MEAN over the given axes (all when none); keepdims as ONNX.
+// ReduceX: NNAPI REDUCE_* / MEAN over the given axes (all when none); keepdims as ONNX. The axes are an
+// attribute up to opset 12 for ReduceSum and 17 for the others, then a constant input; empty axes with
+// noop_with_empty_axes reduce nothing, leaving the steps around the reduction (ReduceSumSquare squares).
 Result<void> reduce(GraphBuilder& b, int32_t op, int32_t pre, int32_t post) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   if (pre != 0 || post != 0 || (op != ANEURALNETWORKS_REDUCE_MAX && op != ANEURALNETWORKS_REDUCE_MIN))
     NNRT_RETURN_IF_ERROR(refuseQuantizedArithmetic(b, *x));
   NNRT_ASSIGN_OR_RETURN(int64_t keep, b.attrInt("keepdims", 1));
+  const int64_t axesInputSince = std::string(b.node()->op_type()) == "ReduceSum" ? 13 : 18;
+  NNRT_RETURN_IF_ERROR(refuseBeforeOpset(b, "noop_with_empty_axes", axesInputSince));
   NNRT_ASSIGN_OR_RETURN(int64_t noop, b.attrInt("noop_with_empty_axes", 0));
-  const bool axesAsInput = std::string(b.node()->op_type()) == "ReduceSum" && b.opset() >= 13;
-  std::vector<int64_t> axes;
-  if (axesAsInput) {
-    NNRT_ASSIGN_OR_RETURN(axes, axesInputOrAttribute(b, 1, 13));
-  } else {
-    NNRT_ASSIGN_OR_RETURN(axes, b.attrInts("axes"));
-  }
-  if (axes.empty() && noop != 0) return mapIdentity(b);
+  NNRT_ASSIGN_OR_RETURN(std::vector<int64_t> axes, axesInputOrAttribute(b, 1, axesInputSince));
+  const bool none = axes.empty() && noop != 0;
+  if (none && pre == 0 && post == 0) return mapIdentity(b);
   size_t rank = x->dims.size();
-  std::vector<bool> reduced(rank, axes.empty());
+  std::vector<bool> reduced(rank, axes.empty() && !none);
   for (int64_t a : axes) {
     NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, a, rank));
     reduced[axis] = true;
@@ -153,8 +152,8 @@ Result<void> reduce(GraphBuilder& b, int32_t op, int32_t pre, int32_t post) {
     else if (keep != 0)
       out.push_back(1);
   }
-  bool scalar = out.empty();
-  if (scalar) out = {1};
+  bool scalar = none ? x->scalar : out.empty();
+  if (out.empty()) out = {1};
   NNRT_ASSIGN_OR_RETURN(uint32_t current, b.operand(*x));
   if (pre != 0) {
     NNRT_ASSIGN_OR_RETURN(uint32_t t, b.addTensor(x->type, x->dims));
@@ -166,16 +165,18 @@ Result<void> reduce(GraphBuilder& b, int32_t op, int32_t pre, int32_t post) {
     }
     current = t;
   }
-  NNRT_ASSIGN_OR_RETURN(uint32_t axesOperand, b.constInts(list));
-  uint32_t keepOperand;
-  if (op == ANEURALNETWORKS_MEAN) {
-    NNRT_ASSIGN_OR_RETURN(keepOperand, b.scalarInt(keep != 0 ? 1 : 0));
-  } else {
-    NNRT_ASSIGN_OR_RETURN(keepOperand, b.scalarBool(keep != 0));
+  if (!none) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t axesOperand, b.constInts(list));
+    uint32_t keepOperand;
+    if (op == ANEURALNETWORKS_MEAN) {
+      NNRT_ASSIGN_OR_RETURN(keepOperand, b.scalarInt(keep != 0 ? 1 : 0));
+    } else {
+      NNRT_ASSIGN_OR_RETURN(keepOperand, b.scalarBool(keep != 0));
+    }
+    NNRT_ASSIGN_OR_RETURN(uint32_t reducedOperand, b.addTensor(x->type, out));
+    NNRT_RETURN_IF_ERROR(b.addOperation(op, {current, axesOperand, keepOperand}, {reducedOperand}));
+    current = reducedOperand;
   }
-  NNRT_ASSIGN_OR_RETURN(uint32_t reducedOperand, b.addTensor(x->type, out));
-  NNRT_RETURN_IF_ERROR(b.addOperation(op, {current, axesOperand, keepOperand}, {reducedOperand}));
-  current = reducedOperand;
   if (post != 0) {
     NNRT_ASSIGN_OR_RETURN(uint32_t t, b.addTensor(x->type, out));
     NNRT_RETURN_IF_ERROR(b.addOperation(post, {current}, {t}));
