@@ -126,8 +126,14 @@ Result<void> mapBatchNorm(GraphBuilder& b) {
 // ReduceX: NNAPI REDUCE_* / MEAN over the given axes (all when none); keepdims as ONNX. The axes are an
 // attribute up to opset 12 for ReduceSum and 17 for the others, then a constant input; empty axes with
 // noop_with_empty_axes reduce nothing, leaving the steps around the reduction (ReduceSumSquare squares).
+// ReduceMax and ReduceMin of booleans (opset 20) are REDUCE_ANY and REDUCE_ALL.
 Result<void> reduce(GraphBuilder& b, int32_t op, int32_t pre, int32_t post) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (x->type == ANEURALNETWORKS_TENSOR_BOOL8) {
+    if (b.opset() < 20 || (op != ANEURALNETWORKS_REDUCE_MAX && op != ANEURALNETWORKS_REDUCE_MIN))
+      return b.refused("bool inputs are not supported");
+    op = op == ANEURALNETWORKS_REDUCE_MAX ? ANEURALNETWORKS_REDUCE_ANY : ANEURALNETWORKS_REDUCE_ALL;
+  }
   if (pre != 0 || post != 0 || (op != ANEURALNETWORKS_REDUCE_MAX && op != ANEURALNETWORKS_REDUCE_MIN))
     NNRT_RETURN_IF_ERROR(refuseQuantizedArithmetic(b, *x));
   NNRT_ASSIGN_OR_RETURN(int64_t keep, b.attrInt("keepdims", 1));

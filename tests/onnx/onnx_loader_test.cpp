@@ -1670,6 +1670,31 @@ TEST(OnnxLoaderTest, ReduceRefusesRunTimeAxesAndAttributesOfOtherOpsets) {
                      "node 'n' (ReduceProd): attribute 'noop_with_empty_axes' is not defined before opset 18");
 }
 
+// ReduceMax and ReduceMin of booleans (opset 20, false < true): any and all. Rows [true, false] and
+// [false, false]: maxima [true, false], minima [false, false]. Opset 19 refuses booleans.
+TEST(OnnxLoaderTest, ReduceMaxMinOfBooleansFromOpset20) {
+  for (int64_t opset : {19, 20}) {
+    for (const char* op : {"ReduceMax", "ReduceMin"}) {
+      NodeModel m = nodeModel(op, {{"x", {2, 2}}}, {{"y", {2}}}, opset);
+      setElementType(m.model.mutable_graph()->mutable_input(0), onnx::TensorProto::BOOL);
+      setElementType(m.model.mutable_graph()->mutable_output(0), onnx::TensorProto::BOOL);
+      addInts(m, "axes", {1});
+      setAttribute(m.node, "keepdims", int64_t{0});
+      auto loaded = loadOnnxModel(write("reducebool.onnx", m.model));
+      if (opset == 19) {
+        expectOneLineError(loaded, "bool inputs are not supported");
+        continue;
+      }
+      ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+      std::vector<std::vector<uint8_t>> outputs{std::vector<uint8_t>(2)};
+      runBytes(*loaded, {{1, 0, 0, 0}}, outputs);
+      EXPECT_EQ(outputs[0], std::string(op) == "ReduceMax" ? (std::vector<uint8_t>{1, 0})
+                                                           : (std::vector<uint8_t>{0, 0}))
+          << op;
+    }
+  }
+}
+
 // Split with num_outputs (opset 18): 7 elements into 3 parts of ceil(7 / 3) = 3, the last taking the rest,
 // 7 - 2 * 3 = 1: [1, 2, 3], [4, 5, 6], [7]. Opset 17 refuses the attribute, and 7 does not split evenly
 // there without sizes.
