@@ -287,8 +287,9 @@ Result<void> resize(GraphBuilder& b, const Value& x, std::vector<double> scales,
   if (m.mode != "nearest" && m.mode != "linear" && m.mode != "cubic")
     return b.refused("mode '" + m.mode + "' is not supported");
   if (m.coordinates == "tf_crop_and_resize") return b.refused("tf_crop_and_resize is not supported");
-  if (m.coordinates != "half_pixel" && m.coordinates != "pytorch_half_pixel" && m.coordinates != "align_corners" &&
-      m.coordinates != "asymmetric" && m.coordinates != "tf_half_pixel_for_nn" &&
+  if (m.coordinates != "half_pixel" && m.coordinates != "pytorch_half_pixel" &&
+      m.coordinates != "align_corners" && m.coordinates != "asymmetric" &&
+      m.coordinates != "tf_half_pixel_for_nn" &&
       !(m.coordinates == "half_pixel_symmetric" && b.opset() >= 19))
     return b.refused("coordinate_transformation_mode '" + m.coordinates + "' is not supported");
   if (m.mode != "nearest") NNRT_RETURN_IF_ERROR(requireFloat(b, x));
@@ -452,7 +453,8 @@ Result<void> mapResize(GraphBuilder& b) {
     std::vector<bool> seen(rank, false);
     for (size_t i = 0; i < axes.size(); ++i) {
       NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, axes[i], rank));
-      if (seen[axis]) return b.refused("axis " + std::to_string(axes[i]) + " is repeated in attribute 'axes'");
+      if (seen[axis])
+        return b.refused("axis " + std::to_string(axes[i]) + " is repeated in attribute 'axes'");
       seen[axis] = true;
       if (sizes.empty())
         fullScales[axis] = scales[i];

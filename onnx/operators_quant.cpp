@@ -201,7 +201,8 @@ Result<void> mapQuantizeLinear(GraphBuilder& b) {
     }
     NNRT_ASSIGN_OR_RETURN(uint32_t scaled,
                           arithmetic(b, ANEURALNETWORKS_DIV, in, scaleOperand, f32, x->dims));
-    return quantizeRounded(b, scaled, x->dims, zeroOperand, zp != nullptr ? zp->type : unnamedType, x->scalar);
+    return quantizeRounded(b, scaled, x->dims, zeroOperand, zp != nullptr ? zp->type : unnamedType,
+                           x->scalar);
   }
   NNRT_ASSIGN_OR_RETURN(std::vector<float> scale, b.constantFloats(1));
   int32_t outType;

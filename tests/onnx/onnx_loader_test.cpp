@@ -1605,7 +1605,6 @@ TEST(OnnxLoaderTest, LoopWithRunTimeIterationsIsWhile) {
   }
 }
 
-
 // Opset 18's reductions take their axes as an input. x = [[1, 2, 3], [4, 5, 6]]: the means of the rows
 // (axes [1], keepdims 0) are [2, 5] by hand, the same at opset 17 from the attribute; of the columns
 // (axes [-2], kept) [2.5, 3.5, 4.5]; with no axes every element, 21 / 6 = 3.5.
@@ -1666,8 +1665,9 @@ TEST(OnnxLoaderTest, ReduceRefusesRunTimeAxesAndAttributesOfOtherOpsets) {
                      "node 'n' (ReduceMean): attribute 'axes' is an input since opset 18");
   NodeModel noop = nodeModel("ReduceProd", {{"x", {2, 3}}}, {{"y", {1, 1}}}, 17);
   setAttribute(noop.node, "noop_with_empty_axes", 1);
-  expectOneLineError(loadOnnxModel(write("reducenoop17.onnx", noop.model)),
-                     "node 'n' (ReduceProd): attribute 'noop_with_empty_axes' is not defined before opset 18");
+  expectOneLineError(
+      loadOnnxModel(write("reducenoop17.onnx", noop.model)),
+      "node 'n' (ReduceProd): attribute 'noop_with_empty_axes' is not defined before opset 18");
 }
 
 // ReduceMax and ReduceMin of booleans (opset 20, false < true): any and all. Rows [true, false] and
@@ -1688,8 +1688,8 @@ TEST(OnnxLoaderTest, ReduceMaxMinOfBooleansFromOpset20) {
       ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
       std::vector<std::vector<uint8_t>> outputs{std::vector<uint8_t>(2)};
       runBytes(*loaded, {{1, 0, 0, 0}}, outputs);
-      EXPECT_EQ(outputs[0], std::string(op) == "ReduceMax" ? (std::vector<uint8_t>{1, 0})
-                                                           : (std::vector<uint8_t>{0, 0}))
+      EXPECT_EQ(outputs[0],
+                std::string(op) == "ReduceMax" ? (std::vector<uint8_t>{1, 0}) : (std::vector<uint8_t>{0, 0}))
           << op;
     }
   }
@@ -1726,7 +1726,8 @@ TEST(OnnxLoaderTest, SplitNumOutputsFromOpset18) {
   expectOneLineError(loadOnnxModel(write("split17.onnx", old.model)),
                      "attribute 'num_outputs' is not defined before opset 18");
   NodeModel uneven = nodeModel("Split", {{"x", {7}}}, {{"a", {3}}, {"b", {3}}, {"c", {1}}}, 17);
-  expectOneLineError(loadOnnxModel(write("splituneven.onnx", uneven.model)), "the axis does not split evenly");
+  expectOneLineError(loadOnnxModel(write("splituneven.onnx", uneven.model)),
+                     "the axis does not split evenly");
 }
 
 // Pad with an axes input (opset 18): pads [1, 2] of axis 1 alone put one 0 before and two after each row
@@ -1750,12 +1751,14 @@ TEST(OnnxLoaderTest, PadAxesInputFromOpset18AndWrapFrom19) {
   NodeModel wrap18 = nodeModel("Pad", {{"x", {2, 3}}}, {{"y", {2, 6}}}, 18);
   addInts(wrap18, "pads", {0, 2, 0, 1});
   setAttribute(wrap18.node, "mode", std::string("wrap"));
-  expectOneLineError(loadOnnxModel(write("padwrap18.onnx", wrap18.model)), "mode 'wrap' has no NNAPI operation");
+  expectOneLineError(loadOnnxModel(write("padwrap18.onnx", wrap18.model)),
+                     "mode 'wrap' has no NNAPI operation");
   NodeModel odd = nodeModel("Pad", {{"x", {2, 3}}}, {{"y", {2, 6}}}, 18);
   addInts(odd, "pads", {1, 2, 3});
   odd.node->add_input("");
   addInts(odd, "axes", {1});
-  expectOneLineError(loadOnnxModel(write("padodd.onnx", odd.model)), "pads must have 2 entries per axis in axes");
+  expectOneLineError(loadOnnxModel(write("padodd.onnx", odd.model)),
+                     "pads must have 2 entries per axis in axes");
 }
 
 // Gelu (opset 20) against its definition in double precision with the C library's erf and tanh, over
@@ -1763,8 +1766,10 @@ TEST(OnnxLoaderTest, PadAxesInputFromOpset18AndWrapFrom19) {
 // 0.044715 x^3))). The tolerance is the Erf test's, scaled by the factor 0.5 |x| erf's error meets.
 TEST(OnnxLoaderTest, GeluNoneAndTanhMatchTheCLibrary) {
   std::vector<float> x;
-  for (int i = -80; i <= 80; ++i) x.push_back(static_cast<float>(i) / 10.0f);
-  for (float v : {0.0f, -0.0f, 1e-6f, -1e-3f, 30.0f, -30.0f, 100.0f}) x.push_back(v);
+  for (int i = -80; i <= 80; ++i)
+    x.push_back(static_cast<float>(i) / 10.0f);
+  for (float v : {0.0f, -0.0f, 1e-6f, -1e-3f, 30.0f, -30.0f, 100.0f})
+    x.push_back(v);
   const int64_t n = static_cast<int64_t>(x.size());
   for (const char* approximate : {"none", "tanh"}) {
     const bool tanh = std::string(approximate) == "tanh";
@@ -1776,9 +1781,8 @@ TEST(OnnxLoaderTest, GeluNoneAndTanhMatchTheCLibrary) {
     std::vector<float> got = run(*loaded, {x}, x.size());
     for (size_t i = 0; i < x.size(); ++i) {
       const double v = x[i];
-      const double want =
-          tanh ? 0.5 * v * (1 + std::tanh(std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v)))
-               : 0.5 * v * (1 + std::erf(v / std::sqrt(2.0)));
+      const double want = tanh ? 0.5 * v * (1 + std::tanh(std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v)))
+                               : 0.5 * v * (1 + std::erf(v / std::sqrt(2.0)));
       ASSERT_NEAR(got[i], want, (2.5e-7 + 2e-6 * std::fabs(want)) * (1 + std::fabs(v)))
           << "Gelu " << approximate << "(" << x[i] << ")";
     }
@@ -1787,8 +1791,9 @@ TEST(OnnxLoaderTest, GeluNoneAndTanhMatchTheCLibrary) {
   setAttribute(unknown.node, "approximate", std::string("fast"));
   expectOneLineError(loadOnnxModel(write("gelufast.onnx", unknown.model)),
                      "node 'n' (Gelu): attribute 'approximate' 'fast' is neither");
-  expectOneLineError(loadOnnxModel(write("gelu17.onnx", nodeModel("Gelu", {{"x", {2}}}, {{"y", {2}}}, 17).model)),
-                     "Gelu is not defined before opset 20");
+  expectOneLineError(
+      loadOnnxModel(write("gelu17.onnx", nodeModel("Gelu", {{"x", {2}}}, {{"y", {2}}}, 17).model)),
+      "Gelu is not defined before opset 20");
 }
 
 // Mish (opset 18): x tanh(log(1 + e^x)) against the C library in double precision.
@@ -1881,8 +1886,9 @@ TEST(OnnxLoaderTest, RefusesUnsupportedValuesOfTheNewAttributesByName) {
   setAttribute(blocked.node, "block_size", 2);
   addFloatInput(blocked.model.mutable_graph(), "y", {2, 4}, true);
   blocked.node->add_output("y");
-  expectOneLineError(loadOnnxModel(write("blocked.onnx", blocked.model)),
-                     "node 'n' (QuantizeLinear): attribute 'block_size' (blocked quantization) is not supported");
+  expectOneLineError(
+      loadOnnxModel(write("blocked.onnx", blocked.model)),
+      "node 'n' (QuantizeLinear): attribute 'block_size' (blocked quantization) is not supported");
 
   for (int64_t opset : {18, 19}) {
     NodeModel cast = nodeModel("Cast", {{"x", {2}}}, {{"y", {2}}}, opset);
