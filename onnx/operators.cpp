@@ -190,6 +190,7 @@ const std::vector<OperatorMapping>& operatorMappings() {
        [](GraphBuilder& b) {
          return binary(b, ANEURALNETWORKS_GREATER_EQUAL, false, ANEURALNETWORKS_TENSOR_BOOL8);
        }},
+      {"GroupNormalization", {"epsilon", "num_groups", "stash_type"}, mapGroupNorm},
       {"GRU",
        {"activation_alpha", "activation_beta", "activations", "clip", "direction", "hidden_size", "layout",
         "linear_before_reset"},

@@ -172,6 +172,7 @@ Result<void> reduce(GraphBuilder& b, int32_t op, int32_t pre = 0, int32_t post =
 Result<void> argMinMax(GraphBuilder& b, int32_t op);
 Result<void> mapLrn(GraphBuilder& b);
 Result<void> mapInstanceNorm(GraphBuilder& b);
+Result<void> mapGroupNorm(GraphBuilder& b);
 Result<void> mapLayerNorm(GraphBuilder& b);
 Result<void> mapHardmax(GraphBuilder& b);
 Result<void> mapTopK(GraphBuilder& b);

@@ -1904,5 +1904,42 @@ TEST(OnnxLoaderTest, RefusesUnsupportedValuesOfTheNewAttributesByName) {
   }
 }
 
+
+// GroupNormalization of x [1, 4, 2] in 2 groups, epsilon 0: group 0 holds 1, 2, 3, 4 (mean 2.5, var 7.5 -
+// 6.25 = 1.25), group 1 holds 10, 10, 10, 14 (mean 11, var 124 - 121 = 3). Opset 18 scales and shifts
+// per group, 21 per channel: compared with those statistics computed here in double.
+TEST(OnnxLoaderTest, GroupNormalizationPerGroupAt18AndPerChannelAt21) {
+  const std::vector<float> x{1, 2, 3, 4, 10, 10, 10, 14};
+  for (int64_t opset : {18, 21}) {
+    const bool perChannel = opset == 21;
+    const std::vector<float> scale = perChannel ? std::vector<float>{1, 2, 3, 4} : std::vector<float>{2, -1};
+    const std::vector<float> bias = perChannel ? std::vector<float>{0, 0, 0, 1} : std::vector<float>{1, 0};
+    NodeModel m = nodeModel("GroupNormalization", {{"x", {1, 4, 2}}}, {{"y", {1, 4, 2}}}, opset);
+    addFloats(m, "scale", {static_cast<int64_t>(scale.size())}, scale);
+    addFloats(m, "bias", {static_cast<int64_t>(bias.size())}, bias);
+    setAttribute(m.node, "num_groups", 2);
+    auto* eps = m.node->add_attribute();
+    eps->set_name("epsilon");
+    eps->set_type(onnx::AttributeProto::FLOAT);
+    eps->set_f(0.0f);
+    auto loaded = loadOnnxModel(write("groupnorm.onnx", m.model));
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+    std::vector<float> got = run(*loaded, {x}, 8);
+    const double mean[2] = {2.5, 11}, deviation[2] = {std::sqrt(1.25), std::sqrt(3.0)};
+    for (size_t i = 0; i < 8; ++i) {
+      const size_t group = i / 4, k = perChannel ? i / 2 : group;
+      const double want = scale[k] * (x[i] - mean[group]) / deviation[group] + bias[k];
+      EXPECT_NEAR(got[i], want, 1e-5) << "opset " << opset << " element " << i;
+    }
+  }
+  NodeModel stash = nodeModel("GroupNormalization", {{"x", {1, 4, 2}}}, {{"y", {1, 4, 2}}}, 18);
+  addFloats(stash, "scale", {2}, {1, 1});
+  addFloats(stash, "bias", {2}, {0, 0});
+  setAttribute(stash.node, "num_groups", 2);
+  setAttribute(stash.node, "stash_type", 1);
+  expectOneLineError(loadOnnxModel(write("groupnormstash.onnx", stash.model)),
+                     "attribute 'stash_type' is not defined before opset 21");
+}
+
 }  // namespace
 }  // namespace nnrt::onnxfront
