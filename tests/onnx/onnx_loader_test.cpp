@@ -1941,5 +1941,44 @@ TEST(OnnxLoaderTest, GroupNormalizationPerGroupAt18AndPerChannelAt21) {
                      "attribute 'stash_type' is not defined before opset 21");
 }
 
+
+// QuantizeLinear's output_dtype (opset 21) names the output type when no zero point does: int8, zero point
+// 0, scale 1: round half to even then saturate, [-1.5, 0.5, 200, -300] -> [-2, 0, 127, -128]. A
+// different type than the zero point's, or one other than 8-bit, is refused by name.
+TEST(OnnxLoaderTest, QuantizeLinearOutputDtypeFromOpset21) {
+  auto model = [](int64_t dtype, bool zeroPoint) {
+    NodeModel m = nodeModel("QuantizeLinear", {{"x", {4}}}, {}, 21);
+    addFloats(m, "scale", {}, {1});
+    if (zeroPoint) {
+      auto* zero = m.model.mutable_graph()->add_initializer();
+      zero->set_name("zero");
+      zero->set_data_type(onnx::TensorProto::UINT8);
+      zero->add_int32_data(0);
+      m.node->add_input("zero");
+    }
+    setAttribute(m.node, "output_dtype", dtype);
+    auto* y = m.model.mutable_graph()->add_output();
+    y->set_name("y");
+    y->mutable_type()->mutable_tensor_type()->set_elem_type(static_cast<int32_t>(dtype));
+    y->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(4);
+    m.node->add_output("y");
+    return loadOnnxModel(write("quantizedtype.onnx", m.model));
+  };
+  auto loaded = model(onnx::TensorProto::INT8, false);
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  EXPECT_EQ(loaded->outputs[0].type, ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED);
+  const std::vector<float> x{-1.5f, 0.5f, 200, -300};
+  std::vector<uint8_t> in(16);
+  std::memcpy(in.data(), x.data(), 16);
+  std::vector<std::vector<uint8_t>> outputs{std::vector<uint8_t>(4)};
+  runBytes(*loaded, {in}, outputs);
+  std::vector<int> y;
+  for (uint8_t v : outputs[0]) y.push_back(static_cast<int8_t>(v));
+  EXPECT_EQ(y, (std::vector<int>{-2, 0, 127, -128}));
+  expectOneLineError(model(onnx::TensorProto::INT8, true),
+                     "attribute 'output_dtype' differs from the zero point's type");
+  expectOneLineError(model(onnx::TensorProto::UINT16, false), "attribute 'output_dtype'");
+}
+
 }  // namespace
 }  // namespace nnrt::onnxfront
