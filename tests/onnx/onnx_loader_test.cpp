@@ -1763,7 +1763,8 @@ TEST(OnnxLoaderTest, PadAxesInputFromOpset18AndWrapFrom19) {
 
 // Gelu (opset 20) against its definition in double precision with the C library's erf and tanh, over
 // negative values, zero and large ones: 0.5 x (1 + erf(x / sqrt 2)), or 0.5 x (1 + tanh(sqrt(2 / pi) (x +
-// 0.044715 x^3))). The tolerance is the Erf test's, scaled by the factor 0.5 |x| erf's error meets.
+// 0.044715 x^3))). The tolerance allows Erf's error (2.5e-7, met by the factor 0.5 |x|) and a few float32
+// roundings of the result.
 TEST(OnnxLoaderTest, GeluNoneAndTanhMatchTheCLibrary) {
   std::vector<float> x;
   for (int i = -80; i <= 80; ++i)
@@ -1783,7 +1784,7 @@ TEST(OnnxLoaderTest, GeluNoneAndTanhMatchTheCLibrary) {
       const double v = x[i];
       const double want = tanh ? 0.5 * v * (1 + std::tanh(std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v)))
                                : 0.5 * v * (1 + std::erf(v / std::sqrt(2.0)));
-      ASSERT_NEAR(got[i], want, (2.5e-7 + 2e-6 * std::fabs(want)) * (1 + std::fabs(v)))
+      ASSERT_NEAR(got[i], want, 1e-7 + 1e-6 * std::fabs(want) + 2.5e-7 * std::fabs(v))
           << "Gelu " << approximate << "(" << x[i] << ")";
     }
   }
