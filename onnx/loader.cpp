@@ -10,9 +10,10 @@ namespace nnrt::onnxfront {
 namespace {
 
 // The opsets of the default domain whose operator versions the mappings were written against: each
-// mapping reads the attributes and inputs these versions define (Debian's ONNX 1.12 ships opset 17).
+// mapping reads the attributes and inputs these versions define, branching on the model's opset where a
+// version changed them (Debian's ONNX 1.12 ships opset 17; 18 to 21 from ONNX's operator changelog).
 constexpr int64_t kMinOpset = 1;
-constexpr int64_t kMaxOpset = 17;
+constexpr int64_t kMaxOpset = 21;
 
 Unexpected<Error> badFile(const std::filesystem::path& file, const std::string& what) {
   return Unexpected<Error>(Error{ResultCode::BAD_DATA, file.string() + ": " + what});

@@ -107,6 +107,14 @@ Result<void> requireFloat(const GraphBuilder& b, const Value& v) {
   return {};
 }
 
+Result<void> refuseBeforeOpset(const GraphBuilder& b, const char* attribute, int64_t opset) {
+  if (b.opset() < opset && b.attribute(attribute) != nullptr) {
+    return b.refused("attribute '" + std::string(attribute) + "' is not defined before opset " +
+                     std::to_string(opset));
+  }
+  return {};
+}
+
 namespace {
 
 const std::vector<const char*> kConvAttributes{"auto_pad",     "dilations", "group",
@@ -126,11 +134,11 @@ const std::vector<OperatorMapping>& operatorMappings() {
        {"axis", "keepdims", "select_last_index"},
        [](GraphBuilder& b) { return argMinMax(b, ANEURALNETWORKS_ARGMIN); }},
       {"AveragePool",
-       {"auto_pad", "ceil_mode", "count_include_pad", "kernel_shape", "pads", "strides"},
+       {"auto_pad", "ceil_mode", "count_include_pad", "dilations", "kernel_shape", "pads", "strides"},
        [](GraphBuilder& b) { return pool(b, ANEURALNETWORKS_AVERAGE_POOL_2D, false); }},
       {"BatchNormalization", {"epsilon", "momentum", "training_mode"}, mapBatchNorm},
-      {"Cast", {"to"}, mapCast},
-      {"CastLike", {}, mapCastLike},
+      {"Cast", {"saturate", "to"}, mapCast},
+      {"CastLike", {"saturate"}, mapCastLike},
       {"Ceil", {}, mapCeil},
       {"Celu", {"alpha"}, mapCelu},
       {"Clip", {"min", "max"}, mapClip},
@@ -149,7 +157,7 @@ const std::vector<OperatorMapping>& operatorMappings() {
       {"DepthToSpace",
        {"blocksize", "mode"},
        [](GraphBuilder& b) { return spaceDepth(b, ANEURALNETWORKS_DEPTH_TO_SPACE); }},
-      {"DequantizeLinear", {"axis"}, mapDequantizeLinear},
+      {"DequantizeLinear", {"axis", "block_size"}, mapDequantizeLinear},
       {"Div", {}, mapDiv},
       {"DynamicQuantizeLinear", {}, mapDynamicQuantizeLinear},
       {"Dropout", {"is_test", "ratio", "seed"}, mapDropout},
@@ -166,6 +174,7 @@ const std::vector<OperatorMapping>& operatorMappings() {
       {"Gather", {"axis"}, mapGather},
       {"GatherElements", {"axis"}, mapGatherElements},
       {"GatherND", {"batch_dims"}, mapGatherND},
+      {"Gelu", {"approximate"}, mapGelu},
       {"Gemm", {"alpha", "beta", "transA", "transB"}, mapGemm},
       {"GlobalAveragePool",
        {},
@@ -181,6 +190,7 @@ const std::vector<OperatorMapping>& operatorMappings() {
        [](GraphBuilder& b) {
          return binary(b, ANEURALNETWORKS_GREATER_EQUAL, false, ANEURALNETWORKS_TENSOR_BOOL8);
        }},
+      {"GroupNormalization", {"epsilon", "num_groups", "stash_type"}, mapGroupNorm},
       {"GRU",
        {"activation_alpha", "activation_beta", "activations", "clip", "direction", "hidden_size", "layout",
         "linear_before_reset"},
@@ -220,6 +230,7 @@ const std::vector<OperatorMapping>& operatorMappings() {
       {"Mean", {}, mapMean},
       {"MeanVarianceNormalization", {"axes"}, mapMeanVarianceNorm},
       {"Min", {}, [](GraphBuilder& b) { return variadic(b, ANEURALNETWORKS_MINIMUM, false); }},
+      {"Mish", {}, mapMish},
       {"Mod", {"fmod"}, mapMod},
       {"Mul", {}, [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_MUL, true); }},
       {"Neg", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_NEG); }},
@@ -231,46 +242,48 @@ const std::vector<OperatorMapping>& operatorMappings() {
       {"PRelu", {}, mapPrelu},
       {"QLinearConv", kConvAttributes, mapQLinearConv},
       {"QLinearMatMul", {}, mapQLinearMatMul},
-      {"QuantizeLinear", {"axis"}, mapQuantizeLinear},
+      {"QuantizeLinear", {"axis", "block_size", "output_dtype", "saturate"}, mapQuantizeLinear},
       {"Range", {}, mapRange},
       {"Reciprocal", {}, mapReciprocal},
       {"ReduceL1",
-       {"axes", "keepdims"},
+       {"axes", "keepdims", "noop_with_empty_axes"},
        [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_REDUCE_SUM, ANEURALNETWORKS_ABS); }},
       {"ReduceL2",
-       {"axes", "keepdims"},
+       {"axes", "keepdims", "noop_with_empty_axes"},
        [](GraphBuilder& b) {
          return reduce(b, ANEURALNETWORKS_REDUCE_SUM, ANEURALNETWORKS_MUL, ANEURALNETWORKS_SQRT);
        }},
       {"ReduceLogSum",
-       {"axes", "keepdims"},
+       {"axes", "keepdims", "noop_with_empty_axes"},
        [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_REDUCE_SUM, 0, ANEURALNETWORKS_LOG); }},
       {"ReduceLogSumExp",
-       {"axes", "keepdims"},
+       {"axes", "keepdims", "noop_with_empty_axes"},
        [](GraphBuilder& b) {
          return reduce(b, ANEURALNETWORKS_REDUCE_SUM, ANEURALNETWORKS_EXP, ANEURALNETWORKS_LOG);
        }},
       {"ReduceMax",
-       {"axes", "keepdims"},
+       {"axes", "keepdims", "noop_with_empty_axes"},
        [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_REDUCE_MAX); }},
-      {"ReduceMean", {"axes", "keepdims"}, [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_MEAN); }},
+      {"ReduceMean",
+       {"axes", "keepdims", "noop_with_empty_axes"},
+       [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_MEAN); }},
       {"ReduceMin",
-       {"axes", "keepdims"},
+       {"axes", "keepdims", "noop_with_empty_axes"},
        [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_REDUCE_MIN); }},
       {"ReduceProd",
-       {"axes", "keepdims"},
+       {"axes", "keepdims", "noop_with_empty_axes"},
        [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_REDUCE_PROD); }},
       {"ReduceSum",
        {"axes", "keepdims", "noop_with_empty_axes"},
        [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_REDUCE_SUM); }},
       {"ReduceSumSquare",
-       {"axes", "keepdims"},
+       {"axes", "keepdims", "noop_with_empty_axes"},
        [](GraphBuilder& b) { return reduce(b, ANEURALNETWORKS_REDUCE_SUM, ANEURALNETWORKS_MUL); }},
       {"Relu", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_RELU); }},
       {"Reshape", {"allowzero"}, mapReshape},
       {"Resize",
-       {"coordinate_transformation_mode", "cubic_coeff_a", "exclude_outside", "extrapolation_value", "mode",
-        "nearest_mode"},
+       {"antialias", "axes", "coordinate_transformation_mode", "cubic_coeff_a", "exclude_outside",
+        "extrapolation_value", "keep_aspect_ratio_policy", "mode", "nearest_mode"},
        mapResize},
       {"RNN",
        {"activation_alpha", "activation_beta", "activations", "clip", "direction", "hidden_size", "layout"},
@@ -291,7 +304,7 @@ const std::vector<OperatorMapping>& operatorMappings() {
       {"SpaceToDepth",
        {"blocksize"},
        [](GraphBuilder& b) { return spaceDepth(b, ANEURALNETWORKS_SPACE_TO_DEPTH); }},
-      {"Split", {"axis", "split"}, mapSplit},
+      {"Split", {"axis", "num_outputs", "split"}, mapSplit},
       {"Sqrt", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_SQRT); }},
       {"Squeeze", {"axes"}, mapSqueeze},
       {"Sub", {}, [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_SUB, true); }},

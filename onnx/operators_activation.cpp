@@ -1,4 +1,4 @@
-// ONNX activations -> NNAPI: PRelu, LeakyRelu, Elu, HardSigmoid, Softsign, Softplus, Selu,
+// ONNX activations -> NNAPI: PRelu, LeakyRelu, Elu, HardSigmoid, Softsign, Softplus, Mish, Gelu, Selu,
 // ThresholdedRelu, Celu and Shrink.
 #include "onnx/operators_common.hpp"
 
@@ -65,15 +65,79 @@ Result<void> mapSoftsign(GraphBuilder& b) {
 }
 
 // Softplus: log(exp(x) + 1).
+namespace {
+
+// current = log(exp(current) + 1), Softplus as ONNX defines it.
+Result<void> softplus(Chain& c) {
+  NNRT_RETURN_IF_ERROR(c.unary(ANEURALNETWORKS_EXP));
+  NNRT_RETURN_IF_ERROR(c.withConstant(ANEURALNETWORKS_ADD, 1.0f));
+  return c.unary(ANEURALNETWORKS_LOG);
+}
+
+}  // namespace
+
 Result<void> mapSoftplus(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
   Chain c(b, *x);
   NNRT_RETURN_IF_ERROR(c.start(*x));
-  NNRT_RETURN_IF_ERROR(c.unary(ANEURALNETWORKS_EXP));
-  NNRT_RETURN_IF_ERROR(c.withConstant(ANEURALNETWORKS_ADD, 1.0f));
-  NNRT_RETURN_IF_ERROR(c.unary(ANEURALNETWORKS_LOG));
+  NNRT_RETURN_IF_ERROR(softplus(c));
   c.finish();
+  return {};
+}
+
+// Mish (opset 18): x * tanh(softplus(x)), ONNX's function body in its order.
+Result<void> mapMish(GraphBuilder& b) {
+  if (b.opset() < 18) return b.refused("Mish is not defined before opset 18");
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  Chain c(b, *x);
+  NNRT_RETURN_IF_ERROR(c.start(*x));
+  NNRT_RETURN_IF_ERROR(softplus(c));
+  NNRT_RETURN_IF_ERROR(c.unary(ANEURALNETWORKS_TANH));
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t fuse, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+  NNRT_RETURN_IF_ERROR(c.add(ANEURALNETWORKS_MUL, {in, c.current(), fuse}));
+  c.finish();
+  return {};
+}
+
+// Gelu (opset 20), ONNX's function bodies in their order: approximate "none" is (x / 2) * (1 + erf(x /
+// sqrt 2)) with the loader's erf (mapErf), "tanh" is (x / 2) * (1 + tanh(sqrt(2 / pi) * (x + 0.044715
+// x^3))) with TANH.
+Result<void> mapGelu(GraphBuilder& b) {
+  if (b.opset() < 20) return b.refused("Gelu is not defined before opset 20");
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  NNRT_ASSIGN_OR_RETURN(const std::string approximate, b.attrString("approximate", "none"));
+  const bool estimate = approximate == "tanh";
+  if (!estimate && approximate != "none")
+    return b.refused("attribute 'approximate' '" + approximate + "' is neither \"none\" nor \"tanh\"");
+  const int32_t f32 = x->type;
+  const Dims& dims = x->dims;
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  uint32_t phi;  // 2 * Phi(x), Phi the normal distribution's CDF (or its tanh estimate)
+  if (!estimate) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t sqrtTwo, b.constFloats({std::sqrt(2.0f)}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t scaled, arithmetic(b, ANEURALNETWORKS_DIV, in, sqrtTwo, f32, dims));
+    NNRT_ASSIGN_OR_RETURN(phi, erfOf(b, scaled, dims));
+  } else {
+    NNRT_ASSIGN_OR_RETURN(uint32_t square, arithmetic(b, ANEURALNETWORKS_MUL, in, in, f32, dims));
+    NNRT_ASSIGN_OR_RETURN(uint32_t cube, arithmetic(b, ANEURALNETWORKS_MUL, square, in, f32, dims));
+    NNRT_ASSIGN_OR_RETURN(uint32_t c0, b.constFloats({0.044715f}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t term, arithmetic(b, ANEURALNETWORKS_MUL, c0, cube, f32, dims));
+    NNRT_ASSIGN_OR_RETURN(uint32_t sum, arithmetic(b, ANEURALNETWORKS_ADD, in, term, f32, dims));
+    NNRT_ASSIGN_OR_RETURN(uint32_t alpha, b.constFloats({std::sqrt(0.63661977236f)}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t argument, arithmetic(b, ANEURALNETWORKS_MUL, alpha, sum, f32, dims));
+    NNRT_ASSIGN_OR_RETURN(phi, apply(b, ANEURALNETWORKS_TANH, {argument}, f32, dims));
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t one, b.constFloats({1.0f}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t shifted, arithmetic(b, ANEURALNETWORKS_ADD, one, phi, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t half, b.constFloats({0.5f}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t halfX, arithmetic(b, ANEURALNETWORKS_MUL, half, in, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t out, arithmetic(b, ANEURALNETWORKS_MUL, halfX, shifted, f32, dims));
+  defineOperand(b, 0, out, f32, dims, x->scalar);
   return {};
 }
 

@@ -32,6 +32,9 @@ bool quantized(int32_t type);
 Result<void> refuseQuantizedArithmetic(const GraphBuilder& b, const Value& v);
 bool allKnown(const Dims& dims);
 Result<void> requireFloat(const GraphBuilder& b, const Value& v);
+// Refuses `attribute` on the current node when the model's opset is older than the operator version
+// that defines it.
+Result<void> refuseBeforeOpset(const GraphBuilder& b, const char* attribute, int64_t opset);
 
 // Elementwise compositions, each in the order ONNX's definition computes it.
 class Chain {
@@ -91,6 +94,8 @@ Result<void> mapCeil(GraphBuilder& b);
 Result<void> mapIsNaN(GraphBuilder& b);
 Result<void> mapIsInf(GraphBuilder& b);
 Result<void> mapSign(GraphBuilder& b);
+// erf of float32 operand `in` of `dims` (all known), composed as mapErf describes.
+Result<uint32_t> erfOf(GraphBuilder& b, uint32_t in, const Dims& dims);
 Result<void> mapErf(GraphBuilder& b);
 Result<void> trigonometric(GraphBuilder& b, std::string_view function);
 Result<void> mapMod(GraphBuilder& b);
@@ -106,6 +111,8 @@ Result<void> mapElu(GraphBuilder& b);
 Result<void> mapHardSigmoid(GraphBuilder& b);
 Result<void> mapSoftsign(GraphBuilder& b);
 Result<void> mapSoftplus(GraphBuilder& b);
+Result<void> mapGelu(GraphBuilder& b);
+Result<void> mapMish(GraphBuilder& b);
 Result<void> mapSelu(GraphBuilder& b);
 Result<void> mapThresholdedRelu(GraphBuilder& b);
 Result<void> mapCelu(GraphBuilder& b);
@@ -165,6 +172,7 @@ Result<void> reduce(GraphBuilder& b, int32_t op, int32_t pre = 0, int32_t post =
 Result<void> argMinMax(GraphBuilder& b, int32_t op);
 Result<void> mapLrn(GraphBuilder& b);
 Result<void> mapInstanceNorm(GraphBuilder& b);
+Result<void> mapGroupNorm(GraphBuilder& b);
 Result<void> mapLayerNorm(GraphBuilder& b);
 Result<void> mapHardmax(GraphBuilder& b);
 Result<void> mapTopK(GraphBuilder& b);

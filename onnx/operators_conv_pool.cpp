@@ -312,6 +312,7 @@ Result<void> pool(GraphBuilder& b, int32_t op, bool global) {
     NNRT_ASSIGN_OR_RETURN(int64_t ceilMode, b.attrInt("ceil_mode", 0));
     NNRT_ASSIGN_OR_RETURN(int64_t storageOrder, b.attrInt("storage_order", 0));  // the Indices' order
     NNRT_ASSIGN_OR_RETURN(int64_t includePad, b.attrInt("count_include_pad", 0));
+    if (op == ANEURALNETWORKS_AVERAGE_POOL_2D) NNRT_RETURN_IF_ERROR(refuseBeforeOpset(b, "dilations", 19));
     NNRT_ASSIGN_OR_RETURN(g, windowGeometry(b, dims, kH, kW, ceilMode != 0 && includePad == 0, oneD));
     const bool dilated = g.dilationH != 1 || g.dilationW != 1;
     if (op == ANEURALNETWORKS_MAX_POOL_2D && !oneD && (dilated || wantsIndices))

@@ -542,13 +542,8 @@ Result<uint32_t> polynomial(GraphBuilder& b, uint32_t u, const std::vector<doubl
 //   P of Numerical Recipes' erfcc (its fractional error is under 1.2e-7 for every z, so erf's error under
 //   1.2e-7 * erfc(0.5) = 6.3e-8);
 // against the C library's erff (onnx_loader_test) within 2.5e-7 everywhere, as float32 rounding allows.
-Result<void> mapErf(GraphBuilder& b) {
-  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
-  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
-  if (!allKnown(x->dims)) return b.refused("input shape unknown");
-  const int32_t f32 = x->type, b8 = ANEURALNETWORKS_TENSOR_BOOL8;
-  const Dims& dims = x->dims;
-  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+Result<uint32_t> erfOf(GraphBuilder& b, uint32_t in, const Dims& dims) {
+  const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32, b8 = ANEURALNETWORKS_TENSOR_BOOL8;
   NNRT_ASSIGN_OR_RETURN(uint32_t z, apply(b, ANEURALNETWORKS_ABS, {in}, f32, dims));
   NNRT_ASSIGN_OR_RETURN(uint32_t z2, arithmetic(b, ANEURALNETWORKS_MUL, z, z, f32, dims));
   // Series in u = z^2, its coefficients times 2/sqrt(pi), times z.
@@ -579,7 +574,17 @@ Result<void> mapErf(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(uint32_t zero, b.constFloats({0.0f}));
   NNRT_ASSIGN_OR_RETURN(uint32_t negative, apply(b, ANEURALNETWORKS_LESS, {in, zero}, b8, dims));
   NNRT_ASSIGN_OR_RETURN(uint32_t negated, apply(b, ANEURALNETWORKS_NEG, {magnitude}, f32, dims));
-  return b.emit(ANEURALNETWORKS_SELECT, {negative, negated, magnitude}, f32, dims);
+  return apply(b, ANEURALNETWORKS_SELECT, {negative, negated, magnitude}, f32, dims);
+}
+
+Result<void> mapErf(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t out, erfOf(b, in, x->dims));
+  defineOperand(b, 0, out, x->type, x->dims, x->scalar);
+  return {};
 }
 
 // Mod on integers: fmod 0 (the divisor's sign) is a - floor(a / b) * b with NNAPI's flooring integer DIV;

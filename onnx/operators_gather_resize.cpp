@@ -220,6 +220,8 @@ std::vector<double> resizeWeights(const ResizeMode& m, const ResizeAxis& a, uint
     source = outWidth == 1 ? -0.5 : (x + 0.5) / a.scale - 0.5;
   else if (m.coordinates == "tf_half_pixel_for_nn")
     source = (x + 0.5) / a.scale;
+  else if (m.coordinates == "half_pixel_symmetric")  // the output's center on the input's
+    source = a.in / 2.0 * (1 - a.out / outWidth) + (x + 0.5) / a.scale - 0.5;
   else
     source = (x + 0.5) / a.scale - 0.5;  // half_pixel
   const double whole = std::floor(source);
@@ -285,6 +287,11 @@ Result<void> resize(GraphBuilder& b, const Value& x, std::vector<double> scales,
   if (m.mode != "nearest" && m.mode != "linear" && m.mode != "cubic")
     return b.refused("mode '" + m.mode + "' is not supported");
   if (m.coordinates == "tf_crop_and_resize") return b.refused("tf_crop_and_resize is not supported");
+  if (m.coordinates != "half_pixel" && m.coordinates != "pytorch_half_pixel" &&
+      m.coordinates != "align_corners" && m.coordinates != "asymmetric" &&
+      m.coordinates != "tf_half_pixel_for_nn" &&
+      !(m.coordinates == "half_pixel_symmetric" && b.opset() >= 19))
+    return b.refused("coordinate_transformation_mode '" + m.coordinates + "' is not supported");
   if (m.mode != "nearest") NNRT_RETURN_IF_ERROR(requireFloat(b, x));
   Dims out = x.dims;
   bool wholeSizes = true;
@@ -418,14 +425,46 @@ Result<void> mapResize(GraphBuilder& b) {
       m.rounding != "ceil") {
     return b.refused("nearest_mode '" + m.rounding + "' is not supported");
   }
+  for (const char* attribute : {"antialias", "axes", "keep_aspect_ratio_policy"})
+    NNRT_RETURN_IF_ERROR(refuseBeforeOpset(b, attribute, 18));
+  NNRT_ASSIGN_OR_RETURN(int64_t antialias, b.attrInt("antialias", 0));
+  if (antialias != 0) return b.refused("attribute 'antialias' (an antialiasing filter) is not supported");
+  NNRT_ASSIGN_OR_RETURN(std::string policy, b.attrString("keep_aspect_ratio_policy", "stretch"));
   std::vector<double> scales;
   std::vector<int32_t> sizes;
   NNRT_ASSIGN_OR_RETURN(const Value* sizesInput, b.input(3));
   if (sizesInput != nullptr && elementCount(sizesInput->dims) > 0) {
     NNRT_ASSIGN_OR_RETURN(sizes, b.constantInts(3));
+    // The policy only reads sizes.
+    if (policy != "stretch")
+      return b.refused("attribute 'keep_aspect_ratio_policy' '" + policy + "' is not supported");
   } else {
     NNRT_ASSIGN_OR_RETURN(std::vector<float> s, b.constantFloats(2));
     scales.assign(s.begin(), s.end());
+  }
+  // Scales or sizes of the listed axes only (opset 18): the others keep their size.
+  NNRT_ASSIGN_OR_RETURN(std::vector<int64_t> axes, b.attrInts("axes"));
+  if (!axes.empty()) {
+    const size_t rank = x->dims.size();
+    if ((sizes.empty() ? scales.size() : sizes.size()) != axes.size())
+      return b.refused("scales or sizes must have one entry per axis in attribute 'axes'");
+    std::vector<double> fullScales(rank, 1.0);
+    std::vector<int32_t> fullSizes(x->dims.begin(), x->dims.end());
+    std::vector<bool> seen(rank, false);
+    for (size_t i = 0; i < axes.size(); ++i) {
+      NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, axes[i], rank));
+      if (seen[axis])
+        return b.refused("axis " + std::to_string(axes[i]) + " is repeated in attribute 'axes'");
+      seen[axis] = true;
+      if (sizes.empty())
+        fullScales[axis] = scales[i];
+      else
+        fullSizes[axis] = sizes[i];
+    }
+    if (sizes.empty())
+      scales = std::move(fullScales);
+    else
+      sizes = std::move(fullSizes);
   }
   return resize(b, *x, scales, sizes, m);
 }

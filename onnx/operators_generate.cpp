@@ -49,7 +49,9 @@ Result<void> castTo(GraphBuilder& b, int32_t type);
 
 }  // namespace
 
+// saturate (opset 19) only concerns float8 targets, which have no NNAPI type: either value is Cast's.
 Result<void> mapCast(GraphBuilder& b) {
+  NNRT_RETURN_IF_ERROR(refuseBeforeOpset(b, "saturate", 19));
   NNRT_ASSIGN_OR_RETURN(int64_t to, b.attrInt("to", -1));
   auto type = nnapiTensorType(static_cast<int32_t>(to));
   if (!type.has_value())
@@ -240,6 +242,7 @@ Result<void> castTo(GraphBuilder& b, int32_t type) {
 }  // namespace
 
 Result<void> mapCastLike(GraphBuilder& b) {
+  NNRT_RETURN_IF_ERROR(refuseBeforeOpset(b, "saturate", 19));
   NNRT_ASSIGN_OR_RETURN(const Value* like, b.requiredInput(1));
   return castTo(b, like->type);
 }

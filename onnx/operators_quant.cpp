@@ -95,10 +95,23 @@ Result<float> oneScale(GraphBuilder& b, int i) {
 
 }  // namespace
 
+namespace {
+
+// Blocked quantization (opset 21's block_size: a scale per block of an axis) is not mapped.
+Result<void> refuseBlocked(const GraphBuilder& b) {
+  NNRT_RETURN_IF_ERROR(refuseBeforeOpset(b, "block_size", 21));
+  NNRT_ASSIGN_OR_RETURN(int64_t blockSize, b.attrInt("block_size", 0));
+  if (blockSize != 0) return b.refused("attribute 'block_size' (blocked quantization) is not supported");
+  return {};
+}
+
+}  // namespace
+
 // DequantizeLinear: (x - zero_point) * scale in float32, as ONNX computes it: DEQUANTIZE of the 8-bit
 // integers (scale 1, zero point 0: their values exactly; CAST for int32), then SUB and MUL with the
 // constant zero point and scale (per tensor, or per slice along `axis`).
 Result<void> mapDequantizeLinear(GraphBuilder& b) {
+  NNRT_RETURN_IF_ERROR(refuseBlocked(b));
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   if (!quantized(x->type) && x->type != ANEURALNETWORKS_TENSOR_INT32)
     return b.refused("only 8-bit and 32-bit integer inputs are supported");
@@ -148,15 +161,32 @@ Result<void> mapDequantizeLinear(GraphBuilder& b) {
 
 // QuantizeLinear to uint8 or int8, as ONNX computes it: saturate(round_half_even(x / scale) + zero_point)
 // in float32 (DIV, the rounding above, ADD, MAXIMUM, MINIMUM), then QUANTIZE to the loader's 8-bit
-// type of scale 1, which takes the whole values as they are.
+// type of scale 1, which takes the whole values as they are. The output type is the zero point's, else
+// output_dtype's (opset 21), else uint8; saturate (opset 19) only concerns float8 outputs, which are
+// refused by type.
 Result<void> mapQuantizeLinear(GraphBuilder& b) {
+  NNRT_RETURN_IF_ERROR(refuseBlocked(b));
+  NNRT_RETURN_IF_ERROR(refuseBeforeOpset(b, "saturate", 19));
+  NNRT_RETURN_IF_ERROR(refuseBeforeOpset(b, "output_dtype", 21));
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
   if (!allKnown(x->dims)) return b.refused("input shape unknown");
   const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32;
+  NNRT_ASSIGN_OR_RETURN(const Value* zp, b.input(2));
+  NNRT_ASSIGN_OR_RETURN(int64_t outputDtype, b.attrInt("output_dtype", 0));
+  int32_t unnamedType = ANEURALNETWORKS_TENSOR_QUANT8_ASYMM;  // without a zero point
+  if (outputDtype != 0) {
+    auto type = nnapiTensorType(static_cast<int32_t>(outputDtype));
+    if (!type.has_value() || !quantized(*type)) {
+      return b.refused("attribute 'output_dtype' " + onnxTypeName(static_cast<int32_t>(outputDtype)) +
+                       ": only uint8 and int8 outputs are supported");
+    }
+    if (zp != nullptr && zp->type != *type)
+      return b.refused("attribute 'output_dtype' differs from the zero point's type");
+    unnamedType = *type;
+  }
   NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
   NNRT_ASSIGN_OR_RETURN(const Value* scaleValue, b.requiredInput(1));
-  NNRT_ASSIGN_OR_RETURN(const Value* zp, b.input(2));
   const bool perTensor = scaleValue->type == f32 && elementCount(scaleValue->dims) == 1 &&
                          (zp == nullptr || (quantized(zp->type) && elementCount(zp->dims) == 1));
   if (perTensor && (!scaleValue->constant.has_value() || (zp != nullptr && !zp->constant.has_value()))) {
@@ -171,13 +201,14 @@ Result<void> mapQuantizeLinear(GraphBuilder& b) {
     }
     NNRT_ASSIGN_OR_RETURN(uint32_t scaled,
                           arithmetic(b, ANEURALNETWORKS_DIV, in, scaleOperand, f32, x->dims));
-    return quantizeRounded(b, scaled, x->dims, zeroOperand,
-                           zp != nullptr ? zp->type : ANEURALNETWORKS_TENSOR_QUANT8_ASYMM, x->scalar);
+    return quantizeRounded(b, scaled, x->dims, zeroOperand, zp != nullptr ? zp->type : unnamedType,
+                           x->scalar);
   }
   NNRT_ASSIGN_OR_RETURN(std::vector<float> scale, b.constantFloats(1));
   int32_t outType;
   std::vector<double> zeroPoint;
   NNRT_RETURN_IF_ERROR(outputZeroPoint(b, 2, scale.size(), &outType, &zeroPoint));
+  if (zp == nullptr) outType = unnamedType;
   Dims parameterDims{1};
   if (scale.size() != 1) {
     NNRT_ASSIGN_OR_RETURN(int64_t a, b.attrInt("axis", 1));

@@ -1,6 +1,6 @@
 // ONNX reductions and normalizations -> NNAPI: Softmax/LogSoftmax, BatchNormalization, the Reduce*
-// family, ArgMax/ArgMin, LRN, InstanceNormalization, LayerNormalization, Hardmax, TopK, CumSum and
-// MeanVarianceNormalization.
+// family, ArgMax/ArgMin, LRN, InstanceNormalization, GroupNormalization, LayerNormalization, Hardmax,
+// TopK, CumSum and MeanVarianceNormalization.
 #include "onnx/operators_common.hpp"
 
 namespace nnrt::onnxfront {
@@ -123,23 +123,28 @@ Result<void> mapBatchNorm(GraphBuilder& b) {
   return b.emit(ANEURALNETWORKS_ADD, {scaled, addOperand, f2}, x->type, x->dims);
 }
 
-// ReduceX: NNAPI REDUCE_* / MEAN over the given axes (all when none); keepdims as ONNX.
+// ReduceX: NNAPI REDUCE_* / MEAN over the given axes (all when none); keepdims as ONNX. The axes are an
+// attribute up to opset 12 for ReduceSum and 17 for the others, then a constant input; empty axes with
+// noop_with_empty_axes reduce nothing, leaving the steps around the reduction (ReduceSumSquare squares).
+// ReduceMax and ReduceMin of booleans (opset 20) are REDUCE_ANY and REDUCE_ALL.
 Result<void> reduce(GraphBuilder& b, int32_t op, int32_t pre, int32_t post) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (x->type == ANEURALNETWORKS_TENSOR_BOOL8) {
+    if (b.opset() < 20 || (op != ANEURALNETWORKS_REDUCE_MAX && op != ANEURALNETWORKS_REDUCE_MIN))
+      return b.refused("bool inputs are not supported");
+    op = op == ANEURALNETWORKS_REDUCE_MAX ? ANEURALNETWORKS_REDUCE_ANY : ANEURALNETWORKS_REDUCE_ALL;
+  }
   if (pre != 0 || post != 0 || (op != ANEURALNETWORKS_REDUCE_MAX && op != ANEURALNETWORKS_REDUCE_MIN))
     NNRT_RETURN_IF_ERROR(refuseQuantizedArithmetic(b, *x));
   NNRT_ASSIGN_OR_RETURN(int64_t keep, b.attrInt("keepdims", 1));
+  const int64_t axesInputSince = std::string(b.node()->op_type()) == "ReduceSum" ? 13 : 18;
+  NNRT_RETURN_IF_ERROR(refuseBeforeOpset(b, "noop_with_empty_axes", axesInputSince));
   NNRT_ASSIGN_OR_RETURN(int64_t noop, b.attrInt("noop_with_empty_axes", 0));
-  const bool axesAsInput = std::string(b.node()->op_type()) == "ReduceSum" && b.opset() >= 13;
-  std::vector<int64_t> axes;
-  if (axesAsInput) {
-    NNRT_ASSIGN_OR_RETURN(axes, axesInputOrAttribute(b, 1, 13));
-  } else {
-    NNRT_ASSIGN_OR_RETURN(axes, b.attrInts("axes"));
-  }
-  if (axes.empty() && noop != 0) return mapIdentity(b);
+  NNRT_ASSIGN_OR_RETURN(std::vector<int64_t> axes, axesInputOrAttribute(b, 1, axesInputSince));
+  const bool none = axes.empty() && noop != 0;
+  if (none && pre == 0 && post == 0) return mapIdentity(b);
   size_t rank = x->dims.size();
-  std::vector<bool> reduced(rank, axes.empty());
+  std::vector<bool> reduced(rank, axes.empty() && !none);
   for (int64_t a : axes) {
     NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, a, rank));
     reduced[axis] = true;
@@ -153,8 +158,8 @@ Result<void> reduce(GraphBuilder& b, int32_t op, int32_t pre, int32_t post) {
     else if (keep != 0)
       out.push_back(1);
   }
-  bool scalar = out.empty();
-  if (scalar) out = {1};
+  bool scalar = none ? x->scalar : out.empty();
+  if (out.empty()) out = {1};
   NNRT_ASSIGN_OR_RETURN(uint32_t current, b.operand(*x));
   if (pre != 0) {
     NNRT_ASSIGN_OR_RETURN(uint32_t t, b.addTensor(x->type, x->dims));
@@ -166,16 +171,18 @@ Result<void> reduce(GraphBuilder& b, int32_t op, int32_t pre, int32_t post) {
     }
     current = t;
   }
-  NNRT_ASSIGN_OR_RETURN(uint32_t axesOperand, b.constInts(list));
-  uint32_t keepOperand;
-  if (op == ANEURALNETWORKS_MEAN) {
-    NNRT_ASSIGN_OR_RETURN(keepOperand, b.scalarInt(keep != 0 ? 1 : 0));
-  } else {
-    NNRT_ASSIGN_OR_RETURN(keepOperand, b.scalarBool(keep != 0));
+  if (!none) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t axesOperand, b.constInts(list));
+    uint32_t keepOperand;
+    if (op == ANEURALNETWORKS_MEAN) {
+      NNRT_ASSIGN_OR_RETURN(keepOperand, b.scalarInt(keep != 0 ? 1 : 0));
+    } else {
+      NNRT_ASSIGN_OR_RETURN(keepOperand, b.scalarBool(keep != 0));
+    }
+    NNRT_ASSIGN_OR_RETURN(uint32_t reducedOperand, b.addTensor(x->type, out));
+    NNRT_RETURN_IF_ERROR(b.addOperation(op, {current, axesOperand, keepOperand}, {reducedOperand}));
+    current = reducedOperand;
   }
-  NNRT_ASSIGN_OR_RETURN(uint32_t reducedOperand, b.addTensor(x->type, out));
-  NNRT_RETURN_IF_ERROR(b.addOperation(op, {current, axesOperand, keepOperand}, {reducedOperand}));
-  current = reducedOperand;
   if (post != 0) {
     NNRT_ASSIGN_OR_RETURN(uint32_t t, b.addTensor(x->type, out));
     NNRT_RETURN_IF_ERROR(b.addOperation(post, {current}, {t}));
@@ -280,6 +287,67 @@ Result<void> mapInstanceNorm(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(uint32_t f2, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
   NNRT_RETURN_IF_ERROR(c.add(ANEURALNETWORKS_ADD, {c.current(), perChannelBias, f2}));
   c.finish();
+  return {};
+}
+
+// GroupNormalization (opset 18), ONNX's function body in its order: x as [N, G, rest], per group
+// mean = MEAN(x), var = MEAN(x * x) - mean * mean, (x - mean) / SQRT(var + epsilon), then MUL by the scale and
+// ADD the bias, one per group before opset 21 and one per channel from it (the normalized values as
+// [N, C, rest]). stash_type (opset 21) must be float32, as the input.
+Result<void> mapGroupNorm(GraphBuilder& b) {
+  if (b.opset() < 18) return b.refused("GroupNormalization is not defined before opset 18");
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* scale, b.requiredInput(1));
+  NNRT_ASSIGN_OR_RETURN(const Value* bias, b.requiredInput(2));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  NNRT_RETURN_IF_ERROR(refuseBeforeOpset(b, "stash_type", 21));
+  NNRT_ASSIGN_OR_RETURN(int64_t stash, b.attrInt("stash_type", onnx::TensorProto::FLOAT));
+  if (stash != onnx::TensorProto::FLOAT) return b.refused("attribute 'stash_type' other than float is not supported");
+  NNRT_ASSIGN_OR_RETURN(float eps, b.attrFloat("epsilon", 1e-5f));
+  if (b.attribute("num_groups") == nullptr) return b.refused("attribute 'num_groups' missing");
+  NNRT_ASSIGN_OR_RETURN(int64_t groups, b.attrInt("num_groups", 0));
+  if (x->dims.size() < 2 || !allKnown(x->dims)) return b.refused("input shape unknown or without channels");
+  const uint32_t N = x->dims[0], C = x->dims[1];
+  if (groups < 1 || C % groups != 0) return b.refused("attribute 'num_groups' does not divide the channels");
+  const uint32_t G = static_cast<uint32_t>(groups);
+  const uint32_t perParameter = b.opset() < 21 ? G : C;
+  if (scale->dims != Dims{perParameter} || bias->dims != Dims{perParameter}) {
+    return b.refused(std::string("scale and bias must have one value per ") +
+                     (b.opset() < 21 ? "group before opset 21" : "channel"));
+  }
+  const int32_t f32 = x->type;
+  const uint32_t S = static_cast<uint32_t>(elementCount(x->dims) / (N * G));
+  const Dims grouped{N, G, S}, statistics{N, G, 1};
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t x3, b.reshape(in, f32, grouped));
+  NNRT_ASSIGN_OR_RETURN(uint32_t axes, b.constInts({2}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t keep, b.scalarInt(1));
+  NNRT_ASSIGN_OR_RETURN(uint32_t mean, apply(b, ANEURALNETWORKS_MEAN, {x3, axes, keep}, f32, statistics));
+  NNRT_ASSIGN_OR_RETURN(uint32_t square, arithmetic(b, ANEURALNETWORKS_MUL, x3, x3, f32, grouped));
+  NNRT_ASSIGN_OR_RETURN(uint32_t meanOfSquare,
+                        apply(b, ANEURALNETWORKS_MEAN, {square, axes, keep}, f32, statistics));
+  NNRT_ASSIGN_OR_RETURN(uint32_t squareOfMean, arithmetic(b, ANEURALNETWORKS_MUL, mean, mean, f32, statistics));
+  NNRT_ASSIGN_OR_RETURN(uint32_t var,
+                        arithmetic(b, ANEURALNETWORKS_SUB, meanOfSquare, squareOfMean, f32, statistics));
+  NNRT_ASSIGN_OR_RETURN(uint32_t epsOperand, b.constFloats({eps}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t shifted, arithmetic(b, ANEURALNETWORKS_ADD, var, epsOperand, f32, statistics));
+  NNRT_ASSIGN_OR_RETURN(uint32_t deviation, apply(b, ANEURALNETWORKS_SQRT, {shifted}, f32, statistics));
+  NNRT_ASSIGN_OR_RETURN(uint32_t centered, arithmetic(b, ANEURALNETWORKS_SUB, x3, mean, f32, grouped));
+  NNRT_ASSIGN_OR_RETURN(uint32_t normalized,
+                        arithmetic(b, ANEURALNETWORKS_DIV, centered, deviation, f32, grouped));
+  Dims shape = grouped;
+  if (perParameter == C) {
+    shape = {N, C, S * G / C};
+    NNRT_ASSIGN_OR_RETURN(normalized, b.reshape(normalized, f32, shape));
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t s, b.operand(*scale));
+  NNRT_ASSIGN_OR_RETURN(uint32_t scaleOperand, b.reshape(s, f32, {1, perParameter, 1}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t o, b.operand(*bias));
+  NNRT_ASSIGN_OR_RETURN(uint32_t biasOperand, b.reshape(o, f32, {1, perParameter, 1}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t scaled, arithmetic(b, ANEURALNETWORKS_MUL, scaleOperand, normalized, f32, shape));
+  NNRT_ASSIGN_OR_RETURN(uint32_t biased, arithmetic(b, ANEURALNETWORKS_ADD, scaled, biasOperand, f32, shape));
+  NNRT_ASSIGN_OR_RETURN(uint32_t out, b.reshape(biased, f32, x->dims));
+  defineOperand(b, 0, out, f32, x->dims);
   return {};
 }
 

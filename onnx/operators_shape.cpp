@@ -98,6 +98,8 @@ Result<void> mapFlatten(GraphBuilder& b) {
 
 Result<std::vector<int64_t>> axesInputOrAttribute(GraphBuilder& b, int inputIndex, int64_t sinceOpset) {
   if (b.opset() >= sinceOpset) {
+    if (b.attribute("axes") != nullptr)
+      return b.refused("attribute 'axes' is an input since opset " + std::to_string(sinceOpset));
     NNRT_ASSIGN_OR_RETURN(const Value* axes, b.input(inputIndex));
     if (axes == nullptr) return std::vector<int64_t>{};
     NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> values, b.constantInts(inputIndex));
@@ -316,7 +318,8 @@ Result<void> mapSlice(GraphBuilder& b) {
                 out);
 }
 
-// Split -> one SLICE per output.
+// Split -> one SLICE per output. Without split sizes the parts are equal; from opset 18 (num_outputs) a
+// part that does not divide the axis is rounded up and the last part takes what remains.
 Result<void> mapSplit(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   if (!allKnown(x->dims)) return b.refused("input shape unknown");
@@ -333,9 +336,21 @@ Result<void> mapSplit(GraphBuilder& b) {
     }
   }
   int n = b.node()->output_size();
+  NNRT_RETURN_IF_ERROR(refuseBeforeOpset(b, "num_outputs", 18));
+  if (b.attribute("num_outputs") != nullptr) {
+    if (!sizes.empty()) return b.refused("both the split input and attribute 'num_outputs' are given");
+    NNRT_ASSIGN_OR_RETURN(int64_t parts, b.attrInt("num_outputs", 0));
+    if (parts != n) {
+      return b.refused("attribute 'num_outputs' is " + std::to_string(parts) + " where the node has " +
+                       std::to_string(n) + " outputs");
+    }
+  }
   if (sizes.empty()) {
-    if (x->dims[axis] % n != 0) return b.refused("the axis does not split evenly");
-    sizes.assign(n, x->dims[axis] / n);
+    const int64_t size = x->dims[axis];
+    if (b.opset() < 18 && size % n != 0) return b.refused("the axis does not split evenly");
+    const int64_t part = (size + n - 1) / n;
+    sizes.assign(n, part);
+    sizes.back() = size - part * (n - 1);
   }
   if (static_cast<int>(sizes.size()) != n) return b.refused("split sizes do not match the outputs");
   NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
@@ -434,11 +449,12 @@ Result<void> mapTile(GraphBuilder& b) {
   return b.emit(ANEURALNETWORKS_TILE, {in, multiples}, x->type, out);
 }
 
-// Pad: constant mode -> PAD_V2, reflect -> MIRROR_PAD (REFLECT), edge -> GATHERs of clamped indices.
+// Pad: constant mode -> PAD_V2, reflect -> MIRROR_PAD (REFLECT), edge -> GATHERs of clamped indices, wrap
+// (opset 19) -> GATHERs of indices modulo the size. From opset 18 the pads may be those of listed axes.
 Result<void> mapPad(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   NNRT_ASSIGN_OR_RETURN(std::string mode, b.attrString("mode", "constant"));
-  // Reflecting and repeating the edge move values: int32 and 8-bit integers too.
+  // Reflecting, repeating the edge and wrapping around move values: int32 and 8-bit integers too.
   if (mode == "constant" || (x->type != ANEURALNETWORKS_TENSOR_INT32 && !quantized(x->type)))
     NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
   std::vector<int64_t> pads;
@@ -456,7 +472,22 @@ Result<void> mapPad(GraphBuilder& b) {
       value = v[0];
     }
     NNRT_ASSIGN_OR_RETURN(const Value* axes, b.input(3));
-    if (axes != nullptr) return b.refused("the axes input is not supported");
+    if (axes != nullptr) {
+      if (b.opset() < 18) return b.refused("the axes input is not defined before opset 18");
+      // Pads of the listed axes only: those of the others are 0.
+      NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> listed, b.constantInts(3));
+      if (pads.size() != 2 * listed.size()) return b.refused("pads must have 2 entries per axis in axes");
+      std::vector<int64_t> full(2 * x->dims.size(), 0);
+      std::vector<bool> seen(x->dims.size(), false);
+      for (size_t i = 0; i < listed.size(); ++i) {
+        NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, listed[i], x->dims.size()));
+        if (seen[axis]) return b.refused("axis " + std::to_string(listed[i]) + " is repeated in axes");
+        seen[axis] = true;
+        full[axis] = pads[i];
+        full[axis + x->dims.size()] = pads[i + listed.size()];
+      }
+      pads = std::move(full);
+    }
   }
   size_t rank = x->dims.size();
   if (pads.size() != 2 * rank) return b.refused("pads must have 2 * rank entries");
@@ -478,16 +509,19 @@ Result<void> mapPad(GraphBuilder& b) {
     NNRT_ASSIGN_OR_RETURN(uint32_t modeOperand, b.scalarInt(0));  // REFLECT
     return b.emit(ANEURALNETWORKS_MIRROR_PAD, {in, paddingOperand, modeOperand}, x->type, out);
   }
-  if (mode == "edge") {
-    // No NNAPI operation repeats the edge: one GATHER per padded axis, of index clamp(o - before, 0, size -
-    // 1) for each output position o.
+  if (mode == "edge" || (mode == "wrap" && b.opset() >= 19)) {
+    // No NNAPI operation repeats the edge or wraps around: one GATHER per padded axis, of index
+    // clamp(o - before, 0, size - 1) (edge) or (o - before) mod size (wrap) for each output position o.
     if (!allKnown(x->dims)) return b.refused("input shape unknown");
     Dims current = x->dims;
     for (size_t i = 0; i < rank; ++i) {
       if (pads[i] == 0 && pads[i + rank] == 0) continue;
       std::vector<int32_t> indices(out[i]);
-      for (uint32_t o = 0; o < out[i]; ++o)
-        indices[o] = static_cast<int32_t>(std::clamp<int64_t>(o - pads[i], 0, x->dims[i] - 1));
+      const int64_t size = x->dims[i];
+      for (uint32_t o = 0; o < out[i]; ++o) {
+        indices[o] = static_cast<int32_t>(mode == "edge" ? std::clamp<int64_t>(o - pads[i], 0, size - 1)
+                                                         : ((o - pads[i]) % size + size) % size);
+      }
       current[i] = out[i];
       NNRT_ASSIGN_OR_RETURN(uint32_t axis, b.scalarInt(static_cast<int32_t>(i)));
       NNRT_ASSIGN_OR_RETURN(uint32_t indexOperand, b.constInts(indices));

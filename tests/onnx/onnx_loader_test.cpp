@@ -102,6 +102,16 @@ TEST(OnnxLoaderTest, RunsAReluModel) {
   EXPECT_EQ(run(*model, {{-1.5f, 2.0f, 0.0f, -0.25f}}, 4), (std::vector<float>{0.0f, 2.0f, 0.0f, 0.0f}));
 }
 
+// Opsets 18 to 21 load (Relu is unchanged in them): Relu of [-1, 2, -3, 4] is [0, 2, 0, 4].
+TEST(OnnxLoaderTest, RunsAReluModelAtOpsets18To21) {
+  for (int64_t opset : {18, 19, 20, 21}) {
+    auto model = loadOnnxModel(write("relu21.onnx", reluModel(opset)));
+    ASSERT_TRUE(model.has_value()) << model.error().message;
+    EXPECT_EQ(model->opsetVersion, opset);
+    EXPECT_EQ(run(*model, {{-1, 2, -3, 4}}, 4), (std::vector<float>{0, 2, 0, 4})) << "opset " << opset;
+  }
+}
+
 // y = Gemm(a, B, C) with alpha 2, beta 0.5, transB, B and C constants: by hand,
 // a = [[1, 2]], B^T = [[1, 3], [2, 4]] (B = [[1, 2], [3, 4]] given transposed), C = [10, 20]:
 // a B^T = [1 + 4, 3 + 8] = [5, 11]; 2 * [5, 11] + 0.5 * [10, 20] = [10 + 5, 22 + 10] = [15, 32].
@@ -168,6 +178,8 @@ TEST(OnnxLoaderTest, RefusesAnUnknownAttribute) {
 TEST(OnnxLoaderTest, RefusesAnUnknownOpsetOrDomain) {
   expectOneLineError(loadOnnxModel(write("opset99.onnx", reluModel(99))),
                      "opset 99 of the default domain is not supported");
+  expectOneLineError(loadOnnxModel(write("opset22.onnx", reluModel(22))),
+                     "opset 22 of the default domain is not supported (the loader knows 1 to 21)");
   onnx::ModelProto model = reluModel();
   model.mutable_graph()->mutable_node(0)->set_domain("com.example");
   expectOneLineError(loadOnnxModel(write("domain.onnx", model)), "domain 'com.example' is not supported");
@@ -308,6 +320,14 @@ void setAttribute(onnx::NodeProto* node, const std::string& name, const std::str
   a->set_name(name);
   a->set_type(onnx::AttributeProto::STRING);
   a->set_s(value);
+}
+
+void setAttribute(onnx::NodeProto* node, const std::string& name, const std::vector<int64_t>& values) {
+  auto* a = node->add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::INTS);
+  for (int64_t v : values)
+    a->add_ints(v);
 }
 
 bool hasOperation(const LoadedModel& model, int32_t type) {
@@ -1583,6 +1603,382 @@ TEST(OnnxLoaderTest, LoopWithRunTimeIterationsIsWhile) {
       EXPECT_EQ(y, want) << (byCount ? "M" : "cond") << " from " << start;
     }
   }
+}
+
+// Opset 18's reductions take their axes as an input. x = [[1, 2, 3], [4, 5, 6]]: the means of the rows
+// (axes [1], keepdims 0) are [2, 5] by hand, the same at opset 17 from the attribute; of the columns
+// (axes [-2], kept) [2.5, 3.5, 4.5]; with no axes every element, 21 / 6 = 3.5.
+TEST(OnnxLoaderTest, ReduceMeanAxesInputFromOpset18) {
+  const std::vector<float> x{1, 2, 3, 4, 5, 6};
+  struct Case {
+    int64_t opset;
+    std::vector<int64_t> axes;  // given as the input at 18, as the attribute before
+    bool none;                  // no axes at all
+    int64_t keep;
+    std::vector<int64_t> outDims;
+    std::vector<float> want;
+  };
+  const Case cases[] = {{18, {1}, false, 0, {2}, {2, 5}},
+                        {17, {1}, false, 0, {2}, {2, 5}},
+                        {18, {-2}, false, 1, {1, 3}, {2.5f, 3.5f, 4.5f}},
+                        {18, {}, true, 1, {1, 1}, {3.5f}}};
+  for (const Case& c : cases) {
+    NodeModel m = nodeModel("ReduceMean", {{"x", {2, 3}}}, {{"y", c.outDims}}, c.opset);
+    if (!c.none) {
+      if (c.opset >= 18)
+        addInts(m, "axes", c.axes);
+      else
+        setAttribute(m.node, "axes", c.axes);
+    }
+    setAttribute(m.node, "keepdims", c.keep);
+    auto loaded = loadOnnxModel(write("reducemean18.onnx", m.model));
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+    EXPECT_EQ(run(*loaded, {x}, c.want.size()), c.want) << "opset " << c.opset;
+  }
+}
+
+// Empty axes with noop_with_empty_axes reduce nothing, but the steps around the reduction stay (ONNX's
+// definition): ReduceSumSquare squares, ReduceL1 takes magnitudes, ReduceMean copies.
+TEST(OnnxLoaderTest, ReduceWithNoAxesAndNoopKeepsTheElementwiseSteps) {
+  const std::vector<float> x{-1, 2, -3, 4};
+  const std::pair<const char*, std::vector<float>> cases[] = {
+      {"ReduceSumSquare", {1, 4, 9, 16}}, {"ReduceL1", {1, 2, 3, 4}}, {"ReduceMean", {-1, 2, -3, 4}}};
+  for (const auto& [op, want] : cases) {
+    NodeModel m = nodeModel(op, {{"x", {2, 2}}}, {{"y", {2, 2}}}, 18);
+    setAttribute(m.node, "noop_with_empty_axes", 1);
+    auto loaded = loadOnnxModel(write("reducenoop.onnx", m.model));
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+    EXPECT_EQ(run(*loaded, {x}, 4), want) << op;
+  }
+}
+
+// What the opset-18 reductions refuse: axes computed at run time, the axes attribute opset 18 removed,
+// and noop_with_empty_axes before opset 18 (ReduceSum has had it since 13).
+TEST(OnnxLoaderTest, ReduceRefusesRunTimeAxesAndAttributesOfOtherOpsets) {
+  NodeModel runtime = nodeModel("ReduceMax", {{"x", {2, 3}}, {"axes", {1}}}, {{"y", {2, 1}}}, 18);
+  setElementType(runtime.model.mutable_graph()->mutable_input(1), onnx::TensorProto::INT64);
+  expectOneLineError(loadOnnxModel(write("reduceruntime.onnx", runtime.model)),
+                     "node 'n' (ReduceMax): input 1 ('axes') must be a constant");
+  NodeModel attribute = nodeModel("ReduceMean", {{"x", {2, 3}}}, {{"y", {2, 1}}}, 18);
+  setAttribute(attribute.node, "axes", std::vector<int64_t>{1});
+  expectOneLineError(loadOnnxModel(write("reduceattribute.onnx", attribute.model)),
+                     "node 'n' (ReduceMean): attribute 'axes' is an input since opset 18");
+  NodeModel noop = nodeModel("ReduceProd", {{"x", {2, 3}}}, {{"y", {1, 1}}}, 17);
+  setAttribute(noop.node, "noop_with_empty_axes", 1);
+  expectOneLineError(
+      loadOnnxModel(write("reducenoop17.onnx", noop.model)),
+      "node 'n' (ReduceProd): attribute 'noop_with_empty_axes' is not defined before opset 18");
+}
+
+// ReduceMax and ReduceMin of booleans (opset 20, false < true): any and all. Rows [true, false] and
+// [false, false]: maxima [true, false], minima [false, false]. Opset 19 refuses booleans.
+TEST(OnnxLoaderTest, ReduceMaxMinOfBooleansFromOpset20) {
+  for (int64_t opset : {19, 20}) {
+    for (const char* op : {"ReduceMax", "ReduceMin"}) {
+      NodeModel m = nodeModel(op, {{"x", {2, 2}}}, {{"y", {2}}}, opset);
+      setElementType(m.model.mutable_graph()->mutable_input(0), onnx::TensorProto::BOOL);
+      setElementType(m.model.mutable_graph()->mutable_output(0), onnx::TensorProto::BOOL);
+      addInts(m, "axes", {1});
+      setAttribute(m.node, "keepdims", int64_t{0});
+      auto loaded = loadOnnxModel(write("reducebool.onnx", m.model));
+      if (opset == 19) {
+        expectOneLineError(loaded, "bool inputs are not supported");
+        continue;
+      }
+      ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+      std::vector<std::vector<uint8_t>> outputs{std::vector<uint8_t>(2)};
+      runBytes(*loaded, {{1, 0, 0, 0}}, outputs);
+      EXPECT_EQ(outputs[0],
+                std::string(op) == "ReduceMax" ? (std::vector<uint8_t>{1, 0}) : (std::vector<uint8_t>{0, 0}))
+          << op;
+    }
+  }
+}
+
+// Split with num_outputs (opset 18): 7 elements into 3 parts of ceil(7 / 3) = 3, the last taking the rest,
+// 7 - 2 * 3 = 1: [1, 2, 3], [4, 5, 6], [7]. Opset 17 refuses the attribute, and 7 does not split evenly
+// there without sizes.
+TEST(OnnxLoaderTest, SplitNumOutputsFromOpset18) {
+  NodeModel m = nodeModel("Split", {{"x", {7}}}, {{"a", {3}}, {"b", {3}}, {"c", {1}}}, 18);
+  setAttribute(m.node, "num_outputs", 3);
+  auto loaded = loadOnnxModel(write("split18.onnx", m.model));
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  const std::vector<float> x{1, 2, 3, 4, 5, 6, 7};
+  std::vector<uint8_t> in(28);
+  std::memcpy(in.data(), x.data(), 28);
+  std::vector<std::vector<uint8_t>> outputs{std::vector<uint8_t>(12), std::vector<uint8_t>(12),
+                                            std::vector<uint8_t>(4)};
+  runBytes(*loaded, {in}, outputs);
+  std::vector<float> a(3), b(3), c(1);
+  std::memcpy(a.data(), outputs[0].data(), 12);
+  std::memcpy(b.data(), outputs[1].data(), 12);
+  std::memcpy(c.data(), outputs[2].data(), 4);
+  EXPECT_EQ(a, (std::vector<float>{1, 2, 3}));
+  EXPECT_EQ(b, (std::vector<float>{4, 5, 6}));
+  EXPECT_EQ(c, (std::vector<float>{7}));
+
+  NodeModel mismatch = nodeModel("Split", {{"x", {7}}}, {{"a", {4}}, {"b", {3}}}, 18);
+  setAttribute(mismatch.node, "num_outputs", 3);
+  expectOneLineError(loadOnnxModel(write("splitmismatch.onnx", mismatch.model)),
+                     "attribute 'num_outputs' is 3 where the node has 2 outputs");
+  NodeModel old = nodeModel("Split", {{"x", {7}}}, {{"a", {3}}, {"b", {3}}, {"c", {1}}}, 17);
+  setAttribute(old.node, "num_outputs", 3);
+  expectOneLineError(loadOnnxModel(write("split17.onnx", old.model)),
+                     "attribute 'num_outputs' is not defined before opset 18");
+  NodeModel uneven = nodeModel("Split", {{"x", {7}}}, {{"a", {3}}, {"b", {3}}, {"c", {1}}}, 17);
+  expectOneLineError(loadOnnxModel(write("splituneven.onnx", uneven.model)),
+                     "the axis does not split evenly");
+}
+
+// Pad with an axes input (opset 18): pads [1, 2] of axis 1 alone put one 0 before and two after each row
+// of [[1, 2, 3], [4, 5, 6]]; wrap (opset 19) with pads [2, 1] takes positions o - 2 modulo 3 of each
+// row: [1, 2, 3] -> [2, 3, 1, 2, 3, 1].
+TEST(OnnxLoaderTest, PadAxesInputFromOpset18AndWrapFrom19) {
+  const std::vector<float> x{1, 2, 3, 4, 5, 6};
+  for (const char* mode : {"constant", "wrap"}) {
+    const bool wrap = std::string(mode) == "wrap";
+    NodeModel m = nodeModel("Pad", {{"x", {2, 3}}}, {{"y", {2, 6}}}, wrap ? 19 : 18);
+    addInts(m, "pads", wrap ? std::vector<int64_t>{2, 1} : std::vector<int64_t>{1, 2});
+    m.node->add_input("");  // constant_value: 0
+    addInts(m, "axes", {-1});
+    setAttribute(m.node, "mode", std::string(mode));
+    auto loaded = loadOnnxModel(write("pad18.onnx", m.model));
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+    const std::vector<float> want = wrap ? std::vector<float>{2, 3, 1, 2, 3, 1, 5, 6, 4, 5, 6, 4}
+                                         : std::vector<float>{0, 1, 2, 3, 0, 0, 0, 4, 5, 6, 0, 0};
+    EXPECT_EQ(run(*loaded, {x}, 12), want) << mode;
+  }
+  NodeModel wrap18 = nodeModel("Pad", {{"x", {2, 3}}}, {{"y", {2, 6}}}, 18);
+  addInts(wrap18, "pads", {0, 2, 0, 1});
+  setAttribute(wrap18.node, "mode", std::string("wrap"));
+  expectOneLineError(loadOnnxModel(write("padwrap18.onnx", wrap18.model)),
+                     "mode 'wrap' has no NNAPI operation");
+  NodeModel odd = nodeModel("Pad", {{"x", {2, 3}}}, {{"y", {2, 6}}}, 18);
+  addInts(odd, "pads", {1, 2, 3});
+  odd.node->add_input("");
+  addInts(odd, "axes", {1});
+  expectOneLineError(loadOnnxModel(write("padodd.onnx", odd.model)),
+                     "pads must have 2 entries per axis in axes");
+}
+
+// Gelu (opset 20) against its definition in double precision with the C library's erf and tanh, over
+// negative values, zero and large ones: 0.5 x (1 + erf(x / sqrt 2)), or 0.5 x (1 + tanh(sqrt(2 / pi) (x +
+// 0.044715 x^3))). The tolerance allows Erf's error (2.5e-7, met by the factor 0.5 |x|) and a few float32
+// roundings of the result.
+TEST(OnnxLoaderTest, GeluNoneAndTanhMatchTheCLibrary) {
+  std::vector<float> x;
+  for (int i = -80; i <= 80; ++i)
+    x.push_back(static_cast<float>(i) / 10.0f);
+  for (float v : {0.0f, -0.0f, 1e-6f, -1e-3f, 30.0f, -30.0f, 100.0f})
+    x.push_back(v);
+  const int64_t n = static_cast<int64_t>(x.size());
+  for (const char* approximate : {"none", "tanh"}) {
+    const bool tanh = std::string(approximate) == "tanh";
+    NodeModel m = nodeModel("Gelu", {{"x", {n}}}, {{"y", {n}}}, 20);
+    setAttribute(m.node, "approximate", std::string(approximate));
+    auto loaded = loadOnnxModel(write("gelu.onnx", m.model));
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+    EXPECT_EQ(hasOperation(*loaded, ANEURALNETWORKS_TANH), tanh);
+    std::vector<float> got = run(*loaded, {x}, x.size());
+    for (size_t i = 0; i < x.size(); ++i) {
+      const double v = x[i];
+      const double want = tanh ? 0.5 * v * (1 + std::tanh(std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v)))
+                               : 0.5 * v * (1 + std::erf(v / std::sqrt(2.0)));
+      ASSERT_NEAR(got[i], want, 1e-7 + 1e-6 * std::fabs(want) + 2.5e-7 * std::fabs(v))
+          << "Gelu " << approximate << "(" << x[i] << ")";
+    }
+  }
+  NodeModel unknown = nodeModel("Gelu", {{"x", {2}}}, {{"y", {2}}}, 20);
+  setAttribute(unknown.node, "approximate", std::string("fast"));
+  expectOneLineError(loadOnnxModel(write("gelufast.onnx", unknown.model)),
+                     "node 'n' (Gelu): attribute 'approximate' 'fast' is neither");
+  expectOneLineError(
+      loadOnnxModel(write("gelu17.onnx", nodeModel("Gelu", {{"x", {2}}}, {{"y", {2}}}, 17).model)),
+      "Gelu is not defined before opset 20");
+}
+
+// Mish (opset 18): x tanh(log(1 + e^x)) against the C library in double precision.
+TEST(OnnxLoaderTest, MishMatchesTheCLibrary) {
+  const std::vector<float> x{-3, -1, -0.25f, 0, 0.5f, 2, 5, 12};
+  NodeModel m = nodeModel("Mish", {{"x", {8}}}, {{"y", {8}}}, 18);
+  auto loaded = loadOnnxModel(write("mish.onnx", m.model));
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  std::vector<float> got = run(*loaded, {x}, x.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    const double v = x[i], want = v * std::tanh(std::log1p(std::exp(v)));
+    EXPECT_NEAR(got[i], want, 1e-6 + 1e-5 * std::fabs(want)) << "Mish(" << x[i] << ")";
+  }
+}
+
+// Resize with the axes attribute (opset 18): scales [2, 2] of axes [2, 3] are [1, 1, 2, 2], as in
+// ResizeNearestNativeOrGathered (asymmetric, floor: rows and columns 0, 0, 1, 1).
+// half_pixel_symmetric (opset 19) of [0, 10] by 1.75 (3.5 columns, 3 whole): the offset is
+// 1 * (1 - 3 / 3.5) = 1/7, column 1 reads 1/7 + 1.5 / 1.75 - 0.5 = 0.5 -> 5; column 0 reads below 0 ->
+// 0, column 2 beyond 1 -> 10 (half_pixel would read 0.357 for column 1).
+TEST(OnnxLoaderTest, ResizeAxesFromOpset18AndHalfPixelSymmetricFrom19) {
+  NodeModel m = nodeModel("Resize", {{"x", {1, 1, 2, 2}}}, {{"y", {1, 1, 4, 4}}}, 18);
+  m.node->add_input("");
+  addFloats(m, "scales", {2}, {2, 2});
+  setAttribute(m.node, "axes", std::vector<int64_t>{2, -1});
+  setAttribute(m.node, "coordinate_transformation_mode", std::string("asymmetric"));
+  setAttribute(m.node, "nearest_mode", std::string("floor"));
+  auto loaded = loadOnnxModel(write("resizeaxes.onnx", m.model));
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  EXPECT_EQ(run(*loaded, {{1, 2, 3, 4}}, 16),
+            (std::vector<float>{1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 4, 4, 3, 3, 4, 4}));
+
+  for (int64_t opset : {18, 19}) {
+    NodeModel s = nodeModel("Resize", {{"x", {1, 1, 1, 2}}}, {{"y", {1, 1, 1, 3}}}, opset);
+    s.node->add_input("");
+    addFloats(s, "scales", {4}, {1, 1, 1, 1.75f});
+    setAttribute(s.node, "mode", std::string("linear"));
+    setAttribute(s.node, "coordinate_transformation_mode", std::string("half_pixel_symmetric"));
+    auto symmetric = loadOnnxModel(write("resizesymmetric.onnx", s.model));
+    if (opset == 18) {
+      expectOneLineError(symmetric, "coordinate_transformation_mode 'half_pixel_symmetric' is not supported");
+      continue;
+    }
+    ASSERT_TRUE(symmetric.has_value()) << symmetric.error().message;
+    std::vector<float> got = run(*symmetric, {{0, 10}}, 3);
+    EXPECT_FLOAT_EQ(got[0], 0);
+    EXPECT_NEAR(got[1], 5, 1e-5);
+    EXPECT_FLOAT_EQ(got[2], 10);
+  }
+}
+
+// New attributes at values the mappings cannot compute are refused by name; where they change nothing
+// (Cast's saturate outside float8) they are accepted, and older opsets refuse them.
+TEST(OnnxLoaderTest, RefusesUnsupportedValuesOfTheNewAttributesByName) {
+  auto resize = [](const char* attribute, const std::string& value, bool sizes) {
+    NodeModel m = nodeModel("Resize", {{"x", {1, 1, 2, 2}}}, {{"y", {1, 1, 1, 1}}}, 18);
+    m.node->add_input("");
+    if (sizes) {
+      m.node->add_input("");
+      addInts(m, "sizes", {1, 1, 1, 1});
+    } else {
+      addFloats(m, "scales", {4}, {1, 1, 0.5f, 0.5f});
+    }
+    setAttribute(m.node, "mode", std::string("linear"));
+    if (std::string(attribute) == "antialias")
+      setAttribute(m.node, attribute, int64_t{1});
+    else
+      setAttribute(m.node, attribute, value);
+    return loadOnnxModel(write("resizenew.onnx", m.model));
+  };
+  expectOneLineError(resize("antialias", "", false), "node 'n' (Resize): attribute 'antialias'");
+  expectOneLineError(resize("keep_aspect_ratio_policy", "not_larger", true),
+                     "node 'n' (Resize): attribute 'keep_aspect_ratio_policy' 'not_larger' is not supported");
+  EXPECT_TRUE(resize("keep_aspect_ratio_policy", "not_larger", false).has_value());  // scales: no effect
+  expectOneLineError(resize("coordinate_transformation_mode", "bogus", false),
+                     "coordinate_transformation_mode 'bogus' is not supported");
+
+  for (int64_t opset : {18, 19}) {
+    NodeModel pool = nodeModel("AveragePool", {{"x", {1, 1, 4, 4}}}, {{"y", {1, 1, 2, 2}}}, opset);
+    setAttribute(pool.node, "kernel_shape", std::vector<int64_t>{2, 2});
+    setAttribute(pool.node, "dilations", std::vector<int64_t>{2, 2});
+    expectOneLineError(loadOnnxModel(write("avgdilated.onnx", pool.model)),
+                       opset == 18 ? "attribute 'dilations' is not defined before opset 19"
+                                   : "dilated pooling has no NNAPI operation");
+  }
+
+  NodeModel blocked = nodeModel("QuantizeLinear", {{"x", {2, 4}}}, {}, 21);
+  addFloats(blocked, "scale", {2, 2}, {1, 1, 1, 1});
+  setAttribute(blocked.node, "axis", 1);
+  setAttribute(blocked.node, "block_size", 2);
+  addFloatInput(blocked.model.mutable_graph(), "y", {2, 4}, true);
+  blocked.node->add_output("y");
+  expectOneLineError(
+      loadOnnxModel(write("blocked.onnx", blocked.model)),
+      "node 'n' (QuantizeLinear): attribute 'block_size' (blocked quantization) is not supported");
+
+  for (int64_t opset : {18, 19}) {
+    NodeModel cast = nodeModel("Cast", {{"x", {2}}}, {{"y", {2}}}, opset);
+    setAttribute(cast.node, "to", int64_t{onnx::TensorProto::FLOAT});
+    setAttribute(cast.node, "saturate", int64_t{0});
+    auto loaded = loadOnnxModel(write("castsaturate.onnx", cast.model));
+    if (opset == 18) {
+      expectOneLineError(loaded, "node 'n' (Cast): attribute 'saturate' is not defined before opset 19");
+      continue;
+    }
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+    EXPECT_EQ(run(*loaded, {{1.5f, -2}}, 2), (std::vector<float>{1.5f, -2}));
+  }
+}
+
+
+// GroupNormalization of x [1, 4, 2] in 2 groups, epsilon 0: group 0 holds 1, 2, 3, 4 (mean 2.5, var 7.5 -
+// 6.25 = 1.25), group 1 holds 10, 10, 10, 14 (mean 11, var 124 - 121 = 3). Opset 18 scales and shifts
+// per group, 21 per channel: compared with those statistics computed here in double.
+TEST(OnnxLoaderTest, GroupNormalizationPerGroupAt18AndPerChannelAt21) {
+  const std::vector<float> x{1, 2, 3, 4, 10, 10, 10, 14};
+  for (int64_t opset : {18, 21}) {
+    const bool perChannel = opset == 21;
+    const std::vector<float> scale = perChannel ? std::vector<float>{1, 2, 3, 4} : std::vector<float>{2, -1};
+    const std::vector<float> bias = perChannel ? std::vector<float>{0, 0, 0, 1} : std::vector<float>{1, 0};
+    NodeModel m = nodeModel("GroupNormalization", {{"x", {1, 4, 2}}}, {{"y", {1, 4, 2}}}, opset);
+    addFloats(m, "scale", {static_cast<int64_t>(scale.size())}, scale);
+    addFloats(m, "bias", {static_cast<int64_t>(bias.size())}, bias);
+    setAttribute(m.node, "num_groups", 2);
+    auto* eps = m.node->add_attribute();
+    eps->set_name("epsilon");
+    eps->set_type(onnx::AttributeProto::FLOAT);
+    eps->set_f(0.0f);
+    auto loaded = loadOnnxModel(write("groupnorm.onnx", m.model));
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+    std::vector<float> got = run(*loaded, {x}, 8);
+    const double mean[2] = {2.5, 11}, deviation[2] = {std::sqrt(1.25), std::sqrt(3.0)};
+    for (size_t i = 0; i < 8; ++i) {
+      const size_t group = i / 4, k = perChannel ? i / 2 : group;
+      const double want = scale[k] * (x[i] - mean[group]) / deviation[group] + bias[k];
+      EXPECT_NEAR(got[i], want, 1e-5) << "opset " << opset << " element " << i;
+    }
+  }
+  NodeModel stash = nodeModel("GroupNormalization", {{"x", {1, 4, 2}}}, {{"y", {1, 4, 2}}}, 18);
+  addFloats(stash, "scale", {2}, {1, 1});
+  addFloats(stash, "bias", {2}, {0, 0});
+  setAttribute(stash.node, "num_groups", 2);
+  setAttribute(stash.node, "stash_type", 1);
+  expectOneLineError(loadOnnxModel(write("groupnormstash.onnx", stash.model)),
+                     "attribute 'stash_type' is not defined before opset 21");
+}
+
+
+// QuantizeLinear's output_dtype (opset 21) names the output type when no zero point does: int8, zero point
+// 0, scale 1: round half to even then saturate, [-1.5, 0.5, 200, -300] -> [-2, 0, 127, -128]. A
+// different type than the zero point's, or one other than 8-bit, is refused by name.
+TEST(OnnxLoaderTest, QuantizeLinearOutputDtypeFromOpset21) {
+  auto model = [](int64_t dtype, bool zeroPoint) {
+    NodeModel m = nodeModel("QuantizeLinear", {{"x", {4}}}, {}, 21);
+    addFloats(m, "scale", {}, {1});
+    if (zeroPoint) {
+      auto* zero = m.model.mutable_graph()->add_initializer();
+      zero->set_name("zero");
+      zero->set_data_type(onnx::TensorProto::UINT8);
+      zero->add_int32_data(0);
+      m.node->add_input("zero");
+    }
+    setAttribute(m.node, "output_dtype", dtype);
+    auto* y = m.model.mutable_graph()->add_output();
+    y->set_name("y");
+    y->mutable_type()->mutable_tensor_type()->set_elem_type(static_cast<int32_t>(dtype));
+    y->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(4);
+    m.node->add_output("y");
+    return loadOnnxModel(write("quantizedtype.onnx", m.model));
+  };
+  auto loaded = model(onnx::TensorProto::INT8, false);
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  EXPECT_EQ(loaded->outputs[0].type, ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED);
+  const std::vector<float> x{-1.5f, 0.5f, 200, -300};
+  std::vector<uint8_t> in(16);
+  std::memcpy(in.data(), x.data(), 16);
+  std::vector<std::vector<uint8_t>> outputs{std::vector<uint8_t>(4)};
+  runBytes(*loaded, {in}, outputs);
+  std::vector<int> y;
+  for (uint8_t v : outputs[0]) y.push_back(static_cast<int8_t>(v));
+  EXPECT_EQ(y, (std::vector<int>{-2, 0, 127, -128}));
+  expectOneLineError(model(onnx::TensorProto::INT8, true),
+                     "attribute 'output_dtype' differs from the zero point's type");
+  expectOneLineError(model(onnx::TensorProto::UINT16, false), "attribute 'output_dtype'");
 }
 
 }  // namespace
