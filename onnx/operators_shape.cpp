@@ -318,8 +318,9 @@ Result<void> mapSlice(GraphBuilder& b) {
                 out);
 }
 
-// Split -> one SLICE per output. Without split sizes the parts are equal; from opset 18 (num_outputs) a
-// part that does not divide the axis is rounded up and the last part takes what remains.
+// Split -> one SLICE per output. Without split sizes the parts are equal; from opset 18 one of the split
+// input and num_outputs must be given (the operator's definition), and with num_outputs a part that
+// does not divide the axis is rounded up and the last part takes what remains.
 Result<void> mapSplit(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   if (!allKnown(x->dims)) return b.refused("input shape unknown");
@@ -345,6 +346,8 @@ Result<void> mapSplit(GraphBuilder& b) {
                        std::to_string(n) + " outputs");
     }
   }
+  if (sizes.empty() && b.opset() >= 18 && b.attribute("num_outputs") == nullptr)
+    return b.refused("from opset 18 Split needs the split input or attribute 'num_outputs'");
   if (sizes.empty()) {
     const int64_t size = x->dims[axis];
     if (b.opset() < 18 && size % n != 0) return b.refused("the axis does not split evenly");

@@ -1728,6 +1728,9 @@ TEST(OnnxLoaderTest, SplitNumOutputsFromOpset18) {
   NodeModel uneven = nodeModel("Split", {{"x", {7}}}, {{"a", {3}}, {"b", {3}}, {"c", {1}}}, 17);
   expectOneLineError(loadOnnxModel(write("splituneven.onnx", uneven.model)),
                      "the axis does not split evenly");
+  NodeModel neither = nodeModel("Split", {{"x", {6}}}, {{"a", {3}}, {"b", {3}}}, 18);
+  expectOneLineError(loadOnnxModel(write("splitneither.onnx", neither.model)),
+                     "from opset 18 Split needs the split input or attribute 'num_outputs'");
 }
 
 // Pad with an axes input (opset 18): pads [1, 2] of axis 1 alone put one 0 before and two after each row
