@@ -577,14 +577,20 @@ Result<uint32_t> erfOf(GraphBuilder& b, uint32_t in, const Dims& dims) {
   return apply(b, ANEURALNETWORKS_SELECT, {negative, negated, magnitude}, f32, dims);
 }
 
-Result<void> mapErf(GraphBuilder& b) {
+// A float32 operator of one input that `compose(b, operand, dims)` spells in NNAPI operations.
+template <typename Compose>
+Result<void> mapComposedUnary(GraphBuilder& b, const Compose& compose) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
   if (!allKnown(x->dims)) return b.refused("input shape unknown");
   NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
-  NNRT_ASSIGN_OR_RETURN(uint32_t out, erfOf(b, in, x->dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t out, compose(b, in, x->dims));
   defineOperand(b, 0, out, x->type, x->dims, x->scalar);
   return {};
+}
+
+Result<void> mapErf(GraphBuilder& b) {
+  return mapComposedUnary(b, erfOf);
 }
 
 // Mod on integers: fmod 0 (the divisor's sign) is a - floor(a / b) * b with NNAPI's flooring integer DIV;
@@ -652,13 +658,7 @@ Result<uint32_t> roundHalfToEven(GraphBuilder& b, uint32_t in, const Dims& dims)
 }
 
 Result<void> mapRound(GraphBuilder& b) {
-  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
-  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
-  if (!allKnown(x->dims)) return b.refused("input shape unknown");
-  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
-  NNRT_ASSIGN_OR_RETURN(uint32_t out, roundHalfToEven(b, in, x->dims));
-  defineOperand(b, 0, out, x->type, x->dims, x->scalar);
-  return {};
+  return mapComposedUnary(b, roundHalfToEven);
 }
 
 }  // namespace nnrt::onnxfront
