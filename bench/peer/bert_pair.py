@@ -7,33 +7,13 @@ Usage: /usr/bin/python3 bench/peer/bert_pair.py OUTDIR"""
 import sys
 import numpy as np
 import onnx
-from onnx import helper, TensorProto, numpy_helper
+from onnx import helper, TensorProto
+from onnx_graph import const, inits, node, nodes
 
 OUT = sys.argv[1] if len(sys.argv) > 1 else "."
 S, H, HEADS, FFN, LAYERS, VOCAB = 128, 256, 4, 1024, 2, 1000
 D = H // HEADS
 rng = np.random.default_rng(11)
-nodes, inits = [], []
-count = [0]
-
-
-def fresh(prefix):
-    count[0] += 1
-    return f"{prefix}{count[0]}"
-
-
-def const(arr, prefix="c"):
-    t = numpy_helper.from_array(np.asarray(arr), fresh(prefix))
-    inits.append(t)
-    return t.name
-
-
-def node(op, inputs, n_out=1, **attrs):
-    outs = [fresh(op.lower()) for _ in range(n_out)]
-    nodes.append(helper.make_node(op, inputs, outs, **attrs))
-    return outs[0] if n_out == 1 else outs
-
-
 def linear(x, n_in, n_out):
     w = const((rng.standard_normal((n_in, n_out)) / np.sqrt(n_in)).astype(np.float32), "w")
     b = const((rng.standard_normal(n_out) * 0.02).astype(np.float32), "b")
