@@ -22,7 +22,11 @@ ResultCode asResultCode(int code) {
 Error GraphBuilder::refuse(const std::string& what) const {
   std::string name = node_ != nullptr ? node_->name() : std::string();
   std::string op = node_ != nullptr ? node_->op_type() : std::string();
-  return Error{ResultCode::BAD_DATA, "node '" + name + "' (" + op + "): " + what};
+  // Nodes need no name (exporters often leave it empty): then the node is named by its first output.
+  std::string label = "node '" + name + "'";
+  if (name.empty() && node_ != nullptr && node_->output_size() > 0)
+    label = "the node writing '" + node_->output(0) + "'";
+  return Error{ResultCode::BAD_DATA, label + " (" + op + "): " + what};
 }
 
 const Value* GraphBuilder::find(const std::string& name) const {

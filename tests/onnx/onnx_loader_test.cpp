@@ -460,6 +460,15 @@ TEST(OnnxLoaderTest, MatMulByAConstantMatrixTakesTheFollowingBias) {
   }
 }
 
+// A node without a name (exporters often leave it empty) is named in errors by its first output.
+TEST(OnnxLoaderTest, AnUnnamedNodeIsNamedByItsOutput) {
+  NodeModel mod = nodeModel("Mod", {{"a", {2}}, {"b", {2}}}, {{"y", {2}}});
+  mod.node->clear_name();
+  setAttribute(mod.node, "fmod", 1);
+  expectOneLineError(loadOnnxModel(write("unnamed.onnx", mod.model)),
+                     "the node writing 'y' (Mod): only integer tensors");
+}
+
 // What the new mappings cannot compute exactly is refused, naming the node and the reason.
 TEST(OnnxLoaderTest, RefusesWhatTheNewMappingsCannotComputeExactly) {
   NodeModel crop = nodeModel("Resize", {{"x", {1, 1, 2, 2}}}, {{"y", {1, 1, 4, 4}}});
