@@ -510,6 +510,18 @@ TEST(OnnxLoaderTest, AsinhAcoshAndAtanhMatchTheCLibrary) {
                      3e-7);
 }
 
+// The six are float32 compositions: an int32 input is refused, naming the node and the reason.
+TEST(OnnxLoaderTest, InverseTrigonometricRefusesIntegers) {
+  for (const char* op : {"Asin", "Acos", "Atan", "Asinh", "Acosh", "Atanh"}) {
+    NodeModel m = nodeModel(op, {{"x", {2}}}, {{"y", {2}}});
+    auto* graph = m.model.mutable_graph();
+    graph->mutable_input(0)->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::INT32);
+    graph->mutable_output(0)->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::INT32);
+    expectOneLineError(loadOnnxModel(write("inverse_int.onnx", m.model)),
+                       "node 'n' (" + std::string(op) + "): only float32 tensors are supported");
+  }
+}
+
 // MatMul of a 3-D A by a constant matrix B (a transformer's projection) is one FULLY_CONNECTED over
 // A's rows: A [2, 2, 3] = 1..12, B [3, 2] = [[1, 0], [0, 1], [1, 1]] -> each row (a, b, c) to (a + c, b + c).
 TEST(OnnxLoaderTest, MatMulOfABatchByAConstantMatrix) {
