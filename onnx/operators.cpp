@@ -125,6 +125,8 @@ const std::vector<const char*> kConvAttributes{"auto_pad",     "dilations", "gro
 const std::vector<OperatorMapping>& operatorMappings() {
   static const std::vector<OperatorMapping> mappings = {
       {"Abs", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_ABS); }},
+      {"Acos", {}, [](GraphBuilder& b) { return inverseTrigonometric(b, "Acos"); }},
+      {"Acosh", {}, [](GraphBuilder& b) { return inverseTrigonometric(b, "Acosh"); }},
       {"Add", {}, [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_ADD, true); }},
       {"And", {}, [](GraphBuilder& b) { return binary(b, ANEURALNETWORKS_LOGICAL_AND, false); }},
       {"ArgMax",
@@ -133,6 +135,10 @@ const std::vector<OperatorMapping>& operatorMappings() {
       {"ArgMin",
        {"axis", "keepdims", "select_last_index"},
        [](GraphBuilder& b) { return argMinMax(b, ANEURALNETWORKS_ARGMIN); }},
+      {"Asin", {}, [](GraphBuilder& b) { return inverseTrigonometric(b, "Asin"); }},
+      {"Asinh", {}, [](GraphBuilder& b) { return inverseTrigonometric(b, "Asinh"); }},
+      {"Atan", {}, [](GraphBuilder& b) { return inverseTrigonometric(b, "Atan"); }},
+      {"Atanh", {}, [](GraphBuilder& b) { return inverseTrigonometric(b, "Atanh"); }},
       {"AveragePool",
        {"auto_pad", "ceil_mode", "count_include_pad", "dilations", "kernel_shape", "pads", "strides"},
        [](GraphBuilder& b) { return pool(b, ANEURALNETWORKS_AVERAGE_POOL_2D, false); }},

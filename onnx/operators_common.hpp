@@ -98,6 +98,8 @@ Result<void> mapSign(GraphBuilder& b);
 Result<uint32_t> erfOf(GraphBuilder& b, uint32_t in, const Dims& dims);
 Result<void> mapErf(GraphBuilder& b);
 Result<void> trigonometric(GraphBuilder& b, std::string_view function);
+// Asin, Acos, Atan, Asinh, Acosh or Atanh (`function`), composed.
+Result<void> inverseTrigonometric(GraphBuilder& b, std::string_view function);
 Result<void> mapMod(GraphBuilder& b);
 Result<uint32_t> roundHalfToEven(GraphBuilder& b, uint32_t in, const Dims& dims);
 Result<uint32_t> truncateTowardZero(GraphBuilder& b, uint32_t in, const Dims& dims);
