@@ -915,22 +915,12 @@ TEST(OnnxLoaderTest, RnnReverseAndBidirectional) {
     const bool both = c.direction == "bidirectional";
     const int64_t dirs = both ? 2 : 1;
     NodeModel m = nodeModel("RNN", {{"x", {2, 1, 1}}}, {{"y", {2, dirs, 1, 1}}, {"yh", {dirs, 1, 1}}});
-    auto floats = [&](const std::string& name, std::vector<int64_t> dims, std::vector<float> values) {
-      auto* t = m.model.mutable_graph()->add_initializer();
-      t->set_name(name);
-      t->set_data_type(onnx::TensorProto::FLOAT);
-      for (int64_t d : dims)
-        t->add_dims(d);
-      for (float v : values)
-        t->add_float_data(v);
-      m.node->add_input(name);
-    };
-    floats("W", {dirs, 1, 1}, both ? std::vector<float>{1, 2} : std::vector<float>{2});
-    floats("R", {dirs, 1, 1}, both ? std::vector<float>{0.5f, 0.5f} : std::vector<float>{0.5f});
-    floats("B", {dirs, 2}, both ? std::vector<float>{0.25f, 0, 0, 0.5f} : std::vector<float>{0, 0.5f});
+    addFloats(m, "W", {dirs, 1, 1}, both ? std::vector<float>{1, 2} : std::vector<float>{2});
+    addFloats(m, "R", {dirs, 1, 1}, both ? std::vector<float>{0.5f, 0.5f} : std::vector<float>{0.5f});
+    addFloats(m, "B", {dirs, 2}, both ? std::vector<float>{0.25f, 0, 0, 0.5f} : std::vector<float>{0, 0.5f});
     if (c.initial) {
       m.node->add_input("");
-      floats("h0", {dirs, 1, 1}, {0.5f, 1.0f});
+      addFloats(m, "h0", {dirs, 1, 1}, {0.5f, 1.0f});
     }
     setAttribute(m.node, "hidden_size", 1);
     setAttribute(m.node, "direction", c.direction);
