@@ -4,9 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <optional>
+#include <random>
 #include <tuple>
 #include <vector>
 
@@ -355,6 +357,124 @@ TEST(CpuPluginExecute, FusedElementwiseRunsMatchTheOperationsOneByOne) {
       const double expected =
           std::clamp((g[k] - meanV) / std::sqrt(varianceV + 1e-3) * static_cast<float>(gammaValues[k]), 0.0, 6.0);
       EXPECT_NEAR(reference[n + row * 128 + k], expected, 1e-4 * (1.0 + expected)) << row << ", " << k;
+    }
+  }
+}
+
+// Random models of element-wise operations (arithmetic with random activations, MAXIMUM/MINIMUM, the
+// unary math, POW by 2 and by 0.5, LESS and SELECT, row MEANs and the arithmetic on their rows, with
+// full-shape, per-row, per-column and single-value operands), broken here and there by a RESHAPE and
+// with random intermediate values as model outputs, on shapes whose rows are 1 to 1500 long: every
+// output equals the unfused operations' bit for bit (NaNs, which division by zero and the logarithm
+// of negatives make, only as NaNs).
+TEST(CpuPluginExecute, RandomElementwiseRunsFuseBitForBit) {
+  std::mt19937 rng(2026);
+  auto pick = [&](size_t n) { return static_cast<size_t>(rng() % n); };
+  for (int trial = 0; trial < 40; ++trial) {
+    const uint32_t a = 1 + static_cast<uint32_t>(pick(3)), b = 1 + static_cast<uint32_t>(pick(40));
+    const uint32_t c = trial == 0 ? 1500 : 1 + static_cast<uint32_t>(pick(300));
+    const std::vector<uint32_t> full{a, b, c}, row{a, b, 1};
+    TestModel m;
+    const uint32_t x = m.addInput(T::TENSOR_FLOAT32, full);
+    std::vector<uint32_t> fulls{x}, rows, outputs;
+    std::vector<size_t> outputSizes;
+    auto result = [&](const std::vector<uint32_t>& dims) {
+      if (pick(8) != 0) return m.addOperand(T::TENSOR_FLOAT32, dims);
+      outputSizes.push_back(dims[0] * dims[1] * dims[2]);
+      outputs.push_back(m.addOutput(T::TENSOR_FLOAT32, dims));
+      return outputs.back();
+    };
+    auto scalar = [&](float v) { return m.addConstant(T::TENSOR_FLOAT32, {1}, std::vector<float>{v}); };
+    auto anyFull = [&] { return fulls[fulls.size() - 1 - pick(std::min<size_t>(fulls.size(), 4))]; };
+    auto operand = [&]() -> uint32_t {  // the second operand of a binary operation on a full tensor
+      switch (pick(4)) {
+        case 0: return scalar(static_cast<float>(pick(7)) - 3.0f);
+        case 1: return m.addConstant(T::TENSOR_FLOAT32, {c}, toFloats(randomReals(c, -2.0, 2.0, static_cast<uint32_t>(rng()))));
+        case 2: if (!rows.empty()) return rows[pick(rows.size())]; [[fallthrough]];
+        default: return anyFull();
+      }
+    };
+    const int steps = 10 + static_cast<int>(pick(30));
+    for (int k = 0; k < steps; ++k) {
+      const size_t kind = pick(10);
+      if (kind <= 2) {
+        const O op[] = {O::ADD, O::SUB, O::MUL, O::DIV, O::MAXIMUM, O::MINIMUM};
+        const O chosen = op[pick(6)];
+        const uint32_t lhs = anyFull(), rhs = operand(), out = result(full);
+        if (chosen == O::MAXIMUM || chosen == O::MINIMUM) {
+          m.addOperation(chosen, {lhs, rhs}, {out});
+        } else {
+          m.addOperation(chosen, {lhs, rhs, m.addInt32(static_cast<int32_t>(pick(4)))}, {out});
+        }
+        fulls.push_back(out);
+      } else if (kind <= 4) {
+        const O op[] = {O::ABS, O::NEG, O::EXP, O::LOGISTIC, O::TANH, O::FLOOR, O::SQRT, O::RELU, O::RELU1,
+                        O::RELU6, O::RSQRT, O::LOG, O::SIN};
+        const uint32_t out = result(full);
+        m.addOperation(op[pick(13)], {anyFull()}, {out});
+        fulls.push_back(out);
+      } else if (kind == 5) {
+        const uint32_t out = result(full);
+        m.addOperation(O::POW, {anyFull(), scalar(pick(2) == 0 ? 2.0f : 0.5f)}, {out});
+        fulls.push_back(out);
+      } else if (kind == 6) {
+        const uint32_t out = result(row);
+        m.addOperation(O::MEAN, {anyFull(), m.addConstant(T::TENSOR_INT32, {1}, std::vector<int32_t>{2}), m.addInt32(1)}, {out});
+        rows.push_back(out);
+      } else if (kind == 7 && !rows.empty()) {
+        const uint32_t out = result(row);
+        if (pick(2) == 0) {
+          m.addOperation(O::ADD, {rows[pick(rows.size())], scalar(1e-3f), m.addInt32(0)}, {out});
+        } else {
+          m.addOperation(O::SQRT, {rows[pick(rows.size())]}, {out});
+        }
+        rows.push_back(out);
+      } else if (kind == 8) {
+        const uint32_t less = m.addOperand(T::TENSOR_BOOL8, full), out = result(full);
+        m.addOperation(O::LESS, {anyFull(), operand()}, {less});
+        m.addOperation(O::SELECT, {less, anyFull(), anyFull()}, {out});
+        fulls.push_back(out);
+      } else {
+        const uint32_t out = m.addOperand(T::TENSOR_FLOAT32, full);  // breaks a run
+        m.addOperation(O::RESHAPE, {anyFull(), m.addConstant(T::TENSOR_INT32, {3}, std::vector<int32_t>{
+                                                   static_cast<int32_t>(a), static_cast<int32_t>(b), static_cast<int32_t>(c)})},
+                       {out});
+        fulls.push_back(out);
+      }
+    }
+    const uint32_t last = m.addOutput(T::TENSOR_FLOAT32, full);
+    m.addOperation(O::ADD, {fulls.back(), x, m.addInt32(0)}, {last});
+    outputs.push_back(last);
+    outputSizes.push_back(a * b * c);
+    m.setInputsAndOutputs({x}, outputs);
+
+    const std::vector<float> input = toFloats(randomReals(a * b * c, -3.0, 3.0, static_cast<uint32_t>(trial)));
+    auto run = [&](const char* fusion) {
+      LoadedDevice holder;
+      auto device = loadCpu(holder, {{"fusion", fusion}, {"fast", "off"}});
+      std::vector<std::vector<float>> values;
+      if (device == nullptr) return values;
+      auto prepared = prepare(*device, m);
+      if (prepared == nullptr) return values;
+      TestRequest r(1, outputs.size());
+      r.setInput(0, input);
+      for (size_t k = 0; k < outputs.size(); ++k) r.setOutput(static_cast<uint32_t>(k), outputSizes[k] * sizeof(float));
+      auto executed = prepared->execute(r.view(), false, 0, 0);
+      EXPECT_TRUE(executed.has_value()) << executed.error().message;
+      for (size_t k = 0; k < outputs.size(); ++k) values.push_back(r.output<float>(static_cast<uint32_t>(k)));
+      return values;
+    };
+    const auto fused = run("on"), unfused = run("off");
+    ASSERT_EQ(fused.size(), outputs.size()) << "trial " << trial;
+    ASSERT_EQ(unfused.size(), outputs.size()) << "trial " << trial;
+    for (size_t k = 0; k < outputs.size(); ++k) {
+      ASSERT_EQ(fused[k].size(), unfused[k].size());
+      for (size_t i = 0; i < fused[k].size(); ++i) {
+        const bool same = std::memcmp(&fused[k][i], &unfused[k][i], sizeof(float)) == 0 ||
+                          (std::isnan(fused[k][i]) && std::isnan(unfused[k][i]));
+        ASSERT_TRUE(same) << "trial " << trial << " (" << a << "x" << b << "x" << c << "), output " << k
+                          << ", element " << i << ": " << fused[k][i] << " vs " << unfused[k][i];
+      }
     }
   }
 }
