@@ -56,8 +56,6 @@ std::optional<FusedProgram::Instruction> instructionFor(int32_t type) {
   return in;
 }
 
-Shape shapeOf(const std::vector<uint32_t>& dims) { return Shape{dims}; }
-
 }  // namespace
 
 // Steps join a run while each is static, float32 (SELECT: a bool8 condition), has one output of the
@@ -135,7 +133,7 @@ void CpuPreparedModel::fuseElementwiseSteps() {
   auto build = [&](size_t first, size_t end) -> std::unique_ptr<FusedSteps> {
     auto fused = std::make_unique<FusedSteps>();
     FusedProgram program;
-    program.shape = shapeOf(walked(first));
+    program.shape = Shape{walked(first)};
     for (size_t s = first; s < end; ++s) {
       const size_t operands = fusedOperandCount(fusable(s)->op);
       for (size_t i = 0; i < operands; ++i) {
@@ -144,7 +142,7 @@ void CpuPreparedModel::fuseElementwiseSteps() {
             std::find(fused->inputs.begin(), fused->inputs.end(), operand) != fused->inputs.end())
           continue;
         fused->inputs.push_back(operand);
-        program.inputs.push_back({shapeOf(operands_[operand].dims), operands_[operand].type == b8});
+        program.inputs.push_back({Shape{operands_[operand].dims}, operands_[operand].type == b8});
       }
     }
     const auto inputs = static_cast<uint32_t>(fused->inputs.size());
@@ -176,7 +174,7 @@ void CpuPreparedModel::fuseElementwiseSteps() {
     const size_t operands = fusedOperandCount(fusable(s)->op);
     for (size_t i = 0; i < operands; ++i) {
       const uint32_t in = steps_[s].inputs[i];
-      if (!producedIn(in, first, s) && !FusedElementwise::canRead(shapeOf(operands_[in].dims), shape)) return false;
+      if (!producedIn(in, first, s) && !FusedElementwise::canRead(Shape{operands_[in].dims}, shape)) return false;
     }
     return true;
   };
@@ -188,7 +186,7 @@ void CpuPreparedModel::fuseElementwiseSteps() {
     if (fusable(s)) {
       // Steps that walk the run's shape, and element-wise ones on its rows (a variance plus epsilon,
       // its square root), computed repeated along each row.
-      const Shape shape = shapeOf(walked(s));
+      const Shape shape{walked(s)};
       const std::vector<uint32_t> rows = rowsOf(shape.dims);
       auto fits = [&](size_t e) {
         return walked(e) == shape.dims ||

@@ -84,11 +84,10 @@ class FusedElementwise {
   // it needs more than kMaxBuffers buffers.
   static std::optional<FusedElementwise> plan(FusedProgram program, std::string& why);
 
-  // inputs[k] holds program().inputs[k]; outputs[k] receives value program().outputs[k] (whole tensors).
+  // inputs[k] holds the planned program's inputs[k]; outputs[k] receives its value outputs[k] (whole tensors).
   // Blocks run in parallel on oneTBB; nothing is allocated.
   void run(std::span<const void* const> inputs, std::span<void* const> outputs) const;
 
-  const FusedProgram& program() const { return program_; }
   size_t buffers() const { return bufferCount_; }
 
  private:
