@@ -8,27 +8,17 @@ import sys
 import numpy as np
 import onnx
 from onnx import helper, TensorProto
-from onnx_graph import const, inits, node, nodes
+from onnx_graph import const, encoder_layer, inits, node, nodes
 
 OUT = sys.argv[1] if len(sys.argv) > 1 else "."
 S, H, HEADS, FFN, LAYERS, VOCAB = 128, 256, 4, 1024, 2, 1000
-D = H // HEADS
 rng = np.random.default_rng(11)
-def linear(x, n_in, n_out):
-    w = const((rng.standard_normal((n_in, n_out)) / np.sqrt(n_in)).astype(np.float32), "w")
-    b = const((rng.standard_normal(n_out) * 0.02).astype(np.float32), "b")
-    return node("Add", [node("MatMul", [x, w]), b])
 
 
 def layer_norm(x):
     g = const((1 + 0.1 * rng.standard_normal(H)).astype(np.float32), "gamma")
     beta = const((0.1 * rng.standard_normal(H)).astype(np.float32), "beta")
     return node("LayerNormalization", [x, g, beta], axis=-1, epsilon=1e-12)
-
-
-def heads(x):  # [1, S, H] -> [1, HEADS, S, D]
-    r = node("Reshape", [x, const(np.array([1, S, HEADS, D], dtype=np.int64))])
-    return node("Transpose", [r], perm=[0, 2, 1, 3])
 
 
 words = const((0.5 * rng.standard_normal((VOCAB, H))).astype(np.float32), "word_emb")
@@ -38,16 +28,7 @@ x = layer_norm(node("Add", [node("Gather", [words, "input_ids"], axis=0), node("
 mask = node("Cast", [node("Unsqueeze", ["attention_mask", const(np.array([1, 2], dtype=np.int64))])], to=TensorProto.FLOAT)
 bias = node("Mul", [node("Sub", [const(np.float32(1.0)), mask]), const(np.float32(-10000.0))])
 for _ in range(LAYERS):
-    q, k, v = heads(linear(x, H, H)), heads(linear(x, H, H)), heads(linear(x, H, H))
-    kt = node("Transpose", [k], perm=[0, 1, 3, 2])
-    scores = node("Add", [node("Div", [node("MatMul", [q, kt]), const(np.float32(np.sqrt(D)))]), bias])
-    attn = node("MatMul", [node("Softmax", [scores], axis=-1), v])
-    merged = node("Reshape", [node("Transpose", [attn], perm=[0, 2, 1, 3]), const(np.array([1, S, H], dtype=np.int64))])
-    x = layer_norm(node("Add", [linear(merged, H, H), x]))
-    h = linear(x, H, FFN)
-    gelu = node("Mul", [node("Mul", [h, const(np.float32(0.5))]),
-                        node("Add", [node("Erf", [node("Div", [h, const(np.float32(np.sqrt(2.0)))])]), const(np.float32(1.0))])])
-    x = layer_norm(node("Add", [linear(gelu, FFN, H), x]))
+    x = encoder_layer(x, rng, layer_norm, S, H, HEADS, FFN, bias)
 nodes[-1].output[0] = "last_hidden_state"
 first = node("Gather", ["last_hidden_state", const(np.array(0, dtype=np.int64))], axis=1)
 pool_w = const((rng.standard_normal((H, H)) / np.sqrt(H)).astype(np.float32), "pool_w")

@@ -7,16 +7,11 @@ import sys
 import numpy as np
 import onnx
 from onnx import helper, TensorProto
-from onnx_graph import const, inits, node, nodes
+from onnx_graph import const, encoder_layer, inits, node, nodes
 
 OUT = sys.argv[1] if len(sys.argv) > 1 else "."
 S, H, HEADS, FFN, LAYERS = 128, 256, 4, 1024, 2
-D = H // HEADS
 rng = np.random.default_rng(7)
-def linear(x, n_in, n_out):
-    w = const((rng.standard_normal((n_in, n_out)) / np.sqrt(n_in)).astype(np.float32), "w")
-    b = const((rng.standard_normal(n_out) * 0.02).astype(np.float32), "b")
-    return node("Add", [node("MatMul", [x, w]), b])
 
 
 def layer_norm(x):
@@ -29,23 +24,9 @@ def layer_norm(x):
     return node("Add", [node("Mul", [node("Div", [d, std]), g]), beta])
 
 
-def heads(x):  # [1, S, H] -> [1, HEADS, S, D]
-    r = node("Reshape", [x, const(np.array([1, S, HEADS, D], dtype=np.int64))])
-    return node("Transpose", [r], perm=[0, 2, 1, 3])
-
-
 x = "x"
 for _ in range(LAYERS):
-    q, k, v = heads(linear(x, H, H)), heads(linear(x, H, H)), heads(linear(x, H, H))
-    kt = node("Transpose", [k], perm=[0, 1, 3, 2])
-    scores = node("Div", [node("MatMul", [q, kt]), const(np.float32(np.sqrt(D)))])
-    attn = node("MatMul", [node("Softmax", [scores], axis=-1), v])
-    merged = node("Reshape", [node("Transpose", [attn], perm=[0, 2, 1, 3]), const(np.array([1, S, H], dtype=np.int64))])
-    x = layer_norm(node("Add", [linear(merged, H, H), x]))
-    h = linear(x, H, FFN)
-    gelu = node("Mul", [node("Mul", [h, const(np.float32(0.5))]),
-                        node("Add", [node("Erf", [node("Div", [h, const(np.float32(np.sqrt(2.0)))])]), const(np.float32(1.0))])])
-    x = layer_norm(node("Add", [linear(gelu, FFN, H), x]))
+    x = encoder_layer(x, rng, layer_norm, S, H, HEADS, FFN)
 nodes[-1].output[0] = "y"
 graph = helper.make_graph(nodes, "encoder", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, S, H])],
                           [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, S, H])], inits)
