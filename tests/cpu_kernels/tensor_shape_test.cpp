@@ -198,6 +198,11 @@ TEST(TensorShape, RandomTransposeMatchesReference) {
   checkTranspose<int16_t>({5, 7}, {1, 0}, seed++);
   checkTranspose<float>({6, 5, 4}, {1, 2, 0}, seed++);
   checkTranspose<float>({64, 3, 60, 40}, {0, 2, 3, 1}, seed++);  // NCHW -> NHWC, parallel
+  // Short rows copied column by column, split among threads in the middle of a run of rows.
+  checkTranspose<float>({1, 3, 224, 224}, {0, 2, 3, 1}, seed++);
+  checkTranspose<uint8_t>({3, 5, 37, 29}, {0, 2, 3, 1}, seed++);
+  checkTranspose<float>({2, 15, 41, 67}, {0, 2, 3, 1}, seed++);
+  checkTranspose<float>({7, 9, 300}, {0, 2, 1}, seed++);
 }
 
 template <typename T>

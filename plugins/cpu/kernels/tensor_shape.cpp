@@ -61,16 +61,35 @@ void transposeTyped(const T* in, const Shape& inShape, std::span<const uint32_t>
     outDims[i] = inDims[source];
     walk[i] = inStrides[source];
   }
+  // Output rows (one index of the first three output dimensions each) that share i0 and i1 are a run
+  // whose input rows lie walk[2] apart. A short row that the input stores transposed (NCHW to NHWC
+  // with 3 channels: rows of 3 elements, each a whole plane apart) is copied column by column over
+  // the run, so that the input is read in order and the run's output stays in the cache meanwhile.
   const size_t rows = outDims[0] * outDims[1] * outDims[2];
+  const bool columnwise = outDims[3] < 16 && walk[3] != 1 && walk[2] == 1;
   detail::parallelFor(rows, outDims[3], [&](size_t begin, size_t end) {
-    for (size_t row = begin; row < end; ++row) {
+    for (size_t row = begin; row < end;) {
       const size_t i2 = row % outDims[2];
       const size_t i1 = (row / outDims[2]) % outDims[1];
       const size_t i0 = row / (outDims[2] * outDims[1]);
+      const size_t run = std::min(end - row, outDims[2] - i2);
       const T* src = in + i0 * walk[0] + i1 * walk[1] + i2 * walk[2];
       T* dst = out + row * outDims[3];
-      for (size_t i3 = 0; i3 < outDims[3]; ++i3)
-        dst[i3] = src[i3 * walk[3]];
+      if (columnwise) {
+        for (size_t i3 = 0; i3 < outDims[3]; ++i3) {
+          const T* column = src + i3 * walk[3];
+          for (size_t r = 0; r < run; ++r)
+            dst[r * outDims[3] + i3] = column[r];
+        }
+      } else {
+        for (size_t r = 0; r < run; ++r) {
+          const T* from = src + r * walk[2];
+          T* to = dst + r * outDims[3];
+          for (size_t i3 = 0; i3 < outDims[3]; ++i3)
+            to[i3] = from[i3 * walk[3]];
+        }
+      }
+      row += run;
     }
   });
 }
