@@ -24,8 +24,11 @@ int usableThreads(int requested) {
 
 }  // namespace
 
-CpuDevice::CpuDevice(int threads, bool fast, size_t minElements, bool winograd, bool fusion)
-    : threads_(std::make_shared<tbb::task_arena>(usableThreads(threads))), minElements_(minElements), fusion_(fusion) {
+CpuDevice::CpuDevice(int threads, bool fast, size_t minElements, bool winograd, bool fusion, std::string profile)
+    : threads_(std::make_shared<tbb::task_arena>(usableThreads(threads))),
+      minElements_(minElements),
+      fusion_(fusion),
+      profile_(std::move(profile)) {
   threads_->initialize();
   openblas_set_num_threads(usableThreads(threads));
   // openblas_get_config() reads "OpenBLAS 0.3.21 NO_LAPACKE ...": keep the first two words.
@@ -87,7 +90,7 @@ driver::Result<std::unique_ptr<driver::PreparedModel>> CpuDevice::prepareModel_1
     }
   }
   NNRT_ASSIGN_OR_RETURN(auto prepared,
-                        CpuPreparedModel::create(model, threads_, lease_, fast_, minElements_, fusion_));
+                        CpuPreparedModel::create(model, threads_, lease_, fast_, minElements_, fusion_, profile_));
   return std::unique_ptr<driver::PreparedModel>(std::move(prepared));
 }
 

@@ -25,9 +25,11 @@ class CpuDevice : public driver::Device {
   // machine's hardware threads). `fast` loads the fast layer (fast_path.hpp); without it, or when
   // it cannot load (logged), every operation runs its reference kernel. Light operations with fewer
   // than `minElements` output elements stay on the reference kernels (fast_path.hpp). `fusion` runs
-  // runs of float32 element-wise operations as one kernel each (CpuPreparedModel::FusedSteps).
+  // runs of float32 element-wise operations as one kernel each (CpuPreparedModel::FusedSteps). A
+  // non-empty `profile` names the file each prepared model appends its operations' times to when
+  // it is released (the device option `profile`).
   CpuDevice(int threads, bool fast, size_t minElements = kFastMinElements, bool winograd = true,
-            bool fusion = true);
+            bool fusion = true, std::string profile = {});
 
   const std::string& getName() const override { return name_; }
   const std::string& getVersionString() const override { return version_; }
@@ -59,6 +61,7 @@ class CpuDevice : public driver::Device {
   std::shared_ptr<FastLayer> fast_;  // null: reference kernels only
   size_t minElements_;
   bool fusion_;
+  std::string profile_;
 };
 
 }  // namespace nnrt::cpu

@@ -102,13 +102,22 @@ class CpuExecution {
 
  private:
   Result<void> runSteps() {
-    for (const Step& step : model_.steps_) {
+    CpuPreparedModel::Profile* profile = model_.profile_.get();
+    std::vector<uint64_t> stepNs(profile != nullptr ? model_.steps_.size() : 0);
+    for (size_t i = 0; i < model_.steps_.size(); ++i) {
+      const Step& step = model_.steps_[i];
       if (driver::deadlinePassed(options_.deadlineNs)) {
         return driver::fail(
             driver::ErrorStatus::MISSED_DEADLINE_TRANSIENT,
             "the deadline passed before " + operationLabel(step.index, step.type) + " started");
       }
+      const uint64_t start = profile != nullptr ? driver::monotonicNs() : 0;
       NNRT_RETURN_IF_ERROR(step.fused ? runFused(step) : runStep(step));
+      if (profile != nullptr) stepNs[i] = driver::monotonicNs() - start;
+    }
+    if (profile != nullptr) {
+      std::lock_guard guard(profile->mutex);
+      for (size_t i = 0; i < stepNs.size(); ++i) profile->stepNs[i].push_back(stepNs[i]);
     }
     return {};
   }

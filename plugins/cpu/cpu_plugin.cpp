@@ -1,5 +1,7 @@
 // Entry point of libnnrt_driver_cpu.so.
 #include <cstdlib>
+#include <fstream>
+#include <string>
 #include <thread>
 
 #include "nnrt/driver/driver.hpp"
@@ -13,7 +15,9 @@ namespace {
 // element-wise work, with fewer output elements run on the reference kernels, fast_path.hpp);
 // winograd (on | off, default on: 3x3 stride-1 float32 CONV_2D as Winograd F(2x2, 3x3) where
 // oneDNN has it; off keeps every convolution direct); fusion (on | off, default on: runs of float32
-// element-wise operations run as one kernel, elementwise_fusion.cpp).
+// element-wise operations run as one kernel, elementwise_fusion.cpp); profile (a file path, default
+// none: each prepared model, when released, appends the median time of each of its operations and
+// the kernel that ran it; the file must be writable when the plugin opens).
 nnrt::driver::Result<nnrt::driver::DeviceList> openCpuPlugin(const nnrt::driver::Options& options) {
   int threads = static_cast<int>(std::thread::hardware_concurrency());
   if (auto t = options.get("threads")) {
@@ -49,9 +53,15 @@ nnrt::driver::Result<nnrt::driver::DeviceList> openCpuPlugin(const nnrt::driver:
     if (*f != "on" && *f != "off") return nnrt::driver::invalidArgument("option fusion='" + *f + "' is not on or off");
     fusion = *f == "on";
   }
+  std::string profile;
+  if (auto p = options.get("profile")) {
+    if (p->empty() || !std::ofstream(*p, std::ios::app))
+      return nnrt::driver::invalidArgument("option profile='" + *p + "' is not a file that can be written");
+    profile = *p;
+  }
   NNRT_RETURN_IF_ERROR(options.checkAllUsed());
   nnrt::driver::DeviceList devices;
-  devices.push_back(std::make_unique<nnrt::cpu::CpuDevice>(threads, fast, minElements, winograd, fusion));
+  devices.push_back(std::make_unique<nnrt::cpu::CpuDevice>(threads, fast, minElements, winograd, fusion, profile));
   return devices;
 }
 

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <fstream>
+#include <numeric>
 #include <string>
 
 #include "nnrt/driver/ops/operand_types.hpp"
@@ -36,7 +38,8 @@ Result<std::unique_ptr<CpuPreparedModel>> CpuPreparedModel::create(const driver:
                                                                    std::shared_ptr<tbb::task_arena> threads,
                                                                    std::shared_ptr<CoreLease> lease,
                                                                    std::shared_ptr<FastLayer> fast,
-                                                                   size_t minElements, bool fuse) {
+                                                                   size_t minElements, bool fuse,
+                                                                   std::string profilePath) {
   std::unique_ptr<CpuPreparedModel> prepared(new CpuPreparedModel());
   prepared->threads_ = std::move(threads);
   prepared->lease_ = std::move(lease);
@@ -48,7 +51,53 @@ Result<std::unique_ptr<CpuPreparedModel>> CpuPreparedModel::create(const driver:
   if (fuse) prepared->fuseElementwiseSteps();
   prepared->planTemporaries();
   prepared->arenas_.setFirstBlockBytes(prepared->staticTemporaryBytes_);
+  if (!profilePath.empty()) {
+    prepared->profile_ = std::make_unique<Profile>();
+    prepared->profile_->path = std::move(profilePath);
+    prepared->profile_->stepNs.resize(prepared->steps_.size());
+  }
   return prepared;
+}
+
+CpuPreparedModel::~CpuPreparedModel() {
+  if (profile_ != nullptr) writeProfile();
+}
+
+void CpuPreparedModel::writeProfile() const {
+  const size_t executions = profile_->stepNs.empty() ? 0 : profile_->stepNs[0].size();
+  if (executions == 0) return;
+  struct Line {
+    std::string operations, kernel;
+    double medianUs, meanUs;
+  };
+  std::vector<Line> lines;
+  double total = 0;
+  for (size_t i = 0; i < steps_.size(); ++i) {
+    const Step& step = steps_[i];
+    std::vector<uint64_t> ns = profile_->stepNs[i];
+    std::sort(ns.begin(), ns.end());
+    Line line;
+    line.medianUs = static_cast<double>(ns[ns.size() / 2]) / 1000.0;
+    line.meanUs = static_cast<double>(std::accumulate(ns.begin(), ns.end(), uint64_t{0})) / 1000.0 / ns.size();
+    total += line.medianUs;
+    if (step.fused != nullptr) {
+      line.operations = std::to_string(step.index) + "-" + std::to_string(step.fused->members.back().index);
+      for (const Step& member : step.fused->members) line.operations += " " + ops::operationName(member.type);
+      line.kernel = "fused element-wise";
+    } else {
+      line.operations = std::to_string(step.index) + " " + ops::operationName(step.type);
+      line.kernel = step.fast != nullptr ? step.fast->name() : "reference";
+    }
+    lines.push_back(std::move(line));
+  }
+  std::ofstream out(profile_->path, std::ios::app);
+  out << "# nnrt cpu profile: " << executions << " executions of " << steps_.size() << " steps, "
+      << total << " us per execution (the sum of the steps' medians)\n"
+      << "# step\toperations\tkernel\tmedian_us\tmean_us\n";
+  for (size_t i = 0; i < lines.size(); ++i) {
+    out << i << '\t' << lines[i].operations << '\t' << lines[i].kernel << '\t' << lines[i].medianUs << '\t'
+        << lines[i].meanUs << '\n';
+  }
 }
 
 Result<void> CpuPreparedModel::copyOperands(const driver::Model& model) {

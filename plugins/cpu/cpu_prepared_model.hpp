@@ -2,7 +2,8 @@
 // descriptions, small constants, pointers to pool constants, the kernel of every operation and the
 // parameters and shapes that are known before execution).
 //
-// Thread safety: after create() nothing in a CpuPreparedModel changes. Each execution keeps its
+// Thread safety: after create() nothing in a CpuPreparedModel changes but the step times of the
+// option `profile`, which executions add under the profile's mutex. Each execution keeps its
 // state (shapes, buffers, a memory arena) on its own, so any number of executions may run at once.
 // The only shared objects are the device's oneTBB task arena, which is thread-safe, and the model's
 // pool bytes, which are read-only.
@@ -10,6 +11,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
+#include <string>
 #include <vector>
 
 #include <tbb/task_arena.h>
@@ -31,13 +34,16 @@ class CpuPreparedModel : public driver::PreparedModel {
   // `threads` holding `lease` shared; the fast kernels `fast` (may be null) prepares hold it whole.
   // Light operations with fewer than `minElements` output elements are not offered to `fast`, nor
   // kept on it when CONCATENATIONs would be its only kernels (fast_path.hpp). With `fuse`, runs of
-  // float32 element-wise operations run as one kernel each (fuseElementwiseSteps).
+  // float32 element-wise operations run as one kernel each (fuseElementwiseSteps). With a
+  // `profilePath`, every execution times its steps, and the release of this object appends their
+  // medians to that file (writeProfile).
   static driver::Result<std::unique_ptr<CpuPreparedModel>> create(const driver::Model& model,
                                                                   std::shared_ptr<tbb::task_arena> threads,
                                                                   std::shared_ptr<CoreLease> lease,
                                                                   std::shared_ptr<FastLayer> fast,
                                                                   size_t minElements = kFastMinElements,
-                                                                  bool fuse = true);
+                                                                  bool fuse = true, std::string profilePath = {});
+  ~CpuPreparedModel() override;
 
   // Binds the request, runs every operation in order and writes the model outputs into the request's
   // buffers. Thread-safe. See the .cpp for the status of each failure.
@@ -100,6 +106,16 @@ class CpuPreparedModel : public driver::PreparedModel {
   void fuseElementwiseSteps();
   void planTemporaries();
 
+  // The device option `profile`: each step's time in every execution that ran all of them.
+  struct Profile {
+    std::string path;
+    std::mutex mutex;
+    std::vector<std::vector<uint64_t>> stepNs;  // [step][execution]
+  };
+  // Appends to profile_->path one line per step (its operations, the kernel that ran, the median and
+  // mean time over the executions) under a header line; nothing when no execution completed.
+  void writeProfile() const;
+
   std::vector<OperandInfo> operands_;
   std::shared_ptr<FastLayer> fastLayer_;  // declared before steps_, so it outlives their fast kernels
   std::vector<Step> steps_;
@@ -117,6 +133,7 @@ class CpuPreparedModel : public driver::PreparedModel {
   size_t minElements_ = kFastMinElements;
   std::shared_ptr<tbb::task_arena> threads_;
   std::shared_ptr<CoreLease> lease_;
+  std::unique_ptr<Profile> profile_;  // null: not profiled
 };
 
 }  // namespace nnrt::cpu

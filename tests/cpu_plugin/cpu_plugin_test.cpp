@@ -6,7 +6,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <limits>
+#include <sstream>
 #include <optional>
 #include <random>
 #include <tuple>
@@ -606,6 +609,74 @@ TEST(CpuPluginOpen, FusionOptionIsChecked) {
   EXPECT_EQ(loaded.device, nullptr);
   EXPECT_NE(loaded.error.find("fusion='yes'"), std::string::npos) << loaded.error;
   EXPECT_NE(loadPluginDevice(NNRT_PLUGIN_DIR, "cpu", "libnnrt_driver_cpu.so", {{"fusion", "off"}}).device, nullptr);
+}
+
+TEST(CpuPluginOpen, ProfileOptionIsChecked) {
+  for (const char* bad : {"", "/nonexistent-folder/profile.tsv"}) {
+    auto loaded = loadPluginDevice(NNRT_PLUGIN_DIR, "cpu", "libnnrt_driver_cpu.so", {{"profile", bad}});
+    EXPECT_EQ(loaded.device, nullptr) << bad;
+    EXPECT_NE(loaded.error.find(std::string("profile='") + bad + "' is not a file that can be written"),
+              std::string::npos)
+        << loaded.error;
+  }
+}
+
+// The option `profile`: a prepared model, when released, appends one line per step (its operations,
+// the kernel that ran them, the median and mean time) to the file, under a header that counts the
+// executions; executions that failed are not counted, and a model never executed writes nothing.
+TEST(CpuPluginExecute, ProfileListsEveryOperationWithItsKernel) {
+  const std::string path = ::testing::TempDir() + "/nnrt_cpu_profile_test.tsv";
+  std::filesystem::remove(path);
+  LoadedDevice holder;
+  auto device = loadCpu(holder, {{"profile", path}});
+  ASSERT_NE(device, nullptr);
+  CnnModel cnn;
+  auto prepared = prepare(*device, cnn.model);
+  ASSERT_NE(prepared, nullptr);
+  const std::vector<float> input = toFloats(randomReals(CnnModel::kInputSize, -1.0, 1.0, 9));
+  for (int k = 0; k < 5; ++k) {
+    TestRequest r(1, 1);
+    r.setInput(0, input);
+    r.setOutput(0, CnnModel::kOutputSize * sizeof(float));
+    auto result = prepared->execute(r.view(), false, 0, 0);
+    ASSERT_TRUE(result.has_value()) << result.error().message;
+  }
+  TestRequest tooSmall(1, 1);  // fails: not counted
+  tooSmall.setInput(0, std::vector<float>(3));
+  tooSmall.setOutput(0, CnnModel::kOutputSize * sizeof(float));
+  EXPECT_FALSE(prepared->execute(tooSmall.view(), false, 0, 0).has_value());
+  EXPECT_EQ(std::filesystem::file_size(path), 0u);  // created when the plugin opened, written at release
+  prepared.reset();
+  auto unused = prepare(*device, cnn.model);  // released without an execution: no lines
+  unused.reset();
+
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  ASSERT_GE(lines.size(), 3u);
+  EXPECT_EQ(lines[0].rfind("# nnrt cpu profile: 5 executions of ", 0), 0u) << lines[0];
+  EXPECT_EQ(lines[1], "# step\toperations\tkernel\tmedian_us\tmean_us");
+  std::string operations;
+  for (size_t i = 2; i < lines.size(); ++i) {
+    std::istringstream fields(lines[i]);
+    std::string step, ops, kernel, median, mean;
+    ASSERT_TRUE(std::getline(fields, step, '\t') && std::getline(fields, ops, '\t') &&
+                std::getline(fields, kernel, '\t') && std::getline(fields, median, '\t') &&
+                std::getline(fields, mean, '\t'))
+        << lines[i];
+    EXPECT_EQ(step, std::to_string(i - 2));
+    EXPECT_FALSE(kernel.empty()) << lines[i];
+    EXPECT_GT(std::stod(median), 0.0) << lines[i];
+    EXPECT_GE(std::stod(mean), 0.0) << lines[i];
+    operations += ops + ";";
+  }
+  // Every operation of the model once, in order (RESHAPE and SOFTMAX on their reference kernels).
+  EXPECT_NE(operations.find("CONV_2D"), std::string::npos) << operations;
+  for (const char* op : {"RELU", "MAX_POOL_2D", "RESHAPE", "FULLY_CONNECTED", "SOFTMAX"})
+    EXPECT_NE(operations.find(op), std::string::npos) << op << " in " << operations;
+  EXPECT_LT(operations.find("CONV_2D"), operations.find("SOFTMAX")) << operations;
+  EXPECT_NE(operations.find("3 RESHAPE"), std::string::npos) << operations;
+  std::filesystem::remove(path);
 }
 
 TEST(CpuPluginOpen, FastMinElementsOptionIsChecked) {
