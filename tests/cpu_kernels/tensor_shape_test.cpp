@@ -203,6 +203,11 @@ TEST(TensorShape, RandomTransposeMatchesReference) {
   checkTranspose<uint8_t>({3, 5, 37, 29}, {0, 2, 3, 1}, seed++);
   checkTranspose<float>({2, 15, 41, 67}, {0, 2, 3, 1}, seed++);
   checkTranspose<float>({7, 9, 300}, {0, 2, 1}, seed++);
+  // Dimensions of size 1 moved (a copy), and nested neighbours merged.
+  checkTranspose<float>({1, 1280, 1, 1}, {0, 2, 3, 1}, seed++);
+  checkTranspose<float>({1, 1, 1, 1}, {3, 2, 1, 0}, seed++);
+  checkTranspose<uint8_t>({1, 6, 1, 5}, {3, 0, 1, 2}, seed++);
+  checkTranspose<float>({4, 1, 6, 5}, {2, 3, 1, 0}, seed++);
 }
 
 template <typename T>

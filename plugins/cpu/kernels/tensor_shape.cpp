@@ -54,12 +54,31 @@ void transposeTyped(const T* in, const Shape& inShape, std::span<const uint32_t>
     inStrides[i] = stride;
     stride *= inDims[i];
   }
-  // For each output dimension: its size and the input stride it walks.
-  std::array<size_t, 4> outDims{}, walk{};
+  // For each output dimension: its size and the input stride it walks. Dimensions of size 1 are
+  // dropped and neighbours the input also stores nested are merged (NCHW to NHWC is then a 2-D
+  // transpose of [C, H·W]; moving only dimensions of size 1 is a copy), padded back to 4 at the front.
+  std::array<size_t, 4> sizes{}, strides{};
+  size_t kept = 0;
   for (size_t i = 0; i < 4; ++i) {
     const size_t source = i < lead ? i : lead + perm[i - lead];
-    outDims[i] = inDims[source];
-    walk[i] = inStrides[source];
+    if (inDims[source] == 1) continue;
+    if (kept > 0 && strides[kept - 1] == inStrides[source] * inDims[source]) {
+      sizes[kept - 1] *= inDims[source];
+      strides[kept - 1] = inStrides[source];
+      continue;
+    }
+    sizes[kept] = inDims[source];
+    strides[kept] = inStrides[source];
+    ++kept;
+  }
+  std::array<size_t, 4> outDims{1, 1, 1, 1}, walk{0, 0, 0, 1};
+  for (size_t k = 0; k < kept; ++k) {
+    outDims[4 - kept + k] = sizes[k];
+    walk[4 - kept + k] = strides[k];
+  }
+  if (kept <= 1) {  // the elements keep their order
+    detail::parallelFor(outDims[3], 1, [&](size_t begin, size_t end) { std::copy(in + begin, in + end, out + begin); });
+    return;
   }
   // Output rows (one index of the first three output dimensions each) that share i0 and i1 are a run
   // whose input rows lie walk[2] apart. A short row that the input stores transposed (NCHW to NHWC
@@ -72,7 +91,8 @@ void transposeTyped(const T* in, const Shape& inShape, std::span<const uint32_t>
       const size_t i2 = row % outDims[2];
       const size_t i1 = (row / outDims[2]) % outDims[1];
       const size_t i0 = row / (outDims[2] * outDims[1]);
-      const size_t run = std::min(end - row, outDims[2] - i2);
+      // A column-by-column run stays short enough for its output to stay in L1 meanwhile.
+      const size_t run = std::min({end - row, outDims[2] - i2, columnwise ? size_t{256} : outDims[2]});
       const T* src = in + i0 * walk[0] + i1 * walk[1] + i2 * walk[2];
       T* dst = out + row * outDims[3];
       if (columnwise) {
