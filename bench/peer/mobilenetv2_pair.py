@@ -3,44 +3,26 @@ an ONNX model, for nnrt's ONNX front end (`nnrt run mobilenetv2.onnx`) against O
 residual blocks (1x1 expansion + ReLU6, 3x3 depthwise + ReLU6, linear 1x1 projection, Add of the block input where
 the shapes allow), none of which the kernels were tuned on. Writes OUTDIR/mobilenetv2.onnx and OUTDIR/mobilenetv2.f32
 (the NCHW input). Usage: /usr/bin/python3 bench/peer/mobilenetv2_pair.py OUTDIR"""
+import os
 import sys
 import numpy as np
 import onnx
-from onnx import helper, TensorProto, numpy_helper
+from onnx import helper, TensorProto
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from onnx_graph import nodes, inits, const, node  # noqa: E402
 
 OUT = sys.argv[1] if len(sys.argv) > 1 else "."
 rng = np.random.default_rng(2)
-nodes, inits = [], []
-count = [0]
-
-
-def name(prefix):
-    count[0] += 1
-    return f"{prefix}{count[0]}"
-
-
-def constant(prefix, array):
-    tensor = numpy_helper.from_array(array.astype(np.float32), name(prefix))
-    inits.append(tensor)
-    return tensor.name
-
-
-six = constant("six", np.array(6.0))
-zero = constant("zero", np.array(0.0))
+six, zero = const(np.float32(6.0), "six"), const(np.float32(0.0), "zero")
 
 
 def conv(x, cin, cout, k, stride, relu6, group=1):
     fan_in = cin // group * k * k
-    w = constant("w", rng.standard_normal((cout, cin // group, k, k)) * np.sqrt(2.0 / fan_in))
-    b = constant("b", rng.standard_normal(cout) * 0.1)
-    y = name("conv")
-    nodes.append(helper.make_node("Conv", [x, w, b], [y], kernel_shape=[k, k], strides=[stride, stride],
-                                  pads=[k // 2] * 4, group=group))
-    if not relu6:
-        return y
-    r = name("relu6")
-    nodes.append(helper.make_node("Clip", [y, zero, six], [r]))
-    return r
+    w = const((rng.standard_normal((cout, cin // group, k, k)) * np.sqrt(2.0 / fan_in)).astype(np.float32), "w")
+    b = const((rng.standard_normal(cout) * 0.1).astype(np.float32), "b")
+    y = node("Conv", [x, w, b], kernel_shape=[k, k], strides=[stride, stride], pads=[k // 2] * 4, group=group)
+    return node("Clip", [y, zero, six]) if relu6 else y
 
 
 def inverted_residual(x, cin, cout, stride, expand):
@@ -48,11 +30,7 @@ def inverted_residual(x, cin, cout, stride, expand):
     y = conv(x, cin, hidden, 1, 1, True) if expand != 1 else x
     y = conv(y, hidden, hidden, 3, stride, True, group=hidden)
     y = conv(y, hidden, cout, 1, 1, False)
-    if stride == 1 and cin == cout:
-        s = name("add")
-        nodes.append(helper.make_node("Add", [y, x], [s]))
-        return s
-    return y
+    return node("Add", [y, x]) if stride == 1 and cin == cout else y
 
 
 x = conv("x", 3, 32, 3, 2, True)
@@ -63,13 +41,10 @@ for expand, cout, repeats, stride in [(1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 3, 2
         x = inverted_residual(x, c, cout, stride if i == 0 else 1, expand)
         c = cout
 x = conv(x, c, 1280, 1, 1, True)
-g = name("gap")
-nodes.append(helper.make_node("GlobalAveragePool", [x], [g]))
-f = name("flat")
-nodes.append(helper.make_node("Flatten", [g], [f]))
-w = constant("fc_w", rng.standard_normal((1000, 1280)) * np.sqrt(1.0 / 1280))
-b = constant("fc_b", rng.standard_normal(1000) * 0.1)
-nodes.append(helper.make_node("Gemm", [f, w, b], ["logits"], transB=1))
+flat = node("Flatten", [node("GlobalAveragePool", [x])])
+w = const((rng.standard_normal((1000, 1280)) * np.sqrt(1.0 / 1280)).astype(np.float32), "fc_w")
+b = const((rng.standard_normal(1000) * 0.1).astype(np.float32), "fc_b")
+nodes.append(helper.make_node("Gemm", [flat, w, b], ["logits"], transB=1))
 graph = helper.make_graph(nodes, "mobilenetv2", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 224, 224])],
                           [helper.make_tensor_value_info("logits", TensorProto.FLOAT, [1, 1000])], inits)
 model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
