@@ -463,16 +463,29 @@ struct LstmStates {
 LstmStates lstmDirection(const KernelCall& c, const LstmSetup& s, const float* x, const float* hIn,
                          const float* cIn, uint32_t maxTime, bool reverse, float* y) {
   const size_t hSize = s.d.batch * s.d.outputSize, cSize = s.d.batch * s.d.numUnits;
-  auto* gates = static_cast<float*>(c.scratch.allocate(cSize * (s.cifg ? 3 : 4) * sizeof(float)));
+  const size_t gateCount = s.cifg ? 3 : 4, stepValues = cSize * gateCount;
+  auto* gates = static_cast<float*>(c.scratch.allocate(stepValues * sizeof(float)));
   auto* states = static_cast<float*>(c.scratch.allocate(2 * (hSize + cSize) * sizeof(float)));
+  // The input pre-activations of up to kBlock steps at a time, one matrix product per gate.
+  constexpr uint32_t kBlock = 64;
+  const uint32_t block = std::min(maxTime, kBlock);
+  auto* preactivations = static_cast<float*>(c.scratch.allocate(size_t{block} * stepValues * sizeof(float)));
   LstmStates previous{hIn, cIn};
-  for (uint32_t i = 0; i < maxTime; ++i) {
-    const uint32_t t = reverse ? maxTime - 1 - i : i;
-    float* hNext = states + (i % 2) * (hSize + cSize);
-    float* cNext = hNext + hSize;
-    lstm(x + size_t{t} * s.d.batch * s.d.inputSize, s.w, s.d, previous.output, previous.cell, s.act,
-         s.cellClip, s.projClip, gates, hNext, cNext, y + size_t{t} * hSize);
-    previous = {hNext, cNext};
+  for (uint32_t done = 0; done < maxTime; done += block) {
+    // The next `count` steps are [first, first + count) in time, run forwards or backwards.
+    const uint32_t count = std::min(block, maxTime - done);
+    const uint32_t first = reverse ? maxTime - done - count : done;
+    lstmInputPreactivations(x + size_t{first} * s.d.batch * s.d.inputSize, size_t{count} * s.d.batch, s.w, s.d,
+                            preactivations);
+    for (uint32_t k = 0; k < count; ++k) {
+      const uint32_t t = reverse ? first + count - 1 - k : first + k;
+      float* hNext = states + ((done + k) % 2) * (hSize + cSize);
+      float* cNext = hNext + hSize;
+      lstm(x + size_t{t} * s.d.batch * s.d.inputSize, s.w, s.d, previous.output, previous.cell, s.act,
+           s.cellClip, s.projClip, gates, hNext, cNext, y + size_t{t} * hSize,
+           preactivations + size_t{t - first} * stepValues);
+      previous = {hNext, cNext};
+    }
   }
   return previous;
 }

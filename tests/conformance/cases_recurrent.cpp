@@ -739,6 +739,12 @@ std::vector<OperationCase> recurrentCases() {
                                         .seed = 920},
                                        true, true, 3));
   }
+  // Longer than the block of steps whose input products the cpu driver computes at once (64): a
+  // block boundary inside the sequence, forwards and (bidirectional, below) backwards.
+  cases.push_back(sequenceLstmRandom(
+      {.name = "sequence_lstm_150_steps_peephole_layer_norm", .type = F32, .peephole = true, .layerNorm = true,
+       .seed = 930},
+      false, true, 150));
   for (OperandType type : {F32, F16}) {
     const std::string sfx = suffix(type);
     cases.push_back(bidirectionalLstmRandom({.name = "bidirectional_lstm_time_major" + sfx, .type = type, .seed = 1000},
@@ -772,6 +778,9 @@ std::vector<OperationCase> recurrentCases() {
                                              .seed = 1400},
                                             2, true, false, true, 2));
   }
+  cases.push_back(bidirectionalLstmRandom({.name = "bidirectional_lstm_130_steps_cifg", .type = F32, .cifg = true,
+                                           .seed = 1500},
+                                          0, true, false, true, 130));
   for (OperationCase& q : quantizedLstmCases())
     cases.push_back(std::move(q));
   return cases;

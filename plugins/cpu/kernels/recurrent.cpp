@@ -1,5 +1,7 @@
 #include "plugins/cpu/kernels/recurrent.hpp"
 
+#include <cblas.h>
+
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -30,15 +32,27 @@ float sigmoid(float x) {
   return 1.0f / (1.0f + std::exp(-x));
 }
 
-// out[r] += sum_c matrix[r, c] * vec[c] for a [rows, cols] matrix.
+// out[r] += sum_c matrix[r, c] * vec[c] for a [rows, cols] matrix: OpenBLAS's sgemv (the recurrent
+// operations' gate products are GEMM-shaped work; the plain loop it replaced waited on one chain of
+// additions and took 52 ms for a 64-step, 512-unit LSTM, docs/cpu-performance.md).
 void matVecAccumulate(const float* matrix, size_t rows, size_t cols, const float* vec, float* out) {
-  for (size_t r = 0; r < rows; ++r) {
-    const float* row = matrix + r * cols;
-    float sum = 0.0f;
-    for (size_t c = 0; c < cols; ++c)
-      sum += row[c] * vec[c];
-    out[r] += sum;
-  }
+  if (rows == 0 || cols == 0) return;
+  cblas_sgemv(CblasRowMajor, CblasNoTrans, static_cast<int>(rows), static_cast<int>(cols), 1.0f, matrix,
+              static_cast<int>(cols), vec, 1, 1.0f, out, 1);
+}
+
+// The gates of lstm() in its scratch order (the input gate only without CIFG): input weights and bias.
+struct LstmGate {
+  const float* inputWeights;
+  const float* bias;
+};
+size_t lstmGates(const LstmWeights& w, LstmGate (&gates)[4]) {
+  size_t count = 0;
+  if (w.inputToInput != nullptr) gates[count++] = {w.inputToInput, w.inputGateBias};
+  gates[count++] = {w.inputToForget, w.forgetGateBias};
+  gates[count++] = {w.inputToCell, w.cellBias};
+  gates[count++] = {w.inputToOutput, w.outputGateBias};
+  return count;
 }
 
 // x = (x - mean) / sqrt(variance + 1e-8) over n entries, then scaled by `weights` and shifted by `bias`.
@@ -111,9 +125,29 @@ void svdf(const float* input, const float* weightsFeature, const float* weightsT
   }
 }
 
+void lstmInputPreactivations(const float* input, size_t rows, const LstmWeights& w, const LstmDims& d, float* out) {
+  LstmGate gates[4];
+  const size_t count = lstmGates(w, gates), n = d.numUnits, width = count * n;
+  const bool layerNorm_ = w.outputLayerNorm != nullptr;
+  for (size_t g = 0; g < count; ++g) {
+    for (size_t r = 0; r < rows; ++r) {
+      float* row = out + r * width + g * n;
+      if (layerNorm_ || gates[g].bias == nullptr) {
+        std::fill(row, row + n, 0.0f);
+      } else {
+        std::copy(gates[g].bias, gates[g].bias + n, row);
+      }
+    }
+    if (rows == 0 || n == 0 || d.inputSize == 0) continue;
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(rows), static_cast<int>(n),
+                static_cast<int>(d.inputSize), 1.0f, input, static_cast<int>(d.inputSize), gates[g].inputWeights,
+                static_cast<int>(d.inputSize), 1.0f, out + g * n, static_cast<int>(width));
+  }
+}
+
 void lstm(const float* input, const LstmWeights& w, const LstmDims& d, const float* outputStateIn,
           const float* cellStateIn, RecurrentActivation act, float cellClip, float projClip, float* scratch,
-          float* outputStateOut, float* cellStateOut, float* output) {
+          float* outputStateOut, float* cellStateOut, float* output, const float* inputPreactivations) {
   const size_t n = d.numUnits;
   const bool cifg = w.inputToInput == nullptr;
   const bool peephole = w.cellToOutput != nullptr;
@@ -139,10 +173,17 @@ void lstm(const float* input, const LstmWeights& w, const LstmDims& d, const flo
     float* cellGate = forgetGate + n;
     float* outputGate = cellGate + n;
 
-    // The pre-activations: W x + R h (+ bias without layer normalization).
+    // The pre-activations: W x + R h (+ bias without layer normalization); W x (+ bias) as given when
+    // a sequence computed it for many steps at once (lstmInputPreactivations).
+    if (inputPreactivations != nullptr) {
+      const float* given = inputPreactivations + b * n * gates;
+      std::copy(given, given + n * gates, row);
+    }
     auto preActivation = [&](float* gate, const float* wx, const float* wh, const float* bias) {
-      start(gate, bias);
-      matVecAccumulate(wx, n, d.inputSize, x, gate);
+      if (inputPreactivations == nullptr) {
+        start(gate, bias);
+        matVecAccumulate(wx, n, d.inputSize, x, gate);
+      }
       matVecAccumulate(wh, n, d.outputSize, h, gate);
     };
     if (!cifg) preActivation(inputGate, w.inputToInput, w.recurrentToInput, w.inputGateBias);

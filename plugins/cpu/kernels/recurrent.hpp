@@ -65,9 +65,18 @@ struct LstmDims {
 // One LSTM step. cellClip / projClip > 0 bound the new cell state / the projected output to
 // [-clip, clip]. scratch is [batch, numUnits * (CIFG ? 3 : 4)]: per batch entry the gate values of
 // the step, [input gate (not with CIFG), forget gate, cell candidate, output gate], each numUnits.
-// outputStateOut and output receive the same values.
+// outputStateOut and output receive the same values. With `inputPreactivations` ([batch, gates *
+// numUnits] from lstmInputPreactivations) the step takes W x (+ bias) from there instead of computing it.
 void lstm(const float* input, const LstmWeights& w, const LstmDims& dims, const float* outputStateIn,
           const float* cellStateIn, RecurrentActivation act, float cellClip, float projClip, float* scratch,
-          float* outputStateOut, float* cellStateOut, float* output);
+          float* outputStateOut, float* cellStateOut, float* output, const float* inputPreactivations = nullptr);
+
+// The input half of lstm()'s pre-activations for `rows` input rows (time steps x batch entries, each
+// inputSize values) at once, one matrix product per gate: out is [rows, gates * numUnits], per row the
+// gates in lstm()'s scratch order, each its bias (0 with layer normalization, whose biases come after
+// it) plus its input weights x the row. A sequence computes it for a block of steps before running
+// them one after the other, so that the input weights are read once per block, not once per step.
+void lstmInputPreactivations(const float* input, size_t rows, const LstmWeights& w, const LstmDims& dims,
+                             float* out);
 
 }  // namespace nnrt::cpu
