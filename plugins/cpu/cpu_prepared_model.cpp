@@ -32,6 +32,21 @@ bool fullyKnown(const std::vector<ops::Shape>& shapes) {
   });
 }
 
+// A float32 FULLY_CONNECTED of one row whose weights other operations read too (a recurrence
+// unrolled step by step, as the ONNX front end writes GRU): the weights stay in the cache from one
+// step to the next, where the reference kernel's OpenBLAS sgemv reads them about 3.5 times as fast as
+// oneDNN's inner product (512x512: 11-12 against 38-45 us). Weights read once per execution (a
+// classifier's) come from memory, where oneDNN's is faster (1024x1000: 117-139 against 155-208 us);
+// those keep the fast layer. Measurements: docs/cpu-performance.md.
+bool sharedWeightsRow(const ops::OpArgs& op, const OpParams& params, const std::vector<uint32_t>& readers,
+                      uint32_t weightsOperand) {
+  if (op.type != static_cast<int32_t>(driver::OperationType::FULLY_CONNECTED) || op.inputs.empty() ||
+      op.inputs[0].type != static_cast<int32_t>(driver::OperandType::TENSOR_FLOAT32))
+    return false;
+  const auto* fc = std::get_if<ops::FullyConnectedParams>(&params);
+  return fc != nullptr && fc->batchSize == 1 && weightsOperand < readers.size() && readers[weightsOperand] > 1;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<CpuPreparedModel>> CpuPreparedModel::create(const driver::Model& model,
@@ -174,6 +189,11 @@ Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
 
   const auto operations = main.operations();
   steps_.reserve(operations.size());
+  std::vector<uint32_t> readers(operands_.size(), 0);  // operations reading each operand
+  for (const nnrt_operation& operation : operations) {
+    for (uint32_t k = 0; k < operation.input_count; ++k)
+      if (operation.inputs[k] < readers.size()) ++readers[operation.inputs[k]];
+  }
   bool anchored = false;  // a fast kernel that wins alone (not a CONCATENATION)
   for (uint32_t i = 0; i < operations.size(); ++i) {
     const nnrt_operation& operation = operations[i];
@@ -222,7 +242,8 @@ Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
           step.params = std::move(*params);
           // A refusal only means the reference kernel runs (fast_path.hpp).
           const bool light = isLightOperation(operation.type);
-          if (fastLayer_ && (!light || ops::elementCount(step.outputShapes[0]).value_or(0) >= minElements_)) {
+          if (fastLayer_ && (!light || ops::elementCount(step.outputShapes[0]).value_or(0) >= minElements_) &&
+              !sharedWeightsRow(args, step.params, readers, operation.input_count > 1 ? operation.inputs[1] : ~0u)) {
             if (auto fast = fastLayer_->prepare(args, step.params)) {
               step.fast = std::move(*fast);
               hasFastSteps_ = true;

@@ -679,6 +679,73 @@ TEST(CpuPluginExecute, ProfileListsEveryOperationWithItsKernel) {
   std::filesystem::remove(path);
 }
 
+// A FULLY_CONNECTED of one row whose weights another operation reads too (an unrolled recurrence)
+// runs on the reference kernel (OpenBLAS's sgemv, faster on weights that stay in the cache); one
+// whose weights are read once keeps the fast layer. Which kernel ran is read from the profile.
+TEST(CpuPluginExecute, OneRowProductsOfSharedWeightsRunOnTheReferenceKernel) {
+  const std::string path = ::testing::TempDir() + "/nnrt_cpu_shared_weights_test.tsv";
+  std::filesystem::remove(path);
+  LoadedDevice holder;
+  auto device = loadCpu(holder, {{"profile", path}});
+  ASSERT_NE(device, nullptr);
+  const std::vector<double> w = randomReals(64 * 64, -0.2, 0.2, 11), b = randomReals(64, -0.5, 0.5, 12),
+                            v = randomReals(32 * 64, -0.2, 0.2, 13), c = randomReals(32, -0.5, 0.5, 14),
+                            x = randomReals(64, -1.0, 1.0, 15);
+  TestModel m;
+  const uint32_t in = m.addInput(T::TENSOR_FLOAT32, {1, 64});
+  const uint32_t weights = m.addConstant(T::TENSOR_FLOAT32, {64, 64}, toFloats(w));
+  const uint32_t bias = m.addConstant(T::TENSOR_FLOAT32, {64}, toFloats(b));
+  const uint32_t h1 = m.addOperand(T::TENSOR_FLOAT32, {1, 64}), h2 = m.addOperand(T::TENSOR_FLOAT32, {1, 64});
+  m.addOperation(O::FULLY_CONNECTED, {in, weights, bias, m.addInt32(0)}, {h1});
+  m.addOperation(O::FULLY_CONNECTED, {h1, weights, bias, m.addInt32(1)}, {h2});
+  const uint32_t out = m.addOutput(T::TENSOR_FLOAT32, {1, 32});
+  m.addOperation(O::FULLY_CONNECTED, {h2, m.addConstant(T::TENSOR_FLOAT32, {32, 64}, toFloats(v)),
+                                      m.addConstant(T::TENSOR_FLOAT32, {32}, toFloats(c)), m.addInt32(0)},
+                 {out});
+  m.setInputsAndOutputs({in}, {out});
+  auto prepared = prepare(*device, m);
+  ASSERT_NE(prepared, nullptr);
+  TestRequest r(1, 1);
+  r.setInput(0, toFloats(x));
+  r.setOutput(0, 32 * sizeof(float));
+  auto result = prepared->execute(r.view(), false, 0, 0);
+  ASSERT_TRUE(result.has_value()) << result.error().message;
+  // The values against the same products in double precision.
+  auto layer = [](const std::vector<double>& weightsOf, const std::vector<double>& biasOf, const std::vector<double>& at,
+                  size_t units, bool relu) {
+    std::vector<double> y(units);
+    for (size_t u = 0; u < units; ++u) {
+      double sum = biasOf[u];
+      for (size_t k = 0; k < at.size(); ++k) sum += weightsOf[u * at.size() + k] * at[k];
+      y[u] = relu ? std::max(sum, 0.0) : sum;
+    }
+    return y;
+  };
+  const std::vector<double> want = layer(v, c, layer(w, b, layer(w, b, x, 64, false), 64, true), 32, false);
+  const std::vector<float> got = r.output<float>(0);
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-5) << i;
+  prepared.reset();
+
+  std::ifstream file(path);
+  std::vector<std::string> kernels;
+  for (std::string line; std::getline(file, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    std::string step, ops, kernel;
+    std::getline(fields, step, '\t');
+    std::getline(fields, ops, '\t');
+    std::getline(fields, kernel, '\t');
+    kernels.push_back(kernel);
+  }
+  ASSERT_EQ(kernels.size(), 3u);
+  EXPECT_EQ(kernels[0], "reference");
+  EXPECT_EQ(kernels[1], "reference");
+  std::filesystem::remove(path);
+  if (kernels[2] == "reference") GTEST_SKIP() << "no fast layer in this build";
+  EXPECT_EQ(kernels[2].rfind("oneDNN", 0), 0u) << kernels[2];
+}
+
 TEST(CpuPluginOpen, FastMinElementsOptionIsChecked) {
   for (const char* bad : {"-1", "lots", "", "2000000000000"}) {
     auto loaded =

@@ -23,7 +23,10 @@ void gemmBiasActivation(const float* lhs, const float* rhs, const float* bias, s
       }
     }
   });
-  if (k > 0) {
+  if (k > 0 && m == 1) {  // one row: a matrix-vector product (sgemm would pack the weights first)
+    cblas_sgemv(CblasRowMajor, CblasNoTrans, static_cast<int>(n), static_cast<int>(k), 1.0f, rhs,
+                static_cast<int>(k), lhs, 1, 1.0f, out, 1);
+  } else if (k > 0) {
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(m), static_cast<int>(n),
                 static_cast<int>(k), 1.0f, lhs, static_cast<int>(k), rhs, static_cast<int>(k), 1.0f, out,
                 static_cast<int>(n));
