@@ -12,6 +12,7 @@
 #include "plugins/cpu/kernels/elementwise.hpp"
 #include "plugins/cpu/kernels/exp_float.hpp"
 #include "plugins/cpu/kernels/fused_elementwise.hpp"
+#include "plugins/cpu/kernels/tanh_float.hpp"
 #include "plugins/cpu/kernels/math.hpp"
 #include "plugins/cpu/kernels/nonlinear.hpp"
 #include "plugins/cpu/kernels/reduce.hpp"
@@ -169,6 +170,41 @@ TEST(ExpFloat, IsWithinTwoUlpOfTheExactExponential) {
   EXPECT_EQ(expFloat(-INFINITY), 0.0f);
   EXPECT_EQ(expFloat(-200.0f), 0.0f);
   EXPECT_TRUE(std::isnan(expFloat(NAN)));
+}
+
+// tanhFloat on every 61st float32 from 0 to 10 and -0 to -10 (beyond, every float rounds to ±1),
+// against the tangent in double precision: within 2 ulp; exact at 0, ±inf and far out, NaN kept.
+TEST(TanhFloat, IsWithinTwoUlpOfTheExactTangent) {
+  auto ulpError = [](float got, double want) {
+    const float rounded = static_cast<float>(want);
+    if (rounded == got) return 0.0;
+    const float next = std::nextafter(rounded, got > rounded ? INFINITY : -INFINITY);
+    const double ulp = std::fabs(static_cast<double>(next) - static_cast<double>(rounded));
+    return std::fabs(static_cast<double>(got) - want) / ulp;
+  };
+  double worst = 0;
+  float worstAt = 0;
+  for (uint32_t sign : {0u, 0x80000000u}) {
+    for (uint32_t bits = 0; bits <= 0x41200000u; bits += 61) {  // 0 to 10
+      const uint32_t signed_ = bits | sign;
+      float x;
+      std::memcpy(&x, &signed_, sizeof x);
+      const double error = ulpError(tanhFloat(x), std::tanh(static_cast<double>(x)));
+      if (error > worst) {
+        worst = error;
+        worstAt = x;
+      }
+    }
+  }
+  std::printf("tanhFloat: worst %.3f ulp at %.9g\n", worst, worstAt);
+  EXPECT_LE(worst, 2.0) << "at " << worstAt;
+  EXPECT_EQ(tanhFloat(0.0f), 0.0f);
+  EXPECT_TRUE(std::signbit(tanhFloat(-0.0f)));
+  EXPECT_EQ(tanhFloat(INFINITY), 1.0f);
+  EXPECT_EQ(tanhFloat(-INFINITY), -1.0f);
+  EXPECT_EQ(tanhFloat(50.0f), 1.0f);
+  EXPECT_EQ(tanhFloat(-1e30f), -1.0f);
+  EXPECT_TRUE(std::isnan(tanhFloat(NAN)));
 }
 
 // Layer normalization over rows of 300 (blocks of 3 whole rows, 15 rows: the last block partial): row

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "plugins/cpu/kernels/exp_float.hpp"
+#include "plugins/cpu/kernels/tanh_float.hpp"
 #include "plugins/cpu/kernels/parallel.hpp"
 #include "plugins/cpu/kernels/quantization.hpp"
 
@@ -50,7 +51,7 @@ void logistic(const float* in, size_t count, float* out) {
 }
 
 void tanh(const float* in, size_t count, float* out) {
-  unary(in, count, out, 16, [](float x) { return std::tanh(x); });
+  unary(in, count, out, 16, [](float x) { return tanhFloat(x); });
 }
 
 void relu(const uint8_t* in, size_t count, Quant quant, uint8_t* out) {

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "plugins/cpu/kernels/exp_float.hpp"
+#include "plugins/cpu/kernels/tanh_float.hpp"
 #include "plugins/cpu/kernels/parallel.hpp"
 #include "plugins/cpu/kernels/row_mean.hpp"
 
@@ -134,7 +135,7 @@ void execute(const Instruction& in, size_t n, size_t rowLength, unsigned scalars
     case FusedOp::Logistic:
       return unary(n, a, scalars, out, [](float x) { return 1.0f / (1.0f + expFloat(-x)); });
     case FusedOp::Tanh:
-      return unary(n, a, scalars, out, [](float x) { return std::tanh(x); });
+      return unary(n, a, scalars, out, [](float x) { return tanhFloat(x); });
     case FusedOp::Clamp:
       return unary(n, a, scalars, out, [lo, hi](float x) { return std::min(std::max(x, lo), hi); });
     case FusedOp::Square:

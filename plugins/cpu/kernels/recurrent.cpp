@@ -1,5 +1,8 @@
 #include "plugins/cpu/kernels/recurrent.hpp"
 
+#include "plugins/cpu/kernels/exp_float.hpp"
+#include "plugins/cpu/kernels/tanh_float.hpp"
+
 #include <cblas.h>
 
 #include <algorithm>
@@ -21,15 +24,15 @@ float activate(RecurrentActivation act, float x) {
     case RecurrentActivation::Relu6:
       return std::clamp(x, 0.0f, 6.0f);
     case RecurrentActivation::Tanh:
-      return std::tanh(x);
+      return tanhFloat(x);
     case RecurrentActivation::Sigmoid:
-      return 1.0f / (1.0f + std::exp(-x));
+      return 1.0f / (1.0f + expFloat(-x));
   }
   return x;
 }
 
 float sigmoid(float x) {
-  return 1.0f / (1.0f + std::exp(-x));
+  return 1.0f / (1.0f + expFloat(-x));  // as LOGISTIC
 }
 
 // out[r] += sum_c matrix[r, c] * vec[c] for a [rows, cols] matrix: OpenBLAS's sgemv (the recurrent
