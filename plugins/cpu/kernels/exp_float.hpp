@@ -1,4 +1,5 @@
-// The float32 exponential of the element-wise kernels (EXP, LOGISTIC, and their fused forms).
+// The float32 exponential of the element-wise kernels (EXP, LOGISTIC, their fused forms, tanhFloat and the
+// recurrent cells' sigmoid).
 //
 // The C library's expf is a call per element that no loop vectorizes; this one is plain float and
 // integer arithmetic, so a loop over it vectorizes (AVX-512 where a kernel is compiled for it), and it
