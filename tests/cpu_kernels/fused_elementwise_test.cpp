@@ -135,14 +135,16 @@ TEST(FusedElementwise, ChainMatchesTheKernelsOneByOneBitForBit) {
 // expFloat (EXP's, LOGISTIC's and their fused forms' exponential) against exp in double precision, on
 // every 61st float32 from -104 to 89 (about 33 million values, the subnormal results included): within
 // 2 units in the last place; the special values exactly.
+// How far `got` is from the exact `want`, in units of the last place of float32 around want.
+double ulpError(float got, double want) {
+  const float rounded = static_cast<float>(want);
+  if (rounded == got) return 0.0;
+  const float next = std::nextafter(rounded, got > rounded ? INFINITY : -INFINITY);
+  const double ulp = std::fabs(static_cast<double>(next) - static_cast<double>(rounded));
+  return std::fabs(static_cast<double>(got) - want) / ulp;
+}
+
 TEST(ExpFloat, IsWithinTwoUlpOfTheExactExponential) {
-  auto ulpError = [](float got, double want) {
-    const float rounded = static_cast<float>(want);
-    if (rounded == got) return 0.0;
-    const float next = std::nextafter(rounded, got > rounded ? INFINITY : -INFINITY);
-    const double ulp = std::fabs(static_cast<double>(next) - static_cast<double>(rounded));
-    return std::fabs(static_cast<double>(got) - want) / ulp;
-  };
   double worst = 0;
   float worstAt = 0;
   auto check = [&](float x) {
@@ -175,13 +177,6 @@ TEST(ExpFloat, IsWithinTwoUlpOfTheExactExponential) {
 // tanhFloat on every 61st float32 from 0 to 10 and -0 to -10 (beyond, every float rounds to ±1),
 // against the tangent in double precision: within 2 ulp; exact at 0, ±inf and far out, NaN kept.
 TEST(TanhFloat, IsWithinTwoUlpOfTheExactTangent) {
-  auto ulpError = [](float got, double want) {
-    const float rounded = static_cast<float>(want);
-    if (rounded == got) return 0.0;
-    const float next = std::nextafter(rounded, got > rounded ? INFINITY : -INFINITY);
-    const double ulp = std::fabs(static_cast<double>(next) - static_cast<double>(rounded));
-    return std::fabs(static_cast<double>(got) - want) / ulp;
-  };
   double worst = 0;
   float worstAt = 0;
   for (uint32_t sign : {0u, 0x80000000u}) {
