@@ -1,39 +1,21 @@
 #include "plugins/cpu/kernels/recurrent.hpp"
 
-#include "plugins/cpu/kernels/exp_float.hpp"
-#include "plugins/cpu/kernels/tanh_float.hpp"
-
 #include <cblas.h>
 
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
+#include "plugins/cpu/kernels/exp_float.hpp"
+#include "plugins/cpu/kernels/tanh_float.hpp"
+
 namespace nnrt::cpu {
 
 namespace {
 
-float activate(RecurrentActivation act, float x) {
-  switch (act) {
-    case RecurrentActivation::None:
-      return x;
-    case RecurrentActivation::Relu:
-      return std::max(x, 0.0f);
-    case RecurrentActivation::Relu1:
-      return std::clamp(x, -1.0f, 1.0f);
-    case RecurrentActivation::Relu6:
-      return std::clamp(x, 0.0f, 6.0f);
-    case RecurrentActivation::Tanh:
-      return tanhFloat(x);
-    case RecurrentActivation::Sigmoid:
-      return 1.0f / (1.0f + expFloat(-x));
-  }
-  return x;
-}
-
-// x[i] = sigmoid(x[i]) (as LOGISTIC), and x[i] = activate(act, x[i]), over n values: the choice made once outside
-// the loop, so that the loop vectorizes (compiled for AVX-512 and AVX2 as well as the baseline; the
-// same bits on each, as the kernels are built without contracted multiply-adds).
+// x[i] = sigmoid(x[i]) (as LOGISTIC), and x[i] = act(x[i]), over n values: the function chosen once
+// outside the loop, so that the loop vectorizes (compiled for AVX-512 and AVX2 as well as the
+// baseline; the same bits on each, as the kernels are built without contracted multiply-adds).
 __attribute__((target_clones("avx512f", "avx2", "default")))
 void sigmoidAll(float* x, size_t n) {
   for (size_t i = 0; i < n; ++i)
@@ -71,7 +53,7 @@ void matVecAccumulate(const float* matrix, size_t rows, size_t cols, const float
               static_cast<int>(cols), vec, 1, 1.0f, out, 1);
 }
 
-// The gates of lstm() in its scratch order (the input gate only without CIFG): input weights and bias.
+// The gates of lstm() in its scratch order (the input gate only without CIFG): their weights and bias.
 struct LstmGate {
   const float* inputWeights;
   const float* recurrentWeights;
@@ -125,8 +107,7 @@ void rnn(const float* input, const float* weights, const float* recurrentWeights
     std::copy(bias, bias + numUnits, out);
     matVecAccumulate(weights, numUnits, inputSize, input + b * inputSize, out);
     matVecAccumulate(recurrentWeights, numUnits, numUnits, hiddenIn + b * numUnits, out);
-    for (size_t u = 0; u < numUnits; ++u)
-      out[u] = activate(act, out[u]);
+    activateAll(act, out, numUnits);
   }
   std::copy(output, output + batch * numUnits, hiddenOut);
 }
@@ -158,12 +139,14 @@ void svdf(const float* input, const float* weightsFeature, const float* weightsT
       if (mem >= 2) s[mem - 2] = activation;
       if (mem >= 1) s[mem - 1] = 0.0f;
     }
+    float* out = output + b * numUnits;
     for (size_t u = 0; u < numUnits; ++u) {
       float sum = bias != nullptr ? bias[u] : 0.0f;
       for (size_t r = 0; r < d.rank; ++r)
         sum += filterSums[u * d.rank + r];
-      output[b * numUnits + u] = activate(act, sum);
+      out[u] = sum;
     }
+    activateAll(act, out, numUnits);
   }
 }
 
@@ -196,6 +179,8 @@ void lstm(const float* input, const LstmWeights& w, const LstmDims& d, const flo
   const bool layerNorm_ = w.outputLayerNorm != nullptr;
   const size_t gates = cifg ? 3 : 4;
   std::vector<float> hidden(n);
+  LstmGate parts[4];
+  lstmGates(w, parts);
   const float* stacked = stackedRecurrentWeights(w, d);
   // Before layer normalization the gates start from 0, else from their biases.
   auto start = [&](float* gate, const float* bias) {
@@ -222,17 +207,14 @@ void lstm(const float* input, const LstmWeights& w, const LstmDims& d, const flo
       const float* given = inputPreactivations + b * n * gates;
       std::copy(given, given + n * gates, row);
     }
-    auto preActivation = [&](float* gate, const float* wx, const float* wh, const float* bias) {
+    for (size_t g = 0; g < gates; ++g) {
+      float* gate = row + g * n;
       if (inputPreactivations == nullptr) {
-        start(gate, bias);
-        matVecAccumulate(wx, n, d.inputSize, x, gate);
+        start(gate, parts[g].bias);
+        matVecAccumulate(parts[g].inputWeights, n, d.inputSize, x, gate);
       }
-      if (stacked == nullptr) matVecAccumulate(wh, n, d.outputSize, h, gate);
-    };
-    if (!cifg) preActivation(inputGate, w.inputToInput, w.recurrentToInput, w.inputGateBias);
-    preActivation(forgetGate, w.inputToForget, w.recurrentToForget, w.forgetGateBias);
-    preActivation(cellGate, w.inputToCell, w.recurrentToCell, w.cellBias);
-    preActivation(outputGate, w.inputToOutput, w.recurrentToOutput, w.outputGateBias);
+      if (stacked == nullptr) matVecAccumulate(parts[g].recurrentWeights, n, d.outputSize, h, gate);
+    }
     if (stacked != nullptr) matVecAccumulate(stacked, n * gates, d.outputSize, h, row);
 
     // Input and forget gates (peepholes on the previous cell state).
