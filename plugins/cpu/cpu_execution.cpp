@@ -115,10 +115,7 @@ class CpuExecution {
       NNRT_RETURN_IF_ERROR(step.fused ? runFused(step) : runStep(step));
       if (profile != nullptr) stepNs[i] = driver::monotonicNs() - start;
     }
-    if (profile != nullptr) {
-      std::lock_guard guard(profile->mutex);
-      for (size_t i = 0; i < stepNs.size(); ++i) profile->stepNs[i].push_back(stepNs[i]);
-    }
+    if (profile != nullptr) profile->record(stepNs);
     return {};
   }
 

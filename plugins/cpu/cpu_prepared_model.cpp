@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
-#include <numeric>
 #include <string>
 
 #include "nnrt/driver/ops/operand_types.hpp"
@@ -69,7 +68,8 @@ Result<std::unique_ptr<CpuPreparedModel>> CpuPreparedModel::create(const driver:
   if (!profilePath.empty()) {
     prepared->profile_ = std::make_unique<Profile>();
     prepared->profile_->path = std::move(profilePath);
-    prepared->profile_->stepNs.resize(prepared->steps_.size());
+    prepared->profile_->totalNs.resize(prepared->steps_.size());
+    prepared->profile_->recentNs.resize(prepared->steps_.size());
   }
   return prepared;
 }
@@ -78,8 +78,22 @@ CpuPreparedModel::~CpuPreparedModel() {
   if (profile_ != nullptr) writeProfile();
 }
 
+void CpuPreparedModel::Profile::record(const std::vector<uint64_t>& stepNs) {
+  std::lock_guard guard(mutex);
+  const size_t slot = executions % kKept;
+  for (size_t i = 0; i < stepNs.size(); ++i) {
+    totalNs[i] += stepNs[i];
+    if (recentNs[i].size() < kKept) {
+      recentNs[i].push_back(stepNs[i]);
+    } else {
+      recentNs[i][slot] = stepNs[i];
+    }
+  }
+  ++executions;
+}
+
 void CpuPreparedModel::writeProfile() const {
-  const size_t executions = profile_->stepNs.empty() ? 0 : profile_->stepNs[0].size();
+  const uint64_t executions = profile_->executions;
   if (executions == 0) return;
   struct Line {
     std::string operations, kernel;
@@ -89,11 +103,11 @@ void CpuPreparedModel::writeProfile() const {
   double total = 0;
   for (size_t i = 0; i < steps_.size(); ++i) {
     const Step& step = steps_[i];
-    std::vector<uint64_t> ns = profile_->stepNs[i];
-    std::sort(ns.begin(), ns.end());
+    std::vector<uint64_t> ns = profile_->recentNs[i];
+    std::nth_element(ns.begin(), ns.begin() + static_cast<std::ptrdiff_t>(ns.size() / 2), ns.end());
     Line line;
     line.medianUs = static_cast<double>(ns[ns.size() / 2]) / 1000.0;
-    line.meanUs = static_cast<double>(std::accumulate(ns.begin(), ns.end(), uint64_t{0})) / 1000.0 / ns.size();
+    line.meanUs = static_cast<double>(profile_->totalNs[i]) / 1000.0 / static_cast<double>(executions);
     total += line.medianUs;
     if (step.fused != nullptr) {
       line.operations = std::to_string(step.index) + "-" + std::to_string(step.fused->members.back().index);

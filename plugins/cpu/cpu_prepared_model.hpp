@@ -106,14 +106,21 @@ class CpuPreparedModel : public driver::PreparedModel {
   void fuseElementwiseSteps();
   void planTemporaries();
 
-  // The device option `profile`: each step's time in every execution that ran all of them.
+  // The device option `profile`: the step times of the executions that ran every step, in bounded
+  // memory (a long-running application keeps its profile on): their sum over all executions, and the
+  // last kKept executions' times for the medians.
   struct Profile {
+    static constexpr size_t kKept = 4096;
     std::string path;
     std::mutex mutex;
-    std::vector<std::vector<uint64_t>> stepNs;  // [step][execution]
+    uint64_t executions = 0;
+    std::vector<uint64_t> totalNs;                // [step]
+    std::vector<std::vector<uint64_t>> recentNs;  // [step][execution % kKept]
+    void record(const std::vector<uint64_t>& stepNs);
   };
-  // Appends to profile_->path one line per step (its operations, the kernel that ran, the median and
-  // mean time over the executions) under a header line; nothing when no execution completed.
+  // Appends to profile_->path one line per step (its operations, the kernel that ran, the median over
+  // the last Profile::kKept executions and the mean over all) under a header line; nothing when no
+  // execution completed.
   void writeProfile() const;
 
   std::vector<OperandInfo> operands_;
