@@ -1,6 +1,8 @@
 // ONNX element-wise operators -> NNAPI: the binary and unary operations (constant operands folded at load
 // time), Sum/Max/Min, Clip, Pow, Div, Reciprocal, Mean, Where, the trigonometric functions and their
 // inverses, Mod, Round, Ceil, IsNaN, IsInf and Sign.
+#include <utility>
+
 #include "onnx/operators_common.hpp"
 
 namespace nnrt::onnxfront {
@@ -676,11 +678,19 @@ Result<uint32_t> atanOf(GraphBuilder& b, uint32_t in, const Dims& dims) {
   return withSignOf(b, in, magnitude, dims);
 }
 
-Result<uint32_t> asinOf(GraphBuilder& b, uint32_t in, const Dims& dims) {
+// 1 - x and 1 + x, for asin and acos.
+Result<std::pair<uint32_t, uint32_t>> oneMinusAndPlus(GraphBuilder& b, uint32_t in, const Dims& dims) {
   const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32;
   NNRT_ASSIGN_OR_RETURN(uint32_t one, b.constFloats({1.0f}));
   NNRT_ASSIGN_OR_RETURN(uint32_t below, arithmetic(b, ANEURALNETWORKS_SUB, one, in, f32, dims));
   NNRT_ASSIGN_OR_RETURN(uint32_t above, arithmetic(b, ANEURALNETWORKS_ADD, one, in, f32, dims));
+  return std::pair{below, above};
+}
+
+Result<uint32_t> asinOf(GraphBuilder& b, uint32_t in, const Dims& dims) {
+  const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32;
+  NNRT_ASSIGN_OR_RETURN(const auto sides, oneMinusAndPlus(b, in, dims));
+  const auto [below, above] = sides;
   NNRT_ASSIGN_OR_RETURN(uint32_t product, arithmetic(b, ANEURALNETWORKS_MUL, below, above, f32, dims));
   NNRT_ASSIGN_OR_RETURN(uint32_t cosine, apply(b, ANEURALNETWORKS_SQRT, {product}, f32, dims));
   NNRT_ASSIGN_OR_RETURN(uint32_t tangent, arithmetic(b, ANEURALNETWORKS_DIV, in, cosine, f32, dims));
@@ -689,9 +699,8 @@ Result<uint32_t> asinOf(GraphBuilder& b, uint32_t in, const Dims& dims) {
 
 Result<uint32_t> acosOf(GraphBuilder& b, uint32_t in, const Dims& dims) {
   const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32;
-  NNRT_ASSIGN_OR_RETURN(uint32_t one, b.constFloats({1.0f}));
-  NNRT_ASSIGN_OR_RETURN(uint32_t below, arithmetic(b, ANEURALNETWORKS_SUB, one, in, f32, dims));
-  NNRT_ASSIGN_OR_RETURN(uint32_t above, arithmetic(b, ANEURALNETWORKS_ADD, one, in, f32, dims));
+  NNRT_ASSIGN_OR_RETURN(const auto sides, oneMinusAndPlus(b, in, dims));
+  const auto [below, above] = sides;
   NNRT_ASSIGN_OR_RETURN(uint32_t ratio, arithmetic(b, ANEURALNETWORKS_DIV, below, above, f32, dims));
   NNRT_ASSIGN_OR_RETURN(uint32_t tangent, apply(b, ANEURALNETWORKS_SQRT, {ratio}, f32, dims));
   NNRT_ASSIGN_OR_RETURN(uint32_t halfAngle, atanOf(b, tangent, dims));

@@ -687,7 +687,8 @@ class Layer final : public FastLayer {
     const size_t count = op.inputs.size() - 1;  // the last input is the axis
     // Many small pieces (an unrolled recurrence's outputs, one per step): oneDNN 2.6's concat took
     // 370-400 us for 64 pieces of 512 floats, the reference kernel's copies 12-17 us.
-    if (count > kMaxConcatInputs) return refuse("more than 8 inputs: the reference kernel's copies are faster");
+    if (count > kMaxConcatInputs)
+      return refuse("more than " + std::to_string(kMaxConcatInputs) + " inputs: the reference kernel's copies are faster");
     std::vector<dnnl::memory::desc> sources;
     std::vector<Bound> bound;
     for (size_t i = 0; i < count; ++i) {
