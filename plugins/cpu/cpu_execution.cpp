@@ -261,11 +261,14 @@ class CpuExecution {
     }
     if (step.kernel->shapesFromData) return runPlacingKernel(step, inputs, outputs, *params);
 
+    // SLICE, SPLIT with their prepared shapes: the outputs point into input 0 (Step::viewOffsets).
+    const bool views = !step.viewOffsets.empty() && params == &step.params;
     std::vector<void*> outputData(step.outputs.size());
     for (size_t k = 0; k < step.outputs.size(); ++k) {
-      NNRT_ASSIGN_OR_RETURN(outputData[k], placeOutput(step, k, (*shapes)[k], inputs[0]));
+      NNRT_ASSIGN_OR_RETURN(outputData[k], placeOutput(step, k, (*shapes)[k], inputs[0], views ? step.viewOffsets[k] : -1));
       outputs[k].dims = values_[step.outputs[k]].dims;
     }
+    if (views) return {};
     const ops::OpArgs op{step.type, inputs, outputs, model_.relaxed_};
     const KernelCall call{op, outputData, *params, arena_};
     // A step chained to its producer (FastLayer::chain) reads the layer's own layout: its fast
@@ -314,8 +317,11 @@ class CpuExecution {
   }
 
   // Records output k's runtime shape and decides where its bytes go: the request's buffer for a
-  // model output that fits, input 0's bytes for a temporary that merely re-labels them, else the arena.
-  Result<void*> placeOutput(const Step& step, size_t k, const ops::Shape& shape, const ops::Arg& input0) {
+  // model output that fits, input 0's bytes for a temporary that merely re-labels them (RESHAPE,
+  // SQUEEZE) or a run of them `viewOffset` bytes in (>= 0: Step::viewOffsets), its planned place,
+  // else the arena.
+  Result<void*> placeOutput(const Step& step, size_t k, const ops::Shape& shape, const ops::Arg& input0,
+                            int64_t viewOffset = -1) {
     const uint32_t index = step.outputs[k];
     const auto& info = model_.operands_[index];
     Value& v = values_[index];
@@ -341,6 +347,8 @@ class CpuExecution {
       }
     } else if (step.kernel->outputIsInput0 && k == 0) {
       data = const_cast<void*>(input0.data);  // never written: the kernel's copy is a no-op
+    } else if (viewOffset >= 0) {
+      data = const_cast<std::byte*>(static_cast<const std::byte*>(input0.data) + viewOffset);  // never written
     }
     if (data == nullptr && planned_ != nullptr && model_.plannedOffset_[index] >= 0 && *bytes <= model_.plannedSize_[index])
       data = planned_ + model_.plannedOffset_[index];

@@ -46,6 +46,56 @@ bool sharedWeightsRow(const ops::OpArgs& op, const OpParams& params, const std::
   return fc != nullptr && fc->batchSize == 1 && weightsOperand < readers.size() && readers[weightsOperand] > 1;
 }
 
+// SLICE and SPLIT outputs that are contiguous runs of input 0's bytes (unit dimensions, then one cut
+// dimension, then whole ones: a row of a time-major sequence, a half of a [1, 2H] gate pair): the
+// byte offset of each output in input 0, so that the outputs can point into their input instead of
+// being copied (CpuExecution::placeOutput). Empty when any output is not such a run or is a model
+// output (the request's buffer must be written), or the operation is another.
+std::vector<int64_t> viewOffsets(const ops::OpArgs& op, const std::vector<ops::Shape>& outputShapes,
+                                 const std::vector<bool>& modelOutputs) {
+  using T = driver::OperationType;
+  const bool slice = op.type == static_cast<int32_t>(T::SLICE), split = op.type == static_cast<int32_t>(T::SPLIT);
+  if ((!slice && !split) || op.inputs.size() < 2 || op.inputs[1].data == nullptr ||
+      outputShapes.size() != modelOutputs.size())
+    return {};
+  const auto dims = op.inputs[0].dims;
+  const size_t rank = dims.size(), element = ops::elementSize(op.inputs[0].type);
+  // The offset of the block `size` starting at `begin`, or -1 when its bytes are not one run.
+  auto runOffset = [&](const std::vector<int64_t>& begin, const ops::Shape& size) -> int64_t {
+    if (size.size() != rank) return -1;
+    size_t cut = 0;
+    while (cut < rank && size[cut] == 1) ++cut;
+    for (size_t d = cut + 1; d < rank; ++d)
+      if (size[d] != dims[d] || begin[d] != 0) return -1;
+    int64_t offset = 0, stride = static_cast<int64_t>(element);
+    for (size_t d = rank; d-- > 0;) {
+      offset += begin[d] * stride;
+      stride *= dims[d];
+    }
+    return offset;
+  };
+  std::vector<int64_t> offsets;
+  std::vector<int64_t> begin(rank, 0);
+  if (slice) {
+    const auto given = op.inputs[1].values<int32_t>();
+    if (given.size() != rank) return {};
+    begin.assign(given.begin(), given.end());
+    offsets.push_back(runOffset(begin, outputShapes[0]));
+  } else {
+    const auto axisValue = op.inputs[1].values<int32_t>();
+    if (axisValue.size() != 1) return {};
+    const int64_t axis = axisValue[0] < 0 ? axisValue[0] + static_cast<int64_t>(rank) : axisValue[0];
+    if (axis < 0 || axis >= static_cast<int64_t>(rank)) return {};
+    for (const ops::Shape& shape : outputShapes) {
+      offsets.push_back(runOffset(begin, shape));
+      if (shape.size() == rank) begin[axis] += shape[axis];
+    }
+  }
+  for (size_t k = 0; k < offsets.size(); ++k)
+    if (offsets[k] < 0 || modelOutputs[k]) return {};
+  return offsets;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<CpuPreparedModel>> CpuPreparedModel::create(const driver::Model& model,
@@ -264,6 +314,11 @@ Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
               anchored |= operation.type != static_cast<int32_t>(driver::OperationType::CONCATENATION);
             }
           }
+          if (step.fast == nullptr) {
+            std::vector<bool> modelOutputs;
+            for (uint32_t out : step.outputs) modelOutputs.push_back(operands_[out].modelOutput >= 0);
+            step.viewOffsets = viewOffsets(args, step.outputShapes, modelOutputs);
+          }
         }
       }
     }
@@ -336,7 +391,8 @@ void CpuPreparedModel::planTemporaries() {
   auto write = [&](const Step& step, size_t k, int64_t s) {
     const uint32_t out = step.outputs[k];
     if (!isTemporary(out)) return;
-    if (step.kernel->outputIsInput0 && k == 0) {  // placeOutput points it at input 0's bytes
+    // placeOutput points it at input 0's bytes
+    if ((step.kernel->outputIsInput0 && k == 0) || !step.viewOffsets.empty()) {
       root[out] = root[step.inputs[0]];
       return;
     }

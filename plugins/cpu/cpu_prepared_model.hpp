@@ -77,6 +77,9 @@ class CpuPreparedModel : public driver::PreparedModel {
     bool isStatic = false;
     std::vector<ops::Shape> outputShapes;
     OpParams params;
+    // SLICE, SPLIT: with those shapes, output k is the run of input 0's bytes at viewOffsets[k]
+    // (viewOffsets in the .cpp); empty when the outputs are copied.
+    std::vector<int64_t> viewOffsets;
     // The fast layer's kernel for those shapes and parameters (null: the reference kernel runs).
     std::unique_ptr<FastKernel> fast;
     // Input 0 is written by a fast kernel in the layer's own layout (FastLayer::chain): this step's

@@ -521,6 +521,68 @@ TEST(CpuPluginExecute, PlannedTemporariesDoNotOverwriteLiveOnes) {
   }
 }
 
+// SLICE and SPLIT outputs that are runs of their input's bytes point into it (Step::viewOffsets): the
+// input then lives as long as they do, so t3 = x * x must not take t1's place while the row s0 and the
+// SPLIT's rows are still to be read. A column slice (not one run) and a slice the request receives are
+// copied. By hand, x[i][j] = 8i + j, t1 = 2x: out0 = t1[1] + x², out1 = t1's rows reversed, out2 =
+// columns 2..4 of t1, out3 = rows 2..3 of t1.
+TEST(CpuPluginExecute, SlicesThatAreRunsOfTheirInputPointIntoIt) {
+  TestModel m;
+  const uint32_t x = m.addInput(T::TENSOR_FLOAT32, {4, 8});
+  const uint32_t t1 = m.addOperand(T::TENSOR_FLOAT32, {4, 8});
+  m.addOperation(O::ADD, {x, x, m.addInt32(0)}, {t1});
+  const uint32_t out2 = m.addOutput(T::TENSOR_FLOAT32, {4, 3});
+  m.addOperation(O::SLICE, {t1, m.addInt32Tensor({0, 2}), m.addInt32Tensor({4, 3})}, {out2});
+  const uint32_t out3 = m.addOutput(T::TENSOR_FLOAT32, {2, 8});
+  m.addOperation(O::SLICE, {t1, m.addInt32Tensor({2, 0}), m.addInt32Tensor({2, 8})}, {out3});
+  const uint32_t s0 = m.addOperand(T::TENSOR_FLOAT32, {1, 8});
+  m.addOperation(O::SLICE, {t1, m.addInt32Tensor({1, 0}), m.addInt32Tensor({1, -1})}, {s0});
+  std::vector<uint32_t> rows;
+  for (int r = 0; r < 4; ++r) rows.push_back(m.addOperand(T::TENSOR_FLOAT32, {1, 8}));
+  m.addOperation(O::SPLIT, {t1, m.addInt32(0), m.addInt32(4)}, rows);
+  const uint32_t t3 = m.addOperand(T::TENSOR_FLOAT32, {4, 8});
+  m.addOperation(O::MUL, {x, x, m.addInt32(0)}, {t3});
+  const uint32_t t4 = m.addOperand(T::TENSOR_FLOAT32, {4, 8});
+  m.addOperation(O::RELU, {t3}, {t4});
+  const uint32_t out0 = m.addOutput(T::TENSOR_FLOAT32, {4, 8});
+  m.addOperation(O::ADD, {s0, t4, m.addInt32(0)}, {out0});
+  const uint32_t out1 = m.addOutput(T::TENSOR_FLOAT32, {4, 8});
+  m.addOperation(O::CONCATENATION, {rows[3], rows[2], rows[1], rows[0], m.addInt32(0)}, {out1});
+  m.setInputsAndOutputs({x}, {out0, out1, out2, out3});
+  std::vector<float> input(32), expected0(32), expected1(32), expected2, expected3;
+  for (int i = 0; i < 4; ++i) {
+    for (int j = 0; j < 8; ++j) {
+      const int v = 8 * i + j;
+      input[v] = static_cast<float>(v);
+      expected0[v] = static_cast<float>(2 * (8 + j) + v * v);
+      expected1[v] = static_cast<float>(2 * (8 * (3 - i) + j));
+      if (j >= 2 && j < 5) expected2.push_back(static_cast<float>(2 * v));
+      if (i >= 2) expected3.push_back(static_cast<float>(2 * v));
+    }
+  }
+  for (const char* fusion : {"off", "on"}) {
+    LoadedDevice holder;
+    auto device = loadCpu(holder, {{"fusion", fusion}});
+    ASSERT_NE(device, nullptr);
+    auto prepared = prepare(*device, m);
+    ASSERT_NE(prepared, nullptr);
+    for (int repeat = 0; repeat < 2; ++repeat) {
+      TestRequest r(1, 4);
+      r.setInput(0, input);
+      r.setOutput(0, 32 * sizeof(float));
+      r.setOutput(1, 32 * sizeof(float));
+      r.setOutput(2, 12 * sizeof(float));
+      r.setOutput(3, 16 * sizeof(float));
+      auto result = prepared->execute(r.view(), false, 0, 0);
+      ASSERT_TRUE(result.has_value()) << result.error().message;
+      EXPECT_EQ(r.output<float>(0), expected0) << "fusion " << fusion;
+      EXPECT_EQ(r.output<float>(1), expected1) << "fusion " << fusion;
+      EXPECT_EQ(r.output<float>(2), expected2) << "fusion " << fusion;
+      EXPECT_EQ(r.output<float>(3), expected3) << "fusion " << fusion;
+    }
+  }
+}
+
 TEST(CpuPluginExecute, RefusesRequestsThatDoNotFitTheModel) {
   LoadedDevice holder;
   auto device = loadCpu(holder);
