@@ -1,8 +1,8 @@
 """A one-layer LSTM and a one-layer GRU over 64 time steps (input 256, hidden 512, batch 1, float32, random weights) as
 ONNX models, for nnrt's ONNX front end (`nnrt run lstm.onnx`: one UNIDIRECTIONAL_SEQUENCE_LSTM; `nnrt run gru.onnx`:
 the GRU unrolled step by step) against ONNX Runtime on the same files: the shape of a speech or text encoder's
-recurrent layer. Writes OUTDIR/lstm.onnx, OUTDIR/lstm.f32, OUTDIR/gru.onnx and OUTDIR/gru.f32 (the inputs, [64, 1, 256]
-time-major). Usage: /usr/bin/python3 bench/peer/lstm_pair.py OUTDIR"""
+recurrent layer. Writes OUTDIR/lstm.onnx, OUTDIR/gru.onnx, OUTDIR/grulbr.onnx (the GRU with linear_before_reset, as
+PyTorch exports it) and each one's inputs ([64, 1, 256], time-major) as OUTDIR/<name>.f32. Usage: /usr/bin/python3 bench/peer/lstm_pair.py OUTDIR"""
 import sys
 import numpy as np
 import onnx
@@ -12,14 +12,14 @@ OUT = sys.argv[1] if len(sys.argv) > 1 else "."
 seq, batch, inputs, hidden = 64, 1, 256, 512
 
 
-def write(op, gates, seed):
+def write(op, gates, seed, name=None, **attributes):
     rng = np.random.default_rng(seed)
     weights = [
         numpy_helper.from_array((rng.standard_normal((1, gates * hidden, inputs)) / np.sqrt(inputs)).astype(np.float32), "W"),
         numpy_helper.from_array((rng.standard_normal((1, gates * hidden, hidden)) / np.sqrt(hidden)).astype(np.float32), "R"),
         numpy_helper.from_array((rng.standard_normal((1, 2 * gates * hidden)) * 0.1).astype(np.float32), "B")]
-    node = helper.make_node(op, ["x", "W", "R", "B"], ["Y", "Y_h"], hidden_size=hidden)
-    name = op.lower()
+    node = helper.make_node(op, ["x", "W", "R", "B"], ["Y", "Y_h"], hidden_size=hidden, **attributes)
+    name = name or op.lower()
     graph = helper.make_graph([node], name, [helper.make_tensor_value_info("x", TensorProto.FLOAT, [seq, batch, inputs])],
                               [helper.make_tensor_value_info("Y_h", TensorProto.FLOAT, [1, batch, hidden])], weights)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 14)])
@@ -31,3 +31,4 @@ def write(op, gates, seed):
 
 write("LSTM", 4, 5)
 write("GRU", 3, 5)
+write("GRU", 3, 5, "grulbr", linear_before_reset=1)  # as PyTorch's nn.GRU exports it
