@@ -178,7 +178,6 @@ void lstm(const float* input, const LstmWeights& w, const LstmDims& d, const flo
   const bool peephole = w.cellToOutput != nullptr;
   const bool layerNorm_ = w.outputLayerNorm != nullptr;
   const size_t gates = cifg ? 3 : 4;
-  std::vector<float> hidden(n);
   LstmGate parts[4];
   lstmGates(w, parts);
   const float* stacked = stackedRecurrentWeights(w, d);
@@ -250,8 +249,9 @@ void lstm(const float* input, const LstmWeights& w, const LstmDims& d, const flo
     }
     if (layerNorm_) layerNorm(outputGate, n, w.outputLayerNorm, w.outputGateBias);
     sigmoidAll(outputGate, n);
-    std::copy(cOut, cOut + n, hidden.begin());
-    activateAll(act, hidden.data(), n);
+    float* hidden = cellGate;  // the candidate is used up: its place holds the hidden values
+    std::copy(cOut, cOut + n, hidden);
+    activateAll(act, hidden, n);
     for (size_t i = 0; i < n; ++i)
       hidden[i] = outputGate[i] * hidden[i];
 
@@ -262,13 +262,13 @@ void lstm(const float* input, const LstmWeights& w, const LstmDims& d, const flo
       } else {
         std::fill(out, out + d.outputSize, 0.0f);
       }
-      matVecAccumulate(w.projectionWeights, d.outputSize, n, hidden.data(), out);
+      matVecAccumulate(w.projectionWeights, d.outputSize, n, hidden, out);
       if (projClip > 0.0f) {
         for (size_t i = 0; i < d.outputSize; ++i)
           out[i] = std::clamp(out[i], -projClip, projClip);
       }
     } else {
-      std::copy(hidden.begin(), hidden.begin() + static_cast<std::ptrdiff_t>(d.outputSize), out);
+      std::copy(hidden, hidden + d.outputSize, out);
     }
     std::copy(out, out + d.outputSize, outputStateOut + b * d.outputSize);
   }
