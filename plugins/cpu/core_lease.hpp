@@ -5,50 +5,107 @@
 // oneDNN on an OpenMP team of `threads` threads and holds the lease whole, from its first operation
 // to its last. So at any moment either oneTBB or one OpenMP team computes, never both.
 //
-// Exclusive holders are combined: an execution queues itself; the first thread to find the cores
-// free becomes the runner and runs every queued execution, its own and those queued meanwhile, back
-// to back on its own (warm) OpenMP team, then releases the cores; the others sleep until theirs has
-// run. A lone execution runs on its own thread with no hand-off. Taking the lease per kernel
-// instead woke a different thread's team for every kernel and let the waiting executions' own
-// work preempt the team: 8 concurrent executions gave 45-80% of the throughput of one. Queued
-// executions keep new shared holders out, so a stream of small ones cannot starve them.
+// Exclusive work runs on the lease's own thread, the only thread of the process that starts OpenMP
+// teams (every cpu device shares one lease): an execution queues itself and sleeps until the runner thread has run it, back to back
+// with the others queued meanwhile, on one warm team. One thread matters because libgomp counts
+// the threads of every team it ever started: once they outnumber the cores (two application
+// threads that each ran oneDNN), every team's threads spin 100 polls instead of GOMP_SPINCOUNT
+// before sleeping, and a team then sleeps between layers (the MLP 1.6x slower, for good: the
+// teams live as long as their threads). Earlier, the first waiting caller became the runner:
+// 8 concurrent executions gave 0.6 of the throughput of one on the MLP. Taking the lease per
+// kernel (45-80%) was worse still. Queued executions keep new shared holders out, so a stream of
+// small ones cannot starve them.
 #pragma once
 
+#include <atomic>
+#include <chrono>
+#include <cstdint>
 #include <condition_variable>
 #include <deque>
+#include <exception>
+#include <memory>
 #include <mutex>
+#include <optional>
+#include <thread>
+
+#include <linux/futex.h>
+#include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 namespace nnrt::cpu {
 
 class CoreLease {
  public:
-  // Work that needs every core: `run` is called once, on some thread holding the whole lease.
+  // Work that needs every core: `run` is called once, on the runner thread, holding the whole lease.
+  // It must not throw.
   struct Job {
     void (*run)(void* context) = nullptr;
     void* context = nullptr;
-    bool done = false;
-    std::condition_variable wake;  // done, or this job may start running the queue
+    std::atomic<uint32_t> done{0};  // 1 once it has run; the caller sleeps on it (a futex)
   };
 
-  // Runs `job` with every core; returns once it has run (on this thread or on the runner's).
+  CoreLease() = default;
+  CoreLease(const CoreLease&) = delete;
+  CoreLease& operator=(const CoreLease&) = delete;
+  ~CoreLease() {
+    {
+      std::lock_guard guard(mutex_);
+      stopping_ = true;
+    }
+    work_.notify_all();
+    // Never the runner itself: every job's owner holds the lease (its prepared model) until its job
+    // is done, so the last owner lets go on another thread.
+    if (runner_.joinable()) runner_.join();
+  }
+
+  // The lease every cpu device of the process shares (a new one once all have gone): they share
+  // the cores, and one runner thread keeps one OpenMP team for all of them.
+  static std::shared_ptr<CoreLease> ofProcess() {
+    static std::mutex mutex;
+    static std::weak_ptr<CoreLease> current;
+    std::lock_guard guard(mutex);
+    std::shared_ptr<CoreLease> lease = current.lock();
+    if (lease == nullptr) {
+      lease = std::make_shared<CoreLease>();
+      current = lease;
+    }
+    return lease;
+  }
+
+  // Runs `job` with every core, on the lease's runner thread; returns once it has run.
   void runExclusive(Job& job) {
     std::unique_lock guard(mutex_);
+    if (!runner_.joinable()) runner_ = std::thread([this] { serve(); });
     queue_.push_back(&job);
-    job.wake.wait(guard, [&] { return job.done || (!running_ && shared_ == 0 && queue_.front() == &job); });
-    if (job.done) return;
-    running_ = true;
-    while (!queue_.empty()) {
-      Job* next = queue_.front();
-      queue_.pop_front();
-      guard.unlock();
-      next->run(next->context);
-      guard.lock();
-      next->done = true;
-      if (next != &job) next->wake.notify_one();
-    }
-    running_ = false;
+    queued_.store(true, std::memory_order_release);
+    if (!running_ && shared_ == 0) work_.notify_one();
     guard.unlock();
-    sharedMayEnter_.notify_all();
+    while (job.done.load(std::memory_order_acquire) == 0) futex(&job.done, FUTEX_WAIT_PRIVATE, 0);
+  }
+
+  // Calls `work()` (returning a value) the same way and returns its result; what it throws is
+  // thrown here.
+  template <class Work>
+  auto runExclusive(Work&& work) -> decltype(work()) {
+    struct Context {
+      Work& work;
+      std::optional<decltype(work())> result;
+      std::exception_ptr thrown;
+    } context{work, {}, {}};
+    Job job;
+    job.context = &context;
+    job.run = [](void* p) {
+      auto& c = *static_cast<Context*>(p);
+      try {
+        c.result.emplace(c.work());
+      } catch (...) {
+        c.thrown = std::current_exception();
+      }
+    };
+    runExclusive(job);
+    if (context.thrown) std::rethrow_exception(context.thrown);
+    return std::move(*context.result);
   }
 
   // Shared (std::shared_lock): one reference kernel, which oneTBB's arena already bounds.
@@ -59,15 +116,59 @@ class CoreLease {
   }
   void unlock_shared() {
     std::lock_guard guard(mutex_);
-    if (--shared_ == 0 && !queue_.empty()) queue_.front()->wake.notify_one();  // it runs the queue
+    if (--shared_ == 0 && !queue_.empty()) work_.notify_one();  // the runner runs the queue
   }
 
  private:
+  // How long the runner polls for more work before it sleeps: a caller that runs executions back to
+  // back queues its next one about 10 us after its last one ended (its own wake-up included), and a
+  // sleeping runner costs another wake-up.
+  static constexpr std::chrono::microseconds kLinger{50};
+
+  static void futex(std::atomic<uint32_t>* word, int op, uint32_t value) {
+    static_assert(sizeof(std::atomic<uint32_t>) == sizeof(uint32_t));
+    syscall(SYS_futex, reinterpret_cast<uint32_t*>(word), op, value, nullptr, nullptr, 0);
+  }
+
+  void serve() {
+    std::unique_lock guard(mutex_);
+    for (;;) {
+      work_.wait(guard, [this] { return stopping_ || (!queue_.empty() && shared_ == 0); });
+      if (queue_.empty()) return;  // stopping, nothing left
+      running_ = true;
+      while (!queue_.empty()) {
+        Job* next = queue_.front();
+        queue_.pop_front();
+        guard.unlock();
+        next->run(next->context);
+        // Once `done` is stored the caller may return and its job be gone: the wake-up only names the
+        // address, which the kernel does not read (a futex's documented use; no mutex for the caller
+        // to take on waking).
+        std::atomic<uint32_t>* done = &next->done;
+        done->store(1, std::memory_order_release);
+        futex(done, FUTEX_WAKE_PRIVATE, 1);
+        guard.lock();
+      }
+      queued_.store(false, std::memory_order_relaxed);
+      running_ = false;
+      guard.unlock();
+      sharedMayEnter_.notify_all();
+      // Yielding, so that other work on this core (the caller just woken, above all) goes first.
+      const auto until = std::chrono::steady_clock::now() + kLinger;
+      while (!queued_.load(std::memory_order_acquire) && std::chrono::steady_clock::now() < until) sched_yield();
+      guard.lock();
+    }
+  }
+
   std::mutex mutex_;
   std::condition_variable sharedMayEnter_;
-  std::deque<Job*> queue_;  // exclusive work waiting to run
+  std::condition_variable work_;  // the runner: work queued and no shared holder, or stopping
+  std::deque<Job*> queue_;        // exclusive work waiting to run
+  std::atomic<bool> queued_{false};  // work queued since the runner last emptied the queue
   int shared_ = 0;
   bool running_ = false;
+  bool stopping_ = false;
+  std::thread runner_;  // started by the first exclusive job
 };
 
 }  // namespace nnrt::cpu

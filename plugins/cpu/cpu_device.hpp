@@ -21,7 +21,7 @@ class CpuDevice : public driver::Device {
  public:
   // `threads` bounds the parallelism of every execution on this device together: reference kernels
   // run in one oneTBB task arena of that many threads, fast kernels on an OpenMP team of that many,
-  // never both at once (CoreLease), and OpenBLAS is capped at that many threads (all at most the
+  // never both at once (CoreLease, one for all cpu devices of the process), and OpenBLAS is capped at that many threads (all at most the
   // machine's hardware threads). `fast` loads the fast layer (fast_path.hpp); without it, or when
   // it cannot load (logged), every operation runs its reference kernel. Light operations with fewer
   // than `minElements` output elements stay on the reference kernels (fast_path.hpp). `fusion` runs
@@ -57,7 +57,7 @@ class CpuDevice : public driver::Device {
   driver::Capabilities capabilities_;
   std::vector<nnrt_operation_support> operationTable_;
   std::shared_ptr<tbb::task_arena> threads_;
-  std::shared_ptr<CoreLease> lease_ = std::make_shared<CoreLease>();
+  std::shared_ptr<CoreLease> lease_ = CoreLease::ofProcess();  // every cpu device's cores
   std::shared_ptr<FastLayer> fast_;  // null: reference kernels only
   size_t minElements_;
   bool fusion_;

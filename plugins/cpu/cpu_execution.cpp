@@ -11,6 +11,7 @@
 #include <optional>
 #include <shared_mutex>
 #include <string>
+#include <system_error>
 
 #include "nnrt/driver/clock.hpp"
 #include "nnrt/driver/ops/operand_types.hpp"
@@ -120,8 +121,8 @@ class CpuExecution {
   }
 
   // An execution with fast kernels holds every core of the device from its first operation to its
-  // last (CoreLease): on this thread, or on the thread that is running the device's executions at the
-  // moment, back to back on one warm OpenMP team. The deadline keeps being checked before each step.
+  // last (CoreLease): on the lease's runner thread, back to back with the executions queued with it,
+  // on one warm OpenMP team. The deadline keeps being checked before each step.
   Result<void> runStepsWithEveryCore() {
     struct Context {
       CpuExecution& execution;
@@ -142,7 +143,11 @@ class CpuExecution {
       }
       c.execution.holdsCores_ = false;
     };
-    model_.lease_->runExclusive(job);
+    try {
+      model_.lease_->runExclusive(job);
+    } catch (const std::system_error& e) {  // the lease's runner thread could not start
+      return driver::generalFailure(std::string("the cpu device cannot run this execution: ") + e.what());
+    }
     if (!context.thrown.empty()) return driver::generalFailure("execution failed: " + context.thrown);
     return context.status;
   }

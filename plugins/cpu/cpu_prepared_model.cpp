@@ -111,7 +111,19 @@ Result<std::unique_ptr<CpuPreparedModel>> CpuPreparedModel::create(const driver:
   prepared->minElements_ = minElements;
   prepared->relaxed_ = model.relaxComputationFloat32toFloat16();
   NNRT_RETURN_IF_ERROR(prepared->copyOperands(model));
-  NNRT_RETURN_IF_ERROR(prepared->planSteps(model));
+  if (prepared->fastLayer_) {
+    // The fast kernels' weight reorders start OpenMP teams: on the lease's thread, the only one of the
+    // device that does (CoreLease).
+    Result<void> planned;
+    try {
+      planned = prepared->lease_->runExclusive([&] { return prepared->planSteps(model); });
+    } catch (const std::exception& e) {
+      return driver::generalFailure(std::string("preparing the model failed: ") + e.what());
+    }
+    NNRT_RETURN_IF_ERROR(planned);
+  } else {
+    NNRT_RETURN_IF_ERROR(prepared->planSteps(model));
+  }
   if (fuse) prepared->fuseElementwiseSteps();
   prepared->planTemporaries();
   prepared->arenas_.setFirstBlockBytes(prepared->staticTemporaryBytes_);

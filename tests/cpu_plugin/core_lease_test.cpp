@@ -5,7 +5,9 @@
 #include <atomic>
 #include <chrono>
 #include <mutex>
+#include <set>
 #include <shared_mutex>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -82,6 +84,50 @@ TEST(CoreLeaseTest, QueuedExclusiveWorkKeepsNewSharedHoldersOut) {
   late.join();
   EXPECT_TRUE(exclusiveRan.load());
   EXPECT_TRUE(lateSharedEntered.load());
+}
+
+// libgomp throttles every team's spinning once its teams' threads outnumber the cores, so exclusive
+// work (oneDNN's OpenMP teams) must start from one thread only, whichever thread asks for it.
+TEST(CoreLeaseTest, ExclusiveWorkRunsOnTheLeasesOneThread) {
+  CoreLease lease;
+  std::mutex mutex;
+  std::set<std::thread::id> runners, callers;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      {
+        std::lock_guard guard(mutex);
+        callers.insert(std::this_thread::get_id());
+      }
+      for (int j = 0; j < 20; ++j) {
+        const std::thread::id ran = lease.runExclusive([] { return std::this_thread::get_id(); });
+        std::lock_guard guard(mutex);
+        runners.insert(ran);
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  ASSERT_EQ(runners.size(), 1u);
+  EXPECT_EQ(callers.count(*runners.begin()), 0u);
+  EXPECT_NE(*runners.begin(), std::this_thread::get_id());
+}
+
+TEST(CoreLeaseTest, ValueReturningWorkPassesItsResultAndItsException) {
+  CoreLease lease;
+  EXPECT_EQ(lease.runExclusive([] { return 6 * 7; }), 42);
+  EXPECT_THROW(lease.runExclusive([]() -> int { throw std::runtime_error("kernel failed"); }), std::runtime_error);
+  EXPECT_EQ(lease.runExclusive([] { return 1; }), 1);  // the runner survived the exception
+}
+
+TEST(CoreLeaseTest, TheCpuDevicesOfAProcessShareOneLease) {
+  std::shared_ptr<CoreLease> a = CoreLease::ofProcess(), b = CoreLease::ofProcess();
+  EXPECT_EQ(a.get(), b.get());
+  const std::thread::id first = a->runExclusive([] { return std::this_thread::get_id(); });
+  EXPECT_EQ(b->runExclusive([] { return std::this_thread::get_id(); }), first);
+  a.reset();
+  b.reset();  // the last owner: its runner thread ends
+  std::shared_ptr<CoreLease> c = CoreLease::ofProcess();
+  EXPECT_EQ(c->runExclusive([] { return 5; }), 5);
 }
 
 }  // namespace
