@@ -30,7 +30,10 @@ CpuDevice::CpuDevice(int threads, bool fast, size_t minElements, bool winograd, 
       fusion_(fusion),
       profile_(std::move(profile)) {
   threads_->initialize();
-  openblas_set_num_threads(usableThreads(threads));
+  // OpenBLAS single-threaded: after each call its threads spin (sched_yield) for tens of milliseconds,
+  // against the OpenMP team and oneTBB (the unrolled GRU's two oneDNN products took 300 and 220 us
+  // beside them, 100 and 40 without). The kernels split their products themselves (kernels/gemm.hpp).
+  openblas_set_num_threads(1);
   // openblas_get_config() reads "OpenBLAS 0.3.21 NO_LAPACKE ...": keep the first two words.
   std::string blas = openblas_get_config();
   blas = blas.substr(0, blas.find(' ', blas.find(' ') + 1));

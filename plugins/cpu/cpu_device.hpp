@@ -21,9 +21,10 @@ class CpuDevice : public driver::Device {
  public:
   // `threads` bounds the parallelism of every execution on this device together: reference kernels
   // run in one oneTBB task arena of that many threads, fast kernels on an OpenMP team of that many,
-  // never both at once (CoreLease, one for all cpu devices of the process), and OpenBLAS is capped at that many threads (all at most the
-  // machine's hardware threads). `fast` loads the fast layer (fast_path.hpp); without it, or when
-  // it cannot load (logged), every operation runs its reference kernel. Light operations with fewer
+  // never both at once (CoreLease, one for all cpu devices of the process), all at most the
+  // machine's hardware threads; OpenBLAS runs single-threaded, its products split over those pools.
+  // `fast` loads the fast layer (fast_path.hpp); without it, or when it cannot load (logged), every
+  // operation runs its reference kernel. Light operations with fewer
   // than `minElements` output elements stay on the reference kernels (fast_path.hpp). `fusion` runs
   // runs of float32 element-wise operations as one kernel each (CpuPreparedModel::FusedSteps). A
   // non-empty `profile` names the file each prepared model appends its operations' times to when

@@ -1,6 +1,7 @@
 #include "plugins/cpu/kernels/gemm.hpp"
 
 #include <cblas.h>
+#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <cstring>
@@ -9,6 +10,52 @@
 #include "plugins/cpu/kernels/quantization.hpp"
 
 namespace nnrt::cpu::detail {
+namespace {
+
+// Pieces of at least kMinBlock rows (or columns), one OpenBLAS call per thread: the OpenMP team
+// (currentExecutor) hands each thread one even run of the pieces, however many; on oneTBB, pieces
+// beyond its threads only add tasks.
+constexpr size_t kMinBlock = 64, kTeamPieces = 16;
+
+size_t blockOf(size_t extent) {
+  const size_t pieces = currentExecutor != nullptr
+                            ? kTeamPieces
+                            : static_cast<size_t>(std::max(1, tbb::this_task_arena::max_concurrency()));
+  return std::max(kMinBlock, (extent + pieces - 1) / pieces);
+}
+
+}  // namespace
+
+void gemvAccumulate(const float* matrix, size_t rows, size_t cols, const float* vec, float* out) {
+  if (rows == 0 || cols == 0) return;
+  const size_t block = blockOf(rows), pieces = (rows + block - 1) / block;
+  parallelFor(pieces, block * cols, [&](size_t begin, size_t end) {
+    const size_t first = begin * block, last = std::min(rows, end * block);
+    cblas_sgemv(CblasRowMajor, CblasNoTrans, static_cast<int>(last - first), static_cast<int>(cols), 1.0f,
+                matrix + first * cols, static_cast<int>(cols), vec, 1, 1.0f, out + first, 1);
+  });
+}
+
+void gemmAccumulate(const float* lhs, size_t lda, const float* rhs, size_t ldb, size_t m, size_t n, size_t k,
+                    float* out, size_t ldc) {
+  if (m == 0 || n == 0 || k == 0) return;
+  if (m == 1) {  // one row: a matrix-vector product (sgemm would pack the weights first)
+    gemvAccumulate(rhs, n, k, lhs, out);
+    return;
+  }
+  const bool byRows = m >= n;
+  const size_t extent = byRows ? m : n, block = blockOf(extent), pieces = (extent + block - 1) / block;
+  const size_t other = byRows ? n : m;
+  parallelFor(pieces, block * other * k, [&](size_t begin, size_t end) {
+    const size_t first = begin * block, count = std::min(extent, end * block) - first;
+    const float* a = byRows ? lhs + first * lda : lhs;
+    const float* b = byRows ? rhs : rhs + first * ldb;
+    float* c = byRows ? out + first * ldc : out + first;
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(byRows ? count : m),
+                static_cast<int>(byRows ? n : count), static_cast<int>(k), 1.0f, a, static_cast<int>(lda), b,
+                static_cast<int>(ldb), 1.0f, c, static_cast<int>(ldc));
+  });
+}
 
 void gemmBiasActivation(const float* lhs, const float* rhs, const float* bias, size_t m, size_t n, size_t k,
                         Activation act, float* out) {
@@ -23,14 +70,7 @@ void gemmBiasActivation(const float* lhs, const float* rhs, const float* bias, s
       }
     }
   });
-  if (k > 0 && m == 1) {  // one row: a matrix-vector product (sgemm would pack the weights first)
-    cblas_sgemv(CblasRowMajor, CblasNoTrans, static_cast<int>(n), static_cast<int>(k), 1.0f, rhs,
-                static_cast<int>(k), lhs, 1, 1.0f, out, 1);
-  } else if (k > 0) {
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(m), static_cast<int>(n),
-                static_cast<int>(k), 1.0f, lhs, static_cast<int>(k), rhs, static_cast<int>(k), 1.0f, out,
-                static_cast<int>(n));
-  }
+  gemmAccumulate(lhs, k, rhs, k, m, n, k, out, n);
   if (act == Activation::None) return;
   const auto [lo, hi] = activationRange(act);
   parallelFor(m * n, 1, [&](size_t begin, size_t end) {

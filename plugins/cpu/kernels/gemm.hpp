@@ -12,4 +12,14 @@ namespace nnrt::cpu::detail {
 void gemmBiasActivation(const float* lhs, const float* rhs, const float* bias, size_t m, size_t n, size_t k,
                         Activation act, float* out);
 
+// out[m, n] += sum_k lhs[m, k] * rhs[n, k]: lhs rows `lda` floats apart, rhs rows `ldb` apart, out rows
+// `ldc` apart. OpenBLAS runs single-threaded (cpu_device.cpp: its own threads spin for tens of
+// milliseconds after each call, against the OpenMP team and oneTBB), so the product is split here,
+// over the pool the calling kernel runs on: rows of out, or its columns when they are more.
+void gemmAccumulate(const float* lhs, size_t lda, const float* rhs, size_t ldb, size_t m, size_t n, size_t k,
+                    float* out, size_t ldc);
+
+// out[rows] += matrix[rows, cols] * vec (row-major), split over rows the same way.
+void gemvAccumulate(const float* matrix, size_t rows, size_t cols, const float* vec, float* out);
+
 }  // namespace nnrt::cpu::detail

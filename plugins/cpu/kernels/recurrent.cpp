@@ -1,12 +1,11 @@
 #include "plugins/cpu/kernels/recurrent.hpp"
 
-#include <cblas.h>
-
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
 #include "plugins/cpu/kernels/exp_float.hpp"
+#include "plugins/cpu/kernels/gemm.hpp"
 #include "plugins/cpu/kernels/tanh_float.hpp"
 
 namespace nnrt::cpu {
@@ -44,13 +43,12 @@ void activateAll(RecurrentActivation act, float* x, size_t n) {
   }
 }
 
-// out[r] += sum_c matrix[r, c] * vec[c] for a [rows, cols] matrix: OpenBLAS's sgemv (the recurrent
-// operations' gate products are GEMM-shaped work; the plain loop it replaced waited on one chain of
-// additions and took 52 ms for a 64-step, 512-unit LSTM, docs/cpu-performance.md).
+// out[r] += sum_c matrix[r, c] * vec[c] for a [rows, cols] matrix: OpenBLAS's sgemv, split over the
+// kernel's pool (gemm.hpp). The recurrent operations' gate products are GEMM-shaped work; the plain
+// loop it replaced waited on one chain of additions and took 52 ms for a 64-step, 512-unit LSTM
+// (docs/cpu-performance.md).
 void matVecAccumulate(const float* matrix, size_t rows, size_t cols, const float* vec, float* out) {
-  if (rows == 0 || cols == 0) return;
-  cblas_sgemv(CblasRowMajor, CblasNoTrans, static_cast<int>(rows), static_cast<int>(cols), 1.0f, matrix,
-              static_cast<int>(cols), vec, 1, 1.0f, out, 1);
+  detail::gemvAccumulate(matrix, rows, cols, vec, out);
 }
 
 // The gates of lstm() in its scratch order (the input gate only without CIFG): their weights and bias.
@@ -164,9 +162,7 @@ void lstmInputPreactivations(const float* input, size_t rows, const LstmWeights&
       }
     }
     if (rows == 0 || n == 0 || d.inputSize == 0) continue;
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(rows), static_cast<int>(n),
-                static_cast<int>(d.inputSize), 1.0f, input, static_cast<int>(d.inputSize), gates[g].inputWeights,
-                static_cast<int>(d.inputSize), 1.0f, out + g * n, static_cast<int>(width));
+    detail::gemmAccumulate(input, d.inputSize, gates[g].inputWeights, d.inputSize, rows, n, d.inputSize, out + g * n, width);
   }
 }
 
