@@ -400,11 +400,13 @@ class CpuExecution {
   template <typename Body>
   struct KernelTask {
     const Body& body;
+    detail::SgemmFn sgemm;  // the fast layer's, for the kernel's products (kernels/gemm.hpp)
     Result<void> status;
     std::string thrown;
 
     void operator()() {
       handOff(this, true);
+      detail::ScopedSgemm products(sgemm);
       try {
         status = body();
       } catch (const std::exception& e) {
@@ -423,7 +425,7 @@ class CpuExecution {
   template <typename Body>
   Result<void> runOnThreads(const Step& step, const Body& body) {
     const uint64_t start = options_.measureTiming ? driver::monotonicNs() : 0;
-    KernelTask<Body> task{body, {}, {}};
+    KernelTask<Body> task{body, model_.fastLayer_ ? model_.fastLayer_->sgemm() : nullptr, {}, {}};
     const detail::ParallelExecutor* team = model_.fastLayer_ ? model_.fastLayer_->executor() : nullptr;
     if (holdsCores_ && team != nullptr) {
       // Holding every core: the kernel's loops run on the fast layer's OpenMP team, which is awake

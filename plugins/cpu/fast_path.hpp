@@ -19,6 +19,7 @@
 
 #include "nnrt/driver/expected.hpp"
 #include "plugins/cpu/cpu_operations.hpp"
+#include "plugins/cpu/kernels/gemm.hpp"
 #include "plugins/cpu/kernels/parallel.hpp"
 
 namespace nnrt::cpu {
@@ -52,6 +53,9 @@ class FastLayer {
   // The threads the layer's kernels run on, for the reference kernels of an execution that holds
   // every core (detail::ScopedExecutor); null: they keep to oneTBB.
   virtual const detail::ParallelExecutor* executor() const { return nullptr; }
+  // A single-threaded SGEMM for the reference kernels' products (detail::ScopedSgemm), callable from
+  // any thread of the device; null: they keep to OpenBLAS.
+  virtual detail::SgemmFn sgemm() const { return nullptr; }
 };
 
 // Light operations: element-wise arithmetic, activations, SOFTMAX, CONCATENATION and TRANSPOSE, a
@@ -71,10 +75,10 @@ struct FastLayerOptions {
 };
 
 // The fast layer library's one entry point. The driver and the library are built and installed
-// together; the entry's name carries the options' version.
+// together; the entry's name carries the version of the options and of the FastLayer interface.
 using CreateFastLayerFn = FastLayer* (*)(const FastLayerOptions& options);
 inline constexpr const char* kFastLayerLibrary = "libnnrt_cpu_dnnl.so";
-inline constexpr const char* kFastLayerEntry = "nnrt_cpu_create_fast_layer_3";
+inline constexpr const char* kFastLayerEntry = "nnrt_cpu_create_fast_layer_4";
 
 // Loads the fast layer from `directory` (the driver passes its own; empty: beside the driver's
 // library). Returns null, with the reason in `why`, when it is missing or fails to load.

@@ -3,6 +3,7 @@
 // fast layer takes it, runs both on the same random input and compares element by element. The
 // reference kernels are the ones the conformance suite checks against hand-computed values.
 #include <gtest/gtest.h>
+#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <cmath>
@@ -727,6 +728,50 @@ TEST_F(FastPathTest, QuantizedGroupedAndTransposedConvolutions) {
 }
 
 // What the fast layer must leave to the reference kernels.
+// The layer's single-threaded sgemm, as the reference kernels' products use it (kernels/gemm.cpp splits
+// them by rows or columns): on the calling thread, on a oneTBB arena and on the layer's OpenMP team
+// (nested: oneDNN runs on each team thread alone), against a double-precision loop.
+TEST_F(FastPathTest, SgemmForTheReferenceKernelsMatchesADoubleLoop) {
+  const cpu::detail::SgemmFn sgemm = layer_->sgemm();
+  ASSERT_NE(sgemm, nullptr);
+  // By hand: c[2x2] (rows 3 apart) += a[2x2] * b[2x2]^T; a = {1, 2; 3, 4}, b = {1, 0; 1, -1}.
+  const std::vector<float> a{1, 2, 3, 4}, b{1, 0, 1, -1};
+  std::vector<float> c{10, 20, 99, 30, 40, 99};
+  ASSERT_TRUE(sgemm(2, 2, 2, a.data(), 2, b.data(), 2, c.data(), 3));
+  EXPECT_EQ(c, (std::vector<float>{11, 19, 99, 33, 39, 99}));
+  struct Product {
+    size_t m, n, k;
+  };
+  const Product products[] = {{64, 512, 256}, {300, 70, 19}, {70, 300, 19}, {5, 777, 3}, {129, 129, 65}, {2, 3, 1}};
+  auto check = [&](const char* where) {
+    uint32_t seed = 11;
+    for (const Product& p : products) {
+      SCOPED_TRACE(std::string(where) + ": " + std::to_string(p.m) + "x" + std::to_string(p.n) + "x" + std::to_string(p.k));
+      const size_t ldc = p.n + 5;
+      const auto lhs = floats(p.m * p.k, seed++), rhs = floats(p.n * p.k, seed++), start = floats(p.m * ldc, seed++);
+      std::vector<float> out = start;
+      {
+        cpu::detail::ScopedSgemm fast(sgemm);
+        cpu::detail::gemmAccumulate(lhs.data(), p.k, rhs.data(), p.k, p.m, p.n, p.k, out.data(), ldc);
+      }
+      for (size_t i = 0; i < p.m; ++i) {
+        for (size_t j = 0; j < ldc; ++j) {
+          double expected = start[i * ldc + j];
+          if (j < p.n) {
+            for (size_t q = 0; q < p.k; ++q) expected += double(lhs[i * p.k + q]) * rhs[j * p.k + q];
+          }
+          ASSERT_NEAR(out[i * ldc + j], expected, 1e-4) << "at " << i << ", " << j;
+        }
+      }
+    }
+  };
+  check("calling thread");
+  tbb::task_arena arena(2);
+  arena.execute([&] { check("oneTBB arena of 2"); });
+  cpu::detail::ScopedExecutor onTeam(layer_->executor());
+  check("the layer's OpenMP team");
+}
+
 TEST_F(FastPathTest, RefusesWhatItCannotServe) {
   {
     SCOPED_TRACE("SOFTMAX with beta 0.5: oneDNN has no beta");

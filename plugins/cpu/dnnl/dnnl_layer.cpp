@@ -241,6 +241,7 @@ class Layer final : public FastLayer {
 
   const std::string& description() const override { return description_; }
   const detail::ParallelExecutor* executor() const override { return &executor_; }
+  detail::SgemmFn sgemm() const override { return &sgemmOneThread; }
   bool chain(FastKernel& producer, FastKernel& consumer) override {
     auto* from = dynamic_cast<Kernel*>(&producer);
     auto* to = dynamic_cast<Kernel*>(&consumer);
@@ -721,6 +722,21 @@ class Layer final : public FastLayer {
     return target;
   }
 
+  // oneDNN's sgemm on the calling thread alone (the kernels split their products over their own pool,
+  // kernels/gemm.cpp): 1.9x OpenBLAS's Haswell sgemm on the LSTM's input products, one thread each. A team
+  // of one starts no OpenMP thread, so oneTBB's threads may call it too (CoreLease: no second team).
+  static bool sgemmOneThread(size_t m, size_t n, size_t k, const float* a, size_t lda, const float* b, size_t ldb,
+                             float* c, size_t ldc) {
+    const bool nested = omp_in_parallel() != 0;  // then oneDNN runs on this thread anyway
+    const int saved = omp_get_max_threads();
+    if (!nested) omp_set_num_threads(1);
+    const auto dim = [](size_t v) { return static_cast<dnnl_dim_t>(v); };
+    const dnnl_status_t status =
+        dnnl_sgemm('N', 'T', dim(m), dim(n), dim(k), 1.0f, a, dim(lda), b, dim(ldb), 1.0f, c, dim(ldc));
+    if (!nested) omp_set_num_threads(saved);
+    return status == dnnl_success;
+  }
+
   int threads_;
   // Parallel loops of the reference kernels on this thread's OpenMP team, split evenly.
   detail::ParallelExecutor executor_{
@@ -880,7 +896,7 @@ Result<void> Kernel::run(const KernelCall& call) {
 }  // namespace nnrt::cpu::dnnl_layer
 
 // The entry point loadFastLayer() looks up. Null when oneDNN cannot start a CPU engine.
-extern "C" __attribute__((visibility("default"))) nnrt::cpu::FastLayer* nnrt_cpu_create_fast_layer_3(
+extern "C" __attribute__((visibility("default"))) nnrt::cpu::FastLayer* nnrt_cpu_create_fast_layer_4(
     const nnrt::cpu::FastLayerOptions& options) {
   try {
     return new nnrt::cpu::dnnl_layer::Layer(options);

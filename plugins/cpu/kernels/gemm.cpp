@@ -100,13 +100,16 @@ void gemmAccumulate(const float* lhs, size_t lda, const float* rhs, size_t ldb, 
   const bool byRows = m >= n;
   const size_t extent = byRows ? m : n, block = blockOf(extent), pieces = (extent + block - 1) / block;
   const size_t other = byRows ? n : m;
+  const SgemmFn fast = currentSgemm;  // read here: the pieces may run on other threads
   parallelFor(pieces, block * other * k, [&](size_t begin, size_t end) {
     const size_t first = begin * block, count = std::min(extent, end * block) - first;
     const float* a = byRows ? lhs + first * lda : lhs;
     const float* b = byRows ? rhs : rhs + first * ldb;
     float* c = byRows ? out + first * ldc : out + first;
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(byRows ? count : m),
-                static_cast<int>(byRows ? n : count), static_cast<int>(k), 1.0f, a, static_cast<int>(lda), b,
+    const size_t rows = byRows ? count : m, cols = byRows ? n : count;
+    if (fast != nullptr && fast(rows, cols, k, a, lda, b, ldb, c, ldc)) return;
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(rows), static_cast<int>(cols),
+                static_cast<int>(k), 1.0f, a, static_cast<int>(lda), b,
                 static_cast<int>(ldb), 1.0f, c, static_cast<int>(ldc));
   });
 }

@@ -12,6 +12,25 @@ namespace nnrt::cpu::detail {
 void gemmBiasActivation(const float* lhs, const float* rhs, const float* bias, size_t m, size_t n, size_t k,
                         Activation act, float* out);
 
+// A single-threaded SGEMM faster than OpenBLAS's, for the products of the kernels the calling thread
+// runs (the fast layer's oneDNN sgemm: FastLayer::sgemm, set per kernel call with ScopedSgemm): c[m, n]
+// += a[m, k] * b[n, k]^T, rows lda, ldb and ldc floats apart. Returns false when it cannot (OpenBLAS
+// then runs). Null: OpenBLAS.
+using SgemmFn = bool (*)(size_t m, size_t n, size_t k, const float* a, size_t lda, const float* b, size_t ldb,
+                         float* c, size_t ldc);
+inline thread_local SgemmFn currentSgemm = nullptr;
+
+class ScopedSgemm {
+ public:
+  explicit ScopedSgemm(SgemmFn sgemm) : saved_(currentSgemm) { currentSgemm = sgemm; }
+  ~ScopedSgemm() { currentSgemm = saved_; }
+  ScopedSgemm(const ScopedSgemm&) = delete;
+  ScopedSgemm& operator=(const ScopedSgemm&) = delete;
+
+ private:
+  SgemmFn saved_;
+};
+
 // out[m, n] += sum_k lhs[m, k] * rhs[n, k]: lhs rows `lda` floats apart, rhs rows `ldb` apart, out rows
 // `ldc` apart. OpenBLAS runs single-threaded (cpu_device.cpp: its own threads spin for tens of
 // milliseconds after each call, against the OpenMP team and oneTBB), so the product is split here,
