@@ -75,6 +75,11 @@ class CoreLease {
 
   // Runs `job` with every core, on the lease's runner thread; returns once it has run.
   void runExclusive(Job& job) {
+    if (serving_ == this) {  // asked from inside a job of this lease: the cores are already held here
+      job.run(job.context);
+      job.done.store(1, std::memory_order_release);
+      return;
+    }
     std::unique_lock guard(mutex_);
     if (!runner_.joinable()) runner_ = std::thread([this] { serve(); });
     queue_.push_back(&job);
@@ -131,6 +136,7 @@ class CoreLease {
   }
 
   void serve() {
+    serving_ = this;
     std::unique_lock guard(mutex_);
     for (;;) {
       work_.wait(guard, [this] { return stopping_ || (!queue_.empty() && shared_ == 0); });
@@ -169,6 +175,7 @@ class CoreLease {
   bool running_ = false;
   bool stopping_ = false;
   std::thread runner_;  // started by the first exclusive job
+  static inline thread_local const CoreLease* serving_ = nullptr;  // the lease this thread is the runner of
 };
 
 }  // namespace nnrt::cpu

@@ -9,6 +9,7 @@
 #include <shared_mutex>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "plugins/cpu/core_lease.hpp"
@@ -117,6 +118,17 @@ TEST(CoreLeaseTest, ValueReturningWorkPassesItsResultAndItsException) {
   EXPECT_EQ(lease.runExclusive([] { return 6 * 7; }), 42);
   EXPECT_THROW(lease.runExclusive([]() -> int { throw std::runtime_error("kernel failed"); }), std::runtime_error);
   EXPECT_EQ(lease.runExclusive([] { return 1; }), 1);  // the runner survived the exception
+}
+
+// Exclusive work that asks for exclusive work again (a kernel running a nested model, say) already
+// holds the cores: it runs there at once instead of waiting for itself.
+TEST(CoreLeaseTest, ExclusiveWorkInsideExclusiveWorkRunsInPlace) {
+  CoreLease lease;
+  const auto [outer, inner] = lease.runExclusive([&] {
+    const std::thread::id here = std::this_thread::get_id();
+    return std::make_pair(here, lease.runExclusive([] { return std::this_thread::get_id(); }));
+  });
+  EXPECT_EQ(outer, inner);
 }
 
 TEST(CoreLeaseTest, TheCpuDevicesOfAProcessShareOneLease) {
