@@ -485,6 +485,20 @@ TEST(CpuPluginExecute, RandomElementwiseRunsFuseBitForBit) {
 // Temporaries share memory only when their lifetimes do not overlap (CpuPreparedModel::planTemporaries):
 // t1 = x + x is relabelled by a RESHAPE (t2 points at t1's bytes) and read again by the last ADD, so t1
 // lives to the end and t3 = t2 * t2 must not take its place. By hand, x = 0..63: out = 4x² + 2x.
+// Prepares `m` with element-wise fusion off and then on, and calls check(prepared, fusion) twice on
+// each (the second execution reuses the first one's memory).
+template <class Check>
+void twiceWithFusionOffAndOn(TestModel& m, const Check& check) {
+  for (const char* fusion : {"off", "on"}) {
+    LoadedDevice holder;
+    auto device = loadCpu(holder, {{"fusion", fusion}});
+    ASSERT_NE(device, nullptr);
+    auto prepared = prepare(*device, m);
+    ASSERT_NE(prepared, nullptr);
+    for (int repeat = 0; repeat < 2; ++repeat) check(*prepared, fusion);
+  }
+}
+
 TEST(CpuPluginExecute, PlannedTemporariesDoNotOverwriteLiveOnes) {
   TestModel m;
   const uint32_t x = m.addInput(T::TENSOR_FLOAT32, {64});
@@ -504,21 +518,14 @@ TEST(CpuPluginExecute, PlannedTemporariesDoNotOverwriteLiveOnes) {
     input[i] = static_cast<float>(i);
     expected[i] = static_cast<float>(4 * i * i + 2 * i);
   }
-  for (const char* fusion : {"off", "on"}) {
-    LoadedDevice holder;
-    auto device = loadCpu(holder, {{"fusion", fusion}});
-    ASSERT_NE(device, nullptr);
-    auto prepared = prepare(*device, m);
-    ASSERT_NE(prepared, nullptr);
-    for (int repeat = 0; repeat < 2; ++repeat) {
-      TestRequest r(1, 1);
-      r.setInput(0, input);
-      r.setOutput(0, 64 * sizeof(float));
-      auto result = prepared->execute(r.view(), false, 0, 0);
-      ASSERT_TRUE(result.has_value()) << result.error().message;
-      EXPECT_EQ(r.output<float>(0), expected) << "fusion " << fusion;
-    }
-  }
+  twiceWithFusionOffAndOn(m, [&](auto& prepared, const char* fusion) {
+    TestRequest r(1, 1);
+    r.setInput(0, input);
+    r.setOutput(0, 64 * sizeof(float));
+    auto result = prepared.execute(r.view(), false, 0, 0);
+    ASSERT_TRUE(result.has_value()) << result.error().message;
+    EXPECT_EQ(r.output<float>(0), expected) << "fusion " << fusion;
+  });
 }
 
 // SLICE and SPLIT outputs that are runs of their input's bytes point into it (Step::viewOffsets): the
@@ -560,27 +567,20 @@ TEST(CpuPluginExecute, SlicesThatAreRunsOfTheirInputPointIntoIt) {
       if (i >= 2) expected3.push_back(static_cast<float>(2 * v));
     }
   }
-  for (const char* fusion : {"off", "on"}) {
-    LoadedDevice holder;
-    auto device = loadCpu(holder, {{"fusion", fusion}});
-    ASSERT_NE(device, nullptr);
-    auto prepared = prepare(*device, m);
-    ASSERT_NE(prepared, nullptr);
-    for (int repeat = 0; repeat < 2; ++repeat) {
-      TestRequest r(1, 4);
-      r.setInput(0, input);
-      r.setOutput(0, 32 * sizeof(float));
-      r.setOutput(1, 32 * sizeof(float));
-      r.setOutput(2, 12 * sizeof(float));
-      r.setOutput(3, 16 * sizeof(float));
-      auto result = prepared->execute(r.view(), false, 0, 0);
-      ASSERT_TRUE(result.has_value()) << result.error().message;
-      EXPECT_EQ(r.output<float>(0), expected0) << "fusion " << fusion;
-      EXPECT_EQ(r.output<float>(1), expected1) << "fusion " << fusion;
-      EXPECT_EQ(r.output<float>(2), expected2) << "fusion " << fusion;
-      EXPECT_EQ(r.output<float>(3), expected3) << "fusion " << fusion;
-    }
-  }
+  twiceWithFusionOffAndOn(m, [&](auto& prepared, const char* fusion) {
+    TestRequest r(1, 4);
+    r.setInput(0, input);
+    r.setOutput(0, 32 * sizeof(float));
+    r.setOutput(1, 32 * sizeof(float));
+    r.setOutput(2, 12 * sizeof(float));
+    r.setOutput(3, 16 * sizeof(float));
+    auto result = prepared.execute(r.view(), false, 0, 0);
+    ASSERT_TRUE(result.has_value()) << result.error().message;
+    EXPECT_EQ(r.output<float>(0), expected0) << "fusion " << fusion;
+    EXPECT_EQ(r.output<float>(1), expected1) << "fusion " << fusion;
+    EXPECT_EQ(r.output<float>(2), expected2) << "fusion " << fusion;
+    EXPECT_EQ(r.output<float>(3), expected3) << "fusion " << fusion;
+  });
 }
 
 TEST(CpuPluginExecute, RefusesRequestsThatDoNotFitTheModel) {
