@@ -4,6 +4,7 @@
 #include <utility>
 
 #include <cblas.h>
+#include <dlfcn.h>
 #include <oneapi/tbb/info.h>
 #include <oneapi/tbb/version.h>
 
@@ -33,7 +34,16 @@ CpuDevice::CpuDevice(int threads, bool fast, size_t minElements, bool winograd, 
   // OpenBLAS single-threaded: after each call its threads spin (sched_yield) for tens of milliseconds,
   // against the OpenMP team and oneTBB (the unrolled GRU's two oneDNN products took 300 and 220 us
   // beside them, 100 and 40 without). The kernels split their products themselves (kernels/gemm.hpp).
+  const bool pooled = openblas_get_num_threads() > 1;
   openblas_set_num_threads(1);
+  // OpenBLAS started its pool when it was loaded (with this plugin), and the pool's threads spin
+  // until their timeout, 0.1 s or so, beside the preparation and the first executions (the MLP's
+  // first 300 executions at 2.1k/s instead of 2.9-3.1k/s). OpenBLAS's own shutdown of the pool (what
+  // it does before a fork) stops them; a call that needs threads again would start a new pool.
+  if (pooled) {
+    using Shutdown = int (*)();
+    if (auto shutdown = reinterpret_cast<Shutdown>(dlsym(RTLD_DEFAULT, "blas_thread_shutdown_"))) shutdown();
+  }
   // openblas_get_config() reads "OpenBLAS 0.3.21 NO_LAPACKE ...": keep the first two words.
   std::string blas = openblas_get_config();
   blas = blas.substr(0, blas.find(' ', blas.find(' ') + 1));
