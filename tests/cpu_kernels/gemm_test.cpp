@@ -63,6 +63,20 @@ void checkAll(const char* where) {
   }
 }
 
+// Rows of rhs further apart than k (a slice of wider weights), one row of lhs included: not a plain
+// matrix-vector product then.
+TEST(SplitGemm, RhsRowsFurtherApartThanK) {
+  const size_t m = 1, n = 70, k = 19, ldb = 23, ldc = 70;
+  const auto lhs = randomFloats(m * k, -1, 1, 41), rhs = randomFloats(n * ldb, -1, 1, 42);
+  std::vector<float> out(m * ldc, 0.5f);
+  detail::gemmAccumulate(lhs.data(), k, rhs.data(), ldb, m, n, k, out.data(), ldc);
+  for (size_t j = 0; j < n; ++j) {
+    double expected = 0.5;
+    for (size_t q = 0; q < k; ++q) expected += double(lhs[q]) * rhs[j * ldb + q];
+    ASSERT_NEAR(out[j], expected, 1e-4) << "column " << j;
+  }
+}
+
 TEST(SplitGemm, OnTheCallingThread) {
   detail::ScopedExecutor inline_(&detail::kCallingThread);
   checkAll("calling thread");

@@ -69,7 +69,11 @@ __attribute__((target("avx512f"))) void gemvRowsAvx512(const float* matrix, size
 }
 #pragma GCC diagnostic pop
 
-const bool kAvx512 = __builtin_cpu_supports("avx512f");
+// A static initializer may run before libgcc's own CPU detection: it asks for it first.
+const bool kAvx512 = [] {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") != 0;
+}();
 #endif
 
 }  // namespace
@@ -93,7 +97,7 @@ void gemvAccumulate(const float* matrix, size_t rows, size_t cols, const float* 
 void gemmAccumulate(const float* lhs, size_t lda, const float* rhs, size_t ldb, size_t m, size_t n, size_t k,
                     float* out, size_t ldc) {
   if (m == 0 || n == 0 || k == 0) return;
-  if (m == 1) {  // one row: a matrix-vector product (sgemm would pack the weights first)
+  if (m == 1 && ldb == k) {  // one row: a matrix-vector product (sgemm would pack the weights first)
     gemvAccumulate(rhs, n, k, lhs, out);
     return;
   }
