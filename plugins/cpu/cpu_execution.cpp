@@ -71,23 +71,14 @@ class CpuExecution {
  public:
   using Step = CpuPreparedModel::Step;
 
-  ~CpuExecution() { model_.arenas_.give(std::move(arenaOwner_)); }
-
   CpuExecution(const CpuPreparedModel& model, const driver::Request& request,
                const driver::ExecuteOptions& options)
-      : model_(model),
-        request_(request),
-        options_(options),
-        arenaOwner_(model.arenas_.take()),
-        arena_(*arenaOwner_),
-        values_(model.operands_.size()) {}
+      : model_(model), request_(request), options_(options), values_(model.operands_.size()) {}
 
   Result<driver::ExecutionResult> run() {
     const uint64_t start = driver::monotonicNs();
-    // The planned temporaries' block comes first: the same address, already mapped, every execution.
-    if (model_.plannedBytes_ > 0) planned_ = static_cast<std::byte*>(arena_.allocate(model_.plannedBytes_));
     NNRT_RETURN_IF_ERROR(bindRequest());
-    NNRT_RETURN_IF_ERROR(model_.hasFastSteps_ ? runStepsWithEveryCore() : runSteps());
+    NNRT_RETURN_IF_ERROR(model_.hasFastSteps_ ? runStepsWithEveryCore() : runStepsInAnArena());
     driver::ExecutionResult result;
     for (uint32_t index : model_.outputIndexes_) {
       const Value& v = values_[index];
@@ -102,6 +93,30 @@ class CpuExecution {
   }
 
  private:
+  // The steps with one of the model's arenas, held only while they run: executions run back to back
+  // by the lease's runner take the same one in turn (the pool gives the last one back first), so
+  // their temporaries are where the previous execution left them in the caches. Nothing reads the
+  // arena afterwards: model outputs are in the request's memory, and only their shapes are returned.
+  Result<void> runStepsInAnArena() {
+    struct Held {
+      CpuExecution& e;
+      explicit Held(CpuExecution& execution) : e(execution) {
+        e.arenaOwner_ = e.model_.arenas_.take();
+        e.arena_ = e.arenaOwner_.get();
+        // The planned temporaries' block comes first: the same address, already mapped, every time.
+        if (e.model_.plannedBytes_ > 0) e.planned_ = static_cast<std::byte*>(e.arena_->allocate(e.model_.plannedBytes_));
+      }
+      ~Held() {
+        e.planned_ = nullptr;
+        e.arena_ = nullptr;
+        e.model_.arenas_.give(std::move(e.arenaOwner_));
+      }
+      Held(const Held&) = delete;
+      Held& operator=(const Held&) = delete;
+    } held(*this);
+    return runSteps();
+  }
+
   Result<void> runSteps() {
     CpuPreparedModel::Profile* profile = model_.profile_.get();
     std::vector<uint64_t> stepNs(profile != nullptr ? model_.steps_.size() : 0);
@@ -135,7 +150,7 @@ class CpuExecution {
       auto& c = *static_cast<Context*>(p);
       c.execution.holdsCores_ = true;
       try {
-        c.status = c.execution.runSteps();
+        c.status = c.execution.runStepsInAnArena();
       } catch (const std::exception& e) {
         c.thrown = e.what();
       } catch (...) {
@@ -275,7 +290,7 @@ class CpuExecution {
     }
     if (views) return {};
     const ops::OpArgs op{step.type, inputs, outputs, model_.relaxed_};
-    const KernelCall call{op, outputData, *params, arena_};
+    const KernelCall call{op, outputData, *params, *arena_};
     // A step chained to its producer (FastLayer::chain) reads the layer's own layout: its fast
     // kernel runs exactly when the producer's did (both have their prepared shapes, or neither).
     const bool chainedReady = !step.chainedInput || values_[step.inputs[0]].writtenFast;
@@ -302,7 +317,7 @@ class CpuExecution {
       return placeOutput(step, k, shape, inputs[0]);
     };
     const ops::OpArgs op{step.type, inputs, outputs, model_.relaxed_};
-    const KernelCall call{op, {}, params, arena_, &place};
+    const KernelCall call{op, {}, params, *arena_, &place};
     NNRT_RETURN_IF_ERROR(runKernel(step, call));
     if (std::find(placed.begin(), placed.end(), false) != placed.end()) {
       return driver::generalFailure(operationLabel(step.index, step.type) + ": cpu driver bug: an output was not placed");
@@ -357,7 +372,7 @@ class CpuExecution {
     }
     if (data == nullptr && planned_ != nullptr && model_.plannedOffset_[index] >= 0 && *bytes <= model_.plannedSize_[index])
       data = planned_ + model_.plannedOffset_[index];
-    if (data == nullptr) data = arena_.allocate(*bytes);
+    if (data == nullptr) data = arena_->allocate(*bytes);
     v.data = data;
     return data;
   }
@@ -469,8 +484,8 @@ class CpuExecution {
   const CpuPreparedModel& model_;
   const driver::Request& request_;
   const driver::ExecuteOptions& options_;
-  std::unique_ptr<ExecutionArena> arenaOwner_;  // back to the model's pool when the execution ends
-  ExecutionArena& arena_;
+  std::unique_ptr<ExecutionArena> arenaOwner_;  // from the model's pool while the steps run (runStepsInAnArena)
+  ExecutionArena* arena_ = nullptr;
   std::byte* planned_ = nullptr;  // CpuPreparedModel::planTemporaries' block in the arena
   std::vector<Value> values_;
   bool requestOmitsInput_ = false;  // then every operation is validated again
