@@ -29,6 +29,7 @@
 #include <thread>
 
 #include <linux/futex.h>
+#include <pthread.h>
 #include <sched.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -137,6 +138,8 @@ class CoreLease {
 
   void serve() {
     serving_ = this;
+    // What top -H and debuggers show; the OpenMP team this thread starts inherits the name.
+    pthread_setname_np(pthread_self(), "nnrt-cpu-fast");
     std::unique_lock guard(mutex_);
     for (;;) {
       work_.wait(guard, [this] { return stopping_ || (!queue_.empty() && shared_ == 0); });
