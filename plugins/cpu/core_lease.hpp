@@ -6,8 +6,8 @@
 // to its last. So at any moment either oneTBB or one OpenMP team computes, never both.
 //
 // Exclusive work runs on the lease's own thread, the only thread of the process that starts OpenMP
-// teams (every cpu device shares one lease): an execution queues itself and sleeps until the runner thread has run it, back to back
-// with the others queued meanwhile, on one warm team. One thread matters because libgomp counts
+// teams (every cpu device shares one lease): an execution queues itself and sleeps until the runner
+// thread has run it, back to back with the others queued meanwhile, on one warm team. One thread matters because libgomp counts
 // the threads of every team it ever started: once they outnumber the cores (two application
 // threads that each ran oneDNN), every team's threads spin 100 polls instead of GOMP_SPINCOUNT
 // before sleeping, and a team then sleeps between layers (the MLP 1.6x slower, for good: the

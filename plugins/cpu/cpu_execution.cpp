@@ -11,7 +11,6 @@
 #include <optional>
 #include <shared_mutex>
 #include <string>
-#include <system_error>
 
 #include "nnrt/driver/clock.hpp"
 #include "nnrt/driver/ops/operand_types.hpp"
@@ -139,32 +138,20 @@ class CpuExecution {
   // last (CoreLease): on the lease's runner thread, back to back with the executions queued with it,
   // on one warm OpenMP team. The deadline keeps being checked before each step.
   Result<void> runStepsWithEveryCore() {
-    struct Context {
-      CpuExecution& execution;
-      Result<void> status;
-      std::string thrown;
-    } context{*this, {}, {}};
-    CoreLease::Job job;
-    job.context = &context;
-    job.run = [](void* p) {
-      auto& c = *static_cast<Context*>(p);
-      c.execution.holdsCores_ = true;
-      try {
-        c.status = c.execution.runStepsInAnArena();
-      } catch (const std::exception& e) {
-        c.thrown = e.what();
-      } catch (...) {
-        c.thrown = "unknown exception";
-      }
-      c.execution.holdsCores_ = false;
-    };
     try {
-      model_.lease_->runExclusive(job);
-    } catch (const std::system_error& e) {  // the lease's runner thread could not start
-      return driver::generalFailure(std::string("the cpu device cannot run this execution: ") + e.what());
+      return model_.lease_->runExclusive([this]() -> Result<void> {
+        holdsCores_ = true;
+        struct Release {
+          bool& held;
+          ~Release() { held = false; }
+        } release{holdsCores_};
+        return runStepsInAnArena();
+      });
+    } catch (const std::exception& e) {  // a kernel threw, or the lease's runner thread could not start
+      return driver::generalFailure(std::string("execution failed: ") + e.what());
+    } catch (...) {
+      return driver::generalFailure("execution failed: unknown exception");
     }
-    if (!context.thrown.empty()) return driver::generalFailure("execution failed: " + context.thrown);
-    return context.status;
   }
 
   // The runtime state of one operand.

@@ -43,14 +43,6 @@ void activateAll(RecurrentActivation act, float* x, size_t n) {
   }
 }
 
-// out[r] += sum_c matrix[r, c] * vec[c] for a [rows, cols] matrix: OpenBLAS's sgemv, split over the
-// kernel's pool (gemm.hpp). The recurrent operations' gate products are GEMM-shaped work; the plain
-// loop it replaced waited on one chain of additions and took 52 ms for a 64-step, 512-unit LSTM
-// (docs/cpu-performance.md).
-void matVecAccumulate(const float* matrix, size_t rows, size_t cols, const float* vec, float* out) {
-  detail::gemvAccumulate(matrix, rows, cols, vec, out);
-}
-
 // The gates of lstm() in its scratch order (the input gate only without CIFG): their weights and bias.
 struct LstmGate {
   const float* inputWeights;
@@ -103,8 +95,8 @@ void rnn(const float* input, const float* weights, const float* recurrentWeights
   for (size_t b = 0; b < batch; ++b) {
     float* out = output + b * numUnits;
     std::copy(bias, bias + numUnits, out);
-    matVecAccumulate(weights, numUnits, inputSize, input + b * inputSize, out);
-    matVecAccumulate(recurrentWeights, numUnits, numUnits, hiddenIn + b * numUnits, out);
+    detail::gemvAccumulate(weights, numUnits, inputSize, input + b * inputSize, out);
+    detail::gemvAccumulate(recurrentWeights, numUnits, numUnits, hiddenIn + b * numUnits, out);
     activateAll(act, out, numUnits);
   }
   std::copy(output, output + batch * numUnits, hiddenOut);
@@ -161,7 +153,6 @@ void lstmInputPreactivations(const float* input, size_t rows, const LstmWeights&
         std::copy(gates[g].bias, gates[g].bias + n, row);
       }
     }
-    if (rows == 0 || n == 0 || d.inputSize == 0) continue;
     detail::gemmAccumulate(input, d.inputSize, gates[g].inputWeights, d.inputSize, rows, n, d.inputSize, out + g * n, width);
   }
 }
@@ -206,11 +197,11 @@ void lstm(const float* input, const LstmWeights& w, const LstmDims& d, const flo
       float* gate = row + g * n;
       if (inputPreactivations == nullptr) {
         start(gate, parts[g].bias);
-        matVecAccumulate(parts[g].inputWeights, n, d.inputSize, x, gate);
+        detail::gemvAccumulate(parts[g].inputWeights, n, d.inputSize, x, gate);
       }
-      if (stacked == nullptr) matVecAccumulate(parts[g].recurrentWeights, n, d.outputSize, h, gate);
+      if (stacked == nullptr) detail::gemvAccumulate(parts[g].recurrentWeights, n, d.outputSize, h, gate);
     }
-    if (stacked != nullptr) matVecAccumulate(stacked, n * gates, d.outputSize, h, row);
+    if (stacked != nullptr) detail::gemvAccumulate(stacked, n * gates, d.outputSize, h, row);
 
     // Input and forget gates (peepholes on the previous cell state).
     if (!cifg) {
@@ -258,7 +249,7 @@ void lstm(const float* input, const LstmWeights& w, const LstmDims& d, const flo
       } else {
         std::fill(out, out + d.outputSize, 0.0f);
       }
-      matVecAccumulate(w.projectionWeights, d.outputSize, n, hidden, out);
+      detail::gemvAccumulate(w.projectionWeights, d.outputSize, n, hidden, out);
       if (projClip > 0.0f) {
         for (size_t i = 0; i < d.outputSize; ++i)
           out[i] = std::clamp(out[i], -projClip, projClip);
