@@ -205,6 +205,16 @@ Result<void> mapConcat(GraphBuilder& b) {
     defineConstant(b, 0, std::move(t));
     return {};
   }
+  // Images a convolution left in NHWC (SqueezeNet's and Inception's branches, concatenated over channels)
+  // are concatenated so, on NHWC's axis, instead of each being transposed to NCHW and the result back.
+  bool nhwc = out.size() == 4;
+  bool anyNhwc = false;
+  for (int i = 0; i < b.node()->input_size() && nhwc; ++i) {
+    NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(i));
+    anyNhwc = anyNhwc || x->nhwc;
+    nhwc = !x->constant.has_value() || x->nhwc;
+  }
+  nhwc = nhwc && anyNhwc;
   std::vector<uint32_t> inputs;
   bool known = true;
   for (int i = 0; i < b.node()->input_size(); ++i) {
@@ -213,12 +223,15 @@ Result<void> mapConcat(GraphBuilder& b) {
       return b.refused("inputs differ in rank or type");
     known = known && x->dims[axis] != 0;
     out[axis] += x->dims[axis];
-    NNRT_ASSIGN_OR_RETURN(uint32_t o, b.operand(*x));
+    NNRT_ASSIGN_OR_RETURN(uint32_t o, nhwc ? b.nhwcOperand(*x) : b.operand(*x));
     inputs.push_back(o);
   }
   if (!known) out[axis] = 0;
-  NNRT_ASSIGN_OR_RETURN(uint32_t axisOperand, b.scalarInt(static_cast<int32_t>(axis)));
+  constexpr int32_t kNhwcAxis[4] = {0, 3, 1, 2};  // NCHW axis -> the same axis of the NHWC tensor
+  NNRT_ASSIGN_OR_RETURN(uint32_t axisOperand,
+                        b.scalarInt(nhwc ? kNhwcAxis[axis] : static_cast<int32_t>(axis)));
   inputs.push_back(axisOperand);
+  if (nhwc) return b.emitNhwc(ANEURALNETWORKS_CONCATENATION, inputs, first->type, out);
   return b.emit(ANEURALNETWORKS_CONCATENATION, inputs, first->type, out);
 }
 

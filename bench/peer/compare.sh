@@ -8,7 +8,7 @@
 # Run from the repository root after building: bash bench/peer/compare.sh
 set -euo pipefail
 for r in 1 2 3; do
-  for m in "mlp 16,1024 f32" "cnn 1,64,56,56 f32" "mobilenet 1,3,224,224 f32" "resnet18 1,3,224,224 onnx" "mobilenetv2 1,3,224,224 onnx" "encoder 1,128,256 onnx" "lstm 64,1,256 onnx" "gru 64,1,256 onnx" "grulbr 64,1,256 onnx" "qmobilenet_u8 1,3,224,224 q8" "qmobilenet 1,3,224,224 q8"; do
+  for m in "mlp 16,1024 f32" "cnn 1,64,56,56 f32" "mobilenet 1,3,224,224 f32" "resnet18 1,3,224,224 onnx" "mobilenetv2 1,3,224,224 onnx" "squeezenet 1,3,224,224 onnx" "encoder 1,128,256 onnx" "lstm 64,1,256 onnx" "gru 64,1,256 onnx" "grulbr 64,1,256 onnx" "qmobilenet_u8 1,3,224,224 q8" "qmobilenet 1,3,224,224 q8"; do
     set -- $m
     if [ $3 = onnx ]; then
       o=$(node /tmp/ortnode/ort_run.js /tmp/peer/$1.onnx /tmp/peer/$1.f32 $2 100 2 | sed 's/.*median \([0-9.]*\) us.*/\1/')

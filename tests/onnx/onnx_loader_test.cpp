@@ -733,6 +733,55 @@ TEST(OnnxLoaderTest, ElementwiseArithmeticBetweenNhwcImagesStaysNhwc) {
   }
 }
 
+// Concat of NHWC images (SqueezeNet's fire modules: two convolutions concatenated over channels) stays
+// NHWC, on the NHWC axis that is ONNX's `axis`: only x and y are TRANSPOSEd. x [1, 2, 1, 2] (channels
+// [1, 2] and [3, 4]); c1 = 2x, c2 = 3x (Conv 1x1), y = Concat(c1, c2, x). Over channels (axis 1):
+// [2, 4, 6, 8, 3, 6, 9, 12, 1, 2, 3, 4]; over the width (axis 3 and -1), per channel c1, c2, x:
+// [2, 4, 3, 6, 1, 2, 6, 8, 9, 12, 3, 4]; over the height (axis 2, rows of 2) the same values.
+TEST(OnnxLoaderTest, ConcatOfNhwcImagesStaysNhwc) {
+  for (int64_t axis : {1, 3, -1, 2}) {
+    NodeModel m = nodeModel("Conv", {{"x", {1, 2, 1, 2}}}, {{"c1", {1, 2, 1, 2}}});
+    auto* graph = m.model.mutable_graph();
+    for (auto [name, k] : {std::pair{"w1", 2.0f}, std::pair{"w2", 3.0f}}) {
+      auto* t = graph->add_initializer();
+      t->set_name(name);
+      t->set_data_type(onnx::TensorProto::FLOAT);
+      for (int64_t d : {2, 2, 1, 1}) t->add_dims(d);
+      for (float v : {k, 0.0f, 0.0f, k}) t->add_float_data(v);
+    }
+    m.node->add_input("w1");
+    graph->clear_output();
+    const bool width = axis == 3 || axis == -1;
+    addFloatInput(graph, "y", axis == 1 ? std::vector<int64_t>{1, 6, 1, 2}
+                                        : width ? std::vector<int64_t>{1, 2, 1, 6} : std::vector<int64_t>{1, 2, 3, 2},
+                  true);
+    auto* c2 = graph->add_node();
+    c2->set_name("c2");
+    c2->set_op_type("Conv");
+    c2->add_input("x");
+    c2->add_input("w2");
+    c2->add_output("c2");
+    auto* concat = graph->add_node();
+    concat->set_name("concat");
+    concat->set_op_type("Concat");
+    for (const char* in : {"c1", "c2", "x"}) concat->add_input(in);
+    concat->add_output("y");
+    auto* a = concat->add_attribute();
+    a->set_name("axis");
+    a->set_type(onnx::AttributeProto::INT);
+    a->set_i(axis);
+    auto loaded = loadOnnxModel(write("nhwc_concat.onnx", m.model));
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+    size_t transposes = 0;
+    for (const auto& op : loaded->operations) transposes += op.type == ANEURALNETWORKS_TRANSPOSE;
+    EXPECT_EQ(transposes, 2u) << axis;  // x to NHWC, y back
+    const std::vector<float> expected =
+        axis != 1 ? std::vector<float>{2, 4, 3, 6, 1, 2, 6, 8, 9, 12, 3, 4}
+              : std::vector<float>{2, 4, 6, 8, 3, 6, 9, 12, 1, 2, 3, 4};
+    EXPECT_EQ(run(*loaded, {{1, 2, 3, 4}}, 12), expected) << axis;
+  }
+}
+
 // uint8 tensors are quantized operands of scale 1 and zero point 0. DequantizeLinear per axis 1 with
 // scales [0.5, 2] and zero points [128, 0], by hand: [[0, 10], [255, 128]] -> [[(0 - 128) / 2, 10 * 2],
 // [(255 - 128) / 2, 128 * 2]] = [[-64, 20], [63.5, 256]].
