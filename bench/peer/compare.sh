@@ -3,7 +3,7 @@
 # model), 2 threads, medians; prints one line per model and round. Expects the models in /tmp/peer
 # (../shared/peer/gen_pair.py and inputs.py, bench/peer/quant_pair.py with and without --unsigned)
 # and onnxruntime-node in /tmp/ortnode with ort_run.js and ort_run_q8.js (../shared/peer/README.md); resnet18 (from
-# bench/peer/resnet_pair.py), mobilenetv2 (bench/peer/mobilenetv2_pair.py), encoder (bench/peer/encoder_pair.py), lstm, gru
+# bench/peer/resnet_pair.py), mobilenetv2 (bench/peer/mobilenetv2_pair.py), squeezenet (bench/peer/squeezenet_pair.py), encoder (bench/peer/encoder_pair.py), lstm, gru
 # and grulbr (bench/peer/lstm_pair.py) run from the same .onnx file in both, through nnrt's ONNX front end.
 # Run from the repository root after building: bash bench/peer/compare.sh
 set -euo pipefail
