@@ -98,17 +98,24 @@ struct NhwcPair {
 };
 
 // When one operand of a binary operation is an NHWC image of the result's (NCHW) shape `dims` and the
-// other is an NHWC image of the same shape, one value per channel ([C, 1, 1] or [1, C, 1, 1]) or a
+// other is an NHWC image that broadcasts to it, one value per channel ([C, 1, 1] or [1, C, 1, 1]) or a
 // single value, their NHWC operands (a per-channel operand as [C], which broadcasts along NHWC's last
 // axis); nullopt when the operation must run in ONNX's layout.
 Result<std::optional<NhwcPair>> nhwcOperands(GraphBuilder& b, const Value& x, const Value& y, const Dims& dims) {
   if (dims.size() != 4 || !(x.nhwc || y.nhwc)) return std::optional<NhwcPair>();
-  const bool swap = !x.nhwc;
+  const bool swap = !(x.nhwc && x.dims == dims);  // the image of the result's shape is y
   const Value& image = swap ? y : x;
   const Value& other = swap ? x : y;
-  if (image.dims != dims) return std::optional<NhwcPair>();
+  if (!image.nhwc || image.dims != dims) return std::optional<NhwcPair>();
   std::optional<uint32_t> second;
-  if (other.nhwc && other.dims == dims) {
+  auto broadcastsTo = [&](const Dims& d) {
+    for (size_t a = 0; a < 4; ++a)
+      if (d[a] != dims[a] && d[a] != 1) return false;
+    return true;
+  };
+  if (other.nhwc && broadcastsTo(other.dims)) {
+    // Another NHWC image, or one that broadcasts to it (squeeze-and-excitation's per-channel scales
+    // [N, C, 1, 1], computed by 1x1 convolutions): NHWC broadcasts as NCHW does, axis for axis.
     second = other.operand;
   } else if (!other.nhwc) {
     // Right-aligned against NCHW: every dimension 1 but the channel one (or all 1).

@@ -733,6 +733,42 @@ TEST(OnnxLoaderTest, ElementwiseArithmeticBetweenNhwcImagesStaysNhwc) {
   }
 }
 
+// Squeeze-and-excitation's scaling of an NHWC image by its own per-channel values (a [1, C, 1, 1] NHWC
+// value) stays NHWC: only x and y are TRANSPOSEd. x [1, 2, 1, 2]; c = Conv 1x1 2 * identity = 2x
+// (channels [2, 4], [6, 8]); g = GlobalAveragePool(c) = [3, 7]; y = c * g (both orders):
+// [6, 12, 42, 56].
+TEST(OnnxLoaderTest, ScalingAnNhwcImageByNhwcPerChannelValuesStaysNhwc) {
+  for (bool imageFirst : {true, false}) {
+    NodeModel m = nodeModel("Conv", {{"x", {1, 2, 1, 2}}}, {{"c", {1, 2, 1, 2}}});
+    auto* graph = m.model.mutable_graph();
+    auto* w = graph->add_initializer();
+    w->set_name("w");
+    w->set_data_type(onnx::TensorProto::FLOAT);
+    for (int64_t d : {2, 2, 1, 1}) w->add_dims(d);
+    for (float v : {2.0f, 0.0f, 0.0f, 2.0f}) w->add_float_data(v);
+    m.node->add_input("w");
+    graph->clear_output();
+    addFloatInput(graph, "y", {1, 2, 1, 2}, true);
+    auto* pool = graph->add_node();
+    pool->set_name("g");
+    pool->set_op_type("GlobalAveragePool");
+    pool->add_input("c");
+    pool->add_output("g");
+    auto* mul = graph->add_node();
+    mul->set_name("y");
+    mul->set_op_type("Mul");
+    mul->add_input(imageFirst ? "c" : "g");
+    mul->add_input(imageFirst ? "g" : "c");
+    mul->add_output("y");
+    auto loaded = loadOnnxModel(write("nhwc_excitation.onnx", m.model));
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+    size_t transposes = 0;
+    for (const auto& op : loaded->operations) transposes += op.type == ANEURALNETWORKS_TRANSPOSE;
+    EXPECT_EQ(transposes, 2u) << imageFirst;  // x to NHWC, y back
+    EXPECT_EQ(run(*loaded, {{1, 2, 3, 4}}, 4), (std::vector<float>{6, 12, 42, 56})) << imageFirst;
+  }
+}
+
 // Concat of NHWC images (SqueezeNet's fire modules: two convolutions concatenated over channels) stays
 // NHWC, on the NHWC axis that is ONNX's `axis`: only x and y are TRANSPOSEd. x [1, 2, 1, 2] (channels
 // [1, 2] and [3, 4]); c1 = 2x, c2 = 3x (Conv 1x1), y = Concat(c1, c2, x). Over channels (axis 1):
