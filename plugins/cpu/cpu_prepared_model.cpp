@@ -177,6 +177,8 @@ void CpuPreparedModel::writeProfile() const {
       line.kernel = "fused element-wise";
     } else {
       line.operations = std::to_string(step.index) + " " + ops::operationName(step.type);
+      for (const auto& [index, type] : step.absorbed)
+        line.operations += " " + std::to_string(index) + " " + ops::operationName(type);
       line.kernel = step.fast != nullptr ? step.fast->name() : "reference";
     }
     lines.push_back(std::move(line));
@@ -249,6 +251,70 @@ Result<void> CpuPreparedModel::copyOperands(const driver::Model& model) {
   return {};
 }
 
+CpuPreparedModel::EpilogueMatch CpuPreparedModel::matchEpilogue(std::span<const nnrt_operation> operations,
+                                                                uint32_t i, const std::vector<uint32_t>& readers,
+                                                                const OpParams& params) const {
+  using T = driver::OperationType;
+  const nnrt_operation& op = operations[i];
+  const auto type = static_cast<T>(op.type);
+  if ((type != T::CONV_2D && type != T::DEPTHWISE_CONV_2D && type != T::GROUPED_CONV_2D &&
+       type != T::TRANSPOSE_CONV_2D && type != T::FULLY_CONNECTED) ||
+      op.output_count != 1)
+    return {};
+  const bool activation = std::visit(
+      [](const auto& p) {
+        if constexpr (requires { p.activation; }) return p.activation != driver::Activation::None;
+        return true;
+      },
+      params);
+  // A float32 temporary that only the epilogue's operations read.
+  auto internal = [&](uint32_t operand) {
+    const OperandInfo& info = operands_[operand];
+    return info.type == static_cast<int32_t>(driver::OperandType::TENSOR_FLOAT32) &&
+           info.lifetime == NNRT_LIFETIME_TEMPORARY_VARIABLE && info.modelOutput < 0;
+  };
+  const uint32_t y = op.outputs[0];
+  if (activation || !internal(y) || (readers[y] != 1 && readers[y] != 2)) return {};
+  std::vector<uint32_t> users;  // the operations reading y, in order
+  for (uint32_t j = i + 1; j < operations.size() && users.size() < readers[y]; ++j) {
+    const nnrt_operation& next = operations[j];
+    if (std::find(next.inputs, next.inputs + next.input_count, y) != next.inputs + next.input_count)
+      users.push_back(j);
+  }
+  if (users.size() != readers[y]) return {};  // one operation reads y twice
+  auto floatOutput = [&](const nnrt_operation& o) {
+    return o.output_count == 1 &&
+           operands_[o.outputs[0]].type == static_cast<int32_t>(driver::OperandType::TENSOR_FLOAT32);
+  };
+  const nnrt_operation& first = operations[users[0]];
+  if (users.size() == 1) {  // y -> HARD_SWISH, LOGISTIC or TANH
+    Epilogue e = Epilogue::None;
+    switch (static_cast<T>(first.type)) {
+      case T::HARD_SWISH: e = Epilogue::HardSwish; break;
+      case T::LOGISTIC: e = Epilogue::Logistic; break;
+      case T::TANH: e = Epilogue::Tanh; break;
+      default: return {};
+    }
+    if (first.input_count != 1 || !floatOutput(first)) return {};
+    return {e, {users[0]}, first.outputs[0]};
+  }
+  // y -> s = LOGISTIC(y) -> MUL(y, s) or MUL(s, y) with no activation.
+  const nnrt_operation& mul = operations[users[1]];
+  if (static_cast<T>(first.type) != T::LOGISTIC || first.input_count != 1 || !floatOutput(first) ||
+      static_cast<T>(mul.type) != T::MUL || mul.input_count != 3 || !floatOutput(mul))
+    return {};
+  const uint32_t s = first.outputs[0];
+  if (!internal(s) || readers[s] != 1) return {};
+  if (!((mul.inputs[0] == y && mul.inputs[1] == s) || (mul.inputs[0] == s && mul.inputs[1] == y))) return {};
+  const OperandInfo& act = operands_[mul.inputs[2]];
+  int32_t code = -1;
+  if (act.type == static_cast<int32_t>(driver::OperandType::INT32) && act.constant != nullptr &&
+      act.constantLength == sizeof(int32_t))
+    std::memcpy(&code, act.constant, sizeof code);
+  if (code != 0) return {};
+  return {Epilogue::Swish, {users[0], users[1]}, mul.outputs[0]};
+}
+
 Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
   const driver::Subgraph main = model.main();
   // Operands readable before the first operation runs.
@@ -271,7 +337,9 @@ Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
       if (operation.inputs[k] < readers.size()) ++readers[operation.inputs[k]];
   }
   bool anchored = false;  // a fast kernel that wins alone (not a CONCATENATION)
+  std::vector<bool> absorbed(operations.size(), false);  // by an earlier step's epilogue
   for (uint32_t i = 0; i < operations.size(); ++i) {
+    if (absorbed[i]) continue;
     const nnrt_operation& operation = operations[i];
     const std::string label = operationLabel(i, operation.type);
     const std::vector<ops::Arg> inputs = ops::inputArgs(model, main, operation);
@@ -317,10 +385,33 @@ Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
           step.outputShapes = std::move(*shapes);
           step.params = std::move(*params);
           // A refusal only means the reference kernel runs (fast_path.hpp).
+          // Element-wise operations after a convolution or FULLY_CONNECTED that its fast kernel can
+          // apply to its output (SiLU, HARD_SWISH, ...): the step writes their output instead.
+          if (const EpilogueMatch match =
+                  fastLayer_ ? matchEpilogue(operations, i, readers, step.params) : EpilogueMatch{};
+              match.epilogue != Epilogue::None) {
+            if (auto fast = fastLayer_->prepare(args, step.params, match.epilogue)) {
+              step.fast = std::move(*fast);
+              step.epilogue = match.epilogue;
+              for (uint32_t j : match.operations) {
+                step.absorbed.emplace_back(j, operations[j].type);
+                absorbed[j] = true;
+              }
+              written[step.outputs[0]] = false;
+              step.outputs = {match.output};
+              if (written[match.output])
+                return driver::invalidArgument(label + "'s epilogue writes operand " + std::to_string(match.output) +
+                                               ", which an earlier operation already wrote");
+              written[match.output] = true;
+              hasFastSteps_ = true;
+              anchored = true;
+            }
+          }
           const bool light = isLightOperation(operation.type);
-          if (fastLayer_ && (!light || ops::elementCount(step.outputShapes[0]).value_or(0) >= minElements_) &&
+          if (step.fast == nullptr && fastLayer_ &&
+              (!light || ops::elementCount(step.outputShapes[0]).value_or(0) >= minElements_) &&
               !sharedWeightsRow(args, step.params, readers, operation.input_count > 1 ? operation.inputs[1] : ~0u)) {
-            if (auto fast = fastLayer_->prepare(args, step.params)) {
+            if (auto fast = fastLayer_->prepare(args, step.params, Epilogue::None)) {
               step.fast = std::move(*fast);
               hasFastSteps_ = true;
               anchored |= operation.type != static_cast<int32_t>(driver::OperationType::CONCATENATION);

@@ -12,7 +12,9 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <tbb/task_arena.h>
@@ -85,6 +87,11 @@ class CpuPreparedModel : public driver::PreparedModel {
     // Input 0 is written by a fast kernel in the layer's own layout (FastLayer::chain): this step's
     // fast kernel runs exactly when that one's did, else the reference kernel runs.
     bool chainedInput = false;
+    // The element-wise operations after this CONV_2D or FULLY_CONNECTED that its fast kernel applies
+    // to its output (matchEpilogue): `outputs` is then theirs, and the reference kernel, when it runs,
+    // is followed by applyEpilogue. `absorbed`: their operation indices and types (for the profile).
+    Epilogue epilogue = Epilogue::None;
+    std::vector<std::pair<uint32_t, int32_t>> absorbed;
     // Set for a run of element-wise operations fused into one kernel (fuseElementwiseSteps); the
     // other fields are then those of its first operation.
     std::unique_ptr<const FusedSteps> fused;
@@ -105,6 +112,17 @@ class CpuPreparedModel : public driver::PreparedModel {
   CpuPreparedModel() = default;
   driver::Result<void> copyOperands(const driver::Model& model);
   driver::Result<void> planSteps(const driver::Model& model);
+  // Element-wise operations that follow operation `i` (a float32 convolution or FULLY_CONNECTED
+  // without fused activation, decoded as `params`) and read nothing else: SiLU as LOGISTIC and MUL
+  // of its output, or one HARD_SWISH, LOGISTIC or TANH. Its output must be a temporary that only
+  // they read. None when there are no such operations.
+  struct EpilogueMatch {
+    Epilogue epilogue = Epilogue::None;
+    std::vector<uint32_t> operations;  // indices of the absorbed operations
+    uint32_t output = 0;               // the operand the last of them writes
+  };
+  EpilogueMatch matchEpilogue(std::span<const nnrt_operation> operations, uint32_t i,
+                              const std::vector<uint32_t>& readers, const OpParams& params) const;
   void chainFastSteps();
   void fuseElementwiseSteps();
   void planTemporaries();

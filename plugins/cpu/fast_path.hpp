@@ -35,6 +35,27 @@ class FastKernel {
   virtual driver::Result<void> run(const KernelCall& call) = 0;
 };
 
+// Element-wise work after a float32 CONV_2D, DEPTHWISE_CONV_2D, GROUPED_CONV_2D, TRANSPOSE_CONV_2D or
+// FULLY_CONNECTED (with no fused activation) that its fast kernel applies to each output value before
+// writing it: what an exporter spells as separate operations (CpuPreparedModel::planSteps finds them).
+// Swish is x * LOGISTIC(x) (SiLU: EfficientNet, YOLO, LLaMA's feed-forward), the others as the NNAPI
+// operation of the same name.
+enum class Epilogue : uint8_t { None, Swish, HardSwish, Logistic, Tanh };
+// Its operations, e.g. "LOGISTIC MUL".
+inline const char* epilogueName(Epilogue epilogue) {
+  switch (epilogue) {
+    case Epilogue::None: return "";
+    case Epilogue::Swish: return "LOGISTIC MUL";
+    case Epilogue::HardSwish: return "HARD_SWISH";
+    case Epilogue::Logistic: return "LOGISTIC";
+    case Epilogue::Tanh: return "TANH";
+  }
+  return "";
+}
+// `epilogue` of `count` values in place, by the reference kernels' functions (an execution that runs
+// the reference kernel of a step whose fast kernel took an epilogue).
+void applyEpilogue(Epilogue epilogue, float* values, size_t count);
+
 class FastLayer {
  public:
   virtual ~FastLayer() = default;
@@ -43,7 +64,9 @@ class FastLayer {
   // A kernel for `op` (declared shapes, constant values) with its decoded `params`, or
   // INVALID_ARGUMENT with why this layer does not take it (the reference kernel then runs).
   // Thread-safe.
-  virtual driver::Result<std::unique_ptr<FastKernel>> prepare(const ops::OpArgs& op, const OpParams& params) = 0;
+  // `epilogue` is applied to the output (None for every operation but those named at Epilogue).
+  virtual driver::Result<std::unique_ptr<FastKernel>> prepare(const ops::OpArgs& op, const OpParams& params,
+                                                              Epilogue epilogue) = 0;
   // Lets `producer` write its output in a layout of the layer's own that `consumer` reads as its
   // input 0 (e.g. the blocked layout of two Winograd convolutions in a row), skipping the copies to
   // and from NNAPI's layout between them. The driver asks only for a tensor that nothing else reads
@@ -78,7 +101,7 @@ struct FastLayerOptions {
 // together; the entry's name carries the version of the options and of the FastLayer interface.
 using CreateFastLayerFn = FastLayer* (*)(const FastLayerOptions& options);
 inline constexpr const char* kFastLayerLibrary = "libnnrt_cpu_dnnl.so";
-inline constexpr const char* kFastLayerEntry = "nnrt_cpu_create_fast_layer_4";
+inline constexpr const char* kFastLayerEntry = "nnrt_cpu_create_fast_layer_5";
 
 // Loads the fast layer from `directory` (the driver passes its own; empty: beside the driver's
 // library). Returns null, with the reason in `why`, when it is missing or fails to load.

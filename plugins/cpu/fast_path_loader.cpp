@@ -10,10 +10,15 @@
 // keeps its own setting.
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
 #include "plugins/cpu/fast_path.hpp"
+#include "plugins/cpu/kernels/activation.hpp"
+#include "plugins/cpu/kernels/exp_float.hpp"
+#include "plugins/cpu/kernels/nonlinear.hpp"
+#include "plugins/cpu/kernels/parallel.hpp"
 
 namespace nnrt::cpu {
 namespace {
@@ -73,6 +78,25 @@ bool isLightOperation(int32_t type) {
       return true;
     default:
       return false;
+  }
+}
+
+void applyEpilogue(Epilogue epilogue, float* values, size_t count) {
+  switch (epilogue) {
+    case Epilogue::None:
+      return;
+    case Epilogue::Swish:
+      // As LOGISTIC then MUL compute each value (the same float operations, so the same bits).
+      detail::parallelFor(count, 16, [values](size_t begin, size_t end) {
+        for (size_t i = begin; i < end; ++i) values[i] *= 1.0f / (1.0f + expFloat(-values[i]));
+      });
+      return;
+    case Epilogue::HardSwish:
+      return hardSwish(values, count, values);
+    case Epilogue::Logistic:
+      return logistic(values, count, values);
+    case Epilogue::Tanh:
+      return tanh(values, count, values);
   }
 }
 

@@ -759,6 +759,120 @@ TEST(CpuPluginExecute, ProfileListsEveryOperationWithItsKernel) {
   std::filesystem::remove(path);
 }
 
+// Element-wise operations after a convolution or FULLY_CONNECTED that its fast kernel applies to its
+// output (Step::epilogue): SiLU as LOGISTIC and MUL (both operand orders), HARD_SWISH after a
+// DEPTHWISE_CONV_2D, LOGISTIC into a model output, TANH after a FULLY_CONNECTED; a convolution whose
+// output two other operations read keeps them separate. Against the reference kernels running every
+// operation (fast off); a request that omits an unused input runs the reference kernels followed by
+// the epilogue (their products on oneDNN's sgemm, hence not bit for bit). Which steps took which
+// operations is read from the profile.
+TEST(CpuPluginExecute, ConvolutionEpiloguesMatchTheSeparateOperations) {
+  TestModel m;
+  const uint32_t x = m.addInput(T::TENSOR_FLOAT32, {1, 20, 18, 24});
+  const uint32_t v = m.addInput(T::TENSOR_FLOAT32, {4, 40});
+  const uint32_t unused = m.addInput(T::TENSOR_FLOAT32, {2});
+  uint32_t seed = 60;
+  auto constant = [&](std::vector<uint32_t> dims, double scale) {
+    size_t n = 1;
+    for (uint32_t d : dims) n *= d;
+    return m.addConstant(T::TENSOR_FLOAT32, dims, toFloats(randomReals(n, -scale, scale, seed++)));
+  };
+  auto image = [&](uint32_t channels) { return m.addOperand(T::TENSOR_FLOAT32, {1, 20, 18, channels}); };
+  auto conv = [&](uint32_t in, uint32_t cin, uint32_t cout, uint32_t k, bool depthwise = false) {
+    const uint32_t out = image(cout);
+    const uint32_t pad = m.addInt32(static_cast<int32_t>(k / 2)), one = m.addInt32(1);
+    std::vector<uint32_t> ins{in, constant(depthwise ? std::vector<uint32_t>{1, k, k, cout}
+                                                     : std::vector<uint32_t>{cout, k, k, cin}, 0.3),
+                              constant({cout}, 0.5), pad, pad, pad, pad, one, one};
+    if (depthwise) ins.push_back(one);
+    ins.push_back(m.addInt32(0));
+    m.addOperation(depthwise ? O::DEPTHWISE_CONV_2D : O::CONV_2D, ins, {out});
+    return out;
+  };
+  auto unary = [&](O op, uint32_t in, uint32_t out) {
+    m.addOperation(op, {in}, {out});
+    return out;
+  };
+  auto swish = [&](uint32_t y, uint32_t channels, bool sigmoidFirst) {
+    const uint32_t s = unary(O::LOGISTIC, y, image(channels)), out = image(channels);
+    m.addOperation(O::MUL, {sigmoidFirst ? s : y, sigmoidFirst ? y : s, m.addInt32(0)}, {out});
+    return out;
+  };
+  const uint32_t m1 = swish(conv(x, 24, 32, 3), 32, false);                    // operations 0-2
+  const uint32_t h = unary(O::HARD_SWISH, conv(m1, 32, 32, 3, true), image(32));  // 3-4
+  const uint32_t m2 = swish(conv(h, 32, 16, 1), 16, true);                     // 5-7
+  const uint32_t out1 = m.addOutput(T::TENSOR_FLOAT32, {1, 20, 18, 16});
+  unary(O::LOGISTIC, conv(m2, 16, 16, 1), out1);  // 8-9
+  const uint32_t c4 = conv(m2, 16, 16, 1);        // 10, read twice: 11-12 stay
+  const uint32_t out2 = m.addOutput(T::TENSOR_FLOAT32, {1, 20, 18, 16});
+  m.addOperation(O::ADD, {unary(O::TANH, c4, image(16)), c4, m.addInt32(0)}, {out2});
+  const uint32_t fc = m.addOperand(T::TENSOR_FLOAT32, {4, 24});
+  m.addOperation(O::FULLY_CONNECTED, {v, constant({24, 40}, 0.3), constant({24}, 0.5), m.addInt32(0)}, {fc});  // 13
+  const uint32_t out3 = m.addOutput(T::TENSOR_FLOAT32, {4, 24});
+  unary(O::TANH, fc, out3);  // 14
+  m.setInputsAndOutputs({x, v, unused}, {out1, out2, out3});
+
+  const size_t imageSize = 20 * 18 * 16;
+  const std::vector<float> xs = toFloats(randomReals(20 * 18 * 24, -2.0, 2.0, 1)), vs = toFloats(randomReals(160, -2.0, 2.0, 2));
+  const std::string path = ::testing::TempDir() + "/nnrt_cpu_epilogue_test.tsv";
+  std::filesystem::remove(path);
+  auto run = [&](const char* fast, bool omit, bool profile) {
+    LoadedDevice holder;
+    auto device = profile ? loadCpu(holder, {{"fast", fast}, {"profile", path}}) : loadCpu(holder, {{"fast", fast}});
+    EXPECT_NE(device, nullptr);
+    if (device == nullptr) return std::vector<float>{};
+    auto prepared = prepare(*device, m);
+    if (prepared == nullptr) return std::vector<float>{};
+    std::vector<float> all;
+    for (int repeat = 0; repeat < 2; ++repeat) {
+      TestRequest r(3, 3);
+      r.setInput(0, xs);
+      r.setInput(1, vs);
+      if (omit) {
+        r.omitInput(2);
+      } else {
+        r.setInput(2, std::vector<float>{0, 0});
+      }
+      r.setOutput(0, imageSize * sizeof(float));
+      r.setOutput(1, imageSize * sizeof(float));
+      r.setOutput(2, 96 * sizeof(float));
+      auto result = prepared->execute(r.view(), false, 0, 0);
+      EXPECT_TRUE(result.has_value()) << result.error().message;
+      all = r.output<float>(0);
+      for (uint32_t k : {1u, 2u}) {
+        const std::vector<float> more = r.output<float>(k);
+        all.insert(all.end(), more.begin(), more.end());
+      }
+    }
+    return all;
+  };
+  const std::vector<float> reference = run("off", false, false);
+  ASSERT_EQ(reference.size(), 2 * imageSize + 96);
+  const std::vector<float> fast = run("on", false, true), omitted = run("on", true, false);
+  ASSERT_EQ(fast.size(), reference.size());
+  for (size_t i = 0; i < fast.size(); ++i)
+    ASSERT_NEAR(fast[i], reference[i], 1e-4 * (1.0 + std::fabs(reference[i]))) << "element " << i;
+  ASSERT_EQ(omitted.size(), reference.size());
+  for (size_t i = 0; i < omitted.size(); ++i)
+    ASSERT_NEAR(omitted[i], reference[i], 1e-5 * (1.0 + std::fabs(reference[i]))) << "element " << i;
+
+  std::vector<std::string> steps;
+  for (const std::vector<std::string>& row : readProfile(path).rows)
+    steps.push_back(row.size() > 2 ? row[1] + " | " + row[2] : "");
+  std::filesystem::remove(path);
+  if (std::find_if(steps.begin(), steps.end(), [](const std::string& s) { return s.find("oneDNN") != std::string::npos; }) ==
+      steps.end())
+    GTEST_SKIP() << "no fast layer in this build";
+  for (const char* fused : {"0 CONV_2D 1 LOGISTIC 2 MUL | oneDNN", "3 DEPTHWISE_CONV_2D 4 HARD_SWISH | oneDNN",
+                            "5 CONV_2D 6 LOGISTIC 7 MUL | oneDNN", "8 CONV_2D 9 LOGISTIC | oneDNN",
+                            "10 CONV_2D | oneDNN", "13 FULLY_CONNECTED 14 TANH | oneDNN"}) {
+    EXPECT_NE(std::find_if(steps.begin(), steps.end(), [&](const std::string& s) { return s.rfind(fused, 0) == 0; }),
+              steps.end())
+        << fused << " in:\n" << ::testing::PrintToString(steps);
+  }
+  EXPECT_EQ(steps.size(), 7u) << ::testing::PrintToString(steps);  // the TANH and the ADD after step 10 fused
+}
+
 // A FULLY_CONNECTED of one row whose weights another operation reads too (an unrolled recurrence)
 // runs on the reference kernel (OpenBLAS's sgemv, faster on weights that stay in the cache); one
 // whose weights are read once keeps the fast layer. Which kernel ran is read from the profile.

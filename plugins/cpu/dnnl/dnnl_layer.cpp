@@ -87,8 +87,8 @@ Result<std::vector<float>> filterScales(const ops::Arg& filter, uint32_t channel
       " with zero point " + std::to_string(filter.zeroPoint) + ")");
 }
 
-// NNAPI's fused activation as a oneDNN post-op.
-dnnl::primitive_attr attrFor(driver::Activation activation) {
+// NNAPI's fused activation, then the epilogue (fast_path.hpp), as oneDNN post-ops.
+dnnl::primitive_attr attrFor(driver::Activation activation, Epilogue epilogue = Epilogue::None) {
   dnnl::post_ops post;
   switch (activation) {
     case driver::Activation::None:
@@ -101,6 +101,22 @@ dnnl::primitive_attr attrFor(driver::Activation activation) {
       break;
     case driver::Activation::Relu6:
       post.append_eltwise(1.0f, dnnl::algorithm::eltwise_clip, 0.0f, 6.0f);
+      break;
+  }
+  switch (epilogue) {
+    case Epilogue::None:
+      break;
+    case Epilogue::Swish:  // x * logistic(alpha x), alpha 1
+      post.append_eltwise(1.0f, dnnl::algorithm::eltwise_swish, 1.0f, 0.0f);
+      break;
+    case Epilogue::HardSwish:  // x * min(max(x + 3, 0), 6) / 6, as NNAPI's HARD_SWISH
+      post.append_eltwise(1.0f, dnnl::algorithm::eltwise_hardswish, 0.0f, 0.0f);
+      break;
+    case Epilogue::Logistic:
+      post.append_eltwise(1.0f, dnnl::algorithm::eltwise_logistic, 0.0f, 0.0f);
+      break;
+    case Epilogue::Tanh:
+      post.append_eltwise(1.0f, dnnl::algorithm::eltwise_tanh, 0.0f, 0.0f);
       break;
   }
   dnnl::primitive_attr attr;
@@ -248,11 +264,19 @@ class Layer final : public FastLayer {
     return from != nullptr && to != nullptr && Kernel::chain(*from, *to);
   }
 
-  Result<std::unique_ptr<FastKernel>> prepare(const ops::OpArgs& op, const OpParams& params) override {
+  Result<std::unique_ptr<FastKernel>> prepare(const ops::OpArgs& op, const OpParams& params,
+                                              Epilogue epilogue) override {
     if (op.inputs.empty() || op.outputs.size() != 1) return refuse("not an operation this layer takes");
     const int32_t type = op.inputs[0].type;
     if (type != kFloat32 && type != kQuant8 && type != kQuant8Signed)
       return refuse("only float32 and 8-bit quantized tensors take the oneDNN path");
+    if (epilogue != Epilogue::None) {
+      using T = driver::OperationType;
+      const auto t = static_cast<T>(op.type);
+      if (type != kFloat32 || (t != T::CONV_2D && t != T::DEPTHWISE_CONV_2D && t != T::GROUPED_CONV_2D &&
+                               t != T::TRANSPOSE_CONV_2D && t != T::FULLY_CONNECTED))
+        return refuse(std::string("no epilogue ") + epilogueName(epilogue) + " for this operation");
+    }
     try {
       omp_set_num_threads(threads_);  // the primitive plans its work for this many threads
       if (op.type == static_cast<int32_t>(driver::OperationType::TRANSPOSE))
@@ -260,19 +284,19 @@ class Layer final : public FastLayer {
       if (type != kFloat32) return quantized(op, params);
       switch (static_cast<driver::OperationType>(op.type)) {
         case driver::OperationType::CONV_2D:
-          return convolution(op, std::get<ops::Conv2DParams>(params), 1);
+          return convolution(op, std::get<ops::Conv2DParams>(params), 1, epilogue);
         case driver::OperationType::DEPTHWISE_CONV_2D: {
           const auto& p = std::get<ops::DepthwiseConv2DParams>(params);
-          return convolution(op, p, p.depthMultiplier);
+          return convolution(op, p, p.depthMultiplier, epilogue);
         }
         case driver::OperationType::GROUPED_CONV_2D: {
           const auto& p = std::get<ops::GroupedConv2DParams>(params);
-          return convolution(op, p, p.groups);
+          return convolution(op, p, p.groups, epilogue);
         }
         case driver::OperationType::TRANSPOSE_CONV_2D:
-          return convolution(op, std::get<ops::TransposeConv2DParams>(params), 1);
+          return convolution(op, std::get<ops::TransposeConv2DParams>(params), 1, epilogue);
         case driver::OperationType::FULLY_CONNECTED:
-          return fullyConnected(op, std::get<ops::FullyConnectedParams>(params));
+          return fullyConnected(op, std::get<ops::FullyConnectedParams>(params), epilogue);
         case driver::OperationType::BATCH_MATMUL:
           return batchMatmul(op, std::get<ops::BatchMatmulParams>(params));
         case driver::OperationType::AVERAGE_POOL_2D:
@@ -428,7 +452,7 @@ class Layer final : public FastLayer {
   // CONV_2D, DEPTHWISE_CONV_2D (a group per input channel, `groups` = its multiplier),
   // GROUPED_CONV_2D (`groups` groups) and TRANSPOSE_CONV_2D (a deconvolution).
   Result<std::unique_ptr<FastKernel>> convolution(const ops::OpArgs& op, const ops::Conv2DParams& p,
-                                                  uint32_t groups) {
+                                                  uint32_t groups, Epilogue epilogue) {
     const ops::Arg& filter = op.inputs[1];
     const ops::Arg& bias = op.inputs[2];
     if (filter.type != kFloat32 || !filter.hasValue() || !bias.hasValue())
@@ -439,10 +463,10 @@ class Layer final : public FastLayer {
     const dnnl::memory::desc anyWeights(userWeights.dims(), dt::f32, dnnl::memory::format_tag::any);
     const dnnl::memory::desc biasDesc({p.outputChannels}, dt::f32, dnnl::memory::format_tag::a);
     if (op.type == static_cast<int32_t>(driver::OperationType::CONV_2D) && winogradPays(p)) {
-      if (auto kernel = winograd(p, src, dst, userWeights, filter.data, biasDesc, bias.data)) return kernel;
+      if (auto kernel = winograd(p, src, dst, userWeights, filter.data, biasDesc, bias.data, epilogue)) return kernel;
     }
-    NNRT_ASSIGN_OR_RETURN(
-        auto pd, convolutionDesc(op.type, p, src, anyWeights, biasDesc, dst, attrFor(p.activation), engine_));
+    NNRT_ASSIGN_OR_RETURN(auto pd, convolutionDesc(op.type, p, src, anyWeights, biasDesc, dst,
+                                                   attrFor(p.activation, epilogue), engine_));
     return convolutionKernel(pd, src, dst, userWeights, filter.data, copied(biasDesc, bias.data));
   }
 
@@ -464,13 +488,14 @@ class Layer final : public FastLayer {
   // multiples of 16); the direct kernel is used then.
   std::unique_ptr<FastKernel> winograd(const ops::Conv2DParams& p, const dnnl::memory::desc& src,
                                        const dnnl::memory::desc& dst, const dnnl::memory::desc& userWeights,
-                                       const void* weights, const dnnl::memory::desc& biasDesc, const void* bias) {
+                                       const void* weights, const dnnl::memory::desc& biasDesc, const void* bias,
+                                       Epilogue epilogue) {
     auto any = [](const dnnl::memory::desc& d) { return dnnl::memory::desc(d.dims(), dt::f32, dnnl::memory::format_tag::any); };
     try {
       const dnnl::convolution_forward::desc desc(
           dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_winograd, any(src), any(userWeights),
           biasDesc, any(dst), {1, 1}, {0, 0}, {p.padTop, p.padLeft}, {p.padBottom, p.padRight});
-      const dnnl::convolution_forward::primitive_desc pd(desc, attrFor(p.activation), engine_);
+      const dnnl::convolution_forward::primitive_desc pd(desc, attrFor(p.activation, epilogue), engine_);
       if (isReference(pd.impl_info_str())) return nullptr;
       auto kernel = std::make_unique<Kernel>(*this, dnnl::convolution_forward(pd), source(src), dst,
                                              pd.scratchpad_desc(), std::string("oneDNN ") + pd.impl_info_str());
@@ -512,7 +537,8 @@ class Layer final : public FastLayer {
         [&](const auto& d) { return convolutionKernelOf(d, src, dst, userWeights, weights, bias); }, pd);
   }
 
-  Result<std::unique_ptr<FastKernel>> fullyConnected(const ops::OpArgs& op, const ops::FullyConnectedParams& p) {
+  Result<std::unique_ptr<FastKernel>> fullyConnected(const ops::OpArgs& op, const ops::FullyConnectedParams& p,
+                                                     Epilogue epilogue) {
     const ops::Arg& weights = op.inputs[1];
     const ops::Arg& bias = op.inputs[2];
     if (weights.type != kFloat32 || !weights.hasValue() || !bias.hasValue())
@@ -524,7 +550,7 @@ class Layer final : public FastLayer {
     const dnnl::memory::desc anyWeights({n, k}, dt::f32, dnnl::memory::format_tag::any);
     const dnnl::memory::desc biasDesc({n}, dt::f32, dnnl::memory::format_tag::a);
     const dnnl::inner_product_forward::desc desc(dnnl::prop_kind::forward_inference, src, anyWeights, biasDesc, dst);
-    const dnnl::inner_product_forward::primitive_desc pd(desc, attrFor(p.activation), engine_);
+    const dnnl::inner_product_forward::primitive_desc pd(desc, attrFor(p.activation, epilogue), engine_);
     if (isReference(pd.impl_info_str())) return refuse(onlyReference);
     auto kernel = std::make_unique<Kernel>(*this, dnnl::inner_product_forward(pd), source(src), dst, pd.scratchpad_desc(),
                                            std::string("oneDNN ") + pd.impl_info_str());
@@ -896,7 +922,7 @@ Result<void> Kernel::run(const KernelCall& call) {
 }  // namespace nnrt::cpu::dnnl_layer
 
 // The entry point loadFastLayer() looks up. Null when oneDNN cannot start a CPU engine.
-extern "C" __attribute__((visibility("default"))) nnrt::cpu::FastLayer* nnrt_cpu_create_fast_layer_4(
+extern "C" __attribute__((visibility("default"))) nnrt::cpu::FastLayer* nnrt_cpu_create_fast_layer_5(
     const nnrt::cpu::FastLayerOptions& options) {
   try {
     return new nnrt::cpu::dnnl_layer::Layer(options);
