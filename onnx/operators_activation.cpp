@@ -19,8 +19,9 @@ Result<void> mapLeakyRelu(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
   NNRT_ASSIGN_OR_RETURN(float alpha, b.attrFloat("alpha", 0.01f));
-  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
   NNRT_ASSIGN_OR_RETURN(uint32_t s, b.constFloats({alpha}));
+  if (x->nhwc) return b.emitNhwc(ANEURALNETWORKS_PRELU, {x->operand, s}, x->type, x->dims);  // element-wise
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
   return b.emit(ANEURALNETWORKS_PRELU, {in, s}, x->type, x->dims);
 }
 
@@ -28,8 +29,9 @@ Result<void> mapElu(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
   NNRT_ASSIGN_OR_RETURN(float alpha, b.attrFloat("alpha", 1.0f));
-  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
   NNRT_ASSIGN_OR_RETURN(uint32_t s, b.scalarFloat(alpha));
+  if (x->nhwc) return b.emitNhwc(ANEURALNETWORKS_ELU, {x->operand, s}, x->type, x->dims);  // element-wise
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
   return b.emit(ANEURALNETWORKS_ELU, {in, s}, x->type, x->dims);
 }
 
