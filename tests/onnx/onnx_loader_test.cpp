@@ -733,6 +733,43 @@ TEST(OnnxLoaderTest, ElementwiseArithmeticBetweenNhwcImagesStaysNhwc) {
   }
 }
 
+// LeakyRelu and Elu of an NHWC image stay NHWC (element-wise): only x and y are TRANSPOSEd. x [1, 2, 1, 2]
+// = [1, -2, 3, -4]; c = Conv 1x1 2 * identity = [2, -4, 6, -8]; LeakyRelu(0.1): [2, -0.4, 6, -0.8];
+// Elu(1): [2, expm1(-4), 6, expm1(-8)].
+TEST(OnnxLoaderTest, LeakyReluAndEluOfAnNhwcImageStayNhwc) {
+  for (const char* op : {"LeakyRelu", "Elu"}) {
+    NodeModel m = nodeModel("Conv", {{"x", {1, 2, 1, 2}}}, {{"c", {1, 2, 1, 2}}});
+    auto* graph = m.model.mutable_graph();
+    auto* w = graph->add_initializer();
+    w->set_name("w");
+    w->set_data_type(onnx::TensorProto::FLOAT);
+    for (int64_t d : {2, 2, 1, 1}) w->add_dims(d);
+    for (float v : {2.0f, 0.0f, 0.0f, 2.0f}) w->add_float_data(v);
+    m.node->add_input("w");
+    graph->clear_output();
+    addFloatInput(graph, "y", {1, 2, 1, 2}, true);
+    auto* act = graph->add_node();
+    act->set_name("y");
+    act->set_op_type(op);
+    act->add_input("c");
+    act->add_output("y");
+    auto* alpha = act->add_attribute();
+    alpha->set_name("alpha");
+    alpha->set_type(onnx::AttributeProto::FLOAT);
+    alpha->set_f(std::string(op) == "Elu" ? 1.0f : 0.1f);
+    auto loaded = loadOnnxModel(write("nhwc_activation.onnx", m.model));
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+    size_t transposes = 0;
+    for (const auto& o : loaded->operations) transposes += o.type == ANEURALNETWORKS_TRANSPOSE;
+    EXPECT_EQ(transposes, 2u) << op;  // x to NHWC, y back
+    const std::vector<float> got = run(*loaded, {{1, -2, 3, -4}}, 4);
+    const std::vector<double> want = std::string(op) == "Elu" ? std::vector<double>{2, std::expm1(-4.0), 6, std::expm1(-8.0)}
+                                                              : std::vector<double>{2, -0.4, 6, -0.8};
+    ASSERT_EQ(got.size(), 4u);
+    for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(got[i], want[i], 1e-6) << op << " " << i;
+  }
+}
+
 // Squeeze-and-excitation's scaling of an NHWC image by its own per-channel values (a [1, C, 1, 1] NHWC
 // value) stays NHWC: only x and y are TRANSPOSEd. x [1, 2, 1, 2]; c = Conv 1x1 2 * identity = 2x
 // (channels [2, 4], [6, 8]); g = GlobalAveragePool(c) = [3, 7]; y = c * g (both orders):
