@@ -287,15 +287,24 @@ CpuPreparedModel::EpilogueMatch CpuPreparedModel::matchEpilogue(std::span<const 
            operands_[o.outputs[0]].type == static_cast<int32_t>(driver::OperandType::TENSOR_FLOAT32);
   };
   const nnrt_operation& first = operations[users[0]];
-  if (users.size() == 1) {  // y -> HARD_SWISH, LOGISTIC or TANH
-    Epilogue e = Epilogue::None;
+  if (users.size() == 1) {  // y -> HARD_SWISH, LOGISTIC, TANH, or PRELU by one constant slope
+    Epilogue e;
     switch (static_cast<T>(first.type)) {
-      case T::HARD_SWISH: e = Epilogue::HardSwish; break;
-      case T::LOGISTIC: e = Epilogue::Logistic; break;
-      case T::TANH: e = Epilogue::Tanh; break;
+      case T::HARD_SWISH: e.op = EpilogueOp::HardSwish; break;
+      case T::LOGISTIC: e.op = EpilogueOp::Logistic; break;
+      case T::TANH: e.op = EpilogueOp::Tanh; break;
+      case T::PRELU: {
+        const OperandInfo* alpha = first.input_count == 2 && first.inputs[0] == y ? &operands_[first.inputs[1]] : nullptr;
+        if (alpha == nullptr || alpha->type != static_cast<int32_t>(driver::OperandType::TENSOR_FLOAT32) ||
+            alpha->constant == nullptr || alpha->constantLength != sizeof(float))
+          return {};
+        e.op = EpilogueOp::LeakyRelu;
+        std::memcpy(&e.alpha, alpha->constant, sizeof(float));
+        break;
+      }
       default: return {};
     }
-    if (first.input_count != 1 || !floatOutput(first)) return {};
+    if (first.input_count != (e.op == EpilogueOp::LeakyRelu ? 2u : 1u) || !floatOutput(first)) return {};
     return {e, {users[0]}, first.outputs[0]};
   }
   // y -> s = LOGISTIC(y) -> MUL(y, s) or MUL(s, y) with no activation.
@@ -312,7 +321,7 @@ CpuPreparedModel::EpilogueMatch CpuPreparedModel::matchEpilogue(std::span<const 
       act.constantLength == sizeof(int32_t))
     std::memcpy(&code, act.constant, sizeof code);
   if (code != 0) return {};
-  return {Epilogue::Swish, {users[0], users[1]}, mul.outputs[0]};
+  return {Epilogue{EpilogueOp::Swish}, {users[0], users[1]}, mul.outputs[0]};
 }
 
 Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
@@ -389,7 +398,7 @@ Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
           // apply to its output (SiLU, HARD_SWISH, ...): the step writes their output instead.
           if (const EpilogueMatch match =
                   fastLayer_ ? matchEpilogue(operations, i, readers, step.params) : EpilogueMatch{};
-              match.epilogue != Epilogue::None) {
+              match.epilogue.op != EpilogueOp::None) {
             if (auto fast = fastLayer_->prepare(args, step.params, match.epilogue)) {
               step.fast = std::move(*fast);
               step.epilogue = match.epilogue;
@@ -411,7 +420,7 @@ Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
           if (step.fast == nullptr && fastLayer_ &&
               (!light || ops::elementCount(step.outputShapes[0]).value_or(0) >= minElements_) &&
               !sharedWeightsRow(args, step.params, readers, operation.input_count > 1 ? operation.inputs[1] : ~0u)) {
-            if (auto fast = fastLayer_->prepare(args, step.params, Epilogue::None)) {
+            if (auto fast = fastLayer_->prepare(args, step.params, Epilogue{})) {
               step.fast = std::move(*fast);
               hasFastSteps_ = true;
               anchored |= operation.type != static_cast<int32_t>(driver::OperationType::CONCATENATION);

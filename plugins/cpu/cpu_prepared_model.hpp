@@ -90,7 +90,7 @@ class CpuPreparedModel : public driver::PreparedModel {
     // The element-wise operations after this CONV_2D or FULLY_CONNECTED that its fast kernel applies
     // to its output (matchEpilogue): `outputs` is then theirs, and the reference kernel, when it runs,
     // is followed by applyEpilogue. `absorbed`: their operation indices and types (for the profile).
-    Epilogue epilogue = Epilogue::None;
+    Epilogue epilogue;
     std::vector<std::pair<uint32_t, int32_t>> absorbed;
     // Set for a run of element-wise operations fused into one kernel (fuseElementwiseSteps); the
     // other fields are then those of its first operation.
@@ -114,10 +114,10 @@ class CpuPreparedModel : public driver::PreparedModel {
   driver::Result<void> planSteps(const driver::Model& model);
   // Element-wise operations that follow operation `i` (a float32 convolution or FULLY_CONNECTED
   // without fused activation, decoded as `params`) and read nothing else: SiLU as LOGISTIC and MUL
-  // of its output, or one HARD_SWISH, LOGISTIC or TANH. Its output must be a temporary that only
+  // of its output, or one HARD_SWISH, LOGISTIC, TANH or PRELU by one constant slope. Its output must be a temporary that only
   // they read. None when there are no such operations.
   struct EpilogueMatch {
-    Epilogue epilogue = Epilogue::None;
+    Epilogue epilogue;
     std::vector<uint32_t> operations;  // indices of the absorbed operations
     uint32_t output = 0;               // the operand the last of them writes
   };

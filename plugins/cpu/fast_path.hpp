@@ -37,24 +37,30 @@ class FastKernel {
 
 // Element-wise work after a float32 CONV_2D, DEPTHWISE_CONV_2D, GROUPED_CONV_2D, TRANSPOSE_CONV_2D or
 // FULLY_CONNECTED (with no fused activation) that its fast kernel applies to each output value before
-// writing it: what an exporter spells as separate operations (CpuPreparedModel::planSteps finds them).
-// Swish is x * LOGISTIC(x) (SiLU: EfficientNet, YOLO, LLaMA's feed-forward), the others as the NNAPI
-// operation of the same name.
-enum class Epilogue : uint8_t { None, Swish, HardSwish, Logistic, Tanh };
+// writing it: what an exporter spells as separate operations (CpuPreparedModel::matchEpilogue finds
+// them). Swish is x * LOGISTIC(x) (SiLU: EfficientNet, YOLOv5+, LLaMA's feed-forward), LeakyRelu a
+// PRELU by one constant slope `alpha` (ONNX's LeakyRelu: YOLO, GANs), the others the NNAPI operation of
+// the same name.
+enum class EpilogueOp : uint8_t { None, Swish, HardSwish, Logistic, Tanh, LeakyRelu };
+struct Epilogue {
+  EpilogueOp op = EpilogueOp::None;
+  float alpha = 0.0f;  // LeakyRelu: the slope below zero
+};
 // Its operations, e.g. "LOGISTIC MUL".
-inline const char* epilogueName(Epilogue epilogue) {
-  switch (epilogue) {
-    case Epilogue::None: return "";
-    case Epilogue::Swish: return "LOGISTIC MUL";
-    case Epilogue::HardSwish: return "HARD_SWISH";
-    case Epilogue::Logistic: return "LOGISTIC";
-    case Epilogue::Tanh: return "TANH";
+inline const char* epilogueName(const Epilogue& epilogue) {
+  switch (epilogue.op) {
+    case EpilogueOp::None: return "";
+    case EpilogueOp::Swish: return "LOGISTIC MUL";
+    case EpilogueOp::HardSwish: return "HARD_SWISH";
+    case EpilogueOp::Logistic: return "LOGISTIC";
+    case EpilogueOp::Tanh: return "TANH";
+    case EpilogueOp::LeakyRelu: return "PRELU";
   }
   return "";
 }
 // `epilogue` of `count` values in place, by the reference kernels' functions (an execution that runs
 // the reference kernel of a step whose fast kernel took an epilogue).
-void applyEpilogue(Epilogue epilogue, float* values, size_t count);
+void applyEpilogue(const Epilogue& epilogue, float* values, size_t count);
 
 class FastLayer {
  public:
@@ -66,7 +72,7 @@ class FastLayer {
   // Thread-safe.
   // `epilogue` is applied to the output (None for every operation but those named at Epilogue).
   virtual driver::Result<std::unique_ptr<FastKernel>> prepare(const ops::OpArgs& op, const OpParams& params,
-                                                              Epilogue epilogue) = 0;
+                                                              const Epilogue& epilogue) = 0;
   // Lets `producer` write its output in a layout of the layer's own that `consumer` reads as its
   // input 0 (e.g. the blocked layout of two Winograd convolutions in a row), skipping the copies to
   // and from NNAPI's layout between them. The driver asks only for a tensor that nothing else reads

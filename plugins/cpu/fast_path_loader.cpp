@@ -81,22 +81,29 @@ bool isLightOperation(int32_t type) {
   }
 }
 
-void applyEpilogue(Epilogue epilogue, float* values, size_t count) {
-  switch (epilogue) {
-    case Epilogue::None:
+void applyEpilogue(const Epilogue& epilogue, float* values, size_t count) {
+  switch (epilogue.op) {
+    case EpilogueOp::None:
       return;
-    case Epilogue::Swish:
+    case EpilogueOp::Swish:
       // As LOGISTIC then MUL compute each value (the same float operations, so the same bits).
       detail::parallelFor(count, 16, [values](size_t begin, size_t end) {
         for (size_t i = begin; i < end; ++i) values[i] *= 1.0f / (1.0f + expFloat(-values[i]));
       });
       return;
-    case Epilogue::HardSwish:
+    case EpilogueOp::HardSwish:
       return hardSwish(values, count, values);
-    case Epilogue::Logistic:
+    case EpilogueOp::Logistic:
       return logistic(values, count, values);
-    case Epilogue::Tanh:
+    case EpilogueOp::Tanh:
       return tanh(values, count, values);
+    case EpilogueOp::LeakyRelu: {
+      // As PRELU computes it (kernels/nonlinear.cpp).
+      const Shape one{{1}};
+      const float alpha = epilogue.alpha;
+      const Shape all{{static_cast<uint32_t>(count)}};
+      return prelu(values, all, &alpha, one, values, all);
+    }
   }
 }
 

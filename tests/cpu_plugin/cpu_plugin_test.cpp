@@ -761,8 +761,9 @@ TEST(CpuPluginExecute, ProfileListsEveryOperationWithItsKernel) {
 
 // Element-wise operations after a convolution or FULLY_CONNECTED that its fast kernel applies to its
 // output (Step::epilogue): SiLU as LOGISTIC and MUL (both operand orders), HARD_SWISH after a
-// DEPTHWISE_CONV_2D, LOGISTIC into a model output, TANH after a FULLY_CONNECTED; a convolution whose
-// output two other operations read keeps them separate. Against the reference kernels running every
+// DEPTHWISE_CONV_2D, LOGISTIC into a model output, TANH after a FULLY_CONNECTED, PRELU by one slope
+// (ONNX's LeakyRelu); a convolution whose output two other operations read keeps them separate, and so
+// does a PRELU with a slope per channel. Against the reference kernels running every
 // operation (fast off); a request that omits an unused input runs the reference kernels followed by
 // the epilogue (their products on oneDNN's sgemm, hence not bit for bit). Which steps took which
 // operations is read from the profile.
@@ -810,7 +811,10 @@ TEST(CpuPluginExecute, ConvolutionEpiloguesMatchTheSeparateOperations) {
   m.addOperation(O::FULLY_CONNECTED, {v, constant({24, 40}, 0.3), constant({24}, 0.5), m.addInt32(0)}, {fc});  // 13
   const uint32_t out3 = m.addOutput(T::TENSOR_FLOAT32, {4, 24});
   unary(O::TANH, fc, out3);  // 14
-  m.setInputsAndOutputs({x, v, unused}, {out1, out2, out3});
+  const uint32_t out4 = m.addOutput(T::TENSOR_FLOAT32, {1, 20, 18, 16}), out5 = m.addOutput(T::TENSOR_FLOAT32, {1, 20, 18, 16});
+  m.addOperation(O::PRELU, {conv(m2, 16, 16, 1), m.addConstant(T::TENSOR_FLOAT32, {1}, std::vector<float>{0.2f})}, {out4});  // 15-16
+  m.addOperation(O::PRELU, {conv(m2, 16, 16, 1), constant({16}, 0.5)}, {out5});  // 17-18: a slope per channel stays
+  m.setInputsAndOutputs({x, v, unused}, {out1, out2, out3, out4, out5});
 
   const size_t imageSize = 20 * 18 * 16;
   const std::vector<float> xs = toFloats(randomReals(20 * 18 * 24, -2.0, 2.0, 1)), vs = toFloats(randomReals(160, -2.0, 2.0, 2));
@@ -825,7 +829,7 @@ TEST(CpuPluginExecute, ConvolutionEpiloguesMatchTheSeparateOperations) {
     if (prepared == nullptr) return std::vector<float>{};
     std::vector<float> all;
     for (int repeat = 0; repeat < 2; ++repeat) {
-      TestRequest r(3, 3);
+      TestRequest r(3, 5);
       r.setInput(0, xs);
       r.setInput(1, vs);
       if (omit) {
@@ -836,10 +840,12 @@ TEST(CpuPluginExecute, ConvolutionEpiloguesMatchTheSeparateOperations) {
       r.setOutput(0, imageSize * sizeof(float));
       r.setOutput(1, imageSize * sizeof(float));
       r.setOutput(2, 96 * sizeof(float));
+      r.setOutput(3, imageSize * sizeof(float));
+      r.setOutput(4, imageSize * sizeof(float));
       auto result = prepared->execute(r.view(), false, 0, 0);
       EXPECT_TRUE(result.has_value()) << result.error().message;
       all = r.output<float>(0);
-      for (uint32_t k : {1u, 2u}) {
+      for (uint32_t k : {1u, 2u, 3u, 4u}) {
         const std::vector<float> more = r.output<float>(k);
         all.insert(all.end(), more.begin(), more.end());
       }
@@ -847,7 +853,7 @@ TEST(CpuPluginExecute, ConvolutionEpiloguesMatchTheSeparateOperations) {
     return all;
   };
   const std::vector<float> reference = run("off", false, false);
-  ASSERT_EQ(reference.size(), 2 * imageSize + 96);
+  ASSERT_EQ(reference.size(), 4 * imageSize + 96);
   const std::vector<float> fast = run("on", false, true), omitted = run("on", true, false);
   ASSERT_EQ(fast.size(), reference.size());
   for (size_t i = 0; i < fast.size(); ++i)
@@ -865,12 +871,13 @@ TEST(CpuPluginExecute, ConvolutionEpiloguesMatchTheSeparateOperations) {
     GTEST_SKIP() << "no fast layer in this build";
   for (const char* fused : {"0 CONV_2D 1 LOGISTIC 2 MUL | oneDNN", "3 DEPTHWISE_CONV_2D 4 HARD_SWISH | oneDNN",
                             "5 CONV_2D 6 LOGISTIC 7 MUL | oneDNN", "8 CONV_2D 9 LOGISTIC | oneDNN",
-                            "10 CONV_2D | oneDNN", "13 FULLY_CONNECTED 14 TANH | oneDNN"}) {
+                            "10 CONV_2D | oneDNN", "13 FULLY_CONNECTED 14 TANH | oneDNN",
+                            "15 CONV_2D 16 PRELU | oneDNN", "17 CONV_2D | oneDNN", "18 PRELU | "}) {
     EXPECT_NE(std::find_if(steps.begin(), steps.end(), [&](const std::string& s) { return s.rfind(fused, 0) == 0; }),
               steps.end())
         << fused << " in:\n" << ::testing::PrintToString(steps);
   }
-  EXPECT_EQ(steps.size(), 7u) << ::testing::PrintToString(steps);  // the TANH and the ADD after step 10 fused
+  EXPECT_EQ(steps.size(), 10u) << ::testing::PrintToString(steps);  // the TANH and the ADD after step 10 fused
 }
 
 // A FULLY_CONNECTED of one row whose weights another operation reads too (an unrolled recurrence)

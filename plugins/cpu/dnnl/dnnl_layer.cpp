@@ -88,7 +88,7 @@ Result<std::vector<float>> filterScales(const ops::Arg& filter, uint32_t channel
 }
 
 // NNAPI's fused activation, then the epilogue (fast_path.hpp), as oneDNN post-ops.
-dnnl::primitive_attr attrFor(driver::Activation activation, Epilogue epilogue = Epilogue::None) {
+dnnl::primitive_attr attrFor(driver::Activation activation, const Epilogue& epilogue = {}) {
   dnnl::post_ops post;
   switch (activation) {
     case driver::Activation::None:
@@ -103,20 +103,23 @@ dnnl::primitive_attr attrFor(driver::Activation activation, Epilogue epilogue = 
       post.append_eltwise(1.0f, dnnl::algorithm::eltwise_clip, 0.0f, 6.0f);
       break;
   }
-  switch (epilogue) {
-    case Epilogue::None:
+  switch (epilogue.op) {
+    case EpilogueOp::None:
       break;
-    case Epilogue::Swish:  // x * logistic(alpha x), alpha 1
+    case EpilogueOp::Swish:  // x * logistic(alpha x), alpha 1
       post.append_eltwise(1.0f, dnnl::algorithm::eltwise_swish, 1.0f, 0.0f);
       break;
-    case Epilogue::HardSwish:  // x * min(max(x + 3, 0), 6) / 6, as NNAPI's HARD_SWISH
+    case EpilogueOp::HardSwish:  // x * min(max(x + 3, 0), 6) / 6, as NNAPI's HARD_SWISH
       post.append_eltwise(1.0f, dnnl::algorithm::eltwise_hardswish, 0.0f, 0.0f);
       break;
-    case Epilogue::Logistic:
+    case EpilogueOp::Logistic:
       post.append_eltwise(1.0f, dnnl::algorithm::eltwise_logistic, 0.0f, 0.0f);
       break;
-    case Epilogue::Tanh:
+    case EpilogueOp::Tanh:
       post.append_eltwise(1.0f, dnnl::algorithm::eltwise_tanh, 0.0f, 0.0f);
+      break;
+    case EpilogueOp::LeakyRelu:  // x > 0 ? x : alpha x
+      post.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, epilogue.alpha, 0.0f);
       break;
   }
   dnnl::primitive_attr attr;
@@ -265,12 +268,12 @@ class Layer final : public FastLayer {
   }
 
   Result<std::unique_ptr<FastKernel>> prepare(const ops::OpArgs& op, const OpParams& params,
-                                              Epilogue epilogue) override {
+                                              const Epilogue& epilogue) override {
     if (op.inputs.empty() || op.outputs.size() != 1) return refuse("not an operation this layer takes");
     const int32_t type = op.inputs[0].type;
     if (type != kFloat32 && type != kQuant8 && type != kQuant8Signed)
       return refuse("only float32 and 8-bit quantized tensors take the oneDNN path");
-    if (epilogue != Epilogue::None) {
+    if (epilogue.op != EpilogueOp::None) {
       using T = driver::OperationType;
       const auto t = static_cast<T>(op.type);
       if (type != kFloat32 || (t != T::CONV_2D && t != T::DEPTHWISE_CONV_2D && t != T::GROUPED_CONV_2D &&
@@ -452,7 +455,7 @@ class Layer final : public FastLayer {
   // CONV_2D, DEPTHWISE_CONV_2D (a group per input channel, `groups` = its multiplier),
   // GROUPED_CONV_2D (`groups` groups) and TRANSPOSE_CONV_2D (a deconvolution).
   Result<std::unique_ptr<FastKernel>> convolution(const ops::OpArgs& op, const ops::Conv2DParams& p,
-                                                  uint32_t groups, Epilogue epilogue) {
+                                                  uint32_t groups, const Epilogue& epilogue) {
     const ops::Arg& filter = op.inputs[1];
     const ops::Arg& bias = op.inputs[2];
     if (filter.type != kFloat32 || !filter.hasValue() || !bias.hasValue())
@@ -489,7 +492,7 @@ class Layer final : public FastLayer {
   std::unique_ptr<FastKernel> winograd(const ops::Conv2DParams& p, const dnnl::memory::desc& src,
                                        const dnnl::memory::desc& dst, const dnnl::memory::desc& userWeights,
                                        const void* weights, const dnnl::memory::desc& biasDesc, const void* bias,
-                                       Epilogue epilogue) {
+                                       const Epilogue& epilogue) {
     auto any = [](const dnnl::memory::desc& d) { return dnnl::memory::desc(d.dims(), dt::f32, dnnl::memory::format_tag::any); };
     try {
       const dnnl::convolution_forward::desc desc(
@@ -538,7 +541,7 @@ class Layer final : public FastLayer {
   }
 
   Result<std::unique_ptr<FastKernel>> fullyConnected(const ops::OpArgs& op, const ops::FullyConnectedParams& p,
-                                                     Epilogue epilogue) {
+                                                     const Epilogue& epilogue) {
     const ops::Arg& weights = op.inputs[1];
     const ops::Arg& bias = op.inputs[2];
     if (weights.type != kFloat32 || !weights.hasValue() || !bias.hasValue())
