@@ -606,11 +606,14 @@ Result<void> mapConvTranspose(GraphBuilder& b) {
         }
   NNRT_ASSIGN_OR_RETURN(uint32_t filterOperand, b.constFloats(filter, {M, eH, eW, C}));
   NNRT_ASSIGN_OR_RETURN(uint32_t zeroBias, b.constFloats(std::vector<float>(M, 0.0f)));
-  NNRT_ASSIGN_OR_RETURN(uint32_t input, b.operand(*x));
+  const bool extended = end[0] < 0 || end[1] < 0;
+  // A 2-D one whose output the operation covers runs on NHWC images, as Conv does (a U-Net's
+  // upsampling between NHWC convolutions), and takes a following Relu or Clip as its activation.
+  const bool nhwc = !oneD && !extended;
+  NNRT_ASSIGN_OR_RETURN(uint32_t input, nhwc ? b.nhwcOperand(*x) : b.operand(*x));
   if (oneD) {
     NNRT_ASSIGN_OR_RETURN(input, b.reshape(input, x->type, in));
   }
-  const bool extended = end[0] < 0 || end[1] < 0;
   const int32_t cropBottom = static_cast<int32_t>(std::max<int64_t>(end[0], 0));
   const int32_t cropRight = static_cast<int32_t>(std::max<int64_t>(end[1], 0));
   const Dims convOut{in[0], M, static_cast<uint32_t>(outSize[0] + std::min<int64_t>(end[0], 0)),
@@ -625,12 +628,13 @@ Result<void> mapConvTranspose(GraphBuilder& b) {
   std::vector<uint32_t> inputs{input, filterOperand, biasOperand};
   for (int32_t v : {static_cast<int32_t>(begin[1]), cropRight, static_cast<int32_t>(begin[0]), cropBottom,
                     static_cast<int32_t>(strides[1]), static_cast<int32_t>(strides[0]),
-                    static_cast<int32_t>(ANEURALNETWORKS_FUSED_NONE)}) {
+                    nhwc ? b.fuseFollowingActivation() : static_cast<int32_t>(ANEURALNETWORKS_FUSED_NONE)}) {
     NNRT_ASSIGN_OR_RETURN(uint32_t s, b.scalarInt(v));
     inputs.push_back(s);
   }
-  NNRT_ASSIGN_OR_RETURN(uint32_t nchw, b.scalarBool(true));
+  NNRT_ASSIGN_OR_RETURN(uint32_t nchw, b.scalarBool(!nhwc));
   inputs.push_back(nchw);
+  if (nhwc) return b.emitNhwc(ANEURALNETWORKS_TRANSPOSE_CONV_2D, inputs, x->type, convOut);
   NNRT_ASSIGN_OR_RETURN(uint32_t current,
                         apply(b, ANEURALNETWORKS_TRANSPOSE_CONV_2D, inputs, x->type, convOut));
   const Dims out{in[0], M, static_cast<uint32_t>(outSize[0]), static_cast<uint32_t>(outSize[1])};

@@ -770,6 +770,44 @@ TEST(OnnxLoaderTest, LeakyReluAndEluOfAnNhwcImageStayNhwc) {
   }
 }
 
+// ConvTranspose of an NHWC image stays NHWC: only x and y are TRANSPOSEd. x [1, 2, 1, 2]; c = Conv 1x1
+// 2 * identity: channels [2, 4] and [6, 8]; ConvTranspose 2x2 stride 2 to one channel, weights
+// W0 = [[1, 0], [0, 1]], W1 = [[0, 1], [1, 0]], bias 0.5: each input pixel w writes the block
+// c0[w] * W0 + c1[w] * W1 + 0.5: rows [2.5, 6.5, 4.5, 8.5] and [6.5, 2.5, 8.5, 4.5].
+TEST(OnnxLoaderTest, ConvTransposeOfAnNhwcImageStaysNhwc) {
+  NodeModel m = nodeModel("Conv", {{"x", {1, 2, 1, 2}}}, {{"c", {1, 2, 1, 2}}});
+  auto* graph = m.model.mutable_graph();
+  auto initializer = [&](const char* name, std::vector<int64_t> dims, std::vector<float> values) {
+    auto* t = graph->add_initializer();
+    t->set_name(name);
+    t->set_data_type(onnx::TensorProto::FLOAT);
+    for (int64_t d : dims) t->add_dims(d);
+    for (float v : values) t->add_float_data(v);
+  };
+  initializer("w", {2, 2, 1, 1}, {2, 0, 0, 2});
+  initializer("wt", {2, 1, 2, 2}, {1, 0, 0, 1, 0, 1, 1, 0});
+  initializer("bt", {1}, {0.5f});
+  m.node->add_input("w");
+  graph->clear_output();
+  addFloatInput(graph, "y", {1, 1, 2, 4}, true);
+  auto* up = graph->add_node();
+  up->set_name("y");
+  up->set_op_type("ConvTranspose");
+  for (const char* in : {"c", "wt", "bt"}) up->add_input(in);
+  up->add_output("y");
+  auto* strides = up->add_attribute();
+  strides->set_name("strides");
+  strides->set_type(onnx::AttributeProto::INTS);
+  strides->add_ints(2);
+  strides->add_ints(2);
+  auto loaded = loadOnnxModel(write("nhwc_convtranspose.onnx", m.model));
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  size_t transposes = 0;
+  for (const auto& o : loaded->operations) transposes += o.type == ANEURALNETWORKS_TRANSPOSE;
+  EXPECT_EQ(transposes, 2u);  // x to NHWC, y back
+  EXPECT_EQ(run(*loaded, {{1, 2, 3, 4}}, 8), (std::vector<float>{2.5f, 6.5f, 4.5f, 8.5f, 6.5f, 2.5f, 8.5f, 4.5f}));
+}
+
 // Squeeze-and-excitation's scaling of an NHWC image by its own per-channel values (a [1, C, 1, 1] NHWC
 // value) stays NHWC: only x and y are TRANSPOSEd. x [1, 2, 1, 2]; c = Conv 1x1 2 * identity = 2x
 // (channels [2, 4], [6, 8]); g = GlobalAveragePool(c) = [3, 7]; y = c * g (both orders):
