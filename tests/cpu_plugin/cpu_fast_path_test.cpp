@@ -329,6 +329,33 @@ TEST_F(FastPathTest, TransposeConv2DOnRandomShapes) {
   EXPECT_GE(taken, 18) << "every explicit case and most implicit ones take the oneDNN path";
 }
 
+// TRANSPOSE_CONV_2D whose windows do not overlap (stride = filter size, no padding, NHWC) runs as one
+// inner product and block copies (PatchDeconvolution): random sizes, square and oblong filters, every
+// activation, batches of 1 to 3.
+TEST_F(FastPathTest, NonOverlappingTransposeConv2DRunsAsBlocks) {
+  std::mt19937 rng(37);
+  auto pick = [&](uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng); };
+  for (uint32_t seed = 0; seed < 12; ++seed) {
+    const uint32_t n = pick(1, 3), h = pick(1, 11), w = pick(1, 11), inC = pick(1, 37), outC = pick(1, 21);
+    const uint32_t kh = seed < 6 ? 2 : pick(1, 4), kw = seed < 6 ? 2 : pick(1, 4);
+    TestModel m;
+    const uint32_t in = m.addInput(T::TENSOR_FLOAT32, {n, h, w, inC});
+    const std::vector<uint32_t> filterDims{outC, kh, kw, inC};
+    std::vector<uint32_t> ins{in, m.addConstant(T::TENSOR_FLOAT32, filterDims, floats(elements(filterDims), seed + 1)),
+                              m.addConstant(T::TENSOR_FLOAT32, {outC}, floats(outC, seed + 2))};
+    for (uint32_t v : {0u, 0u, 0u, 0u, kw, kh}) ins.push_back(m.addInt32(static_cast<int32_t>(v)));
+    ins.push_back(m.addInt32(static_cast<int32_t>(seed % 4)));
+    ins.push_back(m.addBool(false));
+    const uint32_t out = m.addOutput(T::TENSOR_FLOAT32, {n, h * kh, w * kw, outC});
+    m.addOperation(O::TRANSPOSE_CONV_2D, ins, {out});
+    m.setInputsAndOutputs({in}, {out});
+    SCOPED_TRACE("case " + std::to_string(seed));
+    std::string kernel;
+    crossCheck(m, seed, Fast::Taken, &kernel);
+    EXPECT_NE(kernel.find("block copies"), std::string::npos) << kernel;
+  }
+}
+
 // BATCH_MATMUL of rank 2 to 4, either operand adjoint; the rhs a constant.
 TEST_F(FastPathTest, BatchMatmulOnRandomShapes) {
   std::mt19937 rng(31);

@@ -248,6 +248,48 @@ class Kernel final : public FastKernel {
   std::string name_;
 };
 
+// TRANSPOSE_CONV_2D whose windows do not overlap (stride = filter size, no padding, NHWC: a U-Net's
+// or a feature pyramid's 2x2 stride-2 upsampling): each input pixel writes its own kh x kw block of
+// the output, the product of its C values with a [C, kh * kw * M] matrix. One inner product for every
+// pixel into the execution's scratch memory, rows ordered (kh, kw, M), then each row's kh pieces of
+// kw * M values copied to their places. oneDNN's deconvolution ran such a layer (128x128x32 to
+// 256x256x16) at 50 GFLOP/s; measurements in docs/cpu-performance.md.
+class PatchDeconvolution final : public FastKernel {
+ public:
+  PatchDeconvolution(std::unique_ptr<Kernel> product, const ops::Conv2DParams& p)
+      : product_(std::move(product)),
+        rows_(static_cast<size_t>(p.batches) * p.inputHeight),
+        width_(p.inputWidth),
+        kh_(p.filterHeight),
+        piece_(static_cast<size_t>(p.filterWidth) * p.outputChannels),
+        name_(product_->name() + " + block copies") {}
+  const std::string& name() const override { return name_; }
+  Result<void> run(const KernelCall& call) override {
+    const size_t rowValues = width_ * kh_ * piece_;  // one input row's products
+    auto* products = static_cast<float*>(call.scratch.allocate(rows_ * rowValues * sizeof(float)));
+    void* const inner[1] = {products};
+    NNRT_RETURN_IF_ERROR(product_->run(KernelCall{call.op, inner, call.params, call.scratch}));
+    auto* out = static_cast<float*>(call.outputData[0]);
+    const auto rows = static_cast<std::ptrdiff_t>(rows_);
+    const size_t width = width_, kh = kh_, piece = piece_;
+    // Input row r (batch n, row h) becomes output rows r * kh + i: pixel w's piece i lands at w * piece.
+#pragma omp parallel for schedule(static)
+    for (std::ptrdiff_t r = 0; r < rows; ++r) {
+      const float* from = products + static_cast<size_t>(r) * rowValues;
+      float* to = out + static_cast<size_t>(r) * rowValues;
+      for (size_t w = 0; w < width; ++w)
+        for (size_t i = 0; i < kh; ++i)
+          std::memcpy(to + (i * width + w) * piece, from + (w * kh + i) * piece, piece * sizeof(float));
+    }
+    return {};
+  }
+
+ private:
+  std::unique_ptr<Kernel> product_;
+  size_t rows_, width_, kh_, piece_;
+  std::string name_;
+};
+
 class Layer final : public FastLayer {
  public:
   explicit Layer(const FastLayerOptions& options)
@@ -465,12 +507,44 @@ class Layer final : public FastLayer {
     const dnnl::memory::desc userWeights = convWeights(op.type, p, groups, dt::f32);
     const dnnl::memory::desc anyWeights(userWeights.dims(), dt::f32, dnnl::memory::format_tag::any);
     const dnnl::memory::desc biasDesc({p.outputChannels}, dt::f32, dnnl::memory::format_tag::a);
+    if (op.type == static_cast<int32_t>(driver::OperationType::TRANSPOSE_CONV_2D) && !p.nchw &&
+        p.strideH == p.filterHeight && p.strideW == p.filterWidth && p.padTop == 0 && p.padLeft == 0 &&
+        p.outputHeight == p.inputHeight * p.filterHeight && p.outputWidth == p.inputWidth * p.filterWidth)
+      return patchDeconvolution(p, filter.data, bias.data, epilogue);
     if (op.type == static_cast<int32_t>(driver::OperationType::CONV_2D) && winogradPays(p)) {
       if (auto kernel = winograd(p, src, dst, userWeights, filter.data, biasDesc, bias.data, epilogue)) return kernel;
     }
     NNRT_ASSIGN_OR_RETURN(auto pd, convolutionDesc(op.type, p, src, anyWeights, biasDesc, dst,
                                                    attrFor(p.activation, epilogue), engine_));
     return convolutionKernel(pd, src, dst, userWeights, filter.data, copied(biasDesc, bias.data));
+  }
+
+  // PatchDeconvolution: the inner product of every input pixel with the filter as [kh * kw * M, C]
+  // (rows ordered (kh, kw, M); NNAPI's filter is [M][kh][kw][C]), the bias repeated per block position.
+  Result<std::unique_ptr<FastKernel>> patchDeconvolution(const ops::Conv2DParams& p, const void* filter,
+                                                         const void* bias, const Epilogue& epilogue) {
+    const dnnl::memory::dim pixels = dnnl::memory::dim{p.batches} * p.inputHeight * p.inputWidth;
+    const dnnl::memory::dim c = p.inputChannels, m = p.outputChannels, blocks = dnnl::memory::dim{p.filterHeight} * p.filterWidth;
+    const auto* f = static_cast<const float*>(filter);
+    const auto* b = static_cast<const float*>(bias);
+    std::vector<float> weights(static_cast<size_t>(blocks * m * c)), biases(static_cast<size_t>(blocks * m));
+    for (dnnl::memory::dim k = 0; k < blocks; ++k)
+      for (dnnl::memory::dim o = 0; o < m; ++o) {
+        std::memcpy(&weights[static_cast<size_t>((k * m + o) * c)], f + (o * blocks + k) * c, static_cast<size_t>(c) * sizeof(float));
+        biases[static_cast<size_t>(k * m + o)] = b[o];
+      }
+    const auto src = plainDesc({pixels, c});
+    const auto dst = plainDesc({pixels, blocks * m});
+    const dnnl::memory::desc anyWeights({blocks * m, c}, dt::f32, dnnl::memory::format_tag::any);
+    const dnnl::memory::desc biasDesc({blocks * m}, dt::f32, dnnl::memory::format_tag::a);
+    const dnnl::inner_product_forward::desc desc(dnnl::prop_kind::forward_inference, src, anyWeights, biasDesc, dst);
+    const dnnl::inner_product_forward::primitive_desc pd(desc, attrFor(p.activation, epilogue), engine_);
+    if (isReference(pd.impl_info_str())) return refuse(onlyReference);
+    auto product = std::make_unique<Kernel>(*this, dnnl::inner_product_forward(pd), source(src), dst, pd.scratchpad_desc(),
+                                            std::string("oneDNN ") + pd.impl_info_str());
+    product->addArgument(DNNL_ARG_WEIGHTS, reordered(plainDesc({blocks * m, c}), weights.data(), pd.weights_desc()));
+    product->addArgument(DNNL_ARG_BIAS, copied(biasDesc, biases.data()));
+    return std::unique_ptr<FastKernel>(std::make_unique<PatchDeconvolution>(std::move(product), p));
   }
 
   // Winograd F(2x2, 3x3) computes a 3x3 stride-1 convolution with 2.25 times fewer multiplications
