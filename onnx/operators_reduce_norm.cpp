@@ -111,6 +111,18 @@ Result<void> mapBatchNorm(GraphBuilder& b) {
     mul[c] = scale[c] / std::sqrt(var[c] + eps);
     add[c] = bias[c] - mean[c] * mul[c];
   }
+  if (x->nhwc) {
+    // An NHWC image (a pre-activation network's BatchNormalization + Relu before its Conv) stays NHWC:
+    // the parameters broadcast along its last axis, and a following Relu or Clip is the ADD's activation.
+    const Dims& d = x->dims;
+    NNRT_ASSIGN_OR_RETURN(uint32_t mulOperand, b.constFloats(mul, {C}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t addOperand, b.constFloats(add, {C}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t none, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+    NNRT_ASSIGN_OR_RETURN(uint32_t scaled, b.addTensor(x->type, {d[0], d[2], d[3], d[1]}));
+    NNRT_RETURN_IF_ERROR(b.addOperation(ANEURALNETWORKS_MUL, {x->operand, mulOperand, none}, {scaled}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t activation, b.scalarInt(b.fuseFollowingActivation()));
+    return b.emitNhwc(ANEURALNETWORKS_ADD, {scaled, addOperand, activation}, x->type, d);
+  }
   Dims paramDims(x->dims.size() - 1, 1);
   paramDims[0] = C;
   NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));

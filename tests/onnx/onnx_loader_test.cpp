@@ -808,6 +808,57 @@ TEST(OnnxLoaderTest, ConvTransposeOfAnNhwcImageStaysNhwc) {
   EXPECT_EQ(run(*loaded, {{1, 2, 3, 4}}, 8), (std::vector<float>{2.5f, 6.5f, 4.5f, 8.5f, 6.5f, 2.5f, 8.5f, 4.5f}));
 }
 
+// BatchNormalization of an NHWC image stays NHWC, a following Relu fused into its ADD: only x and y are
+// TRANSPOSEd and no RELU is left. x [1, 2, 1, 2] = [1, 2, 3, 4]; c = Conv 1x1 2 * identity: channels [2, 4]
+// and [6, 8]; scale [1, 2], bias [-3, -1], mean [0, 1], var [1, 3], epsilon 0: channel 0 is c - 3 =
+// [-1, 1], channel 1 (c - 1) * 2 / sqrt(3) - 1; after Relu [0, 1, 4.7735027, 7.0829038].
+TEST(OnnxLoaderTest, BatchNormalizationOfAnNhwcImageStaysNhwc) {
+  NodeModel m = nodeModel("Conv", {{"x", {1, 2, 1, 2}}}, {{"c", {1, 2, 1, 2}}});
+  auto* graph = m.model.mutable_graph();
+  auto initializer = [&](const char* name, std::vector<int64_t> dims, std::vector<float> values) {
+    auto* t = graph->add_initializer();
+    t->set_name(name);
+    t->set_data_type(onnx::TensorProto::FLOAT);
+    for (int64_t d : dims) t->add_dims(d);
+    for (float v : values) t->add_float_data(v);
+  };
+  initializer("w", {2, 2, 1, 1}, {2, 0, 0, 2});
+  initializer("scale", {2}, {1, 2});
+  initializer("bias", {2}, {-3, -1});
+  initializer("mean", {2}, {0, 1});
+  initializer("var", {2}, {1, 3});
+  m.node->add_input("w");
+  graph->clear_output();
+  addFloatInput(graph, "y", {1, 2, 1, 2}, true);
+  auto* bn = graph->add_node();
+  bn->set_name("bn");
+  bn->set_op_type("BatchNormalization");
+  for (const char* in : {"c", "scale", "bias", "mean", "var"}) bn->add_input(in);
+  bn->add_output("n");
+  auto* eps = bn->add_attribute();
+  eps->set_name("epsilon");
+  eps->set_type(onnx::AttributeProto::FLOAT);
+  eps->set_f(0.0f);
+  auto* relu = graph->add_node();
+  relu->set_name("y");
+  relu->set_op_type("Relu");
+  relu->add_input("n");
+  relu->add_output("y");
+  auto loaded = loadOnnxModel(write("nhwc_batchnorm.onnx", m.model));
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  size_t transposes = 0, relus = 0;
+  for (const auto& o : loaded->operations) {
+    transposes += o.type == ANEURALNETWORKS_TRANSPOSE;
+    relus += o.type == ANEURALNETWORKS_RELU;
+  }
+  EXPECT_EQ(transposes, 2u);  // x to NHWC, y back
+  EXPECT_EQ(relus, 0u);
+  const std::vector<float> got = run(*loaded, {{1, 2, 3, 4}}, 4);
+  const std::vector<float> want{0.0f, 1.0f, 4.7735027f, 7.0829038f};
+  ASSERT_EQ(got.size(), 4u);
+  for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(got[i], want[i], 1e-5) << i;
+}
+
 // Squeeze-and-excitation's scaling of an NHWC image by its own per-channel values (a [1, C, 1, 1] NHWC
 // value) stays NHWC: only x and y are TRANSPOSEd. x [1, 2, 1, 2]; c = Conv 1x1 2 * identity = 2x
 // (channels [2, 4], [6, 8]); g = GlobalAveragePool(c) = [3, 7]; y = c * g (both orders):
