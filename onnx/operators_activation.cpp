@@ -41,7 +41,7 @@ Result<void> mapHardSigmoid(GraphBuilder& b) {
   NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
   NNRT_ASSIGN_OR_RETURN(float alpha, b.attrFloat("alpha", 0.2f));
   NNRT_ASSIGN_OR_RETURN(float beta, b.attrFloat("beta", 0.5f));
-  Chain c(b, *x);
+  Chain c(b, *x, true);
   NNRT_RETURN_IF_ERROR(c.start(*x));
   NNRT_RETURN_IF_ERROR(c.withConstant(ANEURALNETWORKS_MUL, alpha));
   NNRT_RETURN_IF_ERROR(c.withConstant(ANEURALNETWORKS_ADD, beta));
@@ -55,7 +55,7 @@ Result<void> mapHardSigmoid(GraphBuilder& b) {
 Result<void> mapSoftsign(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
-  Chain c(b, *x);
+  Chain c(b, *x, true);
   NNRT_RETURN_IF_ERROR(c.start(*x));
   uint32_t in = c.current();
   NNRT_RETURN_IF_ERROR(c.unary(ANEURALNETWORKS_ABS));
@@ -81,7 +81,7 @@ Result<void> softplus(Chain& c) {
 Result<void> mapSoftplus(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
-  Chain c(b, *x);
+  Chain c(b, *x, true);
   NNRT_RETURN_IF_ERROR(c.start(*x));
   NNRT_RETURN_IF_ERROR(softplus(c));
   c.finish();
@@ -93,11 +93,11 @@ Result<void> mapMish(GraphBuilder& b) {
   if (b.opset() < 18) return b.refused("Mish is not defined before opset 18");
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
-  Chain c(b, *x);
+  Chain c(b, *x, true);
   NNRT_RETURN_IF_ERROR(c.start(*x));
   NNRT_RETURN_IF_ERROR(softplus(c));
   NNRT_RETURN_IF_ERROR(c.unary(ANEURALNETWORKS_TANH));
-  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, c.input(*x));
   NNRT_ASSIGN_OR_RETURN(uint32_t fuse, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
   NNRT_RETURN_IF_ERROR(c.add(ANEURALNETWORKS_MUL, {in, c.current(), fuse}));
   c.finish();
@@ -149,7 +149,7 @@ Result<void> mapSelu(GraphBuilder& b) {
   NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
   NNRT_ASSIGN_OR_RETURN(float alpha, b.attrFloat("alpha", 1.67326319217681884765625f));
   NNRT_ASSIGN_OR_RETURN(float gamma, b.attrFloat("gamma", 1.05070102214813232421875f));
-  Chain c(b, *x);
+  Chain c(b, *x, true);
   NNRT_RETURN_IF_ERROR(c.start(*x));
   NNRT_ASSIGN_OR_RETURN(uint32_t alphaOperand, b.scalarFloat(alpha));
   NNRT_RETURN_IF_ERROR(c.add(ANEURALNETWORKS_ELU, {c.current(), alphaOperand}));

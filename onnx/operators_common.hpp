@@ -39,11 +39,18 @@ Result<void> refuseBeforeOpset(const GraphBuilder& b, const char* attribute, int
 // Elementwise compositions, each in the order ONNX's definition computes it.
 class Chain {
  public:
-  Chain(GraphBuilder& b, const Value& x) : b_(b), type_(x.type), dims_(x.dims) {}
+  // `keepLayout`: for chains of element-wise operations with single-value constants only, an NHWC
+  // image stays NHWC (its operand, its NHWC dimensions, the result NHWC again).
+  Chain(GraphBuilder& b, const Value& x, bool keepLayout = false)
+      : b_(b), type_(x.type), dims_(x.dims), nhwc_(keepLayout && x.nhwc) {
+    if (nhwc_) operandDims_ = {x.dims[0], x.dims[2], x.dims[3], x.dims[1]};
+  }
   Result<void> start(const Value& x) {
-    NNRT_ASSIGN_OR_RETURN(current_, b_.operand(x));
+    NNRT_ASSIGN_OR_RETURN(current_, input(x));
     return {};
   }
+  // The chain's input `x` in the chain's layout.
+  Result<uint32_t> input(const Value& x) { return nhwc_ ? Result<uint32_t>(x.operand) : b_.operand(x); }
   // current = op(current)
   Result<void> unary(int32_t op) { return add(op, {current_}); }
   // current = op(current, k) or op(k, current), with NNAPI's fused-activation argument for ADD/MUL/SUB/DIV
@@ -59,7 +66,7 @@ class Chain {
     return add(op, inputs);
   }
   Result<void> add(int32_t op, const std::vector<uint32_t>& inputs) {
-    NNRT_ASSIGN_OR_RETURN(uint32_t out, b_.addTensor(type_, dims_));
+    NNRT_ASSIGN_OR_RETURN(uint32_t out, b_.addTensor(type_, nhwc_ ? operandDims_ : dims_));
     NNRT_RETURN_IF_ERROR(b_.addOperation(op, inputs, {out}));
     current_ = out;
     return {};
@@ -70,6 +77,7 @@ class Chain {
     v.operand = current_;
     v.type = type_;
     v.dims = dims_;
+    v.nhwc = nhwc_;
     b_.define(0, v);
   }
 
@@ -77,6 +85,8 @@ class Chain {
   GraphBuilder& b_;
   int32_t type_;
   Dims dims_;
+  bool nhwc_;
+  Dims operandDims_;  // when nhwc_: the NHWC operands' dimensions
   uint32_t current_ = kNoOperand;
 };
 

@@ -859,6 +859,53 @@ TEST(OnnxLoaderTest, BatchNormalizationOfAnNhwcImageStaysNhwc) {
   for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(got[i], want[i], 1e-5) << i;
 }
 
+// Element-wise activations the loader composes of single-value arithmetic (HardSigmoid, Softsign,
+// Softplus, Mish, Selu) keep an NHWC image NHWC between two convolutions: only x and y are TRANSPOSEd.
+// x [1, 2, 1, 2] = [0.5, -1, 1.5, -2]; c = Conv 1x1 2 * identity = [1, -2, 3, -4]; y = 2 * f(c) (the
+// same Conv) against the formulas in double.
+TEST(OnnxLoaderTest, ComposedActivationsOfAnNhwcImageStayNhwc) {
+  const std::vector<double> c{1, -2, 3, -4};
+  const std::vector<std::pair<const char*, double (*)(double)>> cases{
+      {"HardSigmoid", [](double v) { return std::clamp(0.2 * v + 0.5, 0.0, 1.0); }},
+      {"Softsign", [](double v) { return v / (1 + std::fabs(v)); }},
+      {"Softplus", [](double v) { return std::log1p(std::exp(v)); }},
+      {"Mish", [](double v) { return v * std::tanh(std::log1p(std::exp(v))); }},
+      {"Selu", [](double v) {
+         return 1.05070102214813232421875 * (v > 0 ? v : 1.67326319217681884765625 * std::expm1(v));
+       }}};
+  for (const auto& [op, f] : cases) {
+    NodeModel m = nodeModel("Conv", {{"x", {1, 2, 1, 2}}}, {{"c", {1, 2, 1, 2}}}, 18);
+    auto* graph = m.model.mutable_graph();
+    auto* w = graph->add_initializer();
+    w->set_name("w");
+    w->set_data_type(onnx::TensorProto::FLOAT);
+    for (int64_t d : {2, 2, 1, 1}) w->add_dims(d);
+    for (float v : {2.0f, 0.0f, 0.0f, 2.0f}) w->add_float_data(v);
+    m.node->add_input("w");
+    graph->clear_output();
+    addFloatInput(graph, "y", {1, 2, 1, 2}, true);
+    auto* act = graph->add_node();
+    act->set_name("a");
+    act->set_op_type(op);
+    act->add_input("c");
+    act->add_output("a");
+    auto* conv = graph->add_node();
+    conv->set_name("y");
+    conv->set_op_type("Conv");
+    conv->add_input("a");
+    conv->add_input("w");
+    conv->add_output("y");
+    auto loaded = loadOnnxModel(write("nhwc_composed.onnx", m.model));
+    ASSERT_TRUE(loaded.has_value()) << op << ": " << loaded.error().message;
+    size_t transposes = 0;
+    for (const auto& o : loaded->operations) transposes += o.type == ANEURALNETWORKS_TRANSPOSE;
+    EXPECT_EQ(transposes, 2u) << op;  // x to NHWC, y back
+    const std::vector<float> got = run(*loaded, {{0.5f, -1.0f, 1.5f, -2.0f}}, 4);
+    ASSERT_EQ(got.size(), 4u) << op;
+    for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(got[i], 2 * f(c[i]), 2e-5) << op << " " << i;
+  }
+}
+
 // Squeeze-and-excitation's scaling of an NHWC image by its own per-channel values (a [1, C, 1, 1] NHWC
 // value) stays NHWC: only x and y are TRANSPOSEd. x [1, 2, 1, 2]; c = Conv 1x1 2 * identity = 2x
 // (channels [2, 4], [6, 8]); g = GlobalAveragePool(c) = [3, 7]; y = c * g (both orders):
