@@ -1,10 +1,12 @@
 #include "plugins/cpu/kernels/tensor_moves.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <vector>
 
 #include "plugins/cpu/kernels/element_copy.hpp"
+#include "plugins/cpu/kernels/parallel.hpp"
 
 namespace nnrt::cpu {
 
@@ -17,25 +19,40 @@ std::array<size_t, 4> strides4(const Shape& s) {
 }
 
 // Fills a 4-D output in row-major order: element o comes from input element source(o), or is the
-// bytes at padValue when source returns a negative offset.
+// bytes at padValue when source returns a negative offset. `run` (a divisor of the innermost output
+// dimension) consecutive innermost elements, starting at a multiple of it, come from consecutive
+// input elements: each run is one copy (NHWC images move whole pixels' channels). Output rows are
+// shared out over the threads.
 template <class Source>
 void gather4d(const void* in, const Shape& outShape, size_t elementSize, const void* padValue, void* out,
-              const Source& source) {
+              const Source& source, uint32_t run = 1) {
   const auto* src = static_cast<const unsigned char*>(in);
   const auto* pad = static_cast<const unsigned char*>(padValue);
   auto* dst = static_cast<unsigned char*>(out);
-  std::array<uint32_t, 4> o{};
-  for (o[0] = 0; o[0] < outShape.dims[0]; ++o[0]) {
-    for (o[1] = 0; o[1] < outShape.dims[1]; ++o[1]) {
-      for (o[2] = 0; o[2] < outShape.dims[2]; ++o[2]) {
-        for (o[3] = 0; o[3] < outShape.dims[3]; ++o[3]) {
+  const std::array<uint32_t, 4> d{outShape.dims[0], outShape.dims[1], outShape.dims[2], outShape.dims[3]};
+  run = std::max<uint32_t>(run, 1);
+  const size_t rowBytes = size_t{d[2]} * d[3] * elementSize, runBytes = run * elementSize;
+  detail::parallelFor(size_t{d[0]} * d[1], rowBytes, [&](size_t first, size_t last) {
+    std::array<uint32_t, 4> o{};
+    for (size_t row = first; row < last; ++row) {
+      o[0] = static_cast<uint32_t>(row / d[1]);
+      o[1] = static_cast<uint32_t>(row % d[1]);
+      unsigned char* to = dst + row * rowBytes;
+      for (o[2] = 0; o[2] < d[2]; ++o[2]) {
+        for (o[3] = 0; o[3] < d[3]; o[3] += run) {
           const int64_t from = source(o);
-          copyElement(dst, from < 0 ? pad : src + static_cast<size_t>(from) * elementSize, elementSize);
-          dst += elementSize;
+          if (from < 0) {
+            for (uint32_t k = 0; k < run; ++k) copyElement(to + k * elementSize, pad, elementSize);
+          } else if (run == 1) {
+            copyElement(to, src + static_cast<size_t>(from) * elementSize, elementSize);
+          } else {
+            std::memcpy(to, src + static_cast<size_t>(from) * elementSize, runBytes);
+          }
+          to += runBytes;
         }
       }
     }
-  }
+  });
 }
 
 }  // namespace
@@ -53,7 +70,7 @@ void depthToSpace(const void* in, const Shape& inShape, ImageAxes axes, uint32_t
     const uint32_t c = (y % block * block + x % block) * channels + o[axes.c];
     return static_cast<int64_t>(o[0] * s[0] + (y / block) * s[axes.h] + (x / block) * s[axes.w] +
                                 c * s[axes.c]);
-  });
+  }, axes.c == 3 ? channels : 1);
 }
 
 void spaceToDepth(const void* in, const Shape& inShape, ImageAxes axes, uint32_t block, size_t elementSize,
@@ -68,7 +85,7 @@ void spaceToDepth(const void* in, const Shape& inShape, ImageAxes axes, uint32_t
     const uint32_t offset = o[axes.c] / channels, c = o[axes.c] % channels;
     const uint32_t y = o[axes.h] * block + offset / block, x = o[axes.w] * block + offset % block;
     return static_cast<int64_t>(o[0] * s[0] + y * s[axes.h] + x * s[axes.w] + c * s[axes.c]);
-  });
+  }, axes.c == 3 ? channels : 1);
 }
 
 void batchToSpace(const void* in, const Shape& inShape, ImageAxes axes, uint32_t blockH, uint32_t blockW,
@@ -80,7 +97,7 @@ void batchToSpace(const void* in, const Shape& inShape, ImageAxes axes, uint32_t
     const size_t b = (size_t{y % blockH} * blockW + x % blockW) * batches + o[0];
     return static_cast<int64_t>(b * s[0] + (y / blockH) * s[axes.h] + (x / blockW) * s[axes.w] +
                                 o[axes.c] * s[axes.c]);
-  });
+  }, axes.c == 3 ? outShape.dims[3] : 1);
 }
 
 void spaceToBatch(const void* in, const Shape& inShape, ImageAxes axes, uint32_t blockH, uint32_t blockW,
@@ -96,7 +113,7 @@ void spaceToBatch(const void* in, const Shape& inShape, ImageAxes axes, uint32_t
     if (y < 0 || y >= height || x < 0 || x >= width) return -1;
     return static_cast<int64_t>(n * s[0] + static_cast<size_t>(y) * s[axes.h] +
                                 static_cast<size_t>(x) * s[axes.w] + o[axes.c] * s[axes.c]);
-  });
+  }, axes.c == 3 ? outShape.dims[3] : 1);
 }
 
 void stridedSlice(const void* in, const Shape& inShape, std::span<const SliceAxis> axes, size_t elementSize,
