@@ -474,6 +474,8 @@ std::vector<OperationCase> conv2Cases() {
   addResizeCases(cases);
   cases.push_back(instanceNormCase("instance_norm_f32_nhwc", F32, {2, 3, 4, 3}, false, 1.5f, -0.5f, 1e-4f, 41));
   cases.push_back(instanceNormCase("instance_norm_f32_nchw", F32, {1, 5, 2, 4}, true, 0.7f, 2.0f, 0.1f, 42));
+  // 37 channels: the kernel works on blocks of 16, the last one partial.
+  cases.push_back(instanceNormCase("instance_norm_f32_nhwc_37_channels", F32, {2, 5, 3, 37}, false, 1.2f, 0.3f, 1e-3f, 45));
   cases.push_back(instanceNormCase("instance_norm_f16_nhwc", F16, {1, 3, 3, 2}, false, 2.0f, 0.25f, 1e-3f, 43));
   cases.push_back(instanceNormCase("instance_norm_f16_nchw", F16, {2, 2, 3, 3}, true, 1.0f, 0.0f, 0.01f, 44));
   cases.push_back(batchMatmulCase("batch_matmul_f32_rank2", F32, {3, 4}, {4, 5}, false, false, 51));

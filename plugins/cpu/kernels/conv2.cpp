@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "plugins/cpu/kernels/conv.hpp"
+#include "plugins/cpu/kernels/parallel.hpp"
 #include "plugins/cpu/kernels/quantization.hpp"
 
 namespace nnrt::cpu {
@@ -207,20 +208,31 @@ void instanceNormalization(const float* input, const Shape& shape, float gamma, 
                            float* out) {
   const uint32_t n = shape.dims[0], c = shape.dims[3];
   const size_t plane = size_t{shape.dims[1]} * shape.dims[2];
-  for (uint32_t b = 0; b < n; ++b)
-    for (uint32_t ch = 0; ch < c; ++ch) {
-      const float* in = input + size_t{b} * plane * c + ch;
-      double sum = 0.0;
-      for (size_t i = 0; i < plane; ++i) sum += in[i * c];
-      const double mean = plane == 0 ? 0.0 : sum / static_cast<double>(plane);
-      double squares = 0.0;
-      for (size_t i = 0; i < plane; ++i) squares += (in[i * c] - mean) * (in[i * c] - mean);
-      const double variance = plane == 0 ? 0.0 : squares / static_cast<double>(plane);
-      const double factor = static_cast<double>(gamma) / std::sqrt(variance + static_cast<double>(epsilon));
-      float* o = out + size_t{b} * plane * c + ch;
+  // Blocks of up to 16 channels of one image, shared out over the threads: each walks the image's
+  // pixels in order, its channels side by side (the sums of each channel in pixel order, as one
+  // channel at a time would add them).
+  constexpr size_t kBlock = 16;
+  const size_t blocks = (c + kBlock - 1) / kBlock;
+  detail::parallelFor(size_t{n} * blocks, 6 * plane * kBlock, [&](size_t first, size_t last) {
+    for (size_t index = first; index < last; ++index) {
+      const size_t b = index / blocks, c0 = index % blocks * kBlock, width = std::min(kBlock, c - c0);
+      const float* in = input + b * plane * c + c0;
+      float* o = out + b * plane * c + c0;
+      double sum[kBlock] = {}, squares[kBlock] = {}, mean[kBlock], factor[kBlock];
       for (size_t i = 0; i < plane; ++i)
-        o[i * c] = static_cast<float>((in[i * c] - mean) * factor + static_cast<double>(beta));
+        for (size_t k = 0; k < width; ++k) sum[k] += in[i * c + k];
+      for (size_t k = 0; k < width; ++k) mean[k] = plane == 0 ? 0.0 : sum[k] / static_cast<double>(plane);
+      for (size_t i = 0; i < plane; ++i)
+        for (size_t k = 0; k < width; ++k) squares[k] += (in[i * c + k] - mean[k]) * (in[i * c + k] - mean[k]);
+      for (size_t k = 0; k < width; ++k) {
+        const double variance = plane == 0 ? 0.0 : squares[k] / static_cast<double>(plane);
+        factor[k] = static_cast<double>(gamma) / std::sqrt(variance + static_cast<double>(epsilon));
+      }
+      for (size_t i = 0; i < plane; ++i)
+        for (size_t k = 0; k < width; ++k)
+          o[i * c + k] = static_cast<float>((in[i * c + k] - mean[k]) * factor[k] + static_cast<double>(beta));
     }
+  });
 }
 
 // ---- BATCH_MATMUL -----------------------------------------------------------------------------------------

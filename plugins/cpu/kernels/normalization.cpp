@@ -4,6 +4,8 @@
 #include <cmath>
 #include <vector>
 
+#include "plugins/cpu/kernels/parallel.hpp"
+
 namespace nnrt::cpu {
 namespace {
 
@@ -68,8 +70,10 @@ void forEachBilinear(const Shape& inShape, bool alignCorners, bool halfPixelCent
 
 void l2Normalization(const float* in, const Shape& shape, uint32_t axis, float* out) {
   const AxisView v = around(shape, axis);
-  for (size_t o = 0; o < v.outer; ++o) {
-    for (size_t i = 0; i < v.inner; ++i) {
+  // Each vector along the axis on its own: the vectors are shared out over the threads.
+  detail::parallelFor(v.outer * v.inner, 3 * v.size, [&](size_t first, size_t last) {
+    for (size_t vector = first; vector < last; ++vector) {
+      const size_t o = vector / v.inner, i = vector % v.inner;
       const size_t base = o * v.size * v.inner + i;
       double sum = 0.0;
       for (size_t a = 0; a < v.size; ++a) {
@@ -80,7 +84,7 @@ void l2Normalization(const float* in, const Shape& shape, uint32_t axis, float* 
       for (size_t a = 0; a < v.size; ++a)
         out[base + a * v.inner] = static_cast<float>(in[base + a * v.inner] / norm);
     }
-  }
+  });
 }
 
 void l2Normalization(const uint8_t* in, const Shape& shape, Quant inQuant, uint32_t axis, uint8_t* out) {
@@ -107,8 +111,10 @@ void localResponseNormalization(const float* in, const Shape& shape, uint32_t ax
                                 float alpha, float beta, float* out) {
   const AxisView v = around(shape, axis);
   const int64_t size = static_cast<int64_t>(v.size);
-  for (size_t o = 0; o < v.outer; ++o) {
-    for (size_t i = 0; i < v.inner; ++i) {
+  // Each vector along the axis on its own (a power per element: 13 ns per value on one thread).
+  detail::parallelFor(v.outer * v.inner, 30 * v.size, [&](size_t first, size_t last) {
+    for (size_t vector = first; vector < last; ++vector) {
+      const size_t o = vector / v.inner, i = vector % v.inner;
       const size_t base = o * v.size * v.inner + i;
       for (int64_t a = 0; a < size; ++a) {
         const int64_t from = std::max<int64_t>(0, a - radius);
@@ -124,7 +130,7 @@ void localResponseNormalization(const float* in, const Shape& shape, uint32_t ax
                                             static_cast<double>(beta)));
       }
     }
-  }
+  });
 }
 
 void resizeBilinear(const float* in, const Shape& inShape, bool alignCorners, bool halfPixelCenters, float* out,
