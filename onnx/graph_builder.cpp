@@ -1,6 +1,7 @@
 #include "onnx/graph_builder.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "nnrt/driver/types.hpp"
@@ -286,7 +287,7 @@ Result<uint32_t> GraphBuilder::reshape(uint32_t operand, int32_t type, const std
 
 int32_t GraphBuilder::fuseFollowingActivation() {
   if (node_ == nullptr || node_->output_size() < 1) return ANEURALNETWORKS_FUSED_NONE;
-  const std::string& name = node_->output(0);
+  const std::string name = tail();
   auto readers = consumers_.find(name);
   if (graphOutputs_.count(name) != 0 || readers == consumers_.end() || readers->second.size() != 1)
     return ANEURALNETWORKS_FUSED_NONE;
@@ -323,13 +324,50 @@ int32_t GraphBuilder::fuseFollowingActivation() {
     else if (bound[0] == -1.0f && bound[1] == 1.0f)
       code = ANEURALNETWORKS_FUSED_RELU1;
   }
-  if (code != ANEURALNETWORKS_FUSED_NONE) absorbed_[next] = name;
+  if (code != ANEURALNETWORKS_FUSED_NONE) {
+    absorbed_[next] = name;
+    tail_ = next->output(0);
+  }
   return code;
+}
+
+std::optional<GraphBuilder::ChannelAffine> GraphBuilder::foldFollowingBatchNorm(uint32_t channels) {
+  if (node_ == nullptr || node_->output_size() < 1) return std::nullopt;
+  const std::string name = tail();
+  auto readers = consumers_.find(name);
+  if (graphOutputs_.count(name) != 0 || readers == consumers_.end() || readers->second.size() != 1)
+    return std::nullopt;
+  const onnx::NodeProto* next = readers->second[0];
+  if ((!next->domain().empty() && next->domain() != "ai.onnx") || next->op_type() != "BatchNormalization" ||
+      next->input_size() != 5 || next->input(0) != name || next->output_size() != 1)
+    return std::nullopt;
+  float epsilon = 1e-5f;
+  for (const auto& a : next->attribute()) {
+    if (a.name() == "epsilon") epsilon = a.f();
+    if (a.name() == "training_mode" && a.i() != 0) return std::nullopt;
+  }
+  std::vector<float> p[4];
+  for (int i = 0; i < 4; ++i) {
+    const Value* v = find(next->input(i + 1));
+    if (v == nullptr || !v->constant.has_value() || v->type != ANEURALNETWORKS_TENSOR_FLOAT32 ||
+        v->constant->bytes.size() != size_t{channels} * 4)
+      return std::nullopt;
+    p[i].resize(channels);
+    std::memcpy(p[i].data(), v->constant->bytes.data(), size_t{channels} * 4);
+  }
+  ChannelAffine affine{std::vector<float>(channels), std::vector<float>(channels)};
+  for (uint32_t c = 0; c < channels; ++c) {  // scale, B, mean, var
+    affine.factor[c] = p[0][c] / std::sqrt(p[3][c] + epsilon);
+    affine.shift[c] = p[1][c] - p[2][c] * affine.factor[c];
+  }
+  absorbed_[next] = name;
+  tail_ = next->output(0);
+  return affine;
 }
 
 std::optional<std::vector<float>> GraphBuilder::absorbFollowingBias(uint32_t n, size_t rank) {
   if (node_ == nullptr || node_->output_size() < 1) return std::nullopt;
-  const std::string& name = node_->output(0);
+  const std::string name = tail();
   auto readers = consumers_.find(name);
   if (graphOutputs_.count(name) != 0 || readers == consumers_.end() || readers->second.size() != 1)
     return std::nullopt;
@@ -344,6 +382,7 @@ std::optional<std::vector<float>> GraphBuilder::absorbFollowingBias(uint32_t n, 
   std::vector<float> values(n);
   std::memcpy(values.data(), bias->constant->bytes.data(), values.size() * 4);
   absorbed_[next] = name;
+  tail_ = next->output(0);
   return values;
 }
 

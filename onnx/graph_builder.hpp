@@ -49,7 +49,10 @@ class GraphBuilder {
   const std::filesystem::path& folder() const { return folder_; }
   void setFolder(std::filesystem::path folder) { folder_ = std::move(folder); }
   const onnx::NodeProto* node() const { return node_; }
-  void setNode(const onnx::NodeProto* node) { node_ = node; }
+  void setNode(const onnx::NodeProto* node) {
+    node_ = node;
+    tail_.clear();
+  }
 
   // An error about the current node: "node 'name' (Op): <what>".
   Error refuse(const std::string& what) const;
@@ -114,6 +117,14 @@ class GraphBuilder {
   // node's output 0 (of rank `rank`) is an Add of a constant float32 vector of N values (of rank at
   // most `rank`, [N] at the end), the Add is absorbed and its constant returned.
   std::optional<std::vector<float>> absorbFollowingBias(uint32_t n, size_t rank);
+  // An inference BatchNormalization of `channels` constant parameters that is the only reader of the
+  // current node's output 0 (a Conv's): absorbed, and its per-channel factor and shift returned
+  // (y = x * factor + shift, as mapBatchNorm computes them) for the Conv to fold into its weights and
+  // bias. A following Relu or Clip is then looked for after the BatchNormalization.
+  struct ChannelAffine {
+    std::vector<float> factor, shift;
+  };
+  std::optional<ChannelAffine> foldFollowingBatchNorm(uint32_t channels);
   // An absorbed node names the value of its input that carries the fused result; null for others.
   const std::string* absorbed(const onnx::NodeProto* node) const {
     auto it = absorbed_.find(node);
@@ -139,6 +150,9 @@ class GraphBuilder {
   std::map<std::string, std::vector<const onnx::NodeProto*>> consumers_;
   std::set<std::string> graphOutputs_;
   std::map<const onnx::NodeProto*, std::string> absorbed_;
+  // The value that carries the current node's result after the nodes it absorbed (empty: its output 0).
+  std::string tail_;
+  const std::string& tail() const { return tail_.empty() ? node_->output(0) : tail_; }
 
   // Adds TRANSPOSE of `value`'s operand by `perm` (once: remembered as its otherLayout).
   Result<uint32_t> otherLayout(const Value& value, const std::vector<int32_t>& perm);

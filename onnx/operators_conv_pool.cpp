@@ -119,6 +119,11 @@ Result<void> convolve(GraphBuilder& b, const Value* x, const Value* w, const Val
   for (int32_t p : perm)
     filterDims.push_back(w->dims[p]);
   uint32_t filterOperand;
+  // A BatchNormalization that alone reads the result is folded in: each output channel's weights and
+  // bias times its factor, plus its shift to the bias (ONNX Runtime folds it the same way).
+  std::optional<GraphBuilder::ChannelAffine> norm;
+  if (!integer && w->constant.has_value() && (bias == nullptr || bias->constant.has_value()))
+    norm = b.foldFollowingBatchNorm(M);
   if (w->constant.has_value()) {
     std::vector<float> weights(elementCount(w->dims));
     std::memcpy(weights.data(), w->constant->bytes.data(), weights.size() * 4);
@@ -128,6 +133,7 @@ Result<void> convolve(GraphBuilder& b, const Value* x, const Value* w, const Val
         for (uint32_t h = 0; h < kH; ++h)
           for (uint32_t ww = 0; ww < kW; ++ww) {
             float v = weights[((m * Cg + c) * kH + h) * kW + ww];
+            if (norm) v *= norm->factor[m];
             if (depthwise)
               filter[(h * kW + ww) * M + m] = v;
             else
@@ -147,8 +153,13 @@ Result<void> convolve(GraphBuilder& b, const Value* x, const Value* w, const Val
   const bool nhwc = allKnown(x->dims) && !integer;
   NNRT_ASSIGN_OR_RETURN(uint32_t in, nhwc ? b.nhwcOperand(*x) : b.operand(*x));
   uint32_t biasOperand;
-  if (bias != nullptr) {
-    if (bias->dims.size() != 1 || bias->dims[0] != M) return b.refused("bias must have shape [M]");
+  if (bias != nullptr && (bias->dims.size() != 1 || bias->dims[0] != M)) return b.refused("bias must have shape [M]");
+  if (norm) {
+    std::vector<float> folded(M, 0.0f);
+    if (bias != nullptr) std::memcpy(folded.data(), bias->constant->bytes.data(), size_t{M} * 4);
+    for (uint32_t m = 0; m < M; ++m) folded[m] = folded[m] * norm->factor[m] + norm->shift[m];
+    NNRT_ASSIGN_OR_RETURN(biasOperand, b.constFloats(folded));
+  } else if (bias != nullptr) {
     NNRT_ASSIGN_OR_RETURN(biasOperand, b.operand(*bias));
   } else {
     NNRT_ASSIGN_OR_RETURN(biasOperand, b.constFloats(std::vector<float>(M, 0.0f)));
@@ -479,7 +490,7 @@ Result<void> matMulByConstantMatrix(GraphBuilder& b, const Value& a, const Value
   NNRT_ASSIGN_OR_RETURN(uint32_t bias, b.constFloats(b.absorbFollowingBias(N, a.dims.size()).value_or(std::vector<float>(N, 0.0f))));
   NNRT_ASSIGN_OR_RETURN(uint32_t input, b.operand(a));
   NNRT_ASSIGN_OR_RETURN(uint32_t flat, b.reshape(input, a.type, {rows, K}));
-  NNRT_ASSIGN_OR_RETURN(uint32_t fuse, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+  NNRT_ASSIGN_OR_RETURN(uint32_t fuse, b.scalarInt(b.fuseFollowingActivation()));  // after the bias
   NNRT_ASSIGN_OR_RETURN(uint32_t product, b.addTensor(a.type, {rows, N}));
   NNRT_RETURN_IF_ERROR(b.addOperation(ANEURALNETWORKS_FULLY_CONNECTED, {flat, weights, bias, fuse}, {product}));
   Dims out = a.dims;

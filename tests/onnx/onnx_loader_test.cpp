@@ -809,8 +809,8 @@ TEST(OnnxLoaderTest, ConvTransposeOfAnNhwcImageStaysNhwc) {
 }
 
 // BatchNormalization of an NHWC image stays NHWC, a following Relu fused into its ADD: only x and y are
-// TRANSPOSEd and no RELU is left. x [1, 2, 1, 2] = [1, 2, 3, 4]; c = Conv 1x1 2 * identity: channels [2, 4]
-// and [6, 8]; scale [1, 2], bias [-3, -1], mean [0, 1], var [1, 3], epsilon 0: channel 0 is c - 3 =
+// TRANSPOSEd and no RELU is left. x [1, 2, 1, 2] = [1, 2, 3, 4]; c = Relu(Conv 1x1 2 * identity): channels
+// [2, 4] and [6, 8] (the Relu keeps the BatchNormalization from being folded into the Conv); scale [1, 2], bias [-3, -1], mean [0, 1], var [1, 3], epsilon 0: channel 0 is c - 3 =
 // [-1, 1], channel 1 (c - 1) * 2 / sqrt(3) - 1; after Relu [0, 1, 4.7735027, 7.0829038].
 TEST(OnnxLoaderTest, BatchNormalizationOfAnNhwcImageStaysNhwc) {
   NodeModel m = nodeModel("Conv", {{"x", {1, 2, 1, 2}}}, {{"c", {1, 2, 1, 2}}});
@@ -830,10 +830,15 @@ TEST(OnnxLoaderTest, BatchNormalizationOfAnNhwcImageStaysNhwc) {
   m.node->add_input("w");
   graph->clear_output();
   addFloatInput(graph, "y", {1, 2, 1, 2}, true);
+  auto* first = graph->add_node();  // a pre-activation network's: the BatchNormalization reads a Relu
+  first->set_name("r");
+  first->set_op_type("Relu");
+  first->add_input("c");
+  first->add_output("r");
   auto* bn = graph->add_node();
   bn->set_name("bn");
   bn->set_op_type("BatchNormalization");
-  for (const char* in : {"c", "scale", "bias", "mean", "var"}) bn->add_input(in);
+  for (const char* in : {"r", "scale", "bias", "mean", "var"}) bn->add_input(in);
   bn->add_output("n");
   auto* eps = bn->add_attribute();
   eps->set_name("epsilon");
@@ -904,6 +909,57 @@ TEST(OnnxLoaderTest, ComposedActivationsOfAnNhwcImageStayNhwc) {
     ASSERT_EQ(got.size(), 4u) << op;
     for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(got[i], 2 * f(c[i]), 2e-5) << op << " " << i;
   }
+}
+
+// A BatchNormalization that alone reads a Conv's result is folded into the Conv's weights and bias, and
+// the Relu after it becomes the Conv's fused activation: one CONV_2D, no MUL, ADD or RELU. x [1, 2, 1, 2]
+// = [1, 2, 3, 4]; Conv 1x1 2 * identity with bias [1, -1]: channels [3, 5] and [5, 7]; scale [1, 2],
+// B [-3, -1], mean [0, 1], var [1, 3], epsilon 0: channel 0 is c - 3, channel 1 (c - 1) * 2 / sqrt(3) - 1;
+// after Relu [0, 2, 3.6188021, 5.9282032].
+TEST(OnnxLoaderTest, BatchNormalizationAfterAConvIsFoldedIntoIt) {
+  NodeModel m = nodeModel("Conv", {{"x", {1, 2, 1, 2}}}, {{"c", {1, 2, 1, 2}}});
+  auto* graph = m.model.mutable_graph();
+  auto initializer = [&](const char* name, std::vector<int64_t> dims, std::vector<float> values) {
+    auto* t = graph->add_initializer();
+    t->set_name(name);
+    t->set_data_type(onnx::TensorProto::FLOAT);
+    for (int64_t d : dims) t->add_dims(d);
+    for (float v : values) t->add_float_data(v);
+  };
+  initializer("w", {2, 2, 1, 1}, {2, 0, 0, 2});
+  initializer("cb", {2}, {1, -1});
+  initializer("scale", {2}, {1, 2});
+  initializer("bias", {2}, {-3, -1});
+  initializer("mean", {2}, {0, 1});
+  initializer("var", {2}, {1, 3});
+  m.node->add_input("w");
+  m.node->add_input("cb");
+  graph->clear_output();
+  addFloatInput(graph, "y", {1, 2, 1, 2}, true);
+  auto* bn = graph->add_node();
+  bn->set_name("bn");
+  bn->set_op_type("BatchNormalization");
+  for (const char* in : {"c", "scale", "bias", "mean", "var"}) bn->add_input(in);
+  bn->add_output("n");
+  auto* eps = bn->add_attribute();
+  eps->set_name("epsilon");
+  eps->set_type(onnx::AttributeProto::FLOAT);
+  eps->set_f(0.0f);
+  auto* relu = graph->add_node();
+  relu->set_name("y");
+  relu->set_op_type("Relu");
+  relu->add_input("n");
+  relu->add_output("y");
+  auto loaded = loadOnnxModel(write("conv_batchnorm.onnx", m.model));
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  std::map<int32_t, size_t> count;
+  for (const auto& o : loaded->operations) ++count[o.type];
+  EXPECT_EQ(count[ANEURALNETWORKS_CONV_2D], 1u);
+  EXPECT_EQ(count[ANEURALNETWORKS_MUL] + count[ANEURALNETWORKS_ADD] + count[ANEURALNETWORKS_RELU], 0u);
+  const std::vector<float> got = run(*loaded, {{1, 2, 3, 4}}, 4);
+  const std::vector<float> want{0.0f, 2.0f, 3.6188021f, 5.9282032f};
+  ASSERT_EQ(got.size(), 4u);
+  for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(got[i], want[i], 1e-5) << i;
 }
 
 // Squeeze-and-excitation's scaling of an NHWC image by its own per-channel values (a [1, C, 1, 1] NHWC
