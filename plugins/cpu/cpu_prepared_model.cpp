@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <string>
+#include <type_traits>
 
 #include "nnrt/driver/ops/operand_types.hpp"
 
@@ -258,13 +260,13 @@ CpuPreparedModel::EpilogueMatch CpuPreparedModel::matchEpilogue(std::span<const 
   const nnrt_operation& op = operations[i];
   const auto type = static_cast<T>(op.type);
   if ((type != T::CONV_2D && type != T::DEPTHWISE_CONV_2D && type != T::GROUPED_CONV_2D &&
-       type != T::TRANSPOSE_CONV_2D && type != T::FULLY_CONNECTED) ||
+       type != T::TRANSPOSE_CONV_2D && type != T::FULLY_CONNECTED && type != T::BATCH_MATMUL) ||
       op.output_count != 1)
     return {};
   const bool activation = std::visit(
       [](const auto& p) {
         if constexpr (requires { p.activation; }) return p.activation != driver::Activation::None;
-        return true;
+        return !std::is_same_v<std::decay_t<decltype(p)>, ops::BatchMatmulParams>;  // it has none
       },
       params);
   // A float32 temporary that only the epilogue's operations read.
@@ -282,6 +284,26 @@ CpuPreparedModel::EpilogueMatch CpuPreparedModel::matchEpilogue(std::span<const 
       users.push_back(j);
   }
   if (users.size() != readers[y]) return {};  // one operation reads y twice
+  // The value of a float32 constant of one element (a scalar or a tensor of one value).
+  auto single = [&](uint32_t operand) -> std::optional<float> {
+    const OperandInfo& info = operands_[operand];
+    if ((info.type != static_cast<int32_t>(driver::OperandType::TENSOR_FLOAT32) &&
+         info.type != static_cast<int32_t>(driver::OperandType::FLOAT32)) ||
+        info.constant == nullptr || info.constantLength != sizeof(float))
+      return std::nullopt;
+    float v;
+    std::memcpy(&v, info.constant, sizeof v);
+    return v;
+  };
+  // NNAPI's fused-activation argument of an element-wise operation: NONE.
+  auto noActivation = [&](uint32_t operand) {
+    const OperandInfo& act = operands_[operand];
+    int32_t code = -1;
+    if (act.type == static_cast<int32_t>(driver::OperandType::INT32) && act.constant != nullptr &&
+        act.constantLength == sizeof(int32_t))
+      std::memcpy(&code, act.constant, sizeof code);
+    return code == 0;
+  };
   auto floatOutput = [&](const nnrt_operation& o) {
     return o.output_count == 1 &&
            operands_[o.outputs[0]].type == static_cast<int32_t>(driver::OperandType::TENSOR_FLOAT32);
@@ -293,6 +315,19 @@ CpuPreparedModel::EpilogueMatch CpuPreparedModel::matchEpilogue(std::span<const 
       case T::HARD_SWISH: e.op = EpilogueOp::HardSwish; break;
       case T::LOGISTIC: e.op = EpilogueOp::Logistic; break;
       case T::TANH: e.op = EpilogueOp::Tanh; break;
+      case T::MUL:
+      case T::DIV: {  // by one constant, no activation (DIV: y the dividend)
+        if (first.input_count != 3 || !noActivation(first.inputs[2])) return {};
+        const bool yFirst = first.inputs[0] == y;
+        if ((!yFirst && (static_cast<T>(first.type) == T::DIV || first.inputs[1] != y)) ||
+            (yFirst && first.inputs[1] == y))
+          return {};
+        const std::optional<float> k = single(first.inputs[yFirst ? 1 : 0]);
+        if (!k || (static_cast<T>(first.type) == T::DIV && *k == 0.0f) || !floatOutput(first)) return {};
+        e.op = static_cast<T>(first.type) == T::MUL ? EpilogueOp::Multiply : EpilogueOp::Divide;
+        e.alpha = *k;
+        return {e, {users[0]}, first.outputs[0]};
+      }
       case T::PRELU: {
         const OperandInfo* alpha = first.input_count == 2 && first.inputs[0] == y ? &operands_[first.inputs[1]] : nullptr;
         if (alpha == nullptr || alpha->type != static_cast<int32_t>(driver::OperandType::TENSOR_FLOAT32) ||
@@ -315,12 +350,7 @@ CpuPreparedModel::EpilogueMatch CpuPreparedModel::matchEpilogue(std::span<const 
   const uint32_t s = first.outputs[0];
   if (!internal(s) || readers[s] != 1) return {};
   if (!((mul.inputs[0] == y && mul.inputs[1] == s) || (mul.inputs[0] == s && mul.inputs[1] == y))) return {};
-  const OperandInfo& act = operands_[mul.inputs[2]];
-  int32_t code = -1;
-  if (act.type == static_cast<int32_t>(driver::OperandType::INT32) && act.constant != nullptr &&
-      act.constantLength == sizeof(int32_t))
-    std::memcpy(&code, act.constant, sizeof code);
-  if (code != 0) return {};
+  if (!noActivation(mul.inputs[2])) return {};
   return {Epilogue{EpilogueOp::Swish}, {users[0], users[1]}, mul.outputs[0]};
 }
 

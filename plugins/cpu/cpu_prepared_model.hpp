@@ -113,8 +113,9 @@ class CpuPreparedModel : public driver::PreparedModel {
   driver::Result<void> copyOperands(const driver::Model& model);
   driver::Result<void> planSteps(const driver::Model& model);
   // Element-wise operations that follow operation `i` (a float32 convolution or FULLY_CONNECTED
-  // without fused activation, decoded as `params`) and read nothing else: SiLU as LOGISTIC and MUL
-  // of its output, or one HARD_SWISH, LOGISTIC, TANH or PRELU by one constant slope. Its output must be a temporary that only
+  // without fused activation, or a BATCH_MATMUL, decoded as `params`) and read nothing else: SiLU as
+  // LOGISTIC and MUL of its output, or one HARD_SWISH, LOGISTIC, TANH, PRELU by one constant slope, or
+  // MUL or DIV by one constant. Its output must be a temporary that only
   // they read. None when there are no such operations.
   struct EpilogueMatch {
     Epilogue epilogue;

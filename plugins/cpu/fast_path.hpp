@@ -35,16 +35,17 @@ class FastKernel {
   virtual driver::Result<void> run(const KernelCall& call) = 0;
 };
 
-// Element-wise work after a float32 CONV_2D, DEPTHWISE_CONV_2D, GROUPED_CONV_2D, TRANSPOSE_CONV_2D or
-// FULLY_CONNECTED (with no fused activation) that its fast kernel applies to each output value before
+// Element-wise work after a float32 CONV_2D, DEPTHWISE_CONV_2D, GROUPED_CONV_2D, TRANSPOSE_CONV_2D,
+// FULLY_CONNECTED (with no fused activation) or BATCH_MATMUL that its fast kernel applies to each output value before
 // writing it: what an exporter spells as separate operations (CpuPreparedModel::matchEpilogue finds
 // them). Swish is x * LOGISTIC(x) (SiLU: EfficientNet, YOLOv5+, LLaMA's feed-forward), LeakyRelu a
-// PRELU by one constant slope `alpha` (ONNX's LeakyRelu: YOLO, GANs), the others the NNAPI operation of
+// PRELU by one constant slope `alpha` (ONNX's LeakyRelu: YOLO, GANs), Multiply and Divide a MUL or DIV
+// by one constant `alpha` (attention's scale after a BATCH_MATMUL), the others the NNAPI operation of
 // the same name.
-enum class EpilogueOp : uint8_t { None, Swish, HardSwish, Logistic, Tanh, LeakyRelu };
+enum class EpilogueOp : uint8_t { None, Swish, HardSwish, Logistic, Tanh, LeakyRelu, Multiply, Divide };
 struct Epilogue {
   EpilogueOp op = EpilogueOp::None;
-  float alpha = 0.0f;  // LeakyRelu: the slope below zero
+  float alpha = 0.0f;  // LeakyRelu: the slope below zero; Multiply, Divide: the single constant
 };
 // Its operations, e.g. "LOGISTIC MUL".
 inline const char* epilogueName(const Epilogue& epilogue) {
@@ -55,6 +56,8 @@ inline const char* epilogueName(const Epilogue& epilogue) {
     case EpilogueOp::Logistic: return "LOGISTIC";
     case EpilogueOp::Tanh: return "TANH";
     case EpilogueOp::LeakyRelu: return "PRELU";
+    case EpilogueOp::Multiply: return "MUL";
+    case EpilogueOp::Divide: return "DIV";
   }
   return "";
 }

@@ -97,6 +97,20 @@ void applyEpilogue(const Epilogue& epilogue, float* values, size_t count) {
       return logistic(values, count, values);
     case EpilogueOp::Tanh:
       return tanh(values, count, values);
+    case EpilogueOp::Multiply: {  // as MUL and DIV compute it
+      const float k = epilogue.alpha;
+      detail::parallelFor(count, 1, [values, k](size_t begin, size_t end) {
+        for (size_t i = begin; i < end; ++i) values[i] = values[i] * k;
+      });
+      return;
+    }
+    case EpilogueOp::Divide: {
+      const float k = epilogue.alpha;
+      detail::parallelFor(count, 1, [values, k](size_t begin, size_t end) {
+        for (size_t i = begin; i < end; ++i) values[i] = values[i] / k;
+      });
+      return;
+    }
     case EpilogueOp::LeakyRelu: {
       // As PRELU computes it (kernels/nonlinear.cpp).
       const Shape one{{1}};

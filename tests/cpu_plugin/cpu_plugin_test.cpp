@@ -880,6 +880,89 @@ TEST(CpuPluginExecute, ConvolutionEpiloguesMatchTheSeparateOperations) {
   EXPECT_EQ(steps.size(), 10u) << ::testing::PrintToString(steps);  // the TANH and the ADD after step 10 fused
 }
 
+// A BATCH_MATMUL followed by a DIV or MUL by one constant (attention's scale) or a FULLY_CONNECTED
+// followed by a MUL takes it as its fast kernel's epilogue; a DIV of the constant by the product does
+// not. Against the operations on the reference kernels (fast off), with and without an omitted
+// input; which steps took which operations is read from the profile.
+TEST(CpuPluginExecute, ProductsTakeAScaleByOneConstantAsTheirEpilogue) {
+  TestModel m;
+  const uint32_t a = m.addInput(T::TENSOR_FLOAT32, {2, 3, 5, 8});
+  const uint32_t b = m.addInput(T::TENSOR_FLOAT32, {2, 3, 6, 8});
+  const uint32_t unused = m.addInput(T::TENSOR_FLOAT32, {2});
+  auto scalar = [&](float v) { return m.addConstant(T::TENSOR_FLOAT32, {1}, std::vector<float>{v}); };
+  auto product = [&]() {
+    const uint32_t p = m.addOperand(T::TENSOR_FLOAT32, {2, 3, 5, 6});
+    m.addOperation(O::BATCH_MATMUL, {a, b, m.addBool(false), m.addBool(true)}, {p});
+    return p;
+  };
+  const uint32_t out0 = m.addOutput(T::TENSOR_FLOAT32, {2, 3, 5, 6}), out1 = m.addOutput(T::TENSOR_FLOAT32, {2, 3, 5, 6}),
+                 out2 = m.addOutput(T::TENSOR_FLOAT32, {2, 3, 5, 6}), out3 = m.addOutput(T::TENSOR_FLOAT32, {30, 5});
+  m.addOperation(O::DIV, {product(), scalar(2.8284271f), m.addInt32(0)}, {out0});  // 0-1
+  m.addOperation(O::MUL, {scalar(0.125f), product(), m.addInt32(0)}, {out1});      // 2-3
+  m.addOperation(O::DIV, {scalar(3.0f), product(), m.addInt32(0)}, {out2});        // 4-5: stays
+  const uint32_t rows = m.addOperand(T::TENSOR_FLOAT32, {30, 8}), fc = m.addOperand(T::TENSOR_FLOAT32, {30, 5});
+  m.addOperation(O::RESHAPE, {a, m.addConstant(T::TENSOR_INT32, {2}, std::vector<int32_t>{30, 8})}, {rows});  // 6
+  m.addOperation(O::FULLY_CONNECTED, {rows, m.addConstant(T::TENSOR_FLOAT32, {5, 8}, toFloats(randomReals(40, -1.0, 1.0, 5))),
+                                      m.addConstant(T::TENSOR_FLOAT32, {5}, toFloats(randomReals(5, -1.0, 1.0, 6))),
+                                      m.addInt32(0)},
+                 {fc});  // 7
+  m.addOperation(O::MUL, {fc, scalar(-1.5f), m.addInt32(0)}, {out3});  // 8
+  m.setInputsAndOutputs({a, b, unused}, {out0, out1, out2, out3});
+
+  // Positive: the products stay away from 0, which the DIV of a constant by them would magnify.
+  const std::vector<float> as = toFloats(randomReals(240, 0.5, 2.0, 1)), bs = toFloats(randomReals(288, 0.5, 2.0, 2));
+  const std::string path = ::testing::TempDir() + "/nnrt_cpu_scale_epilogue_test.tsv";
+  std::filesystem::remove(path);
+  auto run = [&](const char* fast, bool omit, bool profile) {
+    LoadedDevice holder;
+    auto device = profile ? loadCpu(holder, {{"fast", fast}, {"profile", path}, {"fast_min_elements", "0"}})
+                          : loadCpu(holder, {{"fast", fast}, {"fast_min_elements", "0"}});
+    EXPECT_NE(device, nullptr);
+    if (device == nullptr) return std::vector<float>{};
+    auto prepared = prepare(*device, m);
+    if (prepared == nullptr) return std::vector<float>{};
+    TestRequest r(3, 4);
+    r.setInput(0, as);
+    r.setInput(1, bs);
+    if (omit) {
+      r.omitInput(2);
+    } else {
+      r.setInput(2, std::vector<float>{0, 0});
+    }
+    for (uint32_t k = 0; k < 3; ++k) r.setOutput(k, 180 * sizeof(float));
+    r.setOutput(3, 150 * sizeof(float));
+    auto result = prepared->execute(r.view(), false, 0, 0);
+    EXPECT_TRUE(result.has_value()) << result.error().message;
+    std::vector<float> all;
+    for (uint32_t k = 0; k < 4; ++k) {
+      const std::vector<float> more = r.output<float>(k);
+      all.insert(all.end(), more.begin(), more.end());
+    }
+    return all;
+  };
+  const std::vector<float> reference = run("off", false, false);
+  ASSERT_EQ(reference.size(), 3 * 180 + 150u);
+  for (bool omit : {false, true}) {
+    const std::vector<float> fast = run("on", omit, !omit);
+    ASSERT_EQ(fast.size(), reference.size());
+    for (size_t i = 0; i < fast.size(); ++i)
+      ASSERT_NEAR(fast[i], reference[i], 1e-5 * (1.0 + std::fabs(reference[i]))) << "element " << i << (omit ? " omitted" : "");
+  }
+  std::vector<std::string> steps;
+  for (const std::vector<std::string>& row : readProfile(path).rows)
+    steps.push_back(row.size() > 2 ? row[1] + " | " + row[2] : "");
+  std::filesystem::remove(path);
+  if (std::find_if(steps.begin(), steps.end(), [](const std::string& s) { return s.find("oneDNN") != std::string::npos; }) ==
+      steps.end())
+    GTEST_SKIP() << "no fast layer in this build";
+  for (const char* fused : {"0 BATCH_MATMUL 1 DIV | oneDNN", "2 BATCH_MATMUL 3 MUL | oneDNN", "4 BATCH_MATMUL | oneDNN",
+                            "5 DIV | ", "7 FULLY_CONNECTED 8 MUL | oneDNN"}) {
+    EXPECT_NE(std::find_if(steps.begin(), steps.end(), [&](const std::string& s) { return s.rfind(fused, 0) == 0; }),
+              steps.end())
+        << fused << " in:\n" << ::testing::PrintToString(steps);
+  }
+}
+
 // A FULLY_CONNECTED of one row whose weights another operation reads too (an unrolled recurrence)
 // runs on the reference kernel (OpenBLAS's sgemv, faster on weights that stay in the cache); one
 // whose weights are read once keeps the fast layer. Which kernel ran is read from the profile.

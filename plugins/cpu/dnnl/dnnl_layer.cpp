@@ -121,6 +121,12 @@ dnnl::primitive_attr attrFor(driver::Activation activation, const Epilogue& epil
     case EpilogueOp::LeakyRelu:  // x > 0 ? x : alpha x
       post.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, epilogue.alpha, 0.0f);
       break;
+    case EpilogueOp::Multiply:  // alpha x
+      post.append_eltwise(1.0f, dnnl::algorithm::eltwise_linear, epilogue.alpha, 0.0f);
+      break;
+    case EpilogueOp::Divide:  // x / alpha as x times its reciprocal (within an ulp of the division)
+      post.append_eltwise(1.0f, dnnl::algorithm::eltwise_linear, 1.0f / epilogue.alpha, 0.0f);
+      break;
   }
   dnnl::primitive_attr attr;
   attr.set_post_ops(post);
@@ -319,7 +325,7 @@ class Layer final : public FastLayer {
       using T = driver::OperationType;
       const auto t = static_cast<T>(op.type);
       if (type != kFloat32 || (t != T::CONV_2D && t != T::DEPTHWISE_CONV_2D && t != T::GROUPED_CONV_2D &&
-                               t != T::TRANSPOSE_CONV_2D && t != T::FULLY_CONNECTED))
+                               t != T::TRANSPOSE_CONV_2D && t != T::FULLY_CONNECTED && t != T::BATCH_MATMUL))
         return refuse(std::string("no epilogue ") + epilogueName(epilogue) + " for this operation");
     }
     try {
@@ -343,7 +349,7 @@ class Layer final : public FastLayer {
         case driver::OperationType::FULLY_CONNECTED:
           return fullyConnected(op, std::get<ops::FullyConnectedParams>(params), epilogue);
         case driver::OperationType::BATCH_MATMUL:
-          return batchMatmul(op, std::get<ops::BatchMatmulParams>(params));
+          return batchMatmul(op, std::get<ops::BatchMatmulParams>(params), epilogue);
         case driver::OperationType::AVERAGE_POOL_2D:
           return pool(std::get<ops::Pool2DParams>(params), dnnl::algorithm::pooling_avg_exclude_padding);
         case driver::OperationType::MAX_POOL_2D:
@@ -638,7 +644,8 @@ class Layer final : public FastLayer {
 
   // BATCH_MATMUL: lhs [..., m, k] times rhs [..., k, n], either stored transposed (adjoint); both
   // operands are bound at execution (a constant rhs is read in place, not reordered).
-  Result<std::unique_ptr<FastKernel>> batchMatmul(const ops::OpArgs& op, const ops::BatchMatmulParams& p) {
+  Result<std::unique_ptr<FastKernel>> batchMatmul(const ops::OpArgs& op, const ops::BatchMatmulParams& p,
+                                                  const Epilogue& epilogue) {
     if (op.inputs[1].type != kFloat32) return refuse("the rhs is not float32");
     // The operand's matrices as stored, described by their logical (untransposed) dimensions.
     auto matrices = [](const ops::Arg& a, bool adjoint) {
@@ -655,8 +662,7 @@ class Layer final : public FastLayer {
     const auto lhs = matrices(op.inputs[0], p.adjointLhs);
     const auto rhs = matrices(op.inputs[1], p.adjointRhs);
     const auto dst = plainDesc(dims(op.outputs[0].dims.begin(), op.outputs[0].dims.end()));
-    dnnl::primitive_attr attr;
-    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    const dnnl::primitive_attr attr = attrFor(driver::Activation::None, epilogue);
     const dnnl::matmul::desc desc(lhs, rhs, dst);
     const dnnl::matmul::primitive_desc pd(desc, attr, engine_);
     if (isReference(pd.impl_info_str())) return refuse(onlyReference);
