@@ -6,6 +6,7 @@
 // every output's shape) when an output buffer is too small; MISSED_DEADLINE_TRANSIENT when the
 // deadline passes before an operation starts; GENERAL_FAILURE when a kernel fails.
 #include <algorithm>
+#include <array>
 #include <exception>
 #include <mutex>
 #include <optional>
@@ -15,6 +16,7 @@
 #include "nnrt/driver/clock.hpp"
 #include "nnrt/driver/ops/operand_types.hpp"
 #include "plugins/cpu/cpu_prepared_model.hpp"
+#include "plugins/cpu/kernels/tensor_shape.hpp"
 
 #if defined(__SANITIZE_THREAD__)
 extern "C" void __tsan_acquire(void* addr);
@@ -235,6 +237,7 @@ class CpuExecution {
       outputs.back().dims = model_.operands_[index].dims;  // as declared, for validation
     }
     const ops::OpArgs declared{step.type, inputs, outputs, model_.relaxed_};
+    if (!step.folded.empty() && !isStaticNow(step, inputs)) return runUnfolded(step, std::move(inputs));
 
     // Shapes and parameters: from preparation when the inputs have the shapes seen then.
     const std::vector<ops::Shape>* shapes = &step.outputShapes;
@@ -296,6 +299,56 @@ class CpuExecution {
     return runOnThreads(step, [&]() -> Result<void> {
       NNRT_RETURN_IF_ERROR(step.kernel->run(call));
       applyEpilogue(step.epilogue, values, count);
+      return {};
+    });
+  }
+
+  // A BATCH_MATMUL whose fast kernel took the TRANSPOSEs around it (Step::folded) on its reference
+  // kernel: the transposed inputs are made in the execution's memory, the product is written there
+  // and transposed into the output. Only a request that leaves an input out gets here (the step's
+  // shapes are the prepared ones otherwise), so the prepared shapes and parameters hold.
+  Result<void> runUnfolded(const Step& step, std::vector<ops::Arg> inputs) {
+    using Folded = CpuPreparedModel::Step::FoldedTranspose;
+    const Folded* outputFold = nullptr;
+    std::array<ops::Shape, 3> shapes;  // the transposed operands' dimensions, which their Args view
+    for (const Folded& f : step.folded) {
+      if (f.index == KernelOptions::Strided::kOutput) {
+        outputFold = &f;
+        continue;
+      }
+      ops::Arg& arg = inputs[static_cast<size_t>(f.index)];
+      ops::Shape& dims = shapes[static_cast<size_t>(f.index)];
+      dims.resize(f.perm.size());
+      for (size_t a = 0; a < f.perm.size(); ++a) dims[a] = arg.dims[f.perm[a]];
+      const size_t bytes = *ops::byteSize(arg.type, dims);
+      void* copy = arena_->allocate(bytes);
+      transpose(arg.data, Shape{ops::Shape(arg.dims.begin(), arg.dims.end())}, f.perm, sizeof(float), copy);
+      arg.dims = dims;
+      arg.data = copy;
+      arg.length = bytes;
+    }
+    const ops::Shape& resultShape = step.outputShapes[0];
+    NNRT_ASSIGN_OR_RETURN(void* result, placeOutput(step, 0, resultShape, inputs[0]));
+    ops::Arg out = argOf(step.outputs[0]);
+    out.dims = resultShape;
+    void* product = result;
+    if (outputFold != nullptr) {  // the product's shape: the output's with the permutation undone
+      ops::Shape& dims = shapes[2];
+      dims.resize(outputFold->perm.size());
+      for (size_t a = 0; a < dims.size(); ++a) dims[outputFold->perm[a]] = resultShape[a];
+      out.dims = dims;
+      product = arena_->allocate(*ops::byteSize(out.type, dims));
+    }
+    out.data = product;
+    const ops::Shape productShape(out.dims.begin(), out.dims.end());
+    std::vector<ops::Arg> outputs{out};
+    void* const outputData[1] = {product};
+    const ops::OpArgs op{step.type, inputs, outputs, model_.relaxed_};
+    const KernelCall call{op, outputData, step.params, *arena_};
+    return runOnThreads(step, [&]() -> Result<void> {
+      NNRT_RETURN_IF_ERROR(step.kernel->run(call));
+      applyEpilogue(step.epilogue, static_cast<float*>(product), ops::elementCount(out.dims).value_or(0));
+      if (outputFold != nullptr) transpose(product, Shape{productShape}, outputFold->perm, sizeof(float), result);
       return {};
     });
   }

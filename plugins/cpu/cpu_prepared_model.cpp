@@ -354,6 +354,139 @@ CpuPreparedModel::EpilogueMatch CpuPreparedModel::matchEpilogue(std::span<const 
   return {Epilogue{EpilogueOp::Swish}, {users[0], users[1]}, mul.outputs[0]};
 }
 
+namespace {
+
+std::vector<int64_t> denseStrides(const std::vector<uint32_t>& dims) {
+  std::vector<int64_t> strides(dims.size(), 1);
+  for (size_t d = dims.size(); d-- > 1;) strides[d - 1] = strides[d] * dims[d];
+  return strides;
+}
+
+}  // namespace
+
+bool CpuPreparedModel::foldTransposes(Step& step, const ops::OpArgs& args, std::span<const nnrt_operation> operations,
+                                      uint32_t i, const std::vector<uint32_t>& readers,
+                                      const std::vector<int32_t>& producer, const EpilogueMatch& match,
+                                      std::vector<bool>& absorbed, std::vector<bool>& written) {
+  using T = driver::OperationType;
+  const auto f32 = static_cast<int32_t>(driver::OperandType::TENSOR_FLOAT32);
+  auto internal = [&](uint32_t operand) {
+    const OperandInfo& info = operands_[operand];
+    return info.type == f32 && info.lifetime == NNRT_LIFETIME_TEMPORARY_VARIABLE && info.modelOutput < 0;
+  };
+  KernelOptions options{match.epilogue, {}};
+  std::vector<Step::FoldedTranspose> folded;
+  std::vector<uint32_t> inputs = step.inputs;
+  std::vector<uint32_t> before;  // the earlier TRANSPOSEs' operation indices
+  for (int k = 0; k < 2; ++k) {
+    const uint32_t t = step.inputs[static_cast<size_t>(k)];
+    // Back through TRANSPOSEs whose results only the next one reads (a split into heads, then the
+    // keys' swap of their last two axes), composing their permutations: t = transpose(u, perm).
+    uint32_t u = t;
+    std::vector<uint32_t> perm, chain;
+    while (internal(u) && readers[u] == 1 && producer[u] >= 0) {
+      const auto j = static_cast<uint32_t>(producer[u]);
+      auto it = std::find_if(steps_.rbegin(), steps_.rend(), [&](const Step& s) { return s.index == j && s.fused == nullptr; });
+      if (it == steps_.rend() || it->type != static_cast<int32_t>(T::TRANSPOSE) || !it->isStatic) break;
+      const std::vector<uint32_t>& p = std::get<ops::TransposeParams>(it->params).perm;
+      if (!perm.empty() && p.size() != perm.size()) break;
+      if (perm.empty()) {
+        perm = p;
+      } else {
+        for (uint32_t& a : perm) a = p[a];
+      }
+      chain.push_back(j);
+      u = it->inputs[0];
+    }
+    const std::vector<uint32_t>& uDims = operands_[u].dims;
+    if (chain.empty() || operands_[u].type != f32 || uDims.size() != perm.size() ||
+        std::find(uDims.begin(), uDims.end(), 0u) != uDims.end())
+      continue;
+    const std::vector<int64_t> dense = denseStrides(uDims);
+    std::vector<int64_t> strides(perm.size());
+    for (size_t a = 0; a < perm.size(); ++a) strides[a] = dense[perm[a]];
+    options.strided.push_back({k, strides});
+    folded.push_back({k, t, perm});
+    inputs[static_cast<size_t>(k)] = u;
+    before.insert(before.end(), chain.begin(), chain.end());
+  }
+  // The output: its only reader a TRANSPOSE by a constant (or the omitted, reversing) permutation.
+  const uint32_t y = match.epilogue.op != EpilogueOp::None ? match.output : step.outputs[0];
+  if (y != step.outputs[0] && written[y]) return false;  // a model that writes it twice: reported later
+  const uint32_t last = match.operations.empty() ? i : match.operations.back();
+  std::optional<uint32_t> after;
+  uint32_t z = 0;
+  std::vector<uint32_t> zDims;
+  if (internal(y) && readers[y] == 1) {
+    for (uint32_t r = last + 1; r < operations.size(); ++r) {
+      const nnrt_operation& next = operations[r];
+      if (std::find(next.inputs, next.inputs + next.input_count, y) == next.inputs + next.input_count) continue;
+      const std::vector<uint32_t>& yDims = step.outputShapes[0];
+      std::vector<uint32_t> perm(yDims.size());
+      bool known = static_cast<T>(next.type) == T::TRANSPOSE && next.inputs[0] == y && next.output_count == 1 &&
+                   operands_[next.outputs[0]].type == f32;
+      if (known && next.input_count > 1 && operands_[next.inputs[1]].lifetime != NNRT_LIFETIME_NO_VALUE) {
+        const OperandInfo& p = operands_[next.inputs[1]];
+        known = p.type == static_cast<int32_t>(driver::OperandType::TENSOR_INT32) && p.constant != nullptr &&
+                p.constantLength == perm.size() * sizeof(int32_t);
+        if (known) {
+          std::vector<int32_t> values(perm.size());
+          std::memcpy(values.data(), p.constant, p.constantLength);
+          std::vector<bool> seen(perm.size(), false);
+          for (size_t a = 0; a < perm.size() && known; ++a) {
+            known = values[a] >= 0 && static_cast<size_t>(values[a]) < perm.size() && !seen[static_cast<size_t>(values[a])];
+            if (known) {
+              perm[a] = static_cast<uint32_t>(values[a]);
+              seen[perm[a]] = true;
+            }
+          }
+        }
+      } else {
+        for (size_t a = 0; a < perm.size(); ++a) perm[a] = static_cast<uint32_t>(perm.size() - 1 - a);
+      }
+      if (known && !written[next.outputs[0]]) {
+        zDims.resize(perm.size());
+        for (size_t a = 0; a < perm.size(); ++a) zDims[a] = yDims[perm[a]];
+        const std::vector<int64_t> dense = denseStrides(zDims);
+        std::vector<int64_t> strides(perm.size());
+        for (size_t a = 0; a < perm.size(); ++a) strides[perm[a]] = dense[a];
+        options.strided.push_back({KernelOptions::Strided::kOutput, strides});
+        folded.push_back({KernelOptions::Strided::kOutput, y, perm});
+        after = r;
+        z = next.outputs[0];
+      }
+      break;
+    }
+  }
+  if (folded.empty()) return false;
+  auto fast = fastLayer_->prepare(args, step.params, options);
+  if (!fast) return false;
+  step.fast = std::move(*fast);
+  step.epilogue = match.epilogue;
+  step.folded = std::move(folded);
+  step.inputs = std::move(inputs);
+  for (uint32_t j : before) {
+    step.absorbed.emplace_back(j, static_cast<int32_t>(T::TRANSPOSE));
+    std::erase_if(steps_, [&](const Step& s) { return s.index == j; });
+  }
+  for (uint32_t j : match.operations) {
+    step.absorbed.emplace_back(j, operations[j].type);
+    absorbed[j] = true;
+  }
+  written[step.outputs[0]] = false;
+  step.outputs = {y};
+  written[y] = true;
+  if (after) {
+    step.absorbed.emplace_back(*after, static_cast<int32_t>(T::TRANSPOSE));
+    absorbed[*after] = true;
+    written[y] = false;
+    step.outputs = {z};
+    step.outputShapes = {zDims};
+    written[z] = true;
+  }
+  return true;
+}
+
 Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
   const driver::Subgraph main = model.main();
   // Operands readable before the first operation runs.
@@ -371,9 +504,14 @@ Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
   const auto operations = main.operations();
   steps_.reserve(operations.size());
   std::vector<uint32_t> readers(operands_.size(), 0);  // operations reading each operand
-  for (const nnrt_operation& operation : operations) {
+  std::vector<int32_t> producer(operands_.size(), -1);  // the operation writing each operand
+  for (uint32_t i = 0; i < operations.size(); ++i) {
+    const nnrt_operation& operation = operations[i];
     for (uint32_t k = 0; k < operation.input_count; ++k)
       if (operation.inputs[k] < readers.size()) ++readers[operation.inputs[k]];
+    for (uint32_t k = 0; k < operation.output_count; ++k)
+      if (operation.outputs[k] < producer.size() && producer[operation.outputs[k]] < 0)
+        producer[operation.outputs[k]] = static_cast<int32_t>(i);
   }
   bool anchored = false;  // a fast kernel that wins alone (not a CONCATENATION)
   std::vector<bool> absorbed(operations.size(), false);  // by an earlier step's epilogue
@@ -424,12 +562,19 @@ Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
           step.outputShapes = std::move(*shapes);
           step.params = std::move(*params);
           // A refusal only means the reference kernel runs (fast_path.hpp).
+          // TRANSPOSEs around a BATCH_MATMUL (attention's heads) folded into its strides.
+          if (fastLayer_ && operation.type == static_cast<int32_t>(driver::OperationType::BATCH_MATMUL) &&
+              foldTransposes(step, args, operations, i, readers, producer,
+                             matchEpilogue(operations, i, readers, step.params), absorbed, written)) {
+            hasFastSteps_ = true;
+            anchored = true;
+          }
           // Element-wise operations after a convolution or FULLY_CONNECTED that its fast kernel can
           // apply to its output (SiLU, HARD_SWISH, ...): the step writes their output instead.
           if (const EpilogueMatch match =
-                  fastLayer_ ? matchEpilogue(operations, i, readers, step.params) : EpilogueMatch{};
+                  fastLayer_ && step.fast == nullptr ? matchEpilogue(operations, i, readers, step.params) : EpilogueMatch{};
               match.epilogue.op != EpilogueOp::None) {
-            if (auto fast = fastLayer_->prepare(args, step.params, match.epilogue)) {
+            if (auto fast = fastLayer_->prepare(args, step.params, KernelOptions{match.epilogue, {}})) {
               step.fast = std::move(*fast);
               step.epilogue = match.epilogue;
               for (uint32_t j : match.operations) {
@@ -450,7 +595,7 @@ Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
           if (step.fast == nullptr && fastLayer_ &&
               (!light || ops::elementCount(step.outputShapes[0]).value_or(0) >= minElements_) &&
               !sharedWeightsRow(args, step.params, readers, operation.input_count > 1 ? operation.inputs[1] : ~0u)) {
-            if (auto fast = fastLayer_->prepare(args, step.params, Epilogue{})) {
+            if (auto fast = fastLayer_->prepare(args, step.params, KernelOptions{})) {
               step.fast = std::move(*fast);
               hasFastSteps_ = true;
               anchored |= operation.type != static_cast<int32_t>(driver::OperationType::CONCATENATION);

@@ -92,6 +92,16 @@ class CpuPreparedModel : public driver::PreparedModel {
     // is followed by applyEpilogue. `absorbed`: their operation indices and types (for the profile).
     Epilogue epilogue;
     std::vector<std::pair<uint32_t, int32_t>> absorbed;
+    // TRANSPOSEs folded into this BATCH_MATMUL's fast kernel (foldTransposes): for input `index` (or
+    // the output, KernelOptions::Strided::kOutput) the operand the operation named, and the TRANSPOSE's
+    // permutation; `inputs` and `outputs` name the TRANSPOSE's input, or its output, instead. When
+    // the reference kernel runs, the driver transposes those operands itself.
+    struct FoldedTranspose {
+      int index = 0;
+      uint32_t operand = 0;
+      std::vector<uint32_t> perm;
+    };
+    std::vector<FoldedTranspose> folded;
     // Set for a run of element-wise operations fused into one kernel (fuseElementwiseSteps); the
     // other fields are then those of its first operation.
     std::unique_ptr<const FusedSteps> fused;
@@ -124,6 +134,14 @@ class CpuPreparedModel : public driver::PreparedModel {
   };
   EpilogueMatch matchEpilogue(std::span<const nnrt_operation> operations, uint32_t i,
                               const std::vector<uint32_t>& readers, const OpParams& params) const;
+  // A float32 BATCH_MATMUL `step` (operation `i`, static, its epilogue `match`) reading the result of a
+  // TRANSPOSE that nothing else reads, or whose result only a TRANSPOSE reads (attention's heads split
+  // and merged): its fast kernel reads the TRANSPOSE's input, or writes its output, through strides,
+  // and the TRANSPOSEs take no step. Returns whether it did; `absorbed` marks the later operations
+  // it took, `written` the operands now written.
+  bool foldTransposes(Step& step, const ops::OpArgs& args, std::span<const nnrt_operation> operations, uint32_t i,
+                      const std::vector<uint32_t>& readers, const std::vector<int32_t>& producer,
+                      const EpilogueMatch& match, std::vector<bool>& absorbed, std::vector<bool>& written);
   void chainFastSteps();
   void fuseElementwiseSteps();
   void planTemporaries();

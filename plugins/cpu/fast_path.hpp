@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "nnrt/driver/expected.hpp"
 #include "plugins/cpu/cpu_operations.hpp"
@@ -65,6 +66,26 @@ inline const char* epilogueName(const Epilogue& epilogue) {
 // the reference kernel of a step whose fast kernel took an epilogue).
 void applyEpilogue(const Epilogue& epilogue, float* values, size_t count);
 
+// What the driver asks of a fast kernel beyond its operation: an epilogue, and operands read or written
+// through strides instead of densely (a TRANSPOSE before or after a BATCH_MATMUL that the driver folded
+// into it: the kernel reads the TRANSPOSE's input, or writes its output, in place).
+struct KernelOptions {
+  Epilogue epilogue;
+  // Per input (index < inputs) or the output (index == kOutput): the distance in elements between
+  // neighbours along each of the operand's dimensions, in the tensor the execution binds to it.
+  struct Strided {
+    static constexpr int kOutput = -1;
+    int index = kOutput;
+    std::vector<int64_t> strides;
+  };
+  std::vector<Strided> strided;
+  const std::vector<int64_t>* stridesOf(int index) const {
+    for (const Strided& s : strided)
+      if (s.index == index) return &s.strides;
+    return nullptr;
+  }
+};
+
 class FastLayer {
  public:
   virtual ~FastLayer() = default;
@@ -73,9 +94,10 @@ class FastLayer {
   // A kernel for `op` (declared shapes, constant values) with its decoded `params`, or
   // INVALID_ARGUMENT with why this layer does not take it (the reference kernel then runs).
   // Thread-safe.
-  // `epilogue` is applied to the output (None for every operation but those named at Epilogue).
+  // `options.epilogue` is applied to the output (None for every operation but those named at
+  // Epilogue); strided operands are taken by BATCH_MATMUL only (others refuse them).
   virtual driver::Result<std::unique_ptr<FastKernel>> prepare(const ops::OpArgs& op, const OpParams& params,
-                                                              const Epilogue& epilogue) = 0;
+                                                              const KernelOptions& options) = 0;
   // Lets `producer` write its output in a layout of the layer's own that `consumer` reads as its
   // input 0 (e.g. the blocked layout of two Winograd convolutions in a row), skipping the copies to
   // and from NNAPI's layout between them. The driver asks only for a tensor that nothing else reads

@@ -67,7 +67,7 @@ class FastPathTest : public ::testing::Test {
     auto params = (*entry)->decode(declared);
     EXPECT_TRUE(params.has_value()) << params.error().message;
     if (!params.has_value()) return false;
-    auto fast = (layer != nullptr ? layer : layer_)->prepare(declared, *params, cpu::Epilogue{});
+    auto fast = (layer != nullptr ? layer : layer_)->prepare(declared, *params, cpu::KernelOptions{});
     if (expect == Fast::Refused) {
       EXPECT_FALSE(fast.has_value()) << "the fast layer took an operation it should refuse";
       return false;

@@ -963,6 +963,105 @@ TEST(CpuPluginExecute, ProductsTakeAScaleByOneConstantAsTheirEpilogue) {
   }
 }
 
+// Attention as exporters write it: the heads split by TRANSPOSEs, the keys' last two axes swapped by
+// another, the scores scaled by a DIV, the heads merged by a TRANSPOSE after the second BATCH_MATMUL.
+// The cpu driver folds every TRANSPOSE into the BATCH_MATMULs' strides (Step::folded) and the DIV into
+// the first one's epilogue; a TRANSPOSE whose result is also a model output stays. Against the
+// operations on the reference kernels (fast off), and with an input left out (the reference kernels
+// with the transposes made by the driver); which steps took which operations is read from the profile.
+TEST(CpuPluginExecute, TransposesAroundBatchMatmulsAreFoldedIntoThem) {
+  TestModel m;
+  const std::vector<uint32_t> tokens{1, 5, 2, 4}, heads{1, 2, 5, 4};  // 5 tokens, 2 heads of 4
+  const uint32_t q = m.addInput(T::TENSOR_FLOAT32, tokens), k = m.addInput(T::TENSOR_FLOAT32, tokens),
+                 v = m.addInput(T::TENSOR_FLOAT32, tokens), unused = m.addInput(T::TENSOR_FLOAT32, {2});
+  auto transpose = [&](uint32_t x, std::vector<int32_t> perm, std::vector<uint32_t> dims, bool output = false) {
+    const uint32_t y = output ? m.addOutput(T::TENSOR_FLOAT32, dims) : m.addOperand(T::TENSOR_FLOAT32, dims);
+    m.addOperation(O::TRANSPOSE, {x, m.addConstant(T::TENSOR_INT32, {4}, perm)}, {y});
+    return y;
+  };
+  const uint32_t qh = transpose(q, {0, 2, 1, 3}, heads);                   // 0
+  const uint32_t kh = transpose(k, {0, 2, 1, 3}, heads);                   // 1
+  const uint32_t kt = transpose(kh, {0, 1, 3, 2}, {1, 2, 4, 5});           // 2
+  const uint32_t scores = m.addOperand(T::TENSOR_FLOAT32, {1, 2, 5, 5}), scaled = m.addOperand(T::TENSOR_FLOAT32, {1, 2, 5, 5});
+  m.addOperation(O::BATCH_MATMUL, {qh, kt, m.addBool(false), m.addBool(false)}, {scores});  // 3
+  m.addOperation(O::DIV, {scores, m.addConstant(T::TENSOR_FLOAT32, {1}, std::vector<float>{2.0f}), m.addInt32(0)}, {scaled});  // 4
+  const uint32_t weights = m.addOperand(T::TENSOR_FLOAT32, {1, 2, 5, 5});
+  m.addOperation(O::SOFTMAX, {scaled, m.addFloat32(1.0f)}, {weights});  // 5
+  const uint32_t vh = transpose(v, {0, 2, 1, 3}, heads, true);  // 6: also a model output, stays
+  const uint32_t context = m.addOperand(T::TENSOR_FLOAT32, heads);
+  m.addOperation(O::BATCH_MATMUL, {weights, vh, m.addBool(false), m.addBool(false)}, {context});  // 7
+  const uint32_t merged = transpose(context, {0, 2, 1, 3}, tokens, true);  // 8
+  m.setInputsAndOutputs({q, k, v, unused}, {vh, merged});
+
+  const std::vector<float> qs = toFloats(randomReals(40, -1.0, 1.0, 1)), ks = toFloats(randomReals(40, -1.0, 1.0, 2)),
+                           vs = toFloats(randomReals(40, -1.0, 1.0, 3));
+  const std::string path = ::testing::TempDir() + "/nnrt_cpu_folded_transpose_test.tsv";
+  std::filesystem::remove(path);
+  auto run = [&](const char* fast, bool omit, bool profile) {
+    LoadedDevice holder;
+    auto device = profile ? loadCpu(holder, {{"fast", fast}, {"profile", path}}) : loadCpu(holder, {{"fast", fast}});
+    EXPECT_NE(device, nullptr);
+    if (device == nullptr) return std::vector<float>{};
+    auto prepared = prepare(*device, m);
+    if (prepared == nullptr) return std::vector<float>{};
+    std::vector<float> all;
+    for (int repeat = 0; repeat < 2; ++repeat) {
+      TestRequest r(4, 2);
+      r.setInput(0, qs);
+      r.setInput(1, ks);
+      r.setInput(2, vs);
+      if (omit) {
+        r.omitInput(3);
+      } else {
+        r.setInput(3, std::vector<float>{0, 0});
+      }
+      r.setOutput(0, 40 * sizeof(float));
+      r.setOutput(1, 40 * sizeof(float));
+      auto result = prepared->execute(r.view(), false, 0, 0);
+      EXPECT_TRUE(result.has_value()) << result.error().message;
+      all = r.output<float>(0);
+      const std::vector<float> more = r.output<float>(1);
+      all.insert(all.end(), more.begin(), more.end());
+    }
+    return all;
+  };
+  const std::vector<float> reference = run("off", false, false);
+  ASSERT_EQ(reference.size(), 80u);
+  // By hand for one value: token 0, head 1, feature 2 of the merged context is the softmax over the 5
+  // keys of head 1 (scores q.k / 2) weighting their values.
+  {
+    double w[5], sum = 0, expected = 0;
+    for (int j = 0; j < 5; ++j) {
+      double dot = 0;
+      for (int f = 0; f < 4; ++f) dot += qs[0 * 8 + 1 * 4 + f] * ks[j * 8 + 1 * 4 + f];
+      w[j] = std::exp(dot / 2.0);
+      sum += w[j];
+    }
+    for (int j = 0; j < 5; ++j) expected += w[j] / sum * vs[j * 8 + 1 * 4 + 2];
+    EXPECT_NEAR(reference[40 + 0 * 8 + 1 * 4 + 2], expected, 1e-5);
+  }
+  for (bool omit : {false, true}) {
+    const std::vector<float> fast = run("on", omit, !omit);
+    ASSERT_EQ(fast.size(), reference.size());
+    for (size_t i = 0; i < fast.size(); ++i)
+      ASSERT_NEAR(fast[i], reference[i], 1e-5 * (1.0 + std::fabs(reference[i]))) << "element " << i << (omit ? " omitted" : "");
+  }
+  std::vector<std::string> steps;
+  for (const std::vector<std::string>& row : readProfile(path).rows)
+    steps.push_back(row.size() > 2 ? row[1] + " | " + row[2] : "");
+  std::filesystem::remove(path);
+  if (std::find_if(steps.begin(), steps.end(), [](const std::string& s) { return s.find("oneDNN") != std::string::npos; }) ==
+      steps.end())
+    GTEST_SKIP() << "no fast layer in this build";
+  for (const char* fused : {"3 BATCH_MATMUL 0 TRANSPOSE 2 TRANSPOSE 1 TRANSPOSE 4 DIV | oneDNN", "5 SOFTMAX", "6 TRANSPOSE",
+                            "7 BATCH_MATMUL 8 TRANSPOSE | oneDNN"}) {
+    EXPECT_NE(std::find_if(steps.begin(), steps.end(), [&](const std::string& s) { return s.rfind(fused, 0) == 0; }),
+              steps.end())
+        << fused << " in:\n" << ::testing::PrintToString(steps);
+  }
+  EXPECT_EQ(steps.size(), 4u) << ::testing::PrintToString(steps);
+}
+
 // A FULLY_CONNECTED of one row whose weights another operation reads too (an unrolled recurrence)
 // runs on the reference kernel (OpenBLAS's sgemv, faster on weights that stay in the cache); one
 // whose weights are read once keeps the fast layer. Which kernel ran is read from the profile.

@@ -316,7 +316,10 @@ class Layer final : public FastLayer {
   }
 
   Result<std::unique_ptr<FastKernel>> prepare(const ops::OpArgs& op, const OpParams& params,
-                                              const Epilogue& epilogue) override {
+                                              const KernelOptions& options) override {
+    const Epilogue& epilogue = options.epilogue;
+    if (!options.strided.empty() && op.type != static_cast<int32_t>(driver::OperationType::BATCH_MATMUL))
+      return refuse("strided operands are taken by BATCH_MATMUL only");
     if (op.inputs.empty() || op.outputs.size() != 1) return refuse("not an operation this layer takes");
     const int32_t type = op.inputs[0].type;
     if (type != kFloat32 && type != kQuant8 && type != kQuant8Signed)
@@ -349,7 +352,7 @@ class Layer final : public FastLayer {
         case driver::OperationType::FULLY_CONNECTED:
           return fullyConnected(op, std::get<ops::FullyConnectedParams>(params), epilogue);
         case driver::OperationType::BATCH_MATMUL:
-          return batchMatmul(op, std::get<ops::BatchMatmulParams>(params), epilogue);
+          return batchMatmul(op, std::get<ops::BatchMatmulParams>(params), options);
         case driver::OperationType::AVERAGE_POOL_2D:
           return pool(std::get<ops::Pool2DParams>(params), dnnl::algorithm::pooling_avg_exclude_padding);
         case driver::OperationType::MAX_POOL_2D:
@@ -645,12 +648,14 @@ class Layer final : public FastLayer {
   // BATCH_MATMUL: lhs [..., m, k] times rhs [..., k, n], either stored transposed (adjoint); both
   // operands are bound at execution (a constant rhs is read in place, not reordered).
   Result<std::unique_ptr<FastKernel>> batchMatmul(const ops::OpArgs& op, const ops::BatchMatmulParams& p,
-                                                  const Epilogue& epilogue) {
+                                                  const KernelOptions& options) {
     if (op.inputs[1].type != kFloat32) return refuse("the rhs is not float32");
-    // The operand's matrices as stored, described by their logical (untransposed) dimensions.
-    auto matrices = [](const ops::Arg& a, bool adjoint) {
+    // The operand's matrices as stored (densely, or through the driver's strides), described by their
+    // logical (untransposed) dimensions.
+    auto matrices = [&](int index, const ops::Arg& a, bool adjoint) {
       const dims stored(a.dims.begin(), a.dims.end());
-      dims strides = plainStrides(stored);
+      const std::vector<int64_t>* given = options.stridesOf(index);
+      dims strides = given != nullptr ? dims(given->begin(), given->end()) : plainStrides(stored);
       dims logical = stored;
       const size_t r = stored.size();
       if (adjoint) {
@@ -659,10 +664,16 @@ class Layer final : public FastLayer {
       }
       return dnnl::memory::desc(logical, dt::f32, strides);
     };
-    const auto lhs = matrices(op.inputs[0], p.adjointLhs);
-    const auto rhs = matrices(op.inputs[1], p.adjointRhs);
-    const auto dst = plainDesc(dims(op.outputs[0].dims.begin(), op.outputs[0].dims.end()));
-    const dnnl::primitive_attr attr = attrFor(driver::Activation::None, epilogue);
+    for (const KernelOptions::Strided& s : options.strided) {
+      const bool output = s.index == KernelOptions::Strided::kOutput;
+      if (!output && (s.index < 0 || s.index > 1)) return refuse("strides for an input BATCH_MATMUL does not have");
+      const size_t rank = output ? op.outputs[0].dims.size() : op.inputs[static_cast<size_t>(s.index)].dims.size();
+      if (s.strides.size() != rank) return refuse("strides do not match the operand's rank");
+    }
+    const auto lhs = matrices(0, op.inputs[0], p.adjointLhs);
+    const auto rhs = matrices(1, op.inputs[1], p.adjointRhs);
+    const auto dst = matrices(KernelOptions::Strided::kOutput, op.outputs[0], false);
+    const dnnl::primitive_attr attr = attrFor(driver::Activation::None, options.epilogue);
     const dnnl::matmul::desc desc(lhs, rhs, dst);
     const dnnl::matmul::primitive_desc pd(desc, attr, engine_);
     if (isReference(pd.impl_info_str())) return refuse(onlyReference);
