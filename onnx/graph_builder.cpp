@@ -96,7 +96,7 @@ Result<uint32_t> GraphBuilder::nhwcOperand(const Value& value) {
 }
 
 Result<void> GraphBuilder::emitNhwc(int32_t type, const std::vector<uint32_t>& inputs, int32_t outType,
-                                    const std::vector<uint32_t>& nchwDims) {
+                                    const std::vector<uint32_t>& nchwDims, int i) {
   NNRT_ASSIGN_OR_RETURN(uint32_t out,
                         addTensor(outType, {nchwDims[0], nchwDims[2], nchwDims[3], nchwDims[1]}));
   NNRT_RETURN_IF_ERROR(addOperation(type, inputs, {out}));
@@ -105,7 +105,7 @@ Result<void> GraphBuilder::emitNhwc(int32_t type, const std::vector<uint32_t>& i
   value.type = outType;
   value.dims = nchwDims;
   value.nhwc = true;
-  define(0, std::move(value));
+  define(i, std::move(value));
   return {};
 }
 
@@ -363,6 +363,57 @@ std::optional<GraphBuilder::ChannelAffine> GraphBuilder::foldFollowingBatchNorm(
   absorbed_[next] = name;
   tail_ = next->output(0);
   return affine;
+}
+
+bool GraphBuilder::absorbChannelShuffle(const std::vector<uint32_t>& dims) {
+  if (node_ == nullptr || node_->output_size() < 1) return false;
+  // The only reader of `name`, when it is an ai.onnx node of type `op` reading it as input 0.
+  auto onlyReader = [&](const std::string& name, const char* op) -> const onnx::NodeProto* {
+    auto readers = consumers_.find(name);
+    if (graphOutputs_.count(name) != 0 || readers == consumers_.end() || readers->second.size() != 1) return nullptr;
+    const onnx::NodeProto* next = readers->second[0];
+    if ((!next->domain().empty() && next->domain() != "ai.onnx") || next->op_type() != op || next->input_size() < 1 ||
+        next->input(0) != name || next->output_size() != 1)
+      return nullptr;
+    return next;
+  };
+  const onnx::NodeProto* transpose = onlyReader(tail(), "Transpose");
+  if (transpose == nullptr) return false;
+  std::vector<int64_t> perm;
+  for (const auto& a : transpose->attribute())
+    if (a.name() == "perm") perm.assign(a.ints().begin(), a.ints().end());
+  if (perm != std::vector<int64_t>{0, 2, 1, 3, 4}) return false;
+  const onnx::NodeProto* back = onlyReader(transpose->output(0), "Reshape");
+  if (back == nullptr || back->input_size() != 2) return false;
+  for (const auto& a : back->attribute())
+    if (a.name() == "allowzero" && a.i() != 0) return false;
+  const Value* shape = find(back->input(1));
+  if (shape == nullptr || !shape->constant.has_value() || shape->type != ANEURALNETWORKS_TENSOR_INT32 ||
+      shape->constant->bytes.size() != dims.size() * 4)
+    return false;
+  // The shape asked for, with at most one -1 (the rest of the elements) and no 0 (copied dimensions).
+  std::vector<int32_t> target(dims.size());
+  std::memcpy(target.data(), shape->constant->bytes.data(), dims.size() * 4);
+  size_t total = 1, known = 1;
+  for (uint32_t d : dims) total *= d;
+  int inferred = -1;
+  for (size_t a = 0; a < target.size(); ++a) {
+    if (target[a] == -1 && inferred < 0) {
+      inferred = static_cast<int>(a);
+    } else if (target[a] > 0) {
+      known *= static_cast<size_t>(target[a]);
+    } else {
+      return false;
+    }
+  }
+  if (inferred >= 0) target[static_cast<size_t>(inferred)] = static_cast<int32_t>(total / known);
+  for (size_t a = 0; a < dims.size(); ++a)
+    if (static_cast<uint32_t>(target[a]) != dims[a]) return false;
+  const std::string name = tail();
+  absorbed_[transpose] = name;
+  absorbed_[back] = name;
+  tail_ = back->output(0);
+  return true;
 }
 
 std::optional<std::vector<float>> GraphBuilder::absorbFollowingBias(uint32_t n, size_t rank) {

@@ -73,7 +73,7 @@ class GraphBuilder {
   // Adds NNAPI operation `type` writing an NHWC image that becomes the current node's output 0 with
   // ONNX's NCHW shape `nchwDims`.
   Result<void> emitNhwc(int32_t type, const std::vector<uint32_t>& inputs, int32_t outType,
-                        const std::vector<uint32_t>& nchwDims);
+                        const std::vector<uint32_t>& nchwDims, int i = 0);
 
   Result<uint32_t> addTensor(int32_t type, const std::vector<uint32_t>& dims);
   Result<uint32_t> addConstant(int32_t type, const std::vector<uint32_t>& dims, std::vector<uint8_t> bytes);
@@ -125,6 +125,10 @@ class GraphBuilder {
     std::vector<float> factor, shift;
   };
   std::optional<ChannelAffine> foldFollowingBatchNorm(uint32_t channels);
+  // A channel shuffle as PyTorch exports it: the current node (a Reshape of a 4-D [N, C, H, W] value to
+  // [N, g, C / g, H, W]) is read only by a Transpose by [0, 2, 1, 3, 4], read only by a Reshape back to
+  // `dims` ([N, C, H, W]). Both are then absorbed: the current node's output is the shuffled image.
+  bool absorbChannelShuffle(const std::vector<uint32_t>& dims);
   // An absorbed node names the value of its input that carries the fused result; null for others.
   const std::string* absorbed(const onnx::NodeProto* node) const {
     auto it = absorbed_.find(node);

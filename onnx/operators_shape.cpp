@@ -80,6 +80,16 @@ Result<void> mapReshape(GraphBuilder& b) {
     out[inferred] = static_cast<uint32_t>(total / known);
   }
   if (elementCount(out) != total) return b.refused("shape does not match the input's element count");
+  // [N, C, H, W] -> [N, g, C / g, H, W], Transpose [0, 2, 1, 3, 4], Reshape back: CHANNEL_SHUFFLE by g
+  // (NNAPI has no 5-D TRANSPOSE; an NHWC image is shuffled on its last axis).
+  if (x->dims.size() == 4 && out.size() == 5 && out[0] == x->dims[0] && out[1] * out[2] == x->dims[1] &&
+      out[3] == x->dims[2] && out[4] == x->dims[3] && b.absorbChannelShuffle(x->dims)) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t groups, b.scalarInt(static_cast<int32_t>(out[1])));
+    NNRT_ASSIGN_OR_RETURN(uint32_t axis, b.scalarInt(x->nhwc ? 3 : 1));
+    if (x->nhwc) return b.emitNhwc(ANEURALNETWORKS_CHANNEL_SHUFFLE, {x->operand, groups, axis}, x->type, x->dims);
+    NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+    return b.emit(ANEURALNETWORKS_CHANNEL_SHUFFLE, {in, groups, axis}, x->type, x->dims);
+  }
   return reshapeTo(b, *x, out, out.empty());
 }
 
@@ -369,7 +379,10 @@ Result<void> mapSplit(GraphBuilder& b) {
     sizes.back() = size - part * (n - 1);
   }
   if (static_cast<int>(sizes.size()) != n) return b.refused("split sizes do not match the outputs");
-  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  // An NHWC image is split on the NHWC axis of ONNX's axis (ShuffleNet's halves of its channels).
+  const bool nhwc = x->nhwc;
+  constexpr uint32_t kNhwcAxis[4] = {0, 3, 1, 2};
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, nhwc ? Result<uint32_t>(x->operand) : b.operand(*x));
   int64_t offset = 0;
   for (int i = 0; i < n; ++i) {
     if (sizes[i] <= 0) return b.refused("an empty part has no NNAPI shape");
@@ -377,10 +390,23 @@ Result<void> mapSplit(GraphBuilder& b) {
     begin[axis] = static_cast<int32_t>(offset);
     size[axis] = static_cast<int32_t>(sizes[i]);
     offset += sizes[i];
+    Dims out(size.begin(), size.end());
+    if (nhwc) {  // begin and size in NHWC order
+      std::vector<int32_t> b4(4), s4(4);
+      for (uint32_t d = 0; d < 4; ++d) {
+        b4[kNhwcAxis[d]] = begin[d];
+        s4[kNhwcAxis[d]] = size[d];
+      }
+      begin = b4;
+      size = s4;
+    }
     NNRT_ASSIGN_OR_RETURN(uint32_t beginOperand, b.constInts(begin));
     NNRT_ASSIGN_OR_RETURN(uint32_t sizeOperand, b.constInts(size));
-    Dims out(size.begin(), size.end());
-    NNRT_RETURN_IF_ERROR(b.emit(ANEURALNETWORKS_SLICE, {in, beginOperand, sizeOperand}, x->type, out, i));
+    if (nhwc) {
+      NNRT_RETURN_IF_ERROR(b.emitNhwc(ANEURALNETWORKS_SLICE, {in, beginOperand, sizeOperand}, x->type, out, i));
+    } else {
+      NNRT_RETURN_IF_ERROR(b.emit(ANEURALNETWORKS_SLICE, {in, beginOperand, sizeOperand}, x->type, out, i));
+    }
   }
   if (offset != x->dims[axis]) return b.refused("split sizes do not add up to the axis");
   return {};

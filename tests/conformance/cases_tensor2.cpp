@@ -366,6 +366,7 @@ std::vector<OperationCase> tensor2Cases() {
     cases.push_back(channelShuffleCase(typeSuffix(t), t, {2, 3, 6}, 3, -1, ++seed));
   cases.push_back(channelShuffleByHand());
   cases.push_back(channelShuffleCase("float_rank4_nhwc", F32, {1, 2, 2, 8}, 2, 3, ++seed));
+  cases.push_back(channelShuffleCase("float_nhwc_two_groups_of_11", F32, {2, 3, 5, 22}, 2, 3, ++seed));
   cases.push_back(channelShuffleCase("float_axis1", F32, {2, 6, 3}, 2, 1, ++seed));
   cases.push_back(channelShuffleCase("quant8_axis_minus3", Q8, {4, 2, 3}, 2, -3, ++seed));
   cases.push_back(channelShuffleCase("float16_one_group", F16, {3, 4}, 1, -1, ++seed));

@@ -962,6 +962,63 @@ TEST(OnnxLoaderTest, BatchNormalizationAfterAConvIsFoldedIntoIt) {
   for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(got[i], want[i], 1e-5) << i;
 }
 
+// ShuffleNet's channel shuffle as PyTorch exports it (Reshape [1, 4, 1, 2] -> [1, 2, 2, 1, 2], Transpose
+// [0, 2, 1, 3, 4], Reshape back; NNAPI has no 5-D TRANSPOSE) is one CHANNEL_SHUFFLE of 2 groups, and the
+// Split of its channels in halves after it stays NHWC: only x and the outputs are TRANSPOSEd. x [1, 4, 1, 2]
+// (channels [1, 2], [3, 4], [5, 6], [7, 8]); c = Conv 1x1 identity; shuffled channels 0, 2, 1, 3:
+// [1, 2, 5, 6, 3, 4, 7, 8]; the halves [1, 2, 5, 6] and [3, 4, 7, 8].
+TEST(OnnxLoaderTest, ChannelShuffleAndSplitOfAnNhwcImage) {
+  NodeModel m = nodeModel("Conv", {{"x", {1, 4, 1, 2}}}, {{"c", {1, 4, 1, 2}}});
+  auto* graph = m.model.mutable_graph();
+  auto* w = graph->add_initializer();
+  w->set_name("w");
+  w->set_data_type(onnx::TensorProto::FLOAT);
+  for (int64_t d : {4, 4, 1, 1}) w->add_dims(d);
+  for (int i = 0; i < 16; ++i) w->add_float_data(i % 5 == 0 ? 1.0f : 0.0f);
+  m.node->add_input("w");
+  auto shape = [&](const char* name, std::vector<int64_t> values) {
+    auto* t = graph->add_initializer();
+    t->set_name(name);
+    t->set_data_type(onnx::TensorProto::INT64);
+    t->add_dims(static_cast<int64_t>(values.size()));
+    for (int64_t v : values) t->add_int64_data(v);
+  };
+  shape("five", {1, 2, 2, 1, 2});
+  shape("four", {1, -1, 1, 2});
+  shape("halves", {2, 2});
+  graph->clear_output();
+  addFloatInput(graph, "a", {1, 2, 1, 2}, true);
+  addFloatInput(graph, "b", {1, 2, 1, 2}, true);
+  auto add = [&](const char* op, std::vector<std::string> inputs, std::vector<std::string> outputs) {
+    auto* n = graph->add_node();
+    n->set_name(outputs[0]);
+    n->set_op_type(op);
+    for (const auto& in : inputs) n->add_input(in);
+    for (const auto& out : outputs) n->add_output(out);
+    return n;
+  };
+  add("Reshape", {"c", "five"}, {"r5"});
+  auto* t = add("Transpose", {"r5"}, {"t5"});
+  auto* perm = t->add_attribute();
+  perm->set_name("perm");
+  perm->set_type(onnx::AttributeProto::INTS);
+  for (int64_t p : {0, 2, 1, 3, 4}) perm->add_ints(p);
+  add("Reshape", {"t5", "four"}, {"s"});
+  auto* split = add("Split", {"s", "halves"}, {"a", "b"});
+  auto* axis = split->add_attribute();
+  axis->set_name("axis");
+  axis->set_type(onnx::AttributeProto::INT);
+  axis->set_i(1);
+  auto loaded = loadOnnxModel(write("shuffle.onnx", m.model));
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  std::map<int32_t, size_t> count;
+  for (const auto& o : loaded->operations) ++count[o.type];
+  EXPECT_EQ(count[ANEURALNETWORKS_CHANNEL_SHUFFLE], 1u);
+  EXPECT_EQ(count[ANEURALNETWORKS_TRANSPOSE], 3u);  // x to NHWC, a and b back
+  EXPECT_EQ(run(*loaded, {{1, 2, 3, 4, 5, 6, 7, 8}}, 4, 0), (std::vector<float>{1, 2, 5, 6}));
+  EXPECT_EQ(run(*loaded, {{1, 2, 3, 4, 5, 6, 7, 8}}, 4, 1), (std::vector<float>{3, 4, 7, 8}));
+}
+
 // Squeeze-and-excitation's scaling of an NHWC image by its own per-channel values (a [1, C, 1, 1] NHWC
 // value) stays NHWC: only x and y are TRANSPOSEd. x [1, 2, 1, 2]; c = Conv 1x1 2 * identity = 2x
 // (channels [2, 4], [6, 8]); g = GlobalAveragePool(c) = [3, 7]; y = c * g (both orders):

@@ -133,6 +133,26 @@ void stridedSlice(const void* in, const Shape& inShape, std::span<const SliceAxi
     offset += axes[d].begin * static_cast<int64_t>(inStrides[d]);
   const auto* src = static_cast<const unsigned char*>(in);
   auto* dst = static_cast<unsigned char*>(out);
+  // With a step of 1 along the last axis, each of its runs is one copy (a SLICE of an NHWC image's
+  // channels copies whole pixels' worth) and the odometer turns over the other axes only.
+  const size_t last = rank - 1;
+  if (rank > 0 && axes[last].stride == 1 && axes[last].count > 1) {
+    const size_t runBytes = axes[last].count * elementSize;
+    for (size_t i = 0; i < total; i += axes[last].count) {
+      std::memcpy(dst, src + static_cast<size_t>(offset) * elementSize, runBytes);
+      dst += runBytes;
+      for (size_t d = last; d-- > 0;) {
+        const int64_t step = axes[d].stride * static_cast<int64_t>(inStrides[d]);
+        if (++k[d] < axes[d].count) {
+          offset += step;
+          break;
+        }
+        offset -= step * (axes[d].count - 1);
+        k[d] = 0;
+      }
+    }
+    return;
+  }
   for (size_t i = 0; i < total; ++i) {
     copyElement(dst, src + static_cast<size_t>(offset) * elementSize, elementSize);
     dst += elementSize;

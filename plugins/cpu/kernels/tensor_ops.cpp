@@ -136,6 +136,31 @@ bool gather(const void* in, const Shape& inShape, uint32_t axis, const int32_t* 
 
 void channelShuffle(const void* in, const Shape& shape, uint32_t axis, uint32_t groups, size_t elementSize,
                     void* out) {
+  const uint32_t channels = shape.rank() > 0 ? shape.dims[axis] : 0;
+  if (axis + 1 == shape.rank() && elementSize == 4 && groups > 0 && channels > 0) {
+    // Along the last axis (NHWC images), pixel by pixel: output channel k * groups + g is input
+    // channel g * perGroup + k.
+    const size_t perGroup = channels / groups, pixels = shape.elements() / channels;
+    const auto* from = static_cast<const uint32_t*>(in);
+    auto* to = static_cast<uint32_t*>(out);
+    detail::parallelFor(pixels, channels, [&](size_t begin, size_t end) {
+      for (size_t p = begin; p < end; ++p) {
+        const uint32_t* x = from + p * channels;
+        uint32_t* y = to + p * channels;
+        if (groups == 2) {  // two halves interleaved (ShuffleNet): a loop the compiler vectorizes
+          const uint32_t* second = x + perGroup;
+          for (size_t k = 0; k < perGroup; ++k) {
+            y[2 * k] = x[k];
+            y[2 * k + 1] = second[k];
+          }
+          continue;
+        }
+        for (size_t g = 0; g < groups; ++g)
+          for (size_t k = 0; k < perGroup; ++k) y[k * groups + g] = x[g * perGroup + k];
+      }
+    });
+    return;
+  }
   IndexMaps maps = identityMaps(shape);
   const uint32_t perGroup = shape.dims[axis] / groups;
   for (uint32_t o = 0; o < shape.dims[axis]; ++o)
