@@ -570,9 +570,13 @@ Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
             anchored = true;
           }
           // Element-wise operations after a convolution or FULLY_CONNECTED that its fast kernel can
-          // apply to its output (SiLU, HARD_SWISH, ...): the step writes their output instead.
-          if (const EpilogueMatch match =
-                  fastLayer_ && step.fast == nullptr ? matchEpilogue(operations, i, readers, step.params) : EpilogueMatch{};
+          // apply to its output (SiLU, HARD_SWISH, ...): the step writes their output instead. A row
+          // whose weights other operations read stays on the reference kernel (sharedWeightsRow).
+          const uint32_t weights = operation.input_count > 1 ? operation.inputs[1] : ~0u;
+          if (const EpilogueMatch match = fastLayer_ && step.fast == nullptr &&
+                                                  !sharedWeightsRow(args, step.params, readers, weights)
+                                              ? matchEpilogue(operations, i, readers, step.params)
+                                              : EpilogueMatch{};
               match.epilogue.op != EpilogueOp::None) {
             if (auto fast = fastLayer_->prepare(args, step.params, KernelOptions{match.epilogue, {}})) {
               step.fast = std::move(*fast);
@@ -594,7 +598,7 @@ Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
           const bool light = isLightOperation(operation.type);
           if (step.fast == nullptr && fastLayer_ &&
               (!light || ops::elementCount(step.outputShapes[0]).value_or(0) >= minElements_) &&
-              !sharedWeightsRow(args, step.params, readers, operation.input_count > 1 ? operation.inputs[1] : ~0u)) {
+              !sharedWeightsRow(args, step.params, readers, weights)) {
             if (auto fast = fastLayer_->prepare(args, step.params, KernelOptions{})) {
               step.fast = std::move(*fast);
               hasFastSteps_ = true;

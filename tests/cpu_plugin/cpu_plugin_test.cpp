@@ -1063,8 +1063,9 @@ TEST(CpuPluginExecute, TransposesAroundBatchMatmulsAreFoldedIntoThem) {
 }
 
 // A FULLY_CONNECTED of one row whose weights another operation reads too (an unrolled recurrence)
-// runs on the reference kernel (OpenBLAS's sgemv, faster on weights that stay in the cache); one
-// whose weights are read once keeps the fast layer. Which kernel ran is read from the profile.
+// runs on the reference kernel (OpenBLAS's sgemv, faster on weights that stay in the cache), also when
+// a TANH after it could have been its epilogue; one whose weights are read once keeps the fast layer.
+// Which kernel ran is read from the profile.
 TEST(CpuPluginExecute, OneRowProductsOfSharedWeightsRunOnTheReferenceKernel) {
   const std::string path = ::testing::TempDir() + "/nnrt_cpu_shared_weights_test.tsv";
   std::filesystem::remove(path);
@@ -1078,9 +1079,11 @@ TEST(CpuPluginExecute, OneRowProductsOfSharedWeightsRunOnTheReferenceKernel) {
   const uint32_t in = m.addInput(T::TENSOR_FLOAT32, {1, 64});
   const uint32_t weights = m.addConstant(T::TENSOR_FLOAT32, {64, 64}, toFloats(w));
   const uint32_t bias = m.addConstant(T::TENSOR_FLOAT32, {64}, toFloats(b));
-  const uint32_t h1 = m.addOperand(T::TENSOR_FLOAT32, {1, 64}), h2 = m.addOperand(T::TENSOR_FLOAT32, {1, 64});
+  const uint32_t h1 = m.addOperand(T::TENSOR_FLOAT32, {1, 64}), p2 = m.addOperand(T::TENSOR_FLOAT32, {1, 64}),
+                 h2 = m.addOperand(T::TENSOR_FLOAT32, {1, 64});
   m.addOperation(O::FULLY_CONNECTED, {in, weights, bias, m.addInt32(0)}, {h1});
-  m.addOperation(O::FULLY_CONNECTED, {h1, weights, bias, m.addInt32(1)}, {h2});
+  m.addOperation(O::FULLY_CONNECTED, {h1, weights, bias, m.addInt32(0)}, {p2});
+  m.addOperation(O::TANH, {p2}, {h2});  // not taken as an epilogue: that would put the product on oneDNN
   const uint32_t out = m.addOutput(T::TENSOR_FLOAT32, {1, 32});
   m.addOperation(O::FULLY_CONNECTED, {h2, m.addConstant(T::TENSOR_FLOAT32, {32, 64}, toFloats(v)),
                                       m.addConstant(T::TENSOR_FLOAT32, {32}, toFloats(c)), m.addInt32(0)},
@@ -1095,12 +1098,12 @@ TEST(CpuPluginExecute, OneRowProductsOfSharedWeightsRunOnTheReferenceKernel) {
   ASSERT_TRUE(result.has_value()) << result.error().message;
   // The values against the same products in double precision.
   auto layer = [](const std::vector<double>& weightsOf, const std::vector<double>& biasOf, const std::vector<double>& at,
-                  size_t units, bool relu) {
+                  size_t units, bool tanh) {
     std::vector<double> y(units);
     for (size_t u = 0; u < units; ++u) {
       double sum = biasOf[u];
       for (size_t k = 0; k < at.size(); ++k) sum += weightsOf[u * at.size() + k] * at[k];
-      y[u] = relu ? std::max(sum, 0.0) : sum;
+      y[u] = tanh ? std::tanh(sum) : sum;
     }
     return y;
   };
@@ -1112,12 +1115,12 @@ TEST(CpuPluginExecute, OneRowProductsOfSharedWeightsRunOnTheReferenceKernel) {
 
   std::vector<std::string> kernels;
   for (const std::vector<std::string>& row : readProfile(path).rows) kernels.push_back(row.size() > 2 ? row[2] : "");
-  ASSERT_EQ(kernels.size(), 3u);
+  ASSERT_EQ(kernels.size(), 4u);
   EXPECT_EQ(kernels[0], "reference");
   EXPECT_EQ(kernels[1], "reference");
   std::filesystem::remove(path);
-  if (kernels[2] == "reference") GTEST_SKIP() << "no fast layer in this build";
-  EXPECT_EQ(kernels[2].rfind("oneDNN", 0), 0u) << kernels[2];
+  if (kernels[3] == "reference") GTEST_SKIP() << "no fast layer in this build";
+  EXPECT_EQ(kernels[3].rfind("oneDNN", 0), 0u) << kernels[3];
 }
 
 TEST(CpuPluginOpen, FastMinElementsOptionIsChecked) {
