@@ -332,18 +332,22 @@ Result<void> pool(GraphBuilder& b, int32_t op, bool global) {
     padFirst = includePad != 0 && (g.padTop || g.padLeft || g.padBottom || g.padRight);
     if (padFirst && ceilMode != 0) return b.refused("count_include_pad with ceil_mode is not supported");
   }
-  // A 2-D pool of a known shape runs as NHWC (see mapConv).
-  const bool nhwc = !oneD && !padFirst && allKnown(x->dims);
+  // A 2-D pool of a known shape runs as NHWC (see mapConv), its padding too.
+  const bool nhwc = !oneD && allKnown(x->dims);
   NNRT_ASSIGN_OR_RETURN(uint32_t in, nhwc ? b.nhwcOperand(*x) : b.operand(*x));
   if (oneD) {
     NNRT_ASSIGN_OR_RETURN(in, b.reshape(in, x->type, dims));
   }
   if (padFirst) {
     if (!allKnown(dims)) return b.refused("input shape unknown");
+    const std::vector<int32_t> spatial{g.padTop, g.padBottom, g.padLeft, g.padRight};
     NNRT_ASSIGN_OR_RETURN(uint32_t paddings,
-                          b.constInts({0, 0, 0, 0, g.padTop, g.padBottom, g.padLeft, g.padRight}, {4, 2}));
+                          b.constInts(nhwc ? std::vector<int32_t>{0, 0, spatial[0], spatial[1], spatial[2], spatial[3], 0, 0}
+                                           : std::vector<int32_t>{0, 0, 0, 0, spatial[0], spatial[1], spatial[2], spatial[3]},
+                                      {4, 2}));
     NNRT_ASSIGN_OR_RETURN(uint32_t zero, b.scalarFloat(0.0f));
-    Dims padded{dims[0], dims[1], dims[2] + g.padTop + g.padBottom, dims[3] + g.padLeft + g.padRight};
+    const uint32_t h = dims[2] + g.padTop + g.padBottom, w = dims[3] + g.padLeft + g.padRight;
+    const Dims padded = nhwc ? Dims{dims[0], h, w, dims[1]} : Dims{dims[0], dims[1], h, w};
     NNRT_ASSIGN_OR_RETURN(in, apply(b, ANEURALNETWORKS_PAD_V2, {in, paddings, zero}, x->type, padded));
     g.padTop = g.padBottom = g.padLeft = g.padRight = 0;
   }

@@ -1019,6 +1019,54 @@ TEST(OnnxLoaderTest, ChannelShuffleAndSplitOfAnNhwcImage) {
   EXPECT_EQ(run(*loaded, {{1, 2, 3, 4, 5, 6, 7, 8}}, 4, 1), (std::vector<float>{3, 4, 7, 8}));
 }
 
+// An AveragePool that counts its padding (count_include_pad: a PAD_V2 of zeros first, since NNAPI's
+// averages leave padding out) keeps an NHWC image NHWC between two convolutions: only x and y are
+// TRANSPOSEd. x [1, 1, 2, 2] = [1, 2, 3, 4]; Conv 1x1 by 1 both times; every 3x3 window (pads 1) holds
+// all four values and five zeros: 10 / 9 each.
+TEST(OnnxLoaderTest, AveragePoolCountingItsPaddingStaysNhwc) {
+  NodeModel m = nodeModel("Conv", {{"x", {1, 1, 2, 2}}}, {{"c", {1, 1, 2, 2}}});
+  auto* graph = m.model.mutable_graph();
+  auto* w = graph->add_initializer();
+  w->set_name("w");
+  w->set_data_type(onnx::TensorProto::FLOAT);
+  for (int64_t d : {1, 1, 1, 1}) w->add_dims(d);
+  w->add_float_data(1.0f);
+  m.node->add_input("w");
+  graph->clear_output();
+  addFloatInput(graph, "y", {1, 1, 2, 2}, true);
+  auto* pool = graph->add_node();
+  pool->set_name("p");
+  pool->set_op_type("AveragePool");
+  pool->add_input("c");
+  pool->add_output("p");
+  auto ints = [&](const char* name, std::vector<int64_t> values) {
+    auto* a = pool->add_attribute();
+    a->set_name(name);
+    a->set_type(onnx::AttributeProto::INTS);
+    for (int64_t v : values) a->add_ints(v);
+  };
+  ints("kernel_shape", {3, 3});
+  ints("pads", {1, 1, 1, 1});
+  auto* include = pool->add_attribute();
+  include->set_name("count_include_pad");
+  include->set_type(onnx::AttributeProto::INT);
+  include->set_i(1);
+  auto* conv = graph->add_node();
+  conv->set_name("y");
+  conv->set_op_type("Conv");
+  conv->add_input("p");
+  conv->add_input("w");
+  conv->add_output("y");
+  auto loaded = loadOnnxModel(write("nhwc_pool_pad.onnx", m.model));
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  size_t transposes = 0;
+  for (const auto& o : loaded->operations) transposes += o.type == ANEURALNETWORKS_TRANSPOSE;
+  EXPECT_EQ(transposes, 2u);  // x to NHWC, y back
+  const std::vector<float> got = run(*loaded, {{1, 2, 3, 4}}, 4);
+  ASSERT_EQ(got.size(), 4u);
+  for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(got[i], 10.0 / 9.0, 1e-6) << i;
+}
+
 // Squeeze-and-excitation's scaling of an NHWC image by its own per-channel values (a [1, C, 1, 1] NHWC
 // value) stays NHWC: only x and y are TRANSPOSEd. x [1, 2, 1, 2]; c = Conv 1x1 2 * identity = 2x
 // (channels [2, 4], [6, 8]); g = GlobalAveragePool(c) = [3, 7]; y = c * g (both orders):
