@@ -365,6 +365,24 @@ std::optional<GraphBuilder::ChannelAffine> GraphBuilder::foldFollowingBatchNorm(
   return affine;
 }
 
+bool GraphBuilder::absorbFollowingTranspose(const std::vector<int64_t>& perm) {
+  if (node_ == nullptr || node_->output_size() < 1) return false;
+  const std::string name = tail();
+  auto readers = consumers_.find(name);
+  if (graphOutputs_.count(name) != 0 || readers == consumers_.end() || readers->second.size() != 1) return false;
+  const onnx::NodeProto* next = readers->second[0];
+  if ((!next->domain().empty() && next->domain() != "ai.onnx") || next->op_type() != "Transpose" ||
+      next->input_size() != 1 || next->input(0) != name || next->output_size() != 1)
+    return false;
+  std::vector<int64_t> given;
+  for (const auto& a : next->attribute())
+    if (a.name() == "perm") given.assign(a.ints().begin(), a.ints().end());
+  if (given != perm) return false;
+  absorbed_[next] = name;
+  tail_ = next->output(0);
+  return true;
+}
+
 bool GraphBuilder::absorbChannelShuffle(const std::vector<uint32_t>& dims) {
   if (node_ == nullptr || node_->output_size() < 1) return false;
   // The only reader of `name`, when it is an ai.onnx node of type `op` reading it as input 0.

@@ -129,6 +129,9 @@ class GraphBuilder {
   // [N, g, C / g, H, W]) is read only by a Transpose by [0, 2, 1, 3, 4], read only by a Reshape back to
   // `dims` ([N, C, H, W]). Both are then absorbed: the current node's output is the shuffled image.
   bool absorbChannelShuffle(const std::vector<uint32_t>& dims);
+  // The only reader of the current node's output 0, when it is a Transpose by `perm` (and the value no
+  // graph output): absorbed, so that the current node's output is the transposed value.
+  bool absorbFollowingTranspose(const std::vector<int64_t>& perm);
   // An absorbed node names the value of its input that carries the fused result; null for others.
   const std::string* absorbed(const onnx::NodeProto* node) const {
     auto it = absorbed_.find(node);

@@ -90,6 +90,19 @@ Result<void> mapReshape(GraphBuilder& b) {
     NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
     return b.emit(ANEURALNETWORKS_CHANNEL_SHUFFLE, {in, groups, axis}, x->type, x->dims);
   }
+  // An NHWC image [N, C, H, W] flattened to [N, C, H * W] and transposed to tokens [N, H * W, C] (a vision
+  // transformer's patch embedding): the NHWC tensor reshaped, no TRANSPOSE either way.
+  if (x->nhwc && x->dims.size() == 4 && out == Dims{x->dims[0], x->dims[1], x->dims[2] * x->dims[3]} &&
+      b.absorbFollowingTranspose({0, 2, 1})) {
+    const Dims tokens{x->dims[0], x->dims[2] * x->dims[3], x->dims[1]};
+    NNRT_ASSIGN_OR_RETURN(uint32_t reshaped, b.reshape(x->operand, x->type, tokens));
+    Value v;
+    v.operand = reshaped;
+    v.type = x->type;
+    v.dims = tokens;
+    b.define(0, v);
+    return {};
+  }
   return reshapeTo(b, *x, out, out.empty());
 }
 

@@ -1067,6 +1067,48 @@ TEST(OnnxLoaderTest, AveragePoolCountingItsPaddingStaysNhwc) {
   for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(got[i], 10.0 / 9.0, 1e-6) << i;
 }
 
+// A vision transformer's patch embedding: the Conv's NHWC image flattened to [N, C, H * W] and
+// transposed to tokens [N, H * W, C] is the NHWC tensor reshaped: one TRANSPOSE (x's, into NHWC) in all.
+// x [1, 2, 1, 2] = [1, 2, 3, 4]; c = Conv 1x1 2 * identity: channels [2, 4], [6, 8]; tokens [2, 6], [4, 8].
+TEST(OnnxLoaderTest, PatchEmbeddingTokensAreTheNhwcImageReshaped) {
+  NodeModel m = nodeModel("Conv", {{"x", {1, 2, 1, 2}}}, {{"c", {1, 2, 1, 2}}});
+  auto* graph = m.model.mutable_graph();
+  auto* w = graph->add_initializer();
+  w->set_name("w");
+  w->set_data_type(onnx::TensorProto::FLOAT);
+  for (int64_t d : {2, 2, 1, 1}) w->add_dims(d);
+  for (float v : {2.0f, 0.0f, 0.0f, 2.0f}) w->add_float_data(v);
+  m.node->add_input("w");
+  auto* shape = graph->add_initializer();
+  shape->set_name("shape");
+  shape->set_data_type(onnx::TensorProto::INT64);
+  shape->add_dims(3);
+  for (int64_t v : {1, 2, -1}) shape->add_int64_data(v);
+  graph->clear_output();
+  addFloatInput(graph, "y", {1, 2, 2}, true);
+  auto* reshape = graph->add_node();
+  reshape->set_name("flat");
+  reshape->set_op_type("Reshape");
+  reshape->add_input("c");
+  reshape->add_input("shape");
+  reshape->add_output("flat");
+  auto* transpose = graph->add_node();
+  transpose->set_name("y");
+  transpose->set_op_type("Transpose");
+  transpose->add_input("flat");
+  transpose->add_output("y");
+  auto* perm = transpose->add_attribute();
+  perm->set_name("perm");
+  perm->set_type(onnx::AttributeProto::INTS);
+  for (int64_t p : {0, 2, 1}) perm->add_ints(p);
+  auto loaded = loadOnnxModel(write("patch_tokens.onnx", m.model));
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  size_t transposes = 0;
+  for (const auto& o : loaded->operations) transposes += o.type == ANEURALNETWORKS_TRANSPOSE;
+  EXPECT_EQ(transposes, 1u);
+  EXPECT_EQ(run(*loaded, {{1, 2, 3, 4}}, 4), (std::vector<float>{2, 6, 4, 8}));
+}
+
 // Squeeze-and-excitation's scaling of an NHWC image by its own per-channel values (a [1, C, 1, 1] NHWC
 // value) stays NHWC: only x and y are TRANSPOSEd. x [1, 2, 1, 2]; c = Conv 1x1 2 * identity = 2x
 // (channels [2, 4], [6, 8]); g = GlobalAveragePool(c) = [3, 7]; y = c * g (both orders):
