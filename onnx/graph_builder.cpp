@@ -285,16 +285,19 @@ Result<uint32_t> GraphBuilder::reshape(uint32_t operand, int32_t type, const std
   return out;
 }
 
+const onnx::NodeProto* GraphBuilder::onlyReader(const std::string& name) const {
+  auto readers = consumers_.find(name);
+  if (graphOutputs_.count(name) != 0 || readers == consumers_.end() || readers->second.size() != 1) return nullptr;
+  const onnx::NodeProto* next = readers->second[0];
+  if ((!next->domain().empty() && next->domain() != "ai.onnx") || next->output_size() != 1) return nullptr;
+  return next;
+}
+
 int32_t GraphBuilder::fuseFollowingActivation() {
   if (node_ == nullptr || node_->output_size() < 1) return ANEURALNETWORKS_FUSED_NONE;
   const std::string name = tail();
-  auto readers = consumers_.find(name);
-  if (graphOutputs_.count(name) != 0 || readers == consumers_.end() || readers->second.size() != 1)
-    return ANEURALNETWORKS_FUSED_NONE;
-  const onnx::NodeProto* next = readers->second[0];
-  if (!next->domain().empty() && next->domain() != "ai.onnx") return ANEURALNETWORKS_FUSED_NONE;
-  if (next->input_size() < 1 || next->input(0) != name || next->output_size() != 1)
-    return ANEURALNETWORKS_FUSED_NONE;
+  const onnx::NodeProto* next = onlyReader(name);
+  if (next == nullptr || next->input_size() < 1 || next->input(0) != name) return ANEURALNETWORKS_FUSED_NONE;
   int32_t code = ANEURALNETWORKS_FUSED_NONE;
   if (next->op_type() == "Relu") {
     code = ANEURALNETWORKS_FUSED_RELU;
@@ -324,22 +327,15 @@ int32_t GraphBuilder::fuseFollowingActivation() {
     else if (bound[0] == -1.0f && bound[1] == 1.0f)
       code = ANEURALNETWORKS_FUSED_RELU1;
   }
-  if (code != ANEURALNETWORKS_FUSED_NONE) {
-    absorbed_[next] = name;
-    tail_ = next->output(0);
-  }
+  if (code != ANEURALNETWORKS_FUSED_NONE) absorb(next, name);
   return code;
 }
 
 std::optional<GraphBuilder::ChannelAffine> GraphBuilder::foldFollowingBatchNorm(uint32_t channels) {
   if (node_ == nullptr || node_->output_size() < 1) return std::nullopt;
   const std::string name = tail();
-  auto readers = consumers_.find(name);
-  if (graphOutputs_.count(name) != 0 || readers == consumers_.end() || readers->second.size() != 1)
-    return std::nullopt;
-  const onnx::NodeProto* next = readers->second[0];
-  if ((!next->domain().empty() && next->domain() != "ai.onnx") || next->op_type() != "BatchNormalization" ||
-      next->input_size() != 5 || next->input(0) != name || next->output_size() != 1)
+  const onnx::NodeProto* next = onlyReader(name);
+  if (next == nullptr || next->op_type() != "BatchNormalization" || next->input_size() != 5 || next->input(0) != name)
     return std::nullopt;
   float epsilon = 1e-5f;
   for (const auto& a : next->attribute()) {
@@ -360,48 +356,38 @@ std::optional<GraphBuilder::ChannelAffine> GraphBuilder::foldFollowingBatchNorm(
     affine.factor[c] = p[0][c] / std::sqrt(p[3][c] + epsilon);
     affine.shift[c] = p[1][c] - p[2][c] * affine.factor[c];
   }
-  absorbed_[next] = name;
-  tail_ = next->output(0);
+  absorb(next, name);
   return affine;
 }
 
 bool GraphBuilder::absorbFollowingTranspose(const std::vector<int64_t>& perm) {
   if (node_ == nullptr || node_->output_size() < 1) return false;
   const std::string name = tail();
-  auto readers = consumers_.find(name);
-  if (graphOutputs_.count(name) != 0 || readers == consumers_.end() || readers->second.size() != 1) return false;
-  const onnx::NodeProto* next = readers->second[0];
-  if ((!next->domain().empty() && next->domain() != "ai.onnx") || next->op_type() != "Transpose" ||
-      next->input_size() != 1 || next->input(0) != name || next->output_size() != 1)
+  const onnx::NodeProto* next = onlyReader(name);
+  if (next == nullptr || next->op_type() != "Transpose" || next->input_size() != 1 || next->input(0) != name)
     return false;
   std::vector<int64_t> given;
   for (const auto& a : next->attribute())
     if (a.name() == "perm") given.assign(a.ints().begin(), a.ints().end());
   if (given != perm) return false;
-  absorbed_[next] = name;
-  tail_ = next->output(0);
+  absorb(next, name);
   return true;
 }
 
 bool GraphBuilder::absorbChannelShuffle(const std::vector<uint32_t>& dims) {
   if (node_ == nullptr || node_->output_size() < 1) return false;
-  // The only reader of `name`, when it is an ai.onnx node of type `op` reading it as input 0.
-  auto onlyReader = [&](const std::string& name, const char* op) -> const onnx::NodeProto* {
-    auto readers = consumers_.find(name);
-    if (graphOutputs_.count(name) != 0 || readers == consumers_.end() || readers->second.size() != 1) return nullptr;
-    const onnx::NodeProto* next = readers->second[0];
-    if ((!next->domain().empty() && next->domain() != "ai.onnx") || next->op_type() != op || next->input_size() < 1 ||
-        next->input(0) != name || next->output_size() != 1)
-      return nullptr;
-    return next;
+  // The only reader of `name`, when it is of type `op` and reads it as input 0.
+  auto readerOf = [&](const std::string& name, const char* op) -> const onnx::NodeProto* {
+    const onnx::NodeProto* next = onlyReader(name);
+    return next != nullptr && next->op_type() == op && next->input_size() >= 1 && next->input(0) == name ? next : nullptr;
   };
-  const onnx::NodeProto* transpose = onlyReader(tail(), "Transpose");
+  const onnx::NodeProto* transpose = readerOf(tail(), "Transpose");
   if (transpose == nullptr) return false;
   std::vector<int64_t> perm;
   for (const auto& a : transpose->attribute())
     if (a.name() == "perm") perm.assign(a.ints().begin(), a.ints().end());
   if (perm != std::vector<int64_t>{0, 2, 1, 3, 4}) return false;
-  const onnx::NodeProto* back = onlyReader(transpose->output(0), "Reshape");
+  const onnx::NodeProto* back = readerOf(transpose->output(0), "Reshape");
   if (back == nullptr || back->input_size() != 2) return false;
   for (const auto& a : back->attribute())
     if (a.name() == "allowzero" && a.i() != 0) return false;
@@ -428,21 +414,16 @@ bool GraphBuilder::absorbChannelShuffle(const std::vector<uint32_t>& dims) {
   for (size_t a = 0; a < dims.size(); ++a)
     if (static_cast<uint32_t>(target[a]) != dims[a]) return false;
   const std::string name = tail();
-  absorbed_[transpose] = name;
-  absorbed_[back] = name;
-  tail_ = back->output(0);
+  absorb(transpose, name);
+  absorb(back, name);
   return true;
 }
 
 std::optional<std::vector<float>> GraphBuilder::absorbFollowingBias(uint32_t n, size_t rank) {
   if (node_ == nullptr || node_->output_size() < 1) return std::nullopt;
   const std::string name = tail();
-  auto readers = consumers_.find(name);
-  if (graphOutputs_.count(name) != 0 || readers == consumers_.end() || readers->second.size() != 1)
-    return std::nullopt;
-  const onnx::NodeProto* next = readers->second[0];
-  if ((!next->domain().empty() && next->domain() != "ai.onnx") || next->op_type() != "Add" ||
-      next->input_size() != 2 || next->output_size() != 1 || next->input(0) == next->input(1))
+  const onnx::NodeProto* next = onlyReader(name);
+  if (next == nullptr || next->op_type() != "Add" || next->input_size() != 2 || next->input(0) == next->input(1))
     return std::nullopt;
   const Value* bias = find(next->input(next->input(0) == name ? 1 : 0));
   if (bias == nullptr || !bias->constant.has_value() || bias->type != ANEURALNETWORKS_TENSOR_FLOAT32 ||
@@ -450,8 +431,7 @@ std::optional<std::vector<float>> GraphBuilder::absorbFollowingBias(uint32_t n, 
     return std::nullopt;
   std::vector<float> values(n);
   std::memcpy(values.data(), bias->constant->bytes.data(), values.size() * 4);
-  absorbed_[next] = name;
-  tail_ = next->output(0);
+  absorb(next, name);
   return values;
 }
 

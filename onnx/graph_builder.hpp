@@ -160,6 +160,14 @@ class GraphBuilder {
   // The value that carries the current node's result after the nodes it absorbed (empty: its output 0).
   std::string tail_;
   const std::string& tail() const { return tail_.empty() ? node_->output(0) : tail_; }
+  // The only node that reads value `name`, when the value is no graph output and that node is an
+  // ai.onnx one of one output; null otherwise. Its inputs are the caller's to check.
+  const onnx::NodeProto* onlyReader(const std::string& name) const;
+  // `next` becomes an alias of value `name` (absorbed()) and carries the current node's result on.
+  void absorb(const onnx::NodeProto* next, const std::string& name) {
+    absorbed_[next] = name;
+    tail_ = next->output(0);
+  }
 
   // Adds TRANSPOSE of `value`'s operand by `perm` (once: remembered as its otherLayout).
   Result<uint32_t> otherLayout(const Value& value, const std::vector<int32_t>& perm);
