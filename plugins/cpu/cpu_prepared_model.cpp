@@ -253,6 +253,12 @@ Result<void> CpuPreparedModel::copyOperands(const driver::Model& model) {
   return {};
 }
 
+bool CpuPreparedModel::internalFloat(uint32_t operand) const {
+  const OperandInfo& info = operands_[operand];
+  return info.type == static_cast<int32_t>(driver::OperandType::TENSOR_FLOAT32) &&
+         info.lifetime == NNRT_LIFETIME_TEMPORARY_VARIABLE && info.modelOutput < 0;
+}
+
 CpuPreparedModel::EpilogueMatch CpuPreparedModel::matchEpilogue(std::span<const nnrt_operation> operations,
                                                                 uint32_t i, const std::vector<uint32_t>& readers,
                                                                 const OpParams& params) const {
@@ -269,14 +275,8 @@ CpuPreparedModel::EpilogueMatch CpuPreparedModel::matchEpilogue(std::span<const 
         return !std::is_same_v<std::decay_t<decltype(p)>, ops::BatchMatmulParams>;  // it has none
       },
       params);
-  // A float32 temporary that only the epilogue's operations read.
-  auto internal = [&](uint32_t operand) {
-    const OperandInfo& info = operands_[operand];
-    return info.type == static_cast<int32_t>(driver::OperandType::TENSOR_FLOAT32) &&
-           info.lifetime == NNRT_LIFETIME_TEMPORARY_VARIABLE && info.modelOutput < 0;
-  };
   const uint32_t y = op.outputs[0];
-  if (activation || !internal(y) || (readers[y] != 1 && readers[y] != 2)) return {};
+  if (activation || !internalFloat(y) || (readers[y] != 1 && readers[y] != 2)) return {};
   std::vector<uint32_t> users;  // the operations reading y, in order
   for (uint32_t j = i + 1; j < operations.size() && users.size() < readers[y]; ++j) {
     const nnrt_operation& next = operations[j];
@@ -348,7 +348,7 @@ CpuPreparedModel::EpilogueMatch CpuPreparedModel::matchEpilogue(std::span<const 
       static_cast<T>(mul.type) != T::MUL || mul.input_count != 3 || !floatOutput(mul))
     return {};
   const uint32_t s = first.outputs[0];
-  if (!internal(s) || readers[s] != 1) return {};
+  if (!internalFloat(s) || readers[s] != 1) return {};
   if (!((mul.inputs[0] == y && mul.inputs[1] == s) || (mul.inputs[0] == s && mul.inputs[1] == y))) return {};
   if (!noActivation(mul.inputs[2])) return {};
   return {Epilogue{EpilogueOp::Swish}, {users[0], users[1]}, mul.outputs[0]};
@@ -370,10 +370,6 @@ bool CpuPreparedModel::foldTransposes(Step& step, const ops::OpArgs& args, std::
                                       std::vector<bool>& absorbed, std::vector<bool>& written) {
   using T = driver::OperationType;
   const auto f32 = static_cast<int32_t>(driver::OperandType::TENSOR_FLOAT32);
-  auto internal = [&](uint32_t operand) {
-    const OperandInfo& info = operands_[operand];
-    return info.type == f32 && info.lifetime == NNRT_LIFETIME_TEMPORARY_VARIABLE && info.modelOutput < 0;
-  };
   KernelOptions options{match.epilogue, {}};
   std::vector<Step::FoldedTranspose> folded;
   std::vector<uint32_t> inputs = step.inputs;
@@ -384,7 +380,7 @@ bool CpuPreparedModel::foldTransposes(Step& step, const ops::OpArgs& args, std::
     // keys' swap of their last two axes), composing their permutations: t = transpose(u, perm).
     uint32_t u = t;
     std::vector<uint32_t> perm, chain;
-    while (internal(u) && readers[u] == 1 && producer[u] >= 0) {
+    while (internalFloat(u) && readers[u] == 1 && producer[u] >= 0) {
       const auto j = static_cast<uint32_t>(producer[u]);
       auto it = std::find_if(steps_.rbegin(), steps_.rend(), [&](const Step& s) { return s.index == j && s.fused == nullptr; });
       if (it == steps_.rend() || it->type != static_cast<int32_t>(T::TRANSPOSE) || !it->isStatic) break;
@@ -417,7 +413,7 @@ bool CpuPreparedModel::foldTransposes(Step& step, const ops::OpArgs& args, std::
   std::optional<uint32_t> after;
   uint32_t z = 0;
   std::vector<uint32_t> zDims;
-  if (internal(y) && readers[y] == 1) {
+  if (internalFloat(y) && readers[y] == 1) {
     for (uint32_t r = last + 1; r < operations.size(); ++r) {
       const nnrt_operation& next = operations[r];
       if (std::find(next.inputs, next.inputs + next.input_count, y) == next.inputs + next.input_count) continue;

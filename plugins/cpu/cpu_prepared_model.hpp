@@ -132,6 +132,8 @@ class CpuPreparedModel : public driver::PreparedModel {
     std::vector<uint32_t> operations;  // indices of the absorbed operations
     uint32_t output = 0;               // the operand the last of them writes
   };
+  // A float32 temporary the request never sees: the kinds of operand a fused kernel may leave unwritten.
+  bool internalFloat(uint32_t operand) const;
   EpilogueMatch matchEpilogue(std::span<const nnrt_operation> operations, uint32_t i,
                               const std::vector<uint32_t>& readers, const OpParams& params) const;
   // A float32 BATCH_MATMUL `step` (operation `i`, static, its epilogue `match`) reading the result of a

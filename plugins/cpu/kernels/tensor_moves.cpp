@@ -133,6 +133,18 @@ void stridedSlice(const void* in, const Shape& inShape, std::span<const SliceAxi
     offset += axes[d].begin * static_cast<int64_t>(inStrides[d]);
   const auto* src = static_cast<const unsigned char*>(in);
   auto* dst = static_cast<unsigned char*>(out);
+  // Moves the odometer on by one over axes [0, axisCount), the last turning fastest.
+  auto advance = [&](size_t axisCount) {
+    for (size_t d = axisCount; d-- > 0;) {
+      const int64_t step = axes[d].stride * static_cast<int64_t>(inStrides[d]);
+      if (++k[d] < axes[d].count) {
+        offset += step;
+        return;
+      }
+      offset -= step * (axes[d].count - 1);
+      k[d] = 0;
+    }
+  };
   // With a step of 1 along the last axis, each of its runs is one copy (a SLICE of an NHWC image's
   // channels copies whole pixels' worth) and the odometer turns over the other axes only.
   const size_t last = rank - 1;
@@ -141,30 +153,14 @@ void stridedSlice(const void* in, const Shape& inShape, std::span<const SliceAxi
     for (size_t i = 0; i < total; i += axes[last].count) {
       std::memcpy(dst, src + static_cast<size_t>(offset) * elementSize, runBytes);
       dst += runBytes;
-      for (size_t d = last; d-- > 0;) {
-        const int64_t step = axes[d].stride * static_cast<int64_t>(inStrides[d]);
-        if (++k[d] < axes[d].count) {
-          offset += step;
-          break;
-        }
-        offset -= step * (axes[d].count - 1);
-        k[d] = 0;
-      }
+      advance(last);
     }
     return;
   }
   for (size_t i = 0; i < total; ++i) {
     copyElement(dst, src + static_cast<size_t>(offset) * elementSize, elementSize);
     dst += elementSize;
-    for (size_t d = rank; d-- > 0;) {
-      const int64_t step = axes[d].stride * static_cast<int64_t>(inStrides[d]);
-      if (++k[d] < axes[d].count) {
-        offset += step;
-        break;
-      }
-      offset -= step * (axes[d].count - 1);
-      k[d] = 0;
-    }
+    advance(rank);
   }
 }
 
