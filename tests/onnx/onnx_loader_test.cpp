@@ -335,6 +335,45 @@ bool hasOperation(const LoadedModel& model, int32_t type) {
                      [&](const OperationRecord& r) { return r.type == type; });
 }
 
+size_t countOperations(const LoadedModel& model, int32_t type) {
+  return static_cast<size_t>(std::count_if(model.operations.begin(), model.operations.end(),
+                                           [&](const OperationRecord& r) { return r.type == type; }));
+}
+
+void setFloatAttribute(onnx::NodeProto* node, const std::string& name, float value) {
+  auto* a = node->add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::FLOAT);
+  a->set_f(value);
+}
+
+// Appends node `op` to `m`'s graph, named after its first output.
+onnx::NodeProto* addNode(NodeModel& m, const std::string& op, const std::vector<std::string>& inputs,
+                         const std::vector<std::string>& outputs) {
+  auto* n = m.model.mutable_graph()->add_node();
+  n->set_name(outputs.at(0));
+  n->set_op_type(op);
+  for (const auto& in : inputs) n->add_input(in);
+  for (const auto& out : outputs) n->add_output(out);
+  return n;
+}
+
+void addOutput(NodeModel& m, const std::string& name, const std::vector<int64_t>& dims) {
+  addFloatInput(m.model.mutable_graph(), name, dims, true);
+}
+
+// A Conv 1x1 of float input "x" (`dims`, NCHW) by `scale` times the identity (weights "w") into "c", and
+// no graph output yet: the tests of the layouts the loader keeps read "c" with the operators they check.
+NodeModel scaledConv(const std::vector<int64_t>& dims, float scale, int64_t opset = 13) {
+  NodeModel m = nodeModel("Conv", {{"x", dims}}, {{"c", dims}}, opset);
+  const int64_t channels = dims.at(1);
+  std::vector<float> weights(static_cast<size_t>(channels * channels), 0.0f);
+  for (int64_t k = 0; k < channels; ++k) weights[static_cast<size_t>(k * channels + k)] = scale;
+  addFloats(m, "w", {channels, channels, 1, 1}, weights);
+  m.model.mutable_graph()->clear_output();
+  return m;
+}
+
 // CumSum of float32 (the node tests' are all double), exclusive and reverse along axis 1: by hand,
 // [1, 2, 3] -> [2 + 3, 3, 0] = [5, 3, 0]; [4, 5, 6] -> [11, 6, 0].
 TEST(OnnxLoaderTest, CumSumExclusiveReverse) {
@@ -738,30 +777,12 @@ TEST(OnnxLoaderTest, ElementwiseArithmeticBetweenNhwcImagesStaysNhwc) {
 // Elu(1): [2, expm1(-4), 6, expm1(-8)].
 TEST(OnnxLoaderTest, LeakyReluAndEluOfAnNhwcImageStayNhwc) {
   for (const char* op : {"LeakyRelu", "Elu"}) {
-    NodeModel m = nodeModel("Conv", {{"x", {1, 2, 1, 2}}}, {{"c", {1, 2, 1, 2}}});
-    auto* graph = m.model.mutable_graph();
-    auto* w = graph->add_initializer();
-    w->set_name("w");
-    w->set_data_type(onnx::TensorProto::FLOAT);
-    for (int64_t d : {2, 2, 1, 1}) w->add_dims(d);
-    for (float v : {2.0f, 0.0f, 0.0f, 2.0f}) w->add_float_data(v);
-    m.node->add_input("w");
-    graph->clear_output();
-    addFloatInput(graph, "y", {1, 2, 1, 2}, true);
-    auto* act = graph->add_node();
-    act->set_name("y");
-    act->set_op_type(op);
-    act->add_input("c");
-    act->add_output("y");
-    auto* alpha = act->add_attribute();
-    alpha->set_name("alpha");
-    alpha->set_type(onnx::AttributeProto::FLOAT);
-    alpha->set_f(std::string(op) == "Elu" ? 1.0f : 0.1f);
+    NodeModel m = scaledConv({1, 2, 1, 2}, 2.0f);
+    addOutput(m, "y", {1, 2, 1, 2});
+    setFloatAttribute(addNode(m, op, {"c"}, {"y"}), "alpha", std::string(op) == "Elu" ? 1.0f : 0.1f);
     auto loaded = loadOnnxModel(write("nhwc_activation.onnx", m.model));
     ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
-    size_t transposes = 0;
-    for (const auto& o : loaded->operations) transposes += o.type == ANEURALNETWORKS_TRANSPOSE;
-    EXPECT_EQ(transposes, 2u) << op;  // x to NHWC, y back
+    EXPECT_EQ(countOperations(*loaded, ANEURALNETWORKS_TRANSPOSE), 2u) << op;  // x to NHWC, y back
     const std::vector<float> got = run(*loaded, {{1, -2, 3, -4}}, 4);
     const std::vector<double> want = std::string(op) == "Elu" ? std::vector<double>{2, std::expm1(-4.0), 6, std::expm1(-8.0)}
                                                               : std::vector<double>{2, -0.4, 6, -0.8};
@@ -775,36 +796,14 @@ TEST(OnnxLoaderTest, LeakyReluAndEluOfAnNhwcImageStayNhwc) {
 // W0 = [[1, 0], [0, 1]], W1 = [[0, 1], [1, 0]], bias 0.5: each input pixel w writes the block
 // c0[w] * W0 + c1[w] * W1 + 0.5: rows [2.5, 6.5, 4.5, 8.5] and [6.5, 2.5, 8.5, 4.5].
 TEST(OnnxLoaderTest, ConvTransposeOfAnNhwcImageStaysNhwc) {
-  NodeModel m = nodeModel("Conv", {{"x", {1, 2, 1, 2}}}, {{"c", {1, 2, 1, 2}}});
-  auto* graph = m.model.mutable_graph();
-  auto initializer = [&](const char* name, std::vector<int64_t> dims, std::vector<float> values) {
-    auto* t = graph->add_initializer();
-    t->set_name(name);
-    t->set_data_type(onnx::TensorProto::FLOAT);
-    for (int64_t d : dims) t->add_dims(d);
-    for (float v : values) t->add_float_data(v);
-  };
-  initializer("w", {2, 2, 1, 1}, {2, 0, 0, 2});
-  initializer("wt", {2, 1, 2, 2}, {1, 0, 0, 1, 0, 1, 1, 0});
-  initializer("bt", {1}, {0.5f});
-  m.node->add_input("w");
-  graph->clear_output();
-  addFloatInput(graph, "y", {1, 1, 2, 4}, true);
-  auto* up = graph->add_node();
-  up->set_name("y");
-  up->set_op_type("ConvTranspose");
-  for (const char* in : {"c", "wt", "bt"}) up->add_input(in);
-  up->add_output("y");
-  auto* strides = up->add_attribute();
-  strides->set_name("strides");
-  strides->set_type(onnx::AttributeProto::INTS);
-  strides->add_ints(2);
-  strides->add_ints(2);
+  NodeModel m = scaledConv({1, 2, 1, 2}, 2.0f);
+  addFloats(m, "wt", {2, 1, 2, 2}, {1, 0, 0, 1, 0, 1, 1, 0}, false);
+  addFloats(m, "bt", {1}, {0.5f}, false);
+  addOutput(m, "y", {1, 1, 2, 4});
+  setAttribute(addNode(m, "ConvTranspose", {"c", "wt", "bt"}, {"y"}), "strides", std::vector<int64_t>{2, 2});
   auto loaded = loadOnnxModel(write("nhwc_convtranspose.onnx", m.model));
   ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
-  size_t transposes = 0;
-  for (const auto& o : loaded->operations) transposes += o.type == ANEURALNETWORKS_TRANSPOSE;
-  EXPECT_EQ(transposes, 2u);  // x to NHWC, y back
+  EXPECT_EQ(countOperations(*loaded, ANEURALNETWORKS_TRANSPOSE), 2u);  // x to NHWC, y back
   EXPECT_EQ(run(*loaded, {{1, 2, 3, 4}}, 8), (std::vector<float>{2.5f, 6.5f, 4.5f, 8.5f, 6.5f, 2.5f, 8.5f, 4.5f}));
 }
 
@@ -813,51 +812,19 @@ TEST(OnnxLoaderTest, ConvTransposeOfAnNhwcImageStaysNhwc) {
 // [2, 4] and [6, 8] (the Relu keeps the BatchNormalization from being folded into the Conv); scale [1, 2], bias [-3, -1], mean [0, 1], var [1, 3], epsilon 0: channel 0 is c - 3 =
 // [-1, 1], channel 1 (c - 1) * 2 / sqrt(3) - 1; after Relu [0, 1, 4.7735027, 7.0829038].
 TEST(OnnxLoaderTest, BatchNormalizationOfAnNhwcImageStaysNhwc) {
-  NodeModel m = nodeModel("Conv", {{"x", {1, 2, 1, 2}}}, {{"c", {1, 2, 1, 2}}});
-  auto* graph = m.model.mutable_graph();
-  auto initializer = [&](const char* name, std::vector<int64_t> dims, std::vector<float> values) {
-    auto* t = graph->add_initializer();
-    t->set_name(name);
-    t->set_data_type(onnx::TensorProto::FLOAT);
-    for (int64_t d : dims) t->add_dims(d);
-    for (float v : values) t->add_float_data(v);
-  };
-  initializer("w", {2, 2, 1, 1}, {2, 0, 0, 2});
-  initializer("scale", {2}, {1, 2});
-  initializer("bias", {2}, {-3, -1});
-  initializer("mean", {2}, {0, 1});
-  initializer("var", {2}, {1, 3});
-  m.node->add_input("w");
-  graph->clear_output();
-  addFloatInput(graph, "y", {1, 2, 1, 2}, true);
-  auto* first = graph->add_node();  // a pre-activation network's: the BatchNormalization reads a Relu
-  first->set_name("r");
-  first->set_op_type("Relu");
-  first->add_input("c");
-  first->add_output("r");
-  auto* bn = graph->add_node();
-  bn->set_name("bn");
-  bn->set_op_type("BatchNormalization");
-  for (const char* in : {"r", "scale", "bias", "mean", "var"}) bn->add_input(in);
-  bn->add_output("n");
-  auto* eps = bn->add_attribute();
-  eps->set_name("epsilon");
-  eps->set_type(onnx::AttributeProto::FLOAT);
-  eps->set_f(0.0f);
-  auto* relu = graph->add_node();
-  relu->set_name("y");
-  relu->set_op_type("Relu");
-  relu->add_input("n");
-  relu->add_output("y");
+  NodeModel m = scaledConv({1, 2, 1, 2}, 2.0f);
+  addFloats(m, "scale", {2}, {1, 2}, false);
+  addFloats(m, "bias", {2}, {-3, -1}, false);
+  addFloats(m, "mean", {2}, {0, 1}, false);
+  addFloats(m, "var", {2}, {1, 3}, false);
+  addOutput(m, "y", {1, 2, 1, 2});
+  addNode(m, "Relu", {"c"}, {"r"});  // a pre-activation network's: the BatchNormalization reads a Relu
+  setFloatAttribute(addNode(m, "BatchNormalization", {"r", "scale", "bias", "mean", "var"}, {"n"}), "epsilon", 0.0f);
+  addNode(m, "Relu", {"n"}, {"y"});
   auto loaded = loadOnnxModel(write("nhwc_batchnorm.onnx", m.model));
   ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
-  size_t transposes = 0, relus = 0;
-  for (const auto& o : loaded->operations) {
-    transposes += o.type == ANEURALNETWORKS_TRANSPOSE;
-    relus += o.type == ANEURALNETWORKS_RELU;
-  }
-  EXPECT_EQ(transposes, 2u);  // x to NHWC, y back
-  EXPECT_EQ(relus, 0u);
+  EXPECT_EQ(countOperations(*loaded, ANEURALNETWORKS_TRANSPOSE), 2u);  // x to NHWC, y back
+  EXPECT_EQ(countOperations(*loaded, ANEURALNETWORKS_RELU), 0u);
   const std::vector<float> got = run(*loaded, {{1, 2, 3, 4}}, 4);
   const std::vector<float> want{0.0f, 1.0f, 4.7735027f, 7.0829038f};
   ASSERT_EQ(got.size(), 4u);
@@ -879,32 +846,13 @@ TEST(OnnxLoaderTest, ComposedActivationsOfAnNhwcImageStayNhwc) {
          return 1.05070102214813232421875 * (v > 0 ? v : 1.67326319217681884765625 * std::expm1(v));
        }}};
   for (const auto& [op, f] : cases) {
-    NodeModel m = nodeModel("Conv", {{"x", {1, 2, 1, 2}}}, {{"c", {1, 2, 1, 2}}}, 18);
-    auto* graph = m.model.mutable_graph();
-    auto* w = graph->add_initializer();
-    w->set_name("w");
-    w->set_data_type(onnx::TensorProto::FLOAT);
-    for (int64_t d : {2, 2, 1, 1}) w->add_dims(d);
-    for (float v : {2.0f, 0.0f, 0.0f, 2.0f}) w->add_float_data(v);
-    m.node->add_input("w");
-    graph->clear_output();
-    addFloatInput(graph, "y", {1, 2, 1, 2}, true);
-    auto* act = graph->add_node();
-    act->set_name("a");
-    act->set_op_type(op);
-    act->add_input("c");
-    act->add_output("a");
-    auto* conv = graph->add_node();
-    conv->set_name("y");
-    conv->set_op_type("Conv");
-    conv->add_input("a");
-    conv->add_input("w");
-    conv->add_output("y");
+    NodeModel m = scaledConv({1, 2, 1, 2}, 2.0f, 18);
+    addOutput(m, "y", {1, 2, 1, 2});
+    addNode(m, op, {"c"}, {"a"});
+    addNode(m, "Conv", {"a", "w"}, {"y"});
     auto loaded = loadOnnxModel(write("nhwc_composed.onnx", m.model));
     ASSERT_TRUE(loaded.has_value()) << op << ": " << loaded.error().message;
-    size_t transposes = 0;
-    for (const auto& o : loaded->operations) transposes += o.type == ANEURALNETWORKS_TRANSPOSE;
-    EXPECT_EQ(transposes, 2u) << op;  // x to NHWC, y back
+    EXPECT_EQ(countOperations(*loaded, ANEURALNETWORKS_TRANSPOSE), 2u) << op;  // x to NHWC, y back
     const std::vector<float> got = run(*loaded, {{0.5f, -1.0f, 1.5f, -2.0f}}, 4);
     ASSERT_EQ(got.size(), 4u) << op;
     for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(got[i], 2 * f(c[i]), 2e-5) << op << " " << i;
@@ -917,45 +865,21 @@ TEST(OnnxLoaderTest, ComposedActivationsOfAnNhwcImageStayNhwc) {
 // B [-3, -1], mean [0, 1], var [1, 3], epsilon 0: channel 0 is c - 3, channel 1 (c - 1) * 2 / sqrt(3) - 1;
 // after Relu [0, 2, 3.6188021, 5.9282032].
 TEST(OnnxLoaderTest, BatchNormalizationAfterAConvIsFoldedIntoIt) {
-  NodeModel m = nodeModel("Conv", {{"x", {1, 2, 1, 2}}}, {{"c", {1, 2, 1, 2}}});
-  auto* graph = m.model.mutable_graph();
-  auto initializer = [&](const char* name, std::vector<int64_t> dims, std::vector<float> values) {
-    auto* t = graph->add_initializer();
-    t->set_name(name);
-    t->set_data_type(onnx::TensorProto::FLOAT);
-    for (int64_t d : dims) t->add_dims(d);
-    for (float v : values) t->add_float_data(v);
-  };
-  initializer("w", {2, 2, 1, 1}, {2, 0, 0, 2});
-  initializer("cb", {2}, {1, -1});
-  initializer("scale", {2}, {1, 2});
-  initializer("bias", {2}, {-3, -1});
-  initializer("mean", {2}, {0, 1});
-  initializer("var", {2}, {1, 3});
-  m.node->add_input("w");
-  m.node->add_input("cb");
-  graph->clear_output();
-  addFloatInput(graph, "y", {1, 2, 1, 2}, true);
-  auto* bn = graph->add_node();
-  bn->set_name("bn");
-  bn->set_op_type("BatchNormalization");
-  for (const char* in : {"c", "scale", "bias", "mean", "var"}) bn->add_input(in);
-  bn->add_output("n");
-  auto* eps = bn->add_attribute();
-  eps->set_name("epsilon");
-  eps->set_type(onnx::AttributeProto::FLOAT);
-  eps->set_f(0.0f);
-  auto* relu = graph->add_node();
-  relu->set_name("y");
-  relu->set_op_type("Relu");
-  relu->add_input("n");
-  relu->add_output("y");
+  NodeModel m = scaledConv({1, 2, 1, 2}, 2.0f);
+  addFloats(m, "cb", {2}, {1, -1});
+  addFloats(m, "scale", {2}, {1, 2}, false);
+  addFloats(m, "bias", {2}, {-3, -1}, false);
+  addFloats(m, "mean", {2}, {0, 1}, false);
+  addFloats(m, "var", {2}, {1, 3}, false);
+  addOutput(m, "y", {1, 2, 1, 2});
+  setFloatAttribute(addNode(m, "BatchNormalization", {"c", "scale", "bias", "mean", "var"}, {"n"}), "epsilon", 0.0f);
+  addNode(m, "Relu", {"n"}, {"y"});
   auto loaded = loadOnnxModel(write("conv_batchnorm.onnx", m.model));
   ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
-  std::map<int32_t, size_t> count;
-  for (const auto& o : loaded->operations) ++count[o.type];
-  EXPECT_EQ(count[ANEURALNETWORKS_CONV_2D], 1u);
-  EXPECT_EQ(count[ANEURALNETWORKS_MUL] + count[ANEURALNETWORKS_ADD] + count[ANEURALNETWORKS_RELU], 0u);
+  EXPECT_EQ(countOperations(*loaded, ANEURALNETWORKS_CONV_2D), 1u);
+  EXPECT_EQ(countOperations(*loaded, ANEURALNETWORKS_MUL) + countOperations(*loaded, ANEURALNETWORKS_ADD) +
+                countOperations(*loaded, ANEURALNETWORKS_RELU),
+            0u);
   const std::vector<float> got = run(*loaded, {{1, 2, 3, 4}}, 4);
   const std::vector<float> want{0.0f, 2.0f, 3.6188021f, 5.9282032f};
   ASSERT_EQ(got.size(), 4u);
@@ -968,53 +892,20 @@ TEST(OnnxLoaderTest, BatchNormalizationAfterAConvIsFoldedIntoIt) {
 // (channels [1, 2], [3, 4], [5, 6], [7, 8]); c = Conv 1x1 identity; shuffled channels 0, 2, 1, 3:
 // [1, 2, 5, 6, 3, 4, 7, 8]; the halves [1, 2, 5, 6] and [3, 4, 7, 8].
 TEST(OnnxLoaderTest, ChannelShuffleAndSplitOfAnNhwcImage) {
-  NodeModel m = nodeModel("Conv", {{"x", {1, 4, 1, 2}}}, {{"c", {1, 4, 1, 2}}});
-  auto* graph = m.model.mutable_graph();
-  auto* w = graph->add_initializer();
-  w->set_name("w");
-  w->set_data_type(onnx::TensorProto::FLOAT);
-  for (int64_t d : {4, 4, 1, 1}) w->add_dims(d);
-  for (int i = 0; i < 16; ++i) w->add_float_data(i % 5 == 0 ? 1.0f : 0.0f);
-  m.node->add_input("w");
-  auto shape = [&](const char* name, std::vector<int64_t> values) {
-    auto* t = graph->add_initializer();
-    t->set_name(name);
-    t->set_data_type(onnx::TensorProto::INT64);
-    t->add_dims(static_cast<int64_t>(values.size()));
-    for (int64_t v : values) t->add_int64_data(v);
-  };
-  shape("five", {1, 2, 2, 1, 2});
-  shape("four", {1, -1, 1, 2});
-  shape("halves", {2, 2});
-  graph->clear_output();
-  addFloatInput(graph, "a", {1, 2, 1, 2}, true);
-  addFloatInput(graph, "b", {1, 2, 1, 2}, true);
-  auto add = [&](const char* op, std::vector<std::string> inputs, std::vector<std::string> outputs) {
-    auto* n = graph->add_node();
-    n->set_name(outputs[0]);
-    n->set_op_type(op);
-    for (const auto& in : inputs) n->add_input(in);
-    for (const auto& out : outputs) n->add_output(out);
-    return n;
-  };
-  add("Reshape", {"c", "five"}, {"r5"});
-  auto* t = add("Transpose", {"r5"}, {"t5"});
-  auto* perm = t->add_attribute();
-  perm->set_name("perm");
-  perm->set_type(onnx::AttributeProto::INTS);
-  for (int64_t p : {0, 2, 1, 3, 4}) perm->add_ints(p);
-  add("Reshape", {"t5", "four"}, {"s"});
-  auto* split = add("Split", {"s", "halves"}, {"a", "b"});
-  auto* axis = split->add_attribute();
-  axis->set_name("axis");
-  axis->set_type(onnx::AttributeProto::INT);
-  axis->set_i(1);
+  NodeModel m = scaledConv({1, 4, 1, 2}, 1.0f);
+  addInts(m, "five", {1, 2, 2, 1, 2}, false);
+  addInts(m, "four", {1, -1, 1, 2}, false);
+  addInts(m, "halves", {2, 2}, false);
+  addOutput(m, "a", {1, 2, 1, 2});
+  addOutput(m, "b", {1, 2, 1, 2});
+  addNode(m, "Reshape", {"c", "five"}, {"r5"});
+  setAttribute(addNode(m, "Transpose", {"r5"}, {"t5"}), "perm", std::vector<int64_t>{0, 2, 1, 3, 4});
+  addNode(m, "Reshape", {"t5", "four"}, {"s"});
+  setAttribute(addNode(m, "Split", {"s", "halves"}, {"a", "b"}), "axis", 1);
   auto loaded = loadOnnxModel(write("shuffle.onnx", m.model));
   ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
-  std::map<int32_t, size_t> count;
-  for (const auto& o : loaded->operations) ++count[o.type];
-  EXPECT_EQ(count[ANEURALNETWORKS_CHANNEL_SHUFFLE], 1u);
-  EXPECT_EQ(count[ANEURALNETWORKS_TRANSPOSE], 3u);  // x to NHWC, a and b back
+  EXPECT_EQ(countOperations(*loaded, ANEURALNETWORKS_CHANNEL_SHUFFLE), 1u);
+  EXPECT_EQ(countOperations(*loaded, ANEURALNETWORKS_TRANSPOSE), 3u);  // x to NHWC, a and b back
   EXPECT_EQ(run(*loaded, {{1, 2, 3, 4, 5, 6, 7, 8}}, 4, 0), (std::vector<float>{1, 2, 5, 6}));
   EXPECT_EQ(run(*loaded, {{1, 2, 3, 4, 5, 6, 7, 8}}, 4, 1), (std::vector<float>{3, 4, 7, 8}));
 }
@@ -1024,44 +915,16 @@ TEST(OnnxLoaderTest, ChannelShuffleAndSplitOfAnNhwcImage) {
 // TRANSPOSEd. x [1, 1, 2, 2] = [1, 2, 3, 4]; Conv 1x1 by 1 both times; every 3x3 window (pads 1) holds
 // all four values and five zeros: 10 / 9 each.
 TEST(OnnxLoaderTest, AveragePoolCountingItsPaddingStaysNhwc) {
-  NodeModel m = nodeModel("Conv", {{"x", {1, 1, 2, 2}}}, {{"c", {1, 1, 2, 2}}});
-  auto* graph = m.model.mutable_graph();
-  auto* w = graph->add_initializer();
-  w->set_name("w");
-  w->set_data_type(onnx::TensorProto::FLOAT);
-  for (int64_t d : {1, 1, 1, 1}) w->add_dims(d);
-  w->add_float_data(1.0f);
-  m.node->add_input("w");
-  graph->clear_output();
-  addFloatInput(graph, "y", {1, 1, 2, 2}, true);
-  auto* pool = graph->add_node();
-  pool->set_name("p");
-  pool->set_op_type("AveragePool");
-  pool->add_input("c");
-  pool->add_output("p");
-  auto ints = [&](const char* name, std::vector<int64_t> values) {
-    auto* a = pool->add_attribute();
-    a->set_name(name);
-    a->set_type(onnx::AttributeProto::INTS);
-    for (int64_t v : values) a->add_ints(v);
-  };
-  ints("kernel_shape", {3, 3});
-  ints("pads", {1, 1, 1, 1});
-  auto* include = pool->add_attribute();
-  include->set_name("count_include_pad");
-  include->set_type(onnx::AttributeProto::INT);
-  include->set_i(1);
-  auto* conv = graph->add_node();
-  conv->set_name("y");
-  conv->set_op_type("Conv");
-  conv->add_input("p");
-  conv->add_input("w");
-  conv->add_output("y");
+  NodeModel m = scaledConv({1, 1, 2, 2}, 1.0f);
+  addOutput(m, "y", {1, 1, 2, 2});
+  auto* pool = addNode(m, "AveragePool", {"c"}, {"p"});
+  setAttribute(pool, "kernel_shape", std::vector<int64_t>{3, 3});
+  setAttribute(pool, "pads", std::vector<int64_t>{1, 1, 1, 1});
+  setAttribute(pool, "count_include_pad", 1);
+  addNode(m, "Conv", {"p", "w"}, {"y"});
   auto loaded = loadOnnxModel(write("nhwc_pool_pad.onnx", m.model));
   ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
-  size_t transposes = 0;
-  for (const auto& o : loaded->operations) transposes += o.type == ANEURALNETWORKS_TRANSPOSE;
-  EXPECT_EQ(transposes, 2u);  // x to NHWC, y back
+  EXPECT_EQ(countOperations(*loaded, ANEURALNETWORKS_TRANSPOSE), 2u);  // x to NHWC, y back
   const std::vector<float> got = run(*loaded, {{1, 2, 3, 4}}, 4);
   ASSERT_EQ(got.size(), 4u);
   for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(got[i], 10.0 / 9.0, 1e-6) << i;
@@ -1071,41 +934,14 @@ TEST(OnnxLoaderTest, AveragePoolCountingItsPaddingStaysNhwc) {
 // transposed to tokens [N, H * W, C] is the NHWC tensor reshaped: one TRANSPOSE (x's, into NHWC) in all.
 // x [1, 2, 1, 2] = [1, 2, 3, 4]; c = Conv 1x1 2 * identity: channels [2, 4], [6, 8]; tokens [2, 6], [4, 8].
 TEST(OnnxLoaderTest, PatchEmbeddingTokensAreTheNhwcImageReshaped) {
-  NodeModel m = nodeModel("Conv", {{"x", {1, 2, 1, 2}}}, {{"c", {1, 2, 1, 2}}});
-  auto* graph = m.model.mutable_graph();
-  auto* w = graph->add_initializer();
-  w->set_name("w");
-  w->set_data_type(onnx::TensorProto::FLOAT);
-  for (int64_t d : {2, 2, 1, 1}) w->add_dims(d);
-  for (float v : {2.0f, 0.0f, 0.0f, 2.0f}) w->add_float_data(v);
-  m.node->add_input("w");
-  auto* shape = graph->add_initializer();
-  shape->set_name("shape");
-  shape->set_data_type(onnx::TensorProto::INT64);
-  shape->add_dims(3);
-  for (int64_t v : {1, 2, -1}) shape->add_int64_data(v);
-  graph->clear_output();
-  addFloatInput(graph, "y", {1, 2, 2}, true);
-  auto* reshape = graph->add_node();
-  reshape->set_name("flat");
-  reshape->set_op_type("Reshape");
-  reshape->add_input("c");
-  reshape->add_input("shape");
-  reshape->add_output("flat");
-  auto* transpose = graph->add_node();
-  transpose->set_name("y");
-  transpose->set_op_type("Transpose");
-  transpose->add_input("flat");
-  transpose->add_output("y");
-  auto* perm = transpose->add_attribute();
-  perm->set_name("perm");
-  perm->set_type(onnx::AttributeProto::INTS);
-  for (int64_t p : {0, 2, 1}) perm->add_ints(p);
+  NodeModel m = scaledConv({1, 2, 1, 2}, 2.0f);
+  addInts(m, "shape", {1, 2, -1}, false);
+  addOutput(m, "y", {1, 2, 2});
+  addNode(m, "Reshape", {"c", "shape"}, {"flat"});
+  setAttribute(addNode(m, "Transpose", {"flat"}, {"y"}), "perm", std::vector<int64_t>{0, 2, 1});
   auto loaded = loadOnnxModel(write("patch_tokens.onnx", m.model));
   ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
-  size_t transposes = 0;
-  for (const auto& o : loaded->operations) transposes += o.type == ANEURALNETWORKS_TRANSPOSE;
-  EXPECT_EQ(transposes, 1u);
+  EXPECT_EQ(countOperations(*loaded, ANEURALNETWORKS_TRANSPOSE), 1u);
   EXPECT_EQ(run(*loaded, {{1, 2, 3, 4}}, 4), (std::vector<float>{2, 6, 4, 8}));
 }
 
@@ -1115,32 +951,13 @@ TEST(OnnxLoaderTest, PatchEmbeddingTokensAreTheNhwcImageReshaped) {
 // [6, 12, 42, 56].
 TEST(OnnxLoaderTest, ScalingAnNhwcImageByNhwcPerChannelValuesStaysNhwc) {
   for (bool imageFirst : {true, false}) {
-    NodeModel m = nodeModel("Conv", {{"x", {1, 2, 1, 2}}}, {{"c", {1, 2, 1, 2}}});
-    auto* graph = m.model.mutable_graph();
-    auto* w = graph->add_initializer();
-    w->set_name("w");
-    w->set_data_type(onnx::TensorProto::FLOAT);
-    for (int64_t d : {2, 2, 1, 1}) w->add_dims(d);
-    for (float v : {2.0f, 0.0f, 0.0f, 2.0f}) w->add_float_data(v);
-    m.node->add_input("w");
-    graph->clear_output();
-    addFloatInput(graph, "y", {1, 2, 1, 2}, true);
-    auto* pool = graph->add_node();
-    pool->set_name("g");
-    pool->set_op_type("GlobalAveragePool");
-    pool->add_input("c");
-    pool->add_output("g");
-    auto* mul = graph->add_node();
-    mul->set_name("y");
-    mul->set_op_type("Mul");
-    mul->add_input(imageFirst ? "c" : "g");
-    mul->add_input(imageFirst ? "g" : "c");
-    mul->add_output("y");
+    NodeModel m = scaledConv({1, 2, 1, 2}, 2.0f);
+    addOutput(m, "y", {1, 2, 1, 2});
+    addNode(m, "GlobalAveragePool", {"c"}, {"g"});
+    addNode(m, "Mul", {imageFirst ? "c" : "g", imageFirst ? "g" : "c"}, {"y"});
     auto loaded = loadOnnxModel(write("nhwc_excitation.onnx", m.model));
     ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
-    size_t transposes = 0;
-    for (const auto& op : loaded->operations) transposes += op.type == ANEURALNETWORKS_TRANSPOSE;
-    EXPECT_EQ(transposes, 2u) << imageFirst;  // x to NHWC, y back
+    EXPECT_EQ(countOperations(*loaded, ANEURALNETWORKS_TRANSPOSE), 2u) << imageFirst;  // x to NHWC, y back
     EXPECT_EQ(run(*loaded, {{1, 2, 3, 4}}, 4), (std::vector<float>{6, 12, 42, 56})) << imageFirst;
   }
 }
@@ -1152,41 +969,16 @@ TEST(OnnxLoaderTest, ScalingAnNhwcImageByNhwcPerChannelValuesStaysNhwc) {
 // [2, 4, 3, 6, 1, 2, 6, 8, 9, 12, 3, 4]; over the height (axis 2, rows of 2) the same values.
 TEST(OnnxLoaderTest, ConcatOfNhwcImagesStaysNhwc) {
   for (int64_t axis : {1, 3, -1, 2}) {
-    NodeModel m = nodeModel("Conv", {{"x", {1, 2, 1, 2}}}, {{"c1", {1, 2, 1, 2}}});
-    auto* graph = m.model.mutable_graph();
-    for (auto [name, k] : {std::pair{"w1", 2.0f}, std::pair{"w2", 3.0f}}) {
-      auto* t = graph->add_initializer();
-      t->set_name(name);
-      t->set_data_type(onnx::TensorProto::FLOAT);
-      for (int64_t d : {2, 2, 1, 1}) t->add_dims(d);
-      for (float v : {k, 0.0f, 0.0f, k}) t->add_float_data(v);
-    }
-    m.node->add_input("w1");
-    graph->clear_output();
+    NodeModel m = scaledConv({1, 2, 1, 2}, 2.0f);  // c1 is "c"
+    addFloats(m, "w2", {2, 2, 1, 1}, {3, 0, 0, 3}, false);
     const bool width = axis == 3 || axis == -1;
-    addFloatInput(graph, "y", axis == 1 ? std::vector<int64_t>{1, 6, 1, 2}
-                                        : width ? std::vector<int64_t>{1, 2, 1, 6} : std::vector<int64_t>{1, 2, 3, 2},
-                  true);
-    auto* c2 = graph->add_node();
-    c2->set_name("c2");
-    c2->set_op_type("Conv");
-    c2->add_input("x");
-    c2->add_input("w2");
-    c2->add_output("c2");
-    auto* concat = graph->add_node();
-    concat->set_name("concat");
-    concat->set_op_type("Concat");
-    for (const char* in : {"c1", "c2", "x"}) concat->add_input(in);
-    concat->add_output("y");
-    auto* a = concat->add_attribute();
-    a->set_name("axis");
-    a->set_type(onnx::AttributeProto::INT);
-    a->set_i(axis);
+    addOutput(m, "y", axis == 1 ? std::vector<int64_t>{1, 6, 1, 2}
+                                : width ? std::vector<int64_t>{1, 2, 1, 6} : std::vector<int64_t>{1, 2, 3, 2});
+    addNode(m, "Conv", {"x", "w2"}, {"c2"});
+    setAttribute(addNode(m, "Concat", {"c", "c2", "x"}, {"y"}), "axis", axis);
     auto loaded = loadOnnxModel(write("nhwc_concat.onnx", m.model));
     ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
-    size_t transposes = 0;
-    for (const auto& op : loaded->operations) transposes += op.type == ANEURALNETWORKS_TRANSPOSE;
-    EXPECT_EQ(transposes, 2u) << axis;  // x to NHWC, y back
+    EXPECT_EQ(countOperations(*loaded, ANEURALNETWORKS_TRANSPOSE), 2u) << axis;  // x to NHWC, y back
     const std::vector<float> expected =
         axis != 1 ? std::vector<float>{2, 4, 3, 6, 1, 2, 6, 8, 9, 12, 3, 4}
               : std::vector<float>{2, 4, 6, 8, 3, 6, 9, 12, 1, 2, 3, 4};
