@@ -12,15 +12,14 @@ import onnx
 from onnx import helper, TensorProto
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from onnx_graph import nodes, inits, const, node  # noqa: E402
+from onnx_graph import nodes, inits, const, node, conv as convolution  # noqa: E402
 
 OUT = sys.argv[1] if len(sys.argv) > 1 else "."
 rng = np.random.default_rng(10)
 
 
 def conv(x, cin, cout, k, stride=1):
-    w = const((rng.standard_normal((cout, cin, k, k)) * np.sqrt(2.0 / (cin * k * k))).astype(np.float32), "w")
-    return node("Conv", [x, w], kernel_shape=[k, k], strides=[stride, stride], pads=[k // 2] * 4)
+    return convolution(x, cin, cout, k, rng, stride, bias=False)
 
 
 def bn_relu(x, c):

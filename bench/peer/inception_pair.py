@@ -10,17 +10,14 @@ import onnx
 from onnx import helper, TensorProto
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from onnx_graph import nodes, inits, const, node  # noqa: E402
+from onnx_graph import nodes, inits, const, node, conv as convolution  # noqa: E402
 
 OUT = sys.argv[1] if len(sys.argv) > 1 else "."
 rng = np.random.default_rng(13)
 
 
 def conv(x, cin, cout, kh, kw, stride=1):
-    w = const((rng.standard_normal((cout, cin, kh, kw)) * np.sqrt(2.0 / (cin * kh * kw))).astype(np.float32), "w")
-    b = const((rng.standard_normal(cout) * 0.1).astype(np.float32), "b")
-    return node("Relu", [node("Conv", [x, w, b], kernel_shape=[kh, kw], strides=[stride, stride],
-                              pads=[kh // 2, kw // 2, kh // 2, kw // 2])])
+    return node("Relu", [convolution(x, cin, cout, (kh, kw), rng, stride)])
 
 
 def block(x, c):

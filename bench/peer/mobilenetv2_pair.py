@@ -10,7 +10,7 @@ import onnx
 from onnx import helper, TensorProto
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from onnx_graph import nodes, inits, const, node  # noqa: E402
+from onnx_graph import nodes, inits, const, node, conv as convolution  # noqa: E402
 
 OUT = sys.argv[1] if len(sys.argv) > 1 else "."
 rng = np.random.default_rng(2)
@@ -18,10 +18,7 @@ six, zero = const(np.float32(6.0), "six"), const(np.float32(0.0), "zero")
 
 
 def conv(x, cin, cout, k, stride, relu6, group=1):
-    fan_in = cin // group * k * k
-    w = const((rng.standard_normal((cout, cin // group, k, k)) * np.sqrt(2.0 / fan_in)).astype(np.float32), "w")
-    b = const((rng.standard_normal(cout) * 0.1).astype(np.float32), "b")
-    y = node("Conv", [x, w, b], kernel_shape=[k, k], strides=[stride, stride], pads=[k // 2] * 4, group=group)
+    y = convolution(x, cin, cout, k, rng, stride, group)
     return node("Clip", [y, zero, six]) if relu6 else y
 
 

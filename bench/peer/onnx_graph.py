@@ -1,6 +1,6 @@
-"""The graph-building helpers of the peer model generators (encoder_pair.py, bert_pair.py): one list of nodes and one
-of initializers per generator run, with fresh names numbered in order of creation, and the transformer encoder layer
-both write."""
+"""The graph-building helpers of the peer model generators (bench/peer/*_pair.py): one list of nodes and one of
+initializers per generator run, with fresh names numbered in order of creation, the convolution the image models
+share, and the transformer encoder layer encoder_pair.py, bert_pair.py and vit_pair.py write."""
 import numpy as np
 from onnx import helper, numpy_helper
 
@@ -23,6 +23,22 @@ def node(op, inputs, n_out=1, **attrs):
     outs = [fresh(op.lower()) for _ in range(n_out)]
     nodes.append(helper.make_node(op, inputs, outs, **attrs))
     return outs[0] if n_out == 1 else outs
+
+
+def conv(x, cin, cout, kernel, rng, stride=1, group=1, pads=None, bias=True):
+    """Conv of random He-scaled weights [cout, cin / group, kh, kw] and (bias) a random bias of scale 0.1, drawn from rng
+    in that order; kernel an int or (kh, kw); padded by half the kernel on each side unless pads are given. No
+    activation: the models add their own."""
+    kh, kw = (kernel, kernel) if isinstance(kernel, int) else kernel
+    fan_in = cin // group * kh * kw
+    inputs = [x, const((rng.standard_normal((cout, cin // group, kh, kw)) * np.sqrt(2.0 / fan_in)).astype(np.float32), "w")]
+    if bias:
+        inputs.append(const((rng.standard_normal(cout) * 0.1).astype(np.float32), "b"))
+    attrs = dict(kernel_shape=[kh, kw], strides=[stride, stride],
+                 pads=[kh // 2, kw // 2, kh // 2, kw // 2] if pads is None else pads)
+    if group != 1:
+        attrs["group"] = group
+    return node("Conv", inputs, **attrs)
 
 
 def linear(x, n_in, n_out, rng):

@@ -11,17 +11,14 @@ import onnx
 from onnx import helper, TensorProto
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from onnx_graph import nodes, inits, const, node  # noqa: E402
+from onnx_graph import nodes, inits, const, node, conv as convolution  # noqa: E402
 
 OUT = sys.argv[1] if len(sys.argv) > 1 else "."
 rng = np.random.default_rng(12)
 
 
 def conv(x, cin, cout, k, stride=1, group=1, relu=True):
-    fan_in = cin // group * k * k
-    w = const((rng.standard_normal((cout, cin // group, k, k)) * np.sqrt(2.0 / fan_in)).astype(np.float32), "w")
-    b = const((rng.standard_normal(cout) * 0.1).astype(np.float32), "b")
-    y = node("Conv", [x, w, b], kernel_shape=[k, k], strides=[stride, stride], pads=[k // 2] * 4, group=group)
+    y = convolution(x, cin, cout, k, rng, stride, group)
     return node("Relu", [y]) if relu else y
 
 

@@ -10,17 +10,14 @@ import onnx
 from onnx import helper, TensorProto
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from onnx_graph import nodes, inits, const, node  # noqa: E402
+from onnx_graph import nodes, inits, node, conv as convolution  # noqa: E402
 
 OUT = sys.argv[1] if len(sys.argv) > 1 else "."
 rng = np.random.default_rng(4)
 
 
 def conv(x, cin, cout, k, stride=1, pad=None):
-    pad = k // 2 if pad is None else pad
-    w = const((rng.standard_normal((cout, cin, k, k)) * np.sqrt(2.0 / (cin * k * k))).astype(np.float32), "w")
-    b = const((rng.standard_normal(cout) * 0.1).astype(np.float32), "b")
-    return node("Relu", [node("Conv", [x, w, b], kernel_shape=[k, k], strides=[stride, stride], pads=[pad] * 4)])
+    return node("Relu", [convolution(x, cin, cout, k, rng, stride, pads=None if pad is None else [pad] * 4)])
 
 
 def fire(x, cin, squeeze, expand):

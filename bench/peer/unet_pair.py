@@ -9,16 +9,14 @@ import onnx
 from onnx import helper, TensorProto
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from onnx_graph import nodes, inits, const, node  # noqa: E402
+from onnx_graph import nodes, inits, const, node, conv as convolution  # noqa: E402
 
 OUT = sys.argv[1] if len(sys.argv) > 1 else "."
 rng = np.random.default_rng(9)
 
 
 def conv(x, cin, cout, k=3, relu=True):
-    w = const((rng.standard_normal((cout, cin, k, k)) * np.sqrt(2.0 / (cin * k * k))).astype(np.float32), "w")
-    b = const((rng.standard_normal(cout) * 0.1).astype(np.float32), "b")
-    y = node("Conv", [x, w, b], kernel_shape=[k, k], pads=[k // 2] * 4)
+    y = convolution(x, cin, cout, k, rng)
     return node("Relu", [y]) if relu else y
 
 

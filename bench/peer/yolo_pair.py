@@ -11,16 +11,14 @@ import onnx
 from onnx import helper, TensorProto
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from onnx_graph import nodes, inits, const, node  # noqa: E402
+from onnx_graph import nodes, inits, const, node, conv as convolution  # noqa: E402
 
 OUT = sys.argv[1] if len(sys.argv) > 1 else "."
 rng = np.random.default_rng(6)
 
 
 def conv(x, cin, cout, k, leaky=True):
-    w = const((rng.standard_normal((cout, cin, k, k)) * np.sqrt(2.0 / (cin * k * k))).astype(np.float32), "w")
-    b = const((rng.standard_normal(cout) * 0.1).astype(np.float32), "b")
-    y = node("Conv", [x, w, b], kernel_shape=[k, k], pads=[k // 2] * 4)
+    y = convolution(x, cin, cout, k, rng)
     return node("LeakyRelu", [y], alpha=0.1) if leaky else y
 
 
