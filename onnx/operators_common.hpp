@@ -157,6 +157,9 @@ Result<void> mapCastLike(GraphBuilder& b);
 Result<void> mapTrilu(GraphBuilder& b);
 Result<void> mapEyeLike(GraphBuilder& b);
 Result<void> mapRange(GraphBuilder& b);
+// "Hann", "Hamming" or "Blackman".
+Result<void> windowFunction(GraphBuilder& b, std::string_view function);
+Result<void> mapMelWeightMatrix(GraphBuilder& b);
 
 // operators_gather_resize.cpp
 Result<void> mapGather(GraphBuilder& b);
@@ -165,6 +168,10 @@ Result<void> mapOneHot(GraphBuilder& b);
 Result<void> mapResize(GraphBuilder& b);
 Result<void> mapUpsample(GraphBuilder& b);
 Result<void> mapGatherND(GraphBuilder& b);
+Result<void> mapScatterElements(GraphBuilder& b);
+Result<void> mapScatterND(GraphBuilder& b);
+Result<void> mapCompress(GraphBuilder& b);
+Result<void> mapReverseSequence(GraphBuilder& b);
 
 // operators_conv_pool.cpp
 Result<void> mapConv(GraphBuilder& b);
@@ -190,6 +197,9 @@ Result<void> mapHardmax(GraphBuilder& b);
 Result<void> mapTopK(GraphBuilder& b);
 Result<void> mapCumSum(GraphBuilder& b);
 Result<void> mapMeanVarianceNorm(GraphBuilder& b);
+
+// operators_einsum.cpp
+Result<void> mapEinsum(GraphBuilder& b);
 
 // operators_recurrent.cpp
 Result<void> mapRnn(GraphBuilder& b);

@@ -1,4 +1,5 @@
-// ONNX indexing and resampling -> NNAPI: Gather, GatherElements, OneHot, GatherND, Resize and Upsample.
+// ONNX indexing and resampling -> NNAPI: Gather, GatherElements, OneHot, GatherND, Resize, Upsample, and
+// with indices known at load time ScatterElements (and Scatter), ScatterND, Compress and ReverseSequence.
 #include "onnx/operators_common.hpp"
 
 namespace nnrt::onnxfront {
@@ -16,6 +17,116 @@ Result<uint32_t> positiveIndices(GraphBuilder& b, uint32_t indices, int32_t size
   NNRT_ASSIGN_OR_RETURN(uint32_t wrapped,
                         arithmetic(b, ANEURALNETWORKS_ADD, indices, sizeOperand, i32, dims));
   return apply(b, ANEURALNETWORKS_SELECT, {negative, wrapped, indices}, i32, dims);
+}
+
+
+// The data's elements in ONNX's row-major order, the strides of its axes.
+std::vector<int64_t> stridesOf(const Dims& dims) {
+  std::vector<int64_t> strides(dims.size(), 1);
+  for (size_t d = dims.size(); d-- > 1;)
+    strides[d - 1] = strides[d] * dims[d];
+  return strides;
+}
+
+// A value of `data`'s shape whose element p is data's element map[p] (flat indices, known at load
+// time): one GATHER from the flattened data, reshaped back. Types GATHER takes.
+Result<void> gatherElementsAt(GraphBuilder& b, const Value& data, const std::vector<int32_t>& map) {
+  const uint32_t n = static_cast<uint32_t>(map.size());
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(data));
+  NNRT_ASSIGN_OR_RETURN(uint32_t flat, b.reshape(in, data.type, {static_cast<uint32_t>(elementCount(data.dims))}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t axis, b.scalarInt(0));
+  NNRT_ASSIGN_OR_RETURN(uint32_t indices, b.constInts(map, {n}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t gathered, apply(b, ANEURALNETWORKS_GATHER, {flat, axis, indices}, data.type, {n}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t out, b.reshape(gathered, data.type, data.dims));
+  defineOperand(b, 0, out, data.type, data.dims);
+  return {};
+}
+
+// Scatter with positions known at load time: update element u (updates flattened) goes to the data's
+// flat position targets[u], in the updates' order. Reduction "none": a later write to a position
+// replaces an earlier one; "add", "mul", "max", "min": each write combines the position's value so far
+// with the update. Per round of writes (the k-th write to each position), the updates GATHERed to
+// their positions and SELECTed in where a write lands: the data's other elements pass unchanged.
+Result<void> scatterAt(GraphBuilder& b, const Value& data, const Value& updates, const std::vector<int64_t>& targets,
+                       const std::string& reduction) {
+  const int32_t type = data.type;
+  if (type != ANEURALNETWORKS_TENSOR_FLOAT32 && type != ANEURALNETWORKS_TENSOR_FLOAT16 &&
+      type != ANEURALNETWORKS_TENSOR_INT32)
+    return b.refused("only float32, float16 and int32 data are supported");
+  if (updates.type != type) return b.refused("the updates' type differs from the data's");
+  constexpr int32_t kReplace = -1;  // not an operation: ADD's code is 0
+  int32_t combine = kReplace;
+  if (reduction == "add") {
+    combine = ANEURALNETWORKS_ADD;
+  } else if (reduction == "mul") {
+    combine = ANEURALNETWORKS_MUL;
+  } else if (reduction == "max") {
+    combine = ANEURALNETWORKS_MAXIMUM;
+  } else if (reduction == "min") {
+    combine = ANEURALNETWORKS_MINIMUM;
+  } else if (reduction != "none") {
+    return b.refused("reduction '" + reduction + "' is not supported");
+  }
+  const size_t n = elementCount(data.dims);
+  if (elementCount(updates.dims) != targets.size()) return b.refused("the updates do not match the indices");
+  if (targets.size() > INT32_MAX) return b.refused("too many updates for int32 indexes");
+  // rounds[k][p]: the update of the k-th write to position p, or -1.
+  std::vector<std::vector<int32_t>> rounds;
+  std::vector<uint32_t> writes(n, 0);
+  for (size_t u = 0; u < targets.size(); ++u) {
+    const auto p = static_cast<size_t>(targets[u]);
+    const uint32_t k = combine == kReplace ? 0 : writes[p]++;
+    if (k == rounds.size()) rounds.emplace_back(n, -1);
+    rounds[k][p] = static_cast<int32_t>(u);
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t current, b.operand(data));
+  if (rounds.empty()) {
+    defineOperand(b, 0, current, type, data.dims);
+    return {};
+  }
+  const Dims flat{static_cast<uint32_t>(n)};
+  NNRT_ASSIGN_OR_RETURN(current, b.reshape(current, type, flat));
+  NNRT_ASSIGN_OR_RETURN(uint32_t source, b.operand(updates));
+  NNRT_ASSIGN_OR_RETURN(source, b.reshape(source, type, {static_cast<uint32_t>(targets.size())}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t axis, b.scalarInt(0));
+  for (const std::vector<int32_t>& round : rounds) {
+    std::vector<int32_t> from(n);
+    HostTensor mask;
+    mask.type = ANEURALNETWORKS_TENSOR_BOOL8;
+    mask.dimensions = flat;
+    mask.bytes.resize(n);
+    for (size_t p = 0; p < n; ++p) {
+      from[p] = std::max(round[p], 0);
+      mask.bytes[p] = round[p] >= 0 ? 1 : 0;
+    }
+    NNRT_ASSIGN_OR_RETURN(uint32_t fromOperand, b.constInts(from, flat));
+    NNRT_ASSIGN_OR_RETURN(uint32_t maskOperand, b.addConstant(mask.type, flat, std::move(mask.bytes)));
+    NNRT_ASSIGN_OR_RETURN(uint32_t placed,
+                          apply(b, ANEURALNETWORKS_GATHER, {source, axis, fromOperand}, type, flat));
+    if (combine == ANEURALNETWORKS_ADD || combine == ANEURALNETWORKS_MUL) {
+      NNRT_ASSIGN_OR_RETURN(placed, arithmetic(b, combine, current, placed, type, flat));
+    } else if (combine != kReplace) {
+      NNRT_ASSIGN_OR_RETURN(placed, apply(b, combine, {current, placed}, type, flat));
+    }
+    NNRT_ASSIGN_OR_RETURN(current, apply(b, ANEURALNETWORKS_SELECT, {maskOperand, placed, current}, type, flat));
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t out, b.reshape(current, type, data.dims));
+  defineOperand(b, 0, out, type, data.dims);
+  return {};
+}
+
+// Input `i` of the current node as constant indices, each made non-negative against `size(k)` for
+// the index at k (ONNX's negative indices count from the end), or a refusal naming the bad one.
+template <typename SizeOf>
+Result<std::vector<int32_t>> constantIndices(GraphBuilder& b, int i, const SizeOf& size) {
+  NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> values, b.constantInts(i));
+  for (size_t k = 0; k < values.size(); ++k) {
+    const int64_t limit = size(k);
+    if (values[k] < -limit || values[k] >= limit)
+      return b.refused("index " + std::to_string(values[k]) + " is out of range");
+    if (values[k] < 0) values[k] += static_cast<int32_t>(limit);
+  }
+  return values;
 }
 
 }  // namespace
@@ -552,6 +663,126 @@ Result<void> mapGatherND(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(data, b.reshape(data, x->type, flattened));
   NNRT_ASSIGN_OR_RETURN(uint32_t axisOperand, b.scalarInt(0));
   return b.emit(ANEURALNETWORKS_GATHER, {data, axisOperand, flat}, x->type, out);
+}
+
+// ScatterElements (and Scatter, its older name) with constant indices: update i goes to the data's
+// position of the index's coordinates with the one along `axis` replaced by the index (scatterAt).
+Result<void> mapScatterElements(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* data, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* indices, b.requiredInput(1));
+  NNRT_ASSIGN_OR_RETURN(const Value* updates, b.requiredInput(2));
+  if (!allKnown(data->dims) || !allKnown(indices->dims)) return b.refused("input shape unknown");
+  const size_t rank = data->dims.size();
+  if (indices->dims.size() != rank || indices->dims != updates->dims)
+    return b.refused("indices and updates must have one shape, of the data's rank");
+  NNRT_ASSIGN_OR_RETURN(int64_t a, b.attrInt("axis", 0));
+  NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, a, rank));
+  NNRT_ASSIGN_OR_RETURN(std::string reduction, b.attrString("reduction", "none"));
+  if (elementCount(data->dims) > INT32_MAX) return b.refused("the data has more elements than int32 indexes");
+  NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> values,
+                        constantIndices(b, 1, [&](size_t) { return int64_t{data->dims[axis]}; }));
+  const std::vector<int64_t> strides = stridesOf(data->dims);
+  std::vector<int64_t> targets(values.size());
+  for (size_t i = 0; i < values.size(); ++i) {
+    int64_t target = 0;
+    size_t rest = i;
+    for (size_t d = rank; d-- > 0;) {
+      const uint32_t coordinate = static_cast<uint32_t>(rest % indices->dims[d]);
+      rest /= indices->dims[d];
+      if (d != axis && coordinate >= data->dims[d])
+        return b.refused("indices are larger than the data off the axis");
+      target += (d == axis ? values[i] : coordinate) * strides[d];
+    }
+    targets[i] = target;
+  }
+  return scatterAt(b, *data, *updates, targets, reduction);
+}
+
+// ScatterND with constant indices [..., k]: each index tuple names a slice of the data (its trailing
+// rank - k axes), which the matching slice of the updates writes (scatterAt).
+Result<void> mapScatterND(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* data, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* indices, b.requiredInput(1));
+  NNRT_ASSIGN_OR_RETURN(const Value* updates, b.requiredInput(2));
+  if (!allKnown(data->dims) || !allKnown(indices->dims) || !allKnown(updates->dims))
+    return b.refused("input shape unknown");
+  NNRT_ASSIGN_OR_RETURN(std::string reduction, b.attrString("reduction", "none"));
+  const size_t rank = data->scalar ? 0 : data->dims.size();
+  const uint32_t k = indices->scalar ? 0 : indices->dims.back();
+  if (indices->scalar || k < 1 || k > rank) return b.refused("the index length must be in [1, the data's rank]");
+  if (elementCount(data->dims) > INT32_MAX) return b.refused("the data has more elements than int32 indexes");
+  NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> values,
+                        constantIndices(b, 1, [&](size_t i) { return int64_t{data->dims[i % k]}; }));
+  const std::vector<int64_t> strides = stridesOf(data->dims);
+  const size_t slice = static_cast<size_t>(strides[k - 1]), tuples = values.size() / k;
+  if (elementCount(updates->dims) != tuples * slice) return b.refused("the updates do not match the indices");
+  std::vector<int64_t> targets(tuples * slice);
+  for (size_t t = 0; t < tuples; ++t) {
+    int64_t base = 0;
+    for (uint32_t j = 0; j < k; ++j)
+      base += values[t * k + j] * strides[j];
+    for (size_t e = 0; e < slice; ++e)
+      targets[t * slice + e] = base + static_cast<int64_t>(e);
+  }
+  return scatterAt(b, *data, *updates, targets, reduction);
+}
+
+// Compress with a constant condition: a GATHER of the positions it selects along `axis` (of the
+// flattened input without one); the condition's missing entries select nothing.
+Result<void> mapCompress(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* condition, b.requiredInput(1));
+  if (!allKnown(x->dims)) return b.refused("input shape unknown");
+  if (!condition->constant.has_value())
+    return b.refused("input 1 ('" + b.node()->input(1) + "') must be a constant");
+  if (condition->type != ANEURALNETWORKS_TENSOR_BOOL8) return b.refused("the condition must be boolean");
+  const bool flatten = b.attribute("axis") == nullptr;
+  uint32_t axis = 0;
+  if (!flatten) {
+    NNRT_ASSIGN_OR_RETURN(int64_t a, b.attrInt("axis", 0));
+    NNRT_ASSIGN_OR_RETURN(axis, normalizeAxis(b, a, x->dims.size()));
+  }
+  Dims dims = flatten ? Dims{static_cast<uint32_t>(elementCount(x->dims))} : x->dims;
+  const std::vector<uint8_t>& flags = condition->constant->bytes;
+  std::vector<int32_t> selected;
+  for (size_t i = 0; i < std::min<size_t>(flags.size(), dims[axis]); ++i)
+    if (flags[i] != 0) selected.push_back(static_cast<int32_t>(i));
+  if (selected.empty()) return b.refused("the condition selects nothing: an empty result");
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  if (flatten) {
+    NNRT_ASSIGN_OR_RETURN(in, b.reshape(in, x->type, dims));
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t axisOperand, b.scalarInt(static_cast<int32_t>(axis)));
+  NNRT_ASSIGN_OR_RETURN(uint32_t indices, b.constInts(selected, {static_cast<uint32_t>(selected.size())}));
+  dims[axis] = static_cast<uint32_t>(selected.size());
+  return b.emit(ANEURALNETWORKS_GATHER, {in, axisOperand, indices}, x->type, dims);
+}
+
+// ReverseSequence with constant sequence_lens: each batch entry's first lens[b] steps along time_axis in
+// reverse order, the rest as they are; one GATHER of the flattened input (gatherElementsAt).
+Result<void> mapReverseSequence(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  if (!allKnown(x->dims) || x->dims.size() < 2) return b.refused("the input must have a known shape of rank 2 or more");
+  NNRT_ASSIGN_OR_RETURN(int64_t batchAxis, b.attrInt("batch_axis", 1));
+  NNRT_ASSIGN_OR_RETURN(int64_t timeAxis, b.attrInt("time_axis", 0));
+  if (!((batchAxis == 0 && timeAxis == 1) || (batchAxis == 1 && timeAxis == 0)))
+    return b.refused("batch_axis and time_axis must be 0 and 1, or 1 and 0");
+  NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> lens, b.constantInts(1));
+  const uint32_t batch = x->dims[batchAxis], steps = x->dims[timeAxis];
+  if (lens.size() != batch) return b.refused("sequence_lens must have one length per batch entry");
+  for (int32_t len : lens)
+    if (len < 0 || static_cast<uint32_t>(len) > steps)
+      return b.refused("sequence length " + std::to_string(len) + " is out of range");
+  if (elementCount(x->dims) > INT32_MAX) return b.refused("the input has more elements than int32 indexes");
+  const std::vector<int64_t> strides = stridesOf(x->dims);
+  std::vector<int32_t> map(elementCount(x->dims));
+  for (size_t p = 0; p < map.size(); ++p) {
+    const auto t = static_cast<int64_t>(p / strides[timeAxis] % steps);
+    const auto entry = static_cast<size_t>(p / strides[batchAxis] % batch);
+    const int64_t from = t < lens[entry] ? lens[entry] - 1 - t : t;
+    map[p] = static_cast<int32_t>(static_cast<int64_t>(p) + (from - t) * strides[timeAxis]);
+  }
+  return gatherElementsAt(b, *x, map);
 }
 
 }  // namespace nnrt::onnxfront

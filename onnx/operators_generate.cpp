@@ -1,5 +1,5 @@
 // ONNX operators that make constants, read shapes or convert types -> NNAPI: Constant, Cast, CastLike,
-// Shape, Size, ConstantOfShape, Trilu, EyeLike and Range.
+// Shape, Size, ConstantOfShape, Trilu, EyeLike, Range, and the window functions and MelWeightMatrix.
 #include "onnx/operators_common.hpp"
 
 namespace nnrt::onnxfront {
@@ -324,6 +324,101 @@ Result<void> mapRange(GraphBuilder& b) {
   for (size_t i = 0; i < values.size(); ++i)
     values[i] = start + static_cast<double>(i) * delta;
   NNRT_ASSIGN_OR_RETURN(HostTensor t, filledTensor(b, type, {static_cast<uint32_t>(values.size())}, values));
+  defineConstant(b, 0, std::move(t));
+  return {};
+}
+
+namespace {
+
+// Input `i` of the current node as one constant integer.
+Result<int64_t> constantInt(GraphBuilder& b, int i) {
+  NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> v, b.constantInts(i));
+  if (v.size() != 1) return b.refused("input " + std::to_string(i) + " must be one value");
+  return v[0];
+}
+
+// The NNAPI type of attribute output_datatype (ONNX's default float).
+Result<int32_t> outputDatatype(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(int64_t dtype, b.attrInt("output_datatype", 1));
+  auto t = nnapiTensorType(static_cast<int32_t>(dtype));
+  if (!t.has_value())
+    return b.refused("output_datatype " + onnxTypeName(static_cast<int32_t>(dtype)) + ": " + t.error().message);
+  return *t;
+}
+
+}  // namespace
+
+// HannWindow, HammingWindow and BlackmanWindow of a constant size: the window is a constant,
+// w[n] = a0 - a1 cos(2 pi n / N) + a2 cos(4 pi n / N) with N the size (periodic) or the size - 1
+// (symmetric): Hann a0 = a1 = 0.5 (ONNX writes it sin^2(pi n / N)), Hamming a0 = 25/46 and a1 = 21/46,
+// Blackman 0.42, 0.5 and 0.08.
+Result<void> windowFunction(GraphBuilder& b, std::string_view function) {
+  NNRT_ASSIGN_OR_RETURN(int64_t size, constantInt(b, 0));
+  NNRT_ASSIGN_OR_RETURN(int64_t periodic, b.attrInt("periodic", 1));
+  NNRT_ASSIGN_OR_RETURN(int32_t type, outputDatatype(b));
+  if (size < 1 || size > (int64_t{1} << 24)) return b.refused("size must be in [1, 2^24]");
+  if (size == 1 && periodic == 0) return b.refused("a symmetric window of size 1 divides by zero (N = 0)");
+  const double n1 = periodic != 0 ? static_cast<double>(size) : static_cast<double>(size - 1);
+  std::vector<double> values(static_cast<size_t>(size));
+  for (size_t i = 0; i < values.size(); ++i) {
+    const double x = 2.0 * M_PI * static_cast<double>(i) / n1;
+    if (function == "Hann") {
+      const double s = std::sin(M_PI * static_cast<double>(i) / n1);
+      values[i] = s * s;
+    } else if (function == "Hamming") {
+      values[i] = 25.0 / 46.0 - (1.0 - 25.0 / 46.0) * std::cos(x);
+    } else {
+      values[i] = 0.42 - 0.5 * std::cos(x) + 0.08 * std::cos(2.0 * x);
+    }
+  }
+  NNRT_ASSIGN_OR_RETURN(HostTensor t, filledTensor(b, type, {static_cast<uint32_t>(size)}, values));
+  defineConstant(b, 0, std::move(t));
+  return {};
+}
+
+// MelWeightMatrix of constant arguments: a constant [dft_length / 2 + 1, num_mel_bins] of triangular
+// filters, as ONNX's definition computes them (num_mel_bins + 2 points evenly spaced on the mel scale
+// mel(f) = 2595 log10(1 + f / 700) from lower_edge_hertz to upper_edge_hertz, each mapped to the
+// spectrogram bin floor((dft_length + 1) f / sample_rate); filter i rises from point i to point i + 1
+// and falls to point i + 2, peaking at 1).
+Result<void> mapMelWeightMatrix(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(int64_t bins, constantInt(b, 0));
+  NNRT_ASSIGN_OR_RETURN(int64_t dftLength, constantInt(b, 1));
+  NNRT_ASSIGN_OR_RETURN(int64_t sampleRate, constantInt(b, 2));
+  NNRT_ASSIGN_OR_RETURN(std::vector<float> lower, b.constantFloats(3));
+  NNRT_ASSIGN_OR_RETURN(std::vector<float> upper, b.constantFloats(4));
+  NNRT_ASSIGN_OR_RETURN(int32_t type, outputDatatype(b));
+  if (lower.size() != 1 || upper.size() != 1) return b.refused("the edges must be one value each");
+  if (bins < 1 || dftLength < 1 || sampleRate < 1 || bins * (dftLength / 2 + 1) > (int64_t{1} << 24))
+    return b.refused("num_mel_bins, dft_length and sample_rate must be positive (and the matrix at most 2^24 values)");
+  const int64_t spectrogramBins = dftLength / 2 + 1;
+  // The edges on the mel scale in float32 (the edges' type), the points from there in double.
+  const float lowMel = 2595.0f * std::log10(1.0f + lower[0] / 700.0f);
+  const float highMel = 2595.0f * std::log10(1.0f + upper[0] / 700.0f);
+  const double step = static_cast<double>(highMel - lowMel) / static_cast<double>(bins + 2);
+  std::vector<int64_t> points(static_cast<size_t>(bins + 2));
+  for (size_t i = 0; i < points.size(); ++i) {
+    const double hertz = 700.0 * (std::pow(10.0, (static_cast<double>(i) * step + lowMel) / 2595.0) - 1.0);
+    points[i] = static_cast<int64_t>(std::floor(static_cast<double>(dftLength + 1) * hertz / static_cast<double>(sampleRate)));
+  }
+  for (int64_t p : points)
+    if (p < 0 || p >= spectrogramBins) return b.refused("the edges fall outside the spectrogram's bins");
+  std::vector<double> values(static_cast<size_t>(spectrogramBins * bins), 0.0);
+  auto at = [&](int64_t row, int64_t column) -> double& { return values[static_cast<size_t>(row * bins + column)]; };
+  for (int64_t i = 0; i < bins; ++i) {
+    const int64_t low = points[i], center = points[i + 1], high = points[i + 2];
+    if (center == low) {
+      at(center, i) = 1.0;
+    } else {
+      for (int64_t j = low; j <= center; ++j)
+        at(j, i) = static_cast<double>(j - low) / static_cast<double>(center - low);
+    }
+    for (int64_t j = center; j < high; ++j)
+      at(j, i) = static_cast<double>(high - j) / static_cast<double>(high - center);
+  }
+  NNRT_ASSIGN_OR_RETURN(HostTensor t, filledTensor(b, type,
+                                                   {static_cast<uint32_t>(spectrogramBins), static_cast<uint32_t>(bins)},
+                                                   values));
   defineConstant(b, 0, std::move(t));
   return {};
 }

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <random>
 
 #include "nnrt/nnrt.h"
@@ -384,6 +385,143 @@ TEST(OnnxLoaderTest, CumSumExclusiveReverse) {
   auto loaded = loadOnnxModel(write("cumsum.onnx", m.model));
   ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
   EXPECT_EQ(run(*loaded, {{1, 2, 3, 4, 5, 6}}, 6), (std::vector<float>{5, 3, 0, 11, 6, 0}));
+}
+
+// Einsum by the definition: every assignment of the equation's letters (`letters` in order, sizes
+// `sizes`) adds the product of the operands' elements it names to the output element it names.
+std::vector<float> einsumBySums(const std::vector<std::string>& terms, const std::string& out,
+                                const std::map<char, int>& sizes, const std::vector<std::vector<float>>& xs) {
+  std::vector<char> letters;
+  for (const auto& [c, n] : sizes) letters.push_back(c);
+  auto offset = [&](const std::string& term, const std::map<char, int>& at) {
+    size_t o = 0;
+    for (char c : term) o = o * static_cast<size_t>(sizes.at(c)) + static_cast<size_t>(at.at(c));
+    return o;
+  };
+  size_t outCount = 1;
+  for (char c : out) outCount *= static_cast<size_t>(sizes.at(c));
+  std::vector<double> sums(outCount, 0.0);
+  std::map<char, int> at;
+  for (char c : letters) at[c] = 0;
+  while (true) {
+    double product = 1.0;
+    for (size_t i = 0; i < terms.size(); ++i) product *= xs[i][offset(terms[i], at)];
+    sums[offset(out, at)] += product;
+    size_t k = letters.size();
+    while (k > 0 && ++at[letters[k - 1]] == sizes.at(letters[k - 1])) at[letters[--k]] = 0;
+    if (k == 0) break;
+  }
+  return std::vector<float>(sums.begin(), sums.end());
+}
+
+// Einsum of float32 operands (the node tests' are all double) against the sums of its definition:
+// batched products with either operand read adjoint (attention's scores), a contraction over two
+// letters, an outer product, implicit outputs, a sum to a scalar, a transpose and an ellipsis diagonal.
+TEST(OnnxLoaderTest, EinsumMatchesTheSumsOfItsDefinition) {
+  struct Case {
+    std::string equation;                     // as the model has it
+    std::vector<std::string> terms;           // the same with letters only, for einsumBySums
+    std::string out;
+    std::map<char, int> sizes;
+  };
+  const std::vector<Case> cases = {
+      {"bhqd,bhkd->bhqk", {"bhqd", "bhkd"}, "bhqk", {{'b', 2}, {'h', 2}, {'q', 3}, {'k', 4}, {'d', 5}}},
+      {"bij, bjk -> bik", {"bij", "bjk"}, "bik", {{'b', 3}, {'i', 2}, {'j', 3}, {'k', 4}}},
+      {"ji,jk->ik", {"ji", "jk"}, "ik", {{'i', 2}, {'j', 3}, {'k', 4}}},
+      {"ijk,ikl->jl", {"ijk", "ikl"}, "jl", {{'i', 2}, {'j', 3}, {'k', 4}, {'l', 5}}},
+      {"i,j->ij", {"i", "j"}, "ij", {{'i', 3}, {'j', 4}}},
+      {"ij,jk", {"ij", "jk"}, "ik", {{'i', 2}, {'j', 3}, {'k', 4}}},
+      {"ij->", {"ij"}, "", {{'i', 3}, {'j', 4}}},
+      {"ij->ji", {"ij"}, "ji", {{'i', 3}, {'j', 4}}},
+      {"...ii->...i", {"aii"}, "ai", {{'a', 3}, {'i', 4}}},
+  };
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.equation);
+    std::vector<std::pair<std::string, std::vector<int64_t>>> inputs;
+    std::vector<std::vector<float>> xs;
+    for (size_t i = 0; i < c.terms.size(); ++i) {
+      std::vector<int64_t> dims;
+      size_t count = 1;
+      for (char letter : c.terms[i]) {
+        dims.push_back(c.sizes.at(letter));
+        count *= static_cast<size_t>(c.sizes.at(letter));
+      }
+      inputs.push_back({"x" + std::to_string(i), dims});
+      std::vector<float> x(count);
+      for (float& v : x) v = uniform(rng);
+      xs.push_back(x);
+    }
+    std::vector<int64_t> outDims;
+    for (char letter : c.out) outDims.push_back(c.sizes.at(letter));
+    NodeModel m = nodeModel("Einsum", inputs, {{"y", outDims}}, 12);
+    setAttribute(m.node, "equation", c.equation);
+    auto loaded = loadOnnxModel(write("einsum.onnx", m.model));
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+    const std::vector<float> want = einsumBySums(c.terms, c.out, c.sizes, xs);
+    const std::vector<float> got = run(*loaded, xs, want.size());
+    for (size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-5) << "element " << i;
+  }
+}
+
+// What Einsum cannot map says so: three operands, broadcasting, integers, a subscript only the output has.
+TEST(OnnxLoaderTest, EinsumRefusesWhatItCannotMap) {
+  struct Case {
+    std::string equation;
+    std::vector<std::pair<std::string, std::vector<int64_t>>> inputs;
+    std::string reason;
+  };
+  const std::vector<Case> cases = {
+      {"i,i,i->i", {{"a", {2}}, {"b", {2}}, {"c", {2}}}, "only one or two operands"},
+      {"ij,jk->ik", {{"a", {2, 3}}, {"b", {1, 4}}}, "broadcasting"},
+      {"ij->ik", {{"a", {2, 3}}}, "no operand has"},
+      {"ij->i", {{"a", {2, 3, 4}}}, "rank"},
+  };
+  for (const Case& c : cases) {
+    NodeModel m = nodeModel("Einsum", c.inputs, {{"y", {2}}}, 12);
+    setAttribute(m.node, "equation", c.equation);
+    expectOneLineError(loadOnnxModel(write("einsum_refused.onnx", m.model)), c.reason);
+  }
+}
+
+// ScatterElements' max and min reductions (opset 18; the node tests have none and add): two writes to
+// position 1 combine in order, by hand max(max(2, 7), 0) = 7 and min(min(2, 7), 0) = 0; position 3 takes
+// max(4, -1) = 4 and min(4, -1) = -1; the others keep the data.
+TEST(OnnxLoaderTest, ScatterElementsMaxAndMinReductions) {
+  for (const std::string reduction : {"max", "min"}) {
+    NodeModel m = nodeModel("ScatterElements", {{"data", {1, 5}}}, {{"y", {1, 5}}}, 18);
+    auto* t = m.model.mutable_graph()->add_initializer();
+    t->set_name("indices");
+    t->set_data_type(onnx::TensorProto::INT64);
+    t->add_dims(1);
+    t->add_dims(3);
+    for (int64_t v : {1, 1, -2}) t->add_int64_data(v);  // -2: position 3
+    m.node->add_input("indices");
+    addFloats(m, "updates", {1, 3}, {7, 0, -1});
+    setAttribute(m.node, "axis", int64_t{1});
+    setAttribute(m.node, "reduction", reduction);
+    auto loaded = loadOnnxModel(write("scatter_reduce.onnx", m.model));
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+    EXPECT_EQ(run(*loaded, {{1, 2, 3, 4, 5}}, 5),
+              reduction == "max" ? (std::vector<float>{1, 7, 3, 4, 5}) : (std::vector<float>{1, 0, 3, -1, 5}));
+  }
+}
+
+// ScatterND writes whole slices: index [-1] into data [2, 3] replaces its last row, by hand.
+TEST(OnnxLoaderTest, ScatterNDReplacesSlices) {
+  NodeModel m = nodeModel("ScatterND", {{"data", {2, 3}}}, {{"y", {2, 3}}}, 16);
+  auto* t = m.model.mutable_graph()->add_initializer();
+  t->set_name("indices");
+  t->set_data_type(onnx::TensorProto::INT64);
+  t->add_dims(1);
+  t->add_dims(1);
+  t->add_int64_data(-1);
+  m.node->add_input("indices");
+  addFloats(m, "updates", {1, 3}, {7, 8, 9});
+  auto loaded = loadOnnxModel(write("scatternd.onnx", m.model));
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  EXPECT_EQ(run(*loaded, {{1, 2, 3, 4, 5, 6}}, 6), (std::vector<float>{1, 2, 3, 7, 8, 9}));
 }
 
 // Hardmax before opset 13 takes the input as 2-D rows [before axis, from axis]: x = [[[1, 5], [3, 2]]]
