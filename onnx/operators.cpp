@@ -201,6 +201,7 @@ const std::vector<OperatorMapping>& operatorMappings() {
        [](GraphBuilder& b) {
          return binary(b, ANEURALNETWORKS_GREATER_EQUAL, false, ANEURALNETWORKS_TENSOR_BOOL8);
        }},
+      {"GridSample", {"align_corners", "mode", "padding_mode"}, mapGridSample},
       {"GroupNormalization", {"epsilon", "num_groups", "stash_type"}, mapGroupNorm},
       {"GRU",
        {"activation_alpha", "activation_beta", "activations", "clip", "direction", "hidden_size", "layout",

@@ -172,6 +172,7 @@ Result<void> mapScatterElements(GraphBuilder& b);
 Result<void> mapScatterND(GraphBuilder& b);
 Result<void> mapCompress(GraphBuilder& b);
 Result<void> mapReverseSequence(GraphBuilder& b);
+Result<void> mapGridSample(GraphBuilder& b);
 
 // operators_conv_pool.cpp
 Result<void> mapConv(GraphBuilder& b);

@@ -1,5 +1,6 @@
 // ONNX indexing and resampling -> NNAPI: Gather, GatherElements, OneHot, GatherND, Resize, Upsample, and
-// with indices known at load time ScatterElements (and Scatter), ScatterND, Compress and ReverseSequence.
+// with indices known at load time ScatterElements (and Scatter), ScatterND, Compress and ReverseSequence;
+// GridSample.
 #include "onnx/operators_common.hpp"
 
 namespace nnrt::onnxfront {
@@ -783,6 +784,252 @@ Result<void> mapReverseSequence(GraphBuilder& b) {
     map[p] = static_cast<int32_t>(static_cast<int64_t>(p) + (from - t) * strides[timeAxis]);
   }
   return gatherElementsAt(b, *x, map);
+}
+
+// GridSample of a 4-D float32 image X [N, C, H, W] at the run-time positions Grid [N, Ho, Wo, 2] ((x, y)
+// in [-1, 1]), as ONNX's reference computes it: each position unnormalized (align_corners: (g + 1) / 2 *
+// (size - 1), else ((g + 1) * size - 1) / 2); nearest: rounded half to even and that pixel; bilinear: the
+// four pixels around it, weighted dy2 (dx2 p11 + dx1 p12) + dy1 (dx2 p21 + dx1 p22); bicubic: the 4 x 4
+// around it with Keys' cubic coefficients (a = -0.75), rows first. Outside the image a pixel is 0
+// (padding zeros) or the nearest edge pixel (border); with reflection, positions beyond the borders
+// ([-0.5, size - 0.5], align_corners [0, size - 1]) are reflected back inside, and so is each pixel's
+// index. The pixels are one GATHER each from the image as NHWC rows [N * H * W, C] at n * H * W + y * W
+// + x (computed in float32, exact below 2^24); the result stays NHWC.
+Result<void> mapGridSample(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(const Value* grid, b.requiredInput(1));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *grid));
+  if (x->dims.size() != 4 || !allKnown(x->dims)) return b.refused("X must be 4-D with a known shape");
+  if (grid->dims.size() != 4 || !allKnown(grid->dims) || grid->dims[3] != 2 || grid->dims[0] != x->dims[0])
+    return b.refused("Grid must be [N, H_out, W_out, 2] of X's N");
+  NNRT_ASSIGN_OR_RETURN(std::string mode, b.attrString("mode", b.opset() >= 20 ? "linear" : "bilinear"));
+  NNRT_ASSIGN_OR_RETURN(std::string padding, b.attrString("padding_mode", "zeros"));
+  NNRT_ASSIGN_OR_RETURN(int64_t alignCorners, b.attrInt("align_corners", 0));
+  const bool linear = mode == "bilinear" || mode == "linear", cubic = mode == "bicubic" || mode == "cubic";
+  if (!linear && !cubic && mode != "nearest") return b.refused("mode '" + mode + "' is not supported");
+  if (padding != "zeros" && padding != "border" && padding != "reflection")
+    return b.refused("padding_mode '" + padding + "' is not supported");
+  const uint32_t N = x->dims[0], C = x->dims[1], H = x->dims[2], W = x->dims[3];
+  const uint32_t Ho = grid->dims[1], Wo = grid->dims[2];
+  if (static_cast<uint64_t>(N) * H * W >= (uint64_t{1} << 24))
+    return b.refused("an image of 2^24 pixels or more (float32 pixel indices)");
+  if (padding == "reflection" && alignCorners != 0 && (H == 1 || W == 1))
+    return b.refused("reflection with align_corners over a size of 1 divides by zero");
+  const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32, b8 = ANEURALNETWORKS_TENSOR_BOOL8;
+  const Dims at{N, Ho, Wo, 1};  // one value per output position
+  const Dims pixelDims{N, Ho, Wo, C};
+  auto constant = [&](float v) { return b.constFloats({v}); };
+  auto binaryOp = [&](int32_t op, uint32_t l, uint32_t r) -> Result<uint32_t> {
+    if (op == ANEURALNETWORKS_MINIMUM || op == ANEURALNETWORKS_MAXIMUM) return apply(b, op, {l, r}, f32, at);
+    return arithmetic(b, op, l, r, f32, at);
+  };
+  auto withConstant = [&](int32_t op, uint32_t l, float v) -> Result<uint32_t> {
+    NNRT_ASSIGN_OR_RETURN(uint32_t c, constant(v));
+    return binaryOp(op, l, c);
+  };
+  auto compare = [&](int32_t op, uint32_t l, float v) -> Result<uint32_t> {
+    NNRT_ASSIGN_OR_RETURN(uint32_t c, constant(v));
+    return apply(b, op, {l, c}, b8, at);
+  };
+  auto select = [&](uint32_t condition, uint32_t yes, uint32_t no) {
+    return apply(b, ANEURALNETWORKS_SELECT, {condition, yes, no}, f32, at);
+  };
+  // The position along an axis of `size` pixels, unnormalized.
+  auto unnormalize = [&](uint32_t coordinate, uint32_t size) -> Result<uint32_t> {
+    NNRT_ASSIGN_OR_RETURN(uint32_t plusOne, withConstant(ANEURALNETWORKS_ADD, coordinate, 1.0f));
+    if (alignCorners != 0) {
+      NNRT_ASSIGN_OR_RETURN(uint32_t half, withConstant(ANEURALNETWORKS_DIV, plusOne, 2.0f));
+      return withConstant(ANEURALNETWORKS_MUL, half, static_cast<float>(size - 1));
+    }
+    NNRT_ASSIGN_OR_RETURN(uint32_t scaled, withConstant(ANEURALNETWORKS_MUL, plusOne, static_cast<float>(size)));
+    NNRT_ASSIGN_OR_RETURN(uint32_t less, withConstant(ANEURALNETWORKS_SUB, scaled, 1.0f));
+    return withConstant(ANEURALNETWORKS_DIV, less, 2.0f);
+  };
+  // v reflected by the nearer border until it lies in [lo, hi] (the reference's _gs_reflect): beyond a
+  // border by d, n = floor(d / (hi - lo)) whole reflections and r = d - n (hi - lo) left; an even n
+  // lands r inside that border, an odd one r inside the other.
+  auto reflect = [&](uint32_t v, float lo, float hi) -> Result<uint32_t> {
+    const float range = hi - lo;
+    auto fold = [&](uint32_t distance, float near, float far) -> Result<uint32_t> {
+      NNRT_ASSIGN_OR_RETURN(uint32_t ratio, withConstant(ANEURALNETWORKS_DIV, distance, range));
+      NNRT_ASSIGN_OR_RETURN(uint32_t n, apply(b, ANEURALNETWORKS_FLOOR, {ratio}, f32, at));
+      NNRT_ASSIGN_OR_RETURN(uint32_t whole, withConstant(ANEURALNETWORKS_MUL, n, range));
+      NNRT_ASSIGN_OR_RETURN(uint32_t r, binaryOp(ANEURALNETWORKS_SUB, distance, whole));
+      NNRT_ASSIGN_OR_RETURN(uint32_t halfN, withConstant(ANEURALNETWORKS_MUL, n, 0.5f));
+      NNRT_ASSIGN_OR_RETURN(uint32_t halfFloor, apply(b, ANEURALNETWORKS_FLOOR, {halfN}, f32, at));
+      NNRT_ASSIGN_OR_RETURN(uint32_t even, apply(b, ANEURALNETWORKS_EQUAL, {halfN, halfFloor}, b8, at));
+      NNRT_ASSIGN_OR_RETURN(uint32_t nearValue, constant(near));
+      NNRT_ASSIGN_OR_RETURN(uint32_t farValue, constant(far));
+      // near + r or near - r (the direction back inside), far the other way.
+      const int32_t inward = near < far ? ANEURALNETWORKS_ADD : ANEURALNETWORKS_SUB;
+      const int32_t outward = near < far ? ANEURALNETWORKS_SUB : ANEURALNETWORKS_ADD;
+      NNRT_ASSIGN_OR_RETURN(uint32_t fromNear, binaryOp(inward, nearValue, r));
+      NNRT_ASSIGN_OR_RETURN(uint32_t fromFar, binaryOp(outward, farValue, r));
+      return select(even, fromNear, fromFar);
+    };
+    NNRT_ASSIGN_OR_RETURN(uint32_t loValue, constant(lo));
+    NNRT_ASSIGN_OR_RETURN(uint32_t hiValue, constant(hi));
+    NNRT_ASSIGN_OR_RETURN(uint32_t belowBy, binaryOp(ANEURALNETWORKS_SUB, loValue, v));
+    NNRT_ASSIGN_OR_RETURN(uint32_t aboveBy, binaryOp(ANEURALNETWORKS_SUB, v, hiValue));
+    NNRT_ASSIGN_OR_RETURN(uint32_t fromBelow, fold(belowBy, lo, hi));
+    NNRT_ASSIGN_OR_RETURN(uint32_t fromAbove, fold(aboveBy, hi, lo));
+    NNRT_ASSIGN_OR_RETURN(uint32_t below, compare(ANEURALNETWORKS_LESS, v, lo));
+    NNRT_ASSIGN_OR_RETURN(uint32_t above, compare(ANEURALNETWORKS_GREATER, v, hi));
+    NNRT_ASSIGN_OR_RETURN(uint32_t upper, select(above, fromAbove, v));
+    return select(below, fromBelow, upper);
+  };
+  const float xLo = alignCorners != 0 ? 0.0f : -0.5f, yLo = xLo;
+  const float xHi = alignCorners != 0 ? static_cast<float>(W) - 1.0f : static_cast<float>(W) - 0.5f;
+  const float yHi = alignCorners != 0 ? static_cast<float>(H) - 1.0f : static_cast<float>(H) - 0.5f;
+
+  NNRT_ASSIGN_OR_RETURN(uint32_t g, b.operand(*grid));
+  auto component = [&](int32_t k) -> Result<uint32_t> {
+    NNRT_ASSIGN_OR_RETURN(uint32_t begin, b.constInts({0, 0, 0, k}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t size, b.constInts({-1, -1, -1, 1}));
+    return apply(b, ANEURALNETWORKS_SLICE, {g, begin, size}, f32, at);
+  };
+  NNRT_ASSIGN_OR_RETURN(uint32_t gx, component(0));
+  NNRT_ASSIGN_OR_RETURN(uint32_t gy, component(1));
+  NNRT_ASSIGN_OR_RETURN(uint32_t px, unnormalize(gx, W));
+  NNRT_ASSIGN_OR_RETURN(uint32_t py, unnormalize(gy, H));
+  if (mode == "nearest") {
+    NNRT_ASSIGN_OR_RETURN(px, roundHalfToEven(b, px, at));
+    NNRT_ASSIGN_OR_RETURN(py, roundHalfToEven(b, py, at));
+  }
+  if (padding == "reflection") {
+    NNRT_ASSIGN_OR_RETURN(px, reflect(px, xLo, xHi));
+    NNRT_ASSIGN_OR_RETURN(py, reflect(py, yLo, yHi));
+  }
+
+  NNRT_ASSIGN_OR_RETURN(uint32_t image, b.nhwcOperand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t rows, b.reshape(image, f32, {N * H * W, C}));
+  std::vector<float> batchOffsets(N);
+  for (uint32_t n = 0; n < N; ++n) batchOffsets[n] = static_cast<float>(n * H * W);
+  NNRT_ASSIGN_OR_RETURN(uint32_t batchOffset, b.constFloats(batchOffsets, {N, 1, 1, 1}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t ones, constFilled(b, f32, at, 1.0));
+  NNRT_ASSIGN_OR_RETURN(uint32_t zeros, constFilled(b, f32, at, 0.0));
+  NNRT_ASSIGN_OR_RETURN(uint32_t axis, b.scalarInt(0));
+  // The pixel at whole positions (xi, yi): [N, Ho, Wo, C]; outside the image 0 (zeros), the edge's
+  // (border), or the reflected index's (reflection, truncated toward zero as the reference's int()).
+  auto pixel = [&](uint32_t xi, uint32_t yi) -> Result<uint32_t> {
+    if (padding == "reflection") {
+      NNRT_ASSIGN_OR_RETURN(uint32_t rx, reflect(xi, xLo, xHi));
+      NNRT_ASSIGN_OR_RETURN(uint32_t ry, reflect(yi, yLo, yHi));
+      NNRT_ASSIGN_OR_RETURN(xi, truncateTowardZero(b, rx, at));
+      NNRT_ASSIGN_OR_RETURN(yi, truncateTowardZero(b, ry, at));
+    }
+    NNRT_ASSIGN_OR_RETURN(uint32_t lowX, withConstant(ANEURALNETWORKS_MAXIMUM, xi, 0.0f));
+    NNRT_ASSIGN_OR_RETURN(uint32_t cx, withConstant(ANEURALNETWORKS_MINIMUM, lowX, static_cast<float>(W - 1)));
+    NNRT_ASSIGN_OR_RETURN(uint32_t lowY, withConstant(ANEURALNETWORKS_MAXIMUM, yi, 0.0f));
+    NNRT_ASSIGN_OR_RETURN(uint32_t cy, withConstant(ANEURALNETWORKS_MINIMUM, lowY, static_cast<float>(H - 1)));
+    NNRT_ASSIGN_OR_RETURN(uint32_t rowStart, withConstant(ANEURALNETWORKS_MUL, cy, static_cast<float>(W)));
+    NNRT_ASSIGN_OR_RETURN(uint32_t inImage, binaryOp(ANEURALNETWORKS_ADD, rowStart, cx));
+    NNRT_ASSIGN_OR_RETURN(uint32_t flat, binaryOp(ANEURALNETWORKS_ADD, inImage, batchOffset));
+    NNRT_ASSIGN_OR_RETURN(uint32_t whole, apply(b, ANEURALNETWORKS_CAST, {flat}, ANEURALNETWORKS_TENSOR_INT32, at));
+    NNRT_ASSIGN_OR_RETURN(uint32_t index, b.reshape(whole, ANEURALNETWORKS_TENSOR_INT32, {N, Ho, Wo}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t value, apply(b, ANEURALNETWORKS_GATHER, {rows, axis, index}, f32, pixelDims));
+    if (padding != "zeros") return value;
+    // Inside the image exactly when clamping moved neither coordinate.
+    NNRT_ASSIGN_OR_RETURN(uint32_t sameX, apply(b, ANEURALNETWORKS_EQUAL, {cx, xi}, b8, at));
+    NNRT_ASSIGN_OR_RETURN(uint32_t sameY, apply(b, ANEURALNETWORKS_EQUAL, {cy, yi}, b8, at));
+    NNRT_ASSIGN_OR_RETURN(uint32_t inside, apply(b, ANEURALNETWORKS_LOGICAL_AND, {sameX, sameY}, b8, at));
+    NNRT_ASSIGN_OR_RETURN(uint32_t mask, select(inside, ones, zeros));
+    return arithmetic(b, ANEURALNETWORKS_MUL, value, mask, f32, pixelDims);
+  };
+  auto weighted = [&](uint32_t p, uint32_t w) { return arithmetic(b, ANEURALNETWORKS_MUL, p, w, f32, pixelDims); };
+  auto sum = [&](uint32_t l, uint32_t r) { return arithmetic(b, ANEURALNETWORKS_ADD, l, r, f32, pixelDims); };
+  // sum_k weights[k] * values[k], in order.
+  auto combine = [&](const std::vector<uint32_t>& values, const std::vector<uint32_t>& weights) -> Result<uint32_t> {
+    NNRT_ASSIGN_OR_RETURN(uint32_t total, weighted(values[0], weights[0]));
+    for (size_t k = 1; k < values.size(); ++k) {
+      NNRT_ASSIGN_OR_RETURN(uint32_t term, weighted(values[k], weights[k]));
+      NNRT_ASSIGN_OR_RETURN(total, sum(total, term));
+    }
+    return total;
+  };
+  uint32_t result;
+  if (mode == "nearest") {
+    NNRT_ASSIGN_OR_RETURN(result, pixel(px, py));
+  } else if (linear) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t x1, apply(b, ANEURALNETWORKS_FLOOR, {px}, f32, at));
+    NNRT_ASSIGN_OR_RETURN(uint32_t y1, apply(b, ANEURALNETWORKS_FLOOR, {py}, f32, at));
+    NNRT_ASSIGN_OR_RETURN(uint32_t x2, withConstant(ANEURALNETWORKS_ADD, x1, 1.0f));
+    NNRT_ASSIGN_OR_RETURN(uint32_t y2, withConstant(ANEURALNETWORKS_ADD, y1, 1.0f));
+    NNRT_ASSIGN_OR_RETURN(uint32_t dx1, binaryOp(ANEURALNETWORKS_SUB, px, x1));
+    NNRT_ASSIGN_OR_RETURN(uint32_t dx2, binaryOp(ANEURALNETWORKS_SUB, x2, px));
+    NNRT_ASSIGN_OR_RETURN(uint32_t dy1, binaryOp(ANEURALNETWORKS_SUB, py, y1));
+    NNRT_ASSIGN_OR_RETURN(uint32_t dy2, binaryOp(ANEURALNETWORKS_SUB, y2, py));
+    std::vector<uint32_t> rowsAt;
+    for (uint32_t yi : {y1, y2}) {
+      NNRT_ASSIGN_OR_RETURN(uint32_t left, pixel(x1, yi));
+      NNRT_ASSIGN_OR_RETURN(uint32_t right, pixel(x2, yi));
+      NNRT_ASSIGN_OR_RETURN(uint32_t row, combine({left, right}, {dx2, dx1}));
+      rowsAt.push_back(row);
+    }
+    NNRT_ASSIGN_OR_RETURN(result, combine(rowsAt, {dy2, dy1}));
+  } else {
+    // Keys' coefficients of the four taps at distance t from the first inner one (t in [0, 1)).
+    auto coefficients = [&](uint32_t t) -> Result<std::vector<uint32_t>> {
+      constexpr float a = -0.75f;
+      // Taps 0 and 3: ((a s - 5a) s + 8a) s - 4a at s = t + 1 and 2 - t; taps 1 and 2:
+      // ((a + 2) s - (a + 3)) s s + 1 at s = t and 1 - t.
+      auto outer = [&](uint32_t sv) -> Result<uint32_t> {
+        NNRT_ASSIGN_OR_RETURN(uint32_t v, withConstant(ANEURALNETWORKS_MUL, sv, a));
+        NNRT_ASSIGN_OR_RETURN(v, withConstant(ANEURALNETWORKS_SUB, v, 5 * a));
+        NNRT_ASSIGN_OR_RETURN(v, binaryOp(ANEURALNETWORKS_MUL, v, sv));
+        NNRT_ASSIGN_OR_RETURN(v, withConstant(ANEURALNETWORKS_ADD, v, 8 * a));
+        NNRT_ASSIGN_OR_RETURN(v, binaryOp(ANEURALNETWORKS_MUL, v, sv));
+        return withConstant(ANEURALNETWORKS_SUB, v, 4 * a);
+      };
+      auto inner = [&](uint32_t sv) -> Result<uint32_t> {
+        NNRT_ASSIGN_OR_RETURN(uint32_t v, withConstant(ANEURALNETWORKS_MUL, sv, a + 2));
+        NNRT_ASSIGN_OR_RETURN(v, withConstant(ANEURALNETWORKS_SUB, v, a + 3));
+        NNRT_ASSIGN_OR_RETURN(v, binaryOp(ANEURALNETWORKS_MUL, v, sv));
+        NNRT_ASSIGN_OR_RETURN(v, binaryOp(ANEURALNETWORKS_MUL, v, sv));
+        return withConstant(ANEURALNETWORKS_ADD, v, 1.0f);
+      };
+      NNRT_ASSIGN_OR_RETURN(uint32_t one, constant(1.0f));
+      NNRT_ASSIGN_OR_RETURN(uint32_t two, constant(2.0f));
+      NNRT_ASSIGN_OR_RETURN(uint32_t tPlusOne, withConstant(ANEURALNETWORKS_ADD, t, 1.0f));
+      NNRT_ASSIGN_OR_RETURN(uint32_t oneMinusT, binaryOp(ANEURALNETWORKS_SUB, one, t));
+      NNRT_ASSIGN_OR_RETURN(uint32_t twoMinusT, binaryOp(ANEURALNETWORKS_SUB, two, t));
+      NNRT_ASSIGN_OR_RETURN(uint32_t c0, outer(tPlusOne));
+      NNRT_ASSIGN_OR_RETURN(uint32_t c1, inner(t));
+      NNRT_ASSIGN_OR_RETURN(uint32_t c2, inner(oneMinusT));
+      NNRT_ASSIGN_OR_RETURN(uint32_t c3, outer(twoMinusT));
+      return std::vector<uint32_t>{c0, c1, c2, c3};
+    };
+    NNRT_ASSIGN_OR_RETURN(uint32_t fx, apply(b, ANEURALNETWORKS_FLOOR, {px}, f32, at));
+    NNRT_ASSIGN_OR_RETURN(uint32_t fy, apply(b, ANEURALNETWORKS_FLOOR, {py}, f32, at));
+    NNRT_ASSIGN_OR_RETURN(uint32_t tx, binaryOp(ANEURALNETWORKS_SUB, px, fx));
+    NNRT_ASSIGN_OR_RETURN(uint32_t ty, binaryOp(ANEURALNETWORKS_SUB, py, fy));
+    NNRT_ASSIGN_OR_RETURN(std::vector<uint32_t> cx, coefficients(tx));
+    NNRT_ASSIGN_OR_RETURN(std::vector<uint32_t> cy, coefficients(ty));
+    std::vector<uint32_t> xs, rowsAt;
+    for (float k : {-1.0f, 0.0f, 1.0f, 2.0f}) {
+      NNRT_ASSIGN_OR_RETURN(uint32_t xi, withConstant(ANEURALNETWORKS_ADD, fx, k));
+      xs.push_back(xi);
+    }
+    for (float k : {-1.0f, 0.0f, 1.0f, 2.0f}) {
+      NNRT_ASSIGN_OR_RETURN(uint32_t yi, withConstant(ANEURALNETWORKS_ADD, fy, k));
+      std::vector<uint32_t> taps;
+      for (uint32_t xi : xs) {
+        NNRT_ASSIGN_OR_RETURN(uint32_t p, pixel(xi, yi));
+        taps.push_back(p);
+      }
+      NNRT_ASSIGN_OR_RETURN(uint32_t row, combine(taps, cx));
+      rowsAt.push_back(row);
+    }
+    NNRT_ASSIGN_OR_RETURN(result, combine(rowsAt, cy));
+  }
+  Value v;
+  v.operand = result;
+  v.type = f32;
+  v.dims = {N, C, Ho, Wo};
+  v.nhwc = true;
+  b.define(0, std::move(v));
+  return {};
 }
 
 }  // namespace nnrt::onnxfront

@@ -524,6 +524,22 @@ TEST(OnnxLoaderTest, ScatterNDReplacesSlices) {
   EXPECT_EQ(run(*loaded, {{1, 2, 3, 4, 5, 6}}, 6), (std::vector<float>{1, 2, 3, 7, 8, 9}));
 }
 
+// GridSample, bilinear with align_corners on the image [[1, 2, 3], [4, 5, 6]], by hand: grid (0, 0) is
+// position (x 1, y 0.5), between 2 and 5: 3.5 in every padding mode; grid (1.5, -1) is (2.5, 0), past the
+// right edge by 0.5: zeros weighs 3 and a 0 half each (1.5), border takes the edge (3), reflection
+// reflects to 1.5 (2.5). The node tests check each mode against ONNX's own outputs.
+TEST(OnnxLoaderTest, GridSamplePaddingModesByHand) {
+  for (const auto& [padding, want] : std::vector<std::pair<std::string, float>>{
+           {"zeros", 1.5f}, {"border", 3.0f}, {"reflection", 2.5f}}) {
+    NodeModel m = nodeModel("GridSample", {{"x", {1, 1, 2, 3}}, {"grid", {1, 1, 2, 2}}}, {{"y", {1, 1, 1, 2}}}, 16);
+    setAttribute(m.node, "align_corners", int64_t{1});
+    setAttribute(m.node, "padding_mode", padding);
+    auto loaded = loadOnnxModel(write("gridsample.onnx", m.model));
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+    EXPECT_EQ(run(*loaded, {{1, 2, 3, 4, 5, 6}, {0, 0, 1.5f, -1}}, 2), (std::vector<float>{3.5f, want})) << padding;
+  }
+}
+
 // Hardmax before opset 13 takes the input as 2-D rows [before axis, from axis]: x = [[[1, 5], [3, 2]]]
 // with axis 1 is one row [1, 5, 3, 2], whose maximum is element 1; opset 13 takes the maxima along
 // axis 1 alone (columns [1, 3] and [5, 2]: elements (1, 0) and (0, 1)).
