@@ -32,6 +32,22 @@ Result<Value> describe(const onnx::ValueInfoProto& info, const LoadOptions& opti
   value.type = *type;
   auto given = options.inputShapes.find(info.name());
   if (given != options.inputShapes.end()) {
+    // It fills in what the file leaves unknown: the file's rank and known dimensions stay.
+    bool fits = !tensor.has_shape() || tensor.shape().dim_size() == static_cast<int>(given->second.size());
+    for (int d = 0; fits && tensor.has_shape() && d < tensor.shape().dim_size(); ++d) {
+      const auto& dim = tensor.shape().dim(d);
+      fits = given->second[static_cast<size_t>(d)] != 0 &&
+             (!dim.has_dim_value() || dim.dim_value() == given->second[static_cast<size_t>(d)]);
+    }
+    if (!fits) {
+      std::string file;
+      for (const auto& dim : tensor.shape().dim())
+        file += (file.empty() ? "" : ", ") + (dim.has_dim_value() ? std::to_string(dim.dim_value()) : dim.dim_param().empty() ? std::string("?") : dim.dim_param());
+      std::string shape;
+      for (uint32_t d : given->second) shape += (shape.empty() ? "" : ", ") + std::to_string(d);
+      return fail(ResultCode::BAD_DATA, "value '" + info.name() + "': the shape given, [" + shape +
+                                            "], does not fit the file's [" + file + "]");
+    }
     value.dims = given->second;
   } else {
     if (!tensor.has_shape())

@@ -64,7 +64,8 @@ struct LoadedModel {
 };
 
 struct LoadOptions {
-  // Shapes for inputs the file leaves (partly) symbolic, by input name; every dimension known.
+  // Shapes for inputs the file leaves (partly) symbolic, by input name; every dimension known, the
+  // rank and the dimensions the file gives as the file has them (else BAD_DATA).
   std::map<std::string, std::vector<uint32_t>> inputShapes;
   // Values for graph inputs, by name: each becomes a constant of the model (no longer an input), so
   // that operators needing constant arguments (Reshape's shape, axes, Clip's bounds) map.

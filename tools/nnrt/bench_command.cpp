@@ -26,8 +26,8 @@ namespace {
 constexpr const char* kUsage =
     "usage: nnrt bench MODEL [--device(s) NAME[,NAME...]] [--preference "
     "low-power|fast-single-answer|sustained-speed]\n"
-    "                        [--input NAME=FILE|NAME=v1,v2,...]... [--warmup N] [--runs N] [--time SECONDS]\n"
-    "                        [--json] [--svg FILE]\n"
+    "                        [--input NAME=FILE|NAME=v1,v2,...]... [--shape NAME=d0,d1,...]... [--warmup N]\n"
+    "                        [--runs N] [--time SECONDS] [--json] [--svg FILE]\n"
     "  without --runs and --time: 1000 runs or 10 seconds, whichever comes first; --warmup 5\n"
     "MODEL is a model file (.yaml) or an ONNX model (.onnx); FILE is raw little-endian data or a .npy\n"
     "array.\n";

@@ -78,7 +78,36 @@ Result<ModelInput> inputFromNpy(const ModelFileOperand& o, const std::string& pa
                                           "': " + std::to_string(bytes.size() / elementBytes(*o.element)) +
                                           " elements where the input has " + std::to_string(*count));
   }
-  return ModelInput{std::move(bytes), "from " + path};
+  ModelInput input{std::move(bytes), "from " + path, {}};
+  if (!count) {  // the array's shape fills in the input's unknown dimensions
+    for (uint64_t d : array.shape) {
+      if (d == 0 || d > UINT32_MAX) return fail(ResultCode::BAD_DATA, "'" + path + "': a dimension of " + std::to_string(d));
+      input.dims.push_back(static_cast<uint32_t>(d));
+    }
+  }
+  return input;
+}
+
+// `dims` (from --shape or a .npy array) for an input declared `declared` (0: unknown): the same rank
+// and the known dimensions equal, or an error naming the input.
+Result<void> checkShape(const ModelFileOperand& o, const std::vector<uint32_t>& dims, const std::string& from) {
+  bool fits = dims.size() == o.dimensions.size();
+  for (size_t d = 0; fits && d < dims.size(); ++d) fits = dims[d] != 0 && (o.dimensions[d] == 0 || o.dimensions[d] == dims[d]);
+  if (fits) return {};
+  return fail(ResultCode::BAD_DATA, "input '" + o.name + "': " + from + " " + shapeText(dims) +
+                                        " does not fit the model's " + shapeText(o.dimensions));
+}
+
+// The whole shape of input `o` whose data is `bytes` when one dimension is unknown: the one its size
+// implies; nullopt when it implies none.
+std::optional<std::vector<uint32_t>> shapeFromSize(const ModelFileOperand& o, size_t bytes) {
+  if (!o.element || std::count(o.dimensions.begin(), o.dimensions.end(), 0u) != 1) return std::nullopt;
+  size_t known = elementBytes(*o.element);
+  for (uint32_t d : o.dimensions) known *= d == 0 ? 1 : d;
+  if (known == 0 || bytes == 0 || bytes % known != 0 || bytes / known > UINT32_MAX) return std::nullopt;
+  std::vector<uint32_t> dims = o.dimensions;
+  *std::find(dims.begin(), dims.end(), 0u) = static_cast<uint32_t>(bytes / known);
+  return dims;
 }
 
 // NAME=v1,v2,... when every item is a number of the operand's element type, else NAME=FILE.
@@ -92,7 +121,7 @@ Result<ModelInput> inputFromArgument(const ModelFile& file, uint32_t operand, co
       problem = appendElement(*o.element, item, bytes);
       if (!problem.empty()) break;
     }
-    if (problem.empty()) return ModelInput{std::move(bytes), "given"};
+    if (problem.empty()) return ModelInput{std::move(bytes), "given", {}};
   }
   if (text.size() > 4 && text.ends_with(".npy")) return inputFromNpy(o, text);
   auto bytes = readFile(text);
@@ -100,7 +129,7 @@ Result<ModelInput> inputFromArgument(const ModelFile& file, uint32_t operand, co
     return fail(ResultCode::BAD_DATA, "'" + text + "' is neither values (" + problem + ") nor a file (" +
                                           bytes.error().message + ")");
   }
-  return ModelInput{std::move(*bytes), "from " + text};
+  return ModelInput{std::move(*bytes), "from " + text, {}};
 }
 
 std::optional<double> durationMs(ANeuralNetworksExecution* execution, int32_t code) {
@@ -118,13 +147,30 @@ std::optional<double> nsToMs(uint64_t ns) {
 
 }  // namespace
 
+Result<std::pair<std::string, std::vector<uint32_t>>> parseShapeOption(const std::string& value) {
+  const size_t eq = value.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == value.size())
+    return fail(ResultCode::BAD_DATA, "--shape takes NAME=d0,d1,...");
+  std::vector<uint32_t> dims;
+  for (const std::string& item : splitList(value.substr(eq + 1))) {
+    auto d = parseCount(item, 1, UINT32_MAX);
+    if (!d) return fail(ResultCode::BAD_DATA, "--shape " + value + ": '" + item + "' is not a dimension of 1 or more");
+    dims.push_back(static_cast<uint32_t>(*d));
+  }
+  return std::make_pair(value.substr(0, eq), std::move(dims));
+}
+
 Result<bool> parseExecutionOption(const std::vector<std::string>& args, size_t& i,
                                   ExecutionOptions& options) {
   const std::string& a = args[i];
-  if (a != "--device" && a != "--devices" && a != "--preference" && a != "--input") return false;
+  if (a != "--device" && a != "--devices" && a != "--preference" && a != "--input" && a != "--shape")
+    return false;
   if (i + 1 >= args.size()) return fail(ResultCode::BAD_DATA, a + " needs a value");
   const std::string& value = args[++i];
-  if (a == "--device" || a == "--devices") {
+  if (a == "--shape") {
+    NNRT_ASSIGN_OR_RETURN(auto shape, parseShapeOption(value));
+    options.shapes[shape.first] = std::move(shape.second);
+  } else if (a == "--device" || a == "--devices") {
     options.devices = splitList(value);
   } else if (a == "--preference") {
     options.preference = parsePreference(value);
@@ -184,16 +230,43 @@ Result<std::vector<ModelInput>> prepareInputs(const ModelFile& file, const Execu
     given[position] = true;
   }
   for (size_t i = 0; i < file.inputs.size(); ++i) {
+    const ModelFileOperand& o = file.operands[file.inputs[i]];
+    if (elementCount(o)) continue;  // every dimension known
+    // The unknown dimensions: from --shape, else from the data given.
+    std::vector<uint32_t>& dims = inputs[i].dims;
+    if (auto shape = options.shapes.find(o.name); shape != options.shapes.end()) {
+      NNRT_RETURN_IF_ERROR(checkShape(o, shape->second, "--shape"));
+      if (!dims.empty() && dims != shape->second)
+        return fail(ResultCode::BAD_DATA, "input '" + o.name + "': --shape " + shapeText(shape->second) +
+                                              " but the .npy array is " + shapeText(dims));
+      dims = shape->second;
+    } else if (!dims.empty()) {
+      NNRT_RETURN_IF_ERROR(checkShape(o, dims, "the .npy array's shape"));
+    } else if (given[i]) {
+      auto implied = shapeFromSize(o, inputs[i].bytes.size());
+      if (!implied) {
+        return fail(ResultCode::BAD_DATA, "input '" + o.name + "' (" + o.typeName + " " + shapeText(o.dimensions) +
+                                              "): " + std::to_string(inputs[i].bytes.size()) +
+                                              " bytes do not tell its unknown dimensions; give them with --shape " +
+                                              o.name + "=d0,d1,...");
+      }
+      dims = *implied;
+      inputs[i].origin += " (shape from its size)";
+    }
+  }
+  for (size_t i = 0; i < file.inputs.size(); ++i) {
     if (given[i]) continue;
     const ModelFileOperand& o = file.operands[file.inputs[i]];
-    auto count = elementCount(o);
+    ModelFileOperand shaped = o;
+    if (!inputs[i].dims.empty()) shaped.dimensions = inputs[i].dims;
+    auto count = elementCount(shaped);
     if (!o.element || !count) {
       return fail(ResultCode::BAD_DATA, "input '" + o.name + "' (" + o.typeName + " " +
-                                            shapeText(o.dimensions) +
-                                            ") has no default; give it with --input " + o.name + "=FILE");
+                                            shapeText(o.dimensions) + ") has no default; give it with --input " +
+                                            o.name + "=FILE" + (count ? "" : " (or its shape with --shape)"));
     }
-    inputs[i] = ModelInput{defaultInput(*o.element, i, *count),
-                           "DEFAULT (deterministic sequence, see docs/model-format.md)"};
+    inputs[i].bytes = defaultInput(*o.element, i, *count);
+    inputs[i].origin = "DEFAULT (deterministic sequence, see docs/model-format.md)";
   }
   return inputs;
 }
@@ -241,8 +314,23 @@ Result<void> compile(const ModelFile& file, const ExecutionOptions& options, Com
 Result<void> openSession(const ExecutionOptions& options, ModelSession& session) {
   DeviceRegistry& registry = DeviceRegistry::global();
   if (registry.configError()) return Unexpected(*registry.configError());
-  NNRT_ASSIGN_OR_RETURN(session.file, loadAnyModelFile(options.model));
+  NNRT_ASSIGN_OR_RETURN(session.file, loadAnyModelFile(options.model, options.shapes));
   NNRT_ASSIGN_OR_RETURN(session.inputs, prepareInputs(*session.file, options));
+  if (std::filesystem::path(options.model).extension() == ".onnx") {
+    // Shapes the data gave: load the model again knowing them.
+    InputShapes shapes = options.shapes;
+    for (size_t i = 0; i < session.inputs.size(); ++i) {
+      if (!session.inputs[i].dims.empty())
+        shapes[session.file->operands[session.file->inputs[i]].name] = session.inputs[i].dims;
+    }
+    if (shapes.size() != options.shapes.size()) {
+      std::vector<std::string> origins;
+      for (const ModelInput& input : session.inputs) origins.push_back(input.origin);
+      NNRT_ASSIGN_OR_RETURN(session.file, loadAnyModelFile(options.model, shapes));
+      NNRT_ASSIGN_OR_RETURN(session.inputs, prepareInputs(*session.file, options));
+      for (size_t i = 0; i < session.inputs.size(); ++i) session.inputs[i].origin = origins[i];
+    }
+  }
   return compile(*session.file, options, session.compiled);
 }
 
@@ -271,13 +359,15 @@ Result<Outcome> runOnce(const ModelFile& file, ANeuralNetworksCompilation* compi
         raw, ANeuralNetworksExecution_free);
     for (size_t i = 0; i < inputs.size(); ++i) {
       const auto& bytes = inputs[i].bytes;
-      int rc = ANeuralNetworksExecution_setInput(raw, static_cast<int32_t>(i), nullptr,
+      const ModelFileOperand& o = file.operands[file.inputs[i]];
+      const std::vector<uint32_t>& dims = inputs[i].dims.empty() ? o.dimensions : inputs[i].dims;
+      ANeuralNetworksOperandType shaped{o.type, static_cast<uint32_t>(dims.size()), dims.data(), o.scale, o.zeroPoint};
+      int rc = ANeuralNetworksExecution_setInput(raw, static_cast<int32_t>(i), inputs[i].dims.empty() ? nullptr : &shaped,
                                                  bytes.empty() ? nullptr : bytes.data(), bytes.size());
       if (rc != ANEURALNETWORKS_NO_ERROR) {
-        const ModelFileOperand& o = file.operands[file.inputs[i]];
         return Unexpected(apiError("ANeuralNetworksExecution_setInput", rc,
                                    "input '" + o.name + "' (" + std::to_string(bytes.size()) + " bytes for " +
-                                       o.typeName + " " + shapeText(o.dimensions) + ")"));
+                                       o.typeName + " " + shapeText(dims) + ")"));
       }
     }
     Outcome outcome;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -21,7 +22,11 @@ struct ExecutionOptions {
   std::vector<std::string> devices;  // --device / --devices; empty: the runtime partitions
   int32_t preference = -1;           // -1: the runtime's default
   std::vector<std::pair<std::string, std::string>> inputs;  // --input NAME=FILE|values
+  InputShapes shapes;                                       // --shape NAME=d0,d1,...
 };
+
+// "--shape NAME=d0,d1,...": each dimension a whole number of at least 1 (BAD_DATA otherwise).
+Result<std::pair<std::string, std::vector<uint32_t>>> parseShapeOption(const std::string& value);
 
 // Reads the option at args[i] when it is one of ExecutionOptions' (then i moves past its value) and
 // returns true; false for any other argument. BAD_DATA, naming the option, for a missing or bad value.
@@ -38,9 +43,15 @@ std::optional<size_t> elementCount(const ModelFileOperand& operand);
 struct ModelInput {
   std::vector<uint8_t> bytes;
   std::string origin;  // "given", "from FILE", or the default marker
+  // The input's whole shape when the model leaves some of it unknown (--shape, a .npy file's shape, or
+  // the one unknown dimension a raw file's size implies): given to ANeuralNetworksExecution_setInput.
+  // Empty: the model's own.
+  std::vector<uint32_t> dims;
 };
 
-// Every model input in order: from --input, else the default of docs/model-format.md.
+// Every model input in order: from --input, else the default of docs/model-format.md. An input of
+// unknown dimensions takes them from --shape, or from the data given (a .npy array's shape; a raw
+// file's size when one dimension is unknown); without either it has no default.
 Result<std::vector<ModelInput>> prepareInputs(const ModelFile& file, const ExecutionOptions& options);
 
 // A finished compilation; frees it.
@@ -57,7 +68,9 @@ struct Compiled {
 Result<void> compile(const ModelFile& file, const ExecutionOptions& options, Compiled& compiled);
 
 // What run and bench start from: the runtime's configuration checked, the model file (YAML or ONNX)
-// loaded, its inputs read (or defaulted) and the model compiled.
+// loaded, its inputs read (or defaulted) and the model compiled. An ONNX model whose inputs' unknown
+// dimensions the data gave is loaded again with those shapes (then every shape in it is known: the
+// loader keeps images NHWC only when it knows their shapes).
 struct ModelSession {
   std::optional<ModelFile> file;
   std::vector<ModelInput> inputs;

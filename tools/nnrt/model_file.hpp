@@ -22,6 +22,9 @@
 
 namespace nnrt::tools {
 
+// Whole shapes for model inputs, by input name (`--shape NAME=d0,d1,...`).
+using InputShapes = std::map<std::string, std::vector<uint32_t>>;
+
 struct ModelFileOperand {
   std::string name;
   std::string typeName;  // as written, e.g. "TENSOR_FLOAT32" or "com.example.fibonacci:EXAMPLE_INT64"

@@ -6,8 +6,10 @@
 namespace nnrt::tools {
 namespace {
 
-Result<ModelFile> loadOnnxFile(const std::filesystem::path& file) {
-  NNRT_ASSIGN_OR_RETURN(onnxfront::LoadedModel loaded, onnxfront::loadOnnxModel(file));
+Result<ModelFile> loadOnnxFile(const std::filesystem::path& file, const InputShapes& shapes) {
+  onnxfront::LoadOptions options;
+  options.inputShapes = shapes;
+  NNRT_ASSIGN_OR_RETURN(onnxfront::LoadedModel loaded, onnxfront::loadOnnxModel(file, options));
   ModelFile out;
   out.path = file;
   out.description = "ONNX model, opset " + std::to_string(loaded.opsetVersion);
@@ -39,9 +41,18 @@ Result<ModelFile> loadOnnxFile(const std::filesystem::path& file) {
 
 }  // namespace
 
-Result<ModelFile> loadAnyModelFile(const std::filesystem::path& file) {
-  if (file.extension() == ".onnx") return loadOnnxFile(file);
-  return loadModelFile(file);
+Result<ModelFile> loadAnyModelFile(const std::filesystem::path& file, const InputShapes& shapes) {
+  NNRT_ASSIGN_OR_RETURN(ModelFile loaded, file.extension() == ".onnx" ? loadOnnxFile(file, shapes) : loadModelFile(file));
+  for (const auto& [name, dims] : shapes) {
+    bool found = false;
+    for (uint32_t i : loaded.inputs) found = found || loaded.operands[i].name == name;
+    if (found) continue;
+    std::string list;
+    for (uint32_t i : loaded.inputs) list += (list.empty() ? "" : ", ") + loaded.operands[i].name;
+    return fail(ResultCode::BAD_DATA, "--shape " + name + ": the model has no input named '" + name +
+                                          "' (inputs: " + (list.empty() ? "none" : list) + ")");
+  }
+  return loaded;
 }
 
 }  // namespace nnrt::tools

@@ -6,7 +6,9 @@
 
 namespace nnrt::tools {
 
-// A YAML model file, or an ONNX model when the name ends in ".onnx".
-Result<ModelFile> loadAnyModelFile(const std::filesystem::path& file);
+// A YAML model file, or an ONNX model when the name ends in ".onnx": `shapes` gives an ONNX model's
+// inputs their whole shapes (the loader's LoadOptions::inputShapes); a YAML model's inputs take theirs
+// at execution (prepareInputs). Either way a name that is no input of the model is an error.
+Result<ModelFile> loadAnyModelFile(const std::filesystem::path& file, const InputShapes& shapes = {});
 
 }  // namespace nnrt::tools

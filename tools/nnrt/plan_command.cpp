@@ -11,6 +11,7 @@
 #include "core/device/device_registry.hpp"
 #include "tools/nnrt/commands.hpp"
 #include "tools/nnrt/model_file.hpp"
+#include "tools/nnrt/model_execution.hpp"
 #include "tools/nnrt/onnx_model_file.hpp"
 #include "tools/nnrt/plan_output.hpp"
 
@@ -19,7 +20,8 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: nnrt plan MODEL [--preference low-power|fast-single-answer|sustained-speed] [--devices a,b]\n"
-    "                       [--json] [--dot FILE]\n";
+    "                       [--shape NAME=d0,d1,...]... [--json] [--dot FILE]\n"
+    "--shape gives an ONNX model's input the whole shape its file leaves unknown.\n";
 
 int usageError(const std::string& message) {
   std::fprintf(stderr, "nnrt plan: %s\n%s", message.c_str(), kUsage);
@@ -69,6 +71,7 @@ Result<std::vector<std::shared_ptr<DriverDevice>>> findDevices(const DeviceRegis
 int planCommand(const std::vector<std::string>& args) {
   std::string modelPath, dotPath;
   std::vector<std::string> deviceNames;
+  InputShapes shapes;
   int32_t preference = -1;
   bool json = false;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -86,6 +89,12 @@ int planCommand(const std::vector<std::string>& args) {
       if (v == nullptr || v->empty())
         return usageError("--devices takes a comma-separated list of device names");
       deviceNames = splitList(*v);
+    } else if (a == "--shape") {
+      const std::string* v = next();
+      if (v == nullptr) return usageError("--shape takes NAME=d0,d1,...");
+      auto shape = parseShapeOption(*v);
+      if (!shape) return usageError(shape.error().message);
+      shapes[shape->first] = std::move(shape->second);
     } else if (a == "--dot") {
       const std::string* v = next();
       if (v == nullptr) return usageError("--dot takes a file name");
@@ -108,7 +117,7 @@ int planCommand(const std::vector<std::string>& args) {
     std::fprintf(stderr, "nnrt: %s\n", registry.configError()->message.c_str());
     return 1;
   }
-  auto file = loadAnyModelFile(modelPath);
+  auto file = loadAnyModelFile(modelPath, shapes);
   if (!file) {
     std::fprintf(stderr, "nnrt plan: %s\n", file.error().message.c_str());
     return 1;

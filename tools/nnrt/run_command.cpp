@@ -24,10 +24,11 @@ namespace {
 constexpr const char* kUsage =
     "usage: nnrt run MODEL [--device(s) NAME[,NAME...]] [--preference "
     "low-power|fast-single-answer|sustained-speed]\n"
-    "                      [--input NAME=FILE|NAME=v1,v2,...]... [--output NAME=FILE]... [--repeat N] "
-    "[--explain]\n"
+    "                      [--input NAME=FILE|NAME=v1,v2,...]... [--shape NAME=d0,d1,...]... [--output NAME=FILE]...\n"
+    "                      [--repeat N] [--explain]\n"
     "MODEL is a model file (.yaml) or an ONNX model (.onnx); FILE is raw little-endian data or a .npy\n"
-    "array (an output named FILE.npy is written as one).\n";
+    "array (an output named FILE.npy is written as one). An input of unknown dimensions takes them from\n"
+    "--shape, a .npy array's shape, or (one unknown dimension) a raw file's size.\n";
 constexpr size_t kPrintedValues = 16;
 
 int usageError(const std::string& message) {
@@ -181,7 +182,7 @@ int runCommand(const std::vector<std::string>& argv) {
   for (size_t i = 0; i < file.inputs.size(); ++i) {
     const ModelFileOperand& o = file.operands[file.inputs[i]];
     std::printf("input  %s: %s %s, %s: %s\n", o.name.c_str(), o.typeName.c_str(),
-                shapeText(o.dimensions).c_str(), inputs[i].origin.c_str(),
+                shapeText(inputs[i].dims.empty() ? o.dimensions : inputs[i].dims).c_str(), inputs[i].origin.c_str(),
                 valuesText(o, inputs[i].bytes).c_str());
   }
   for (size_t i = 0; i < file.outputs.size(); ++i) {
