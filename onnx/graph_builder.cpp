@@ -374,7 +374,7 @@ bool GraphBuilder::absorbFollowingTranspose(const std::vector<int64_t>& perm) {
   return true;
 }
 
-bool GraphBuilder::absorbChannelShuffle(const std::vector<uint32_t>& dims) {
+bool GraphBuilder::absorbTransposeAndReshape(const std::vector<int64_t>& wanted, const std::vector<uint32_t>& dims) {
   if (node_ == nullptr || node_->output_size() < 1) return false;
   // The only reader of `name`, when it is of type `op` and reads it as input 0.
   auto readerOf = [&](const std::string& name, const char* op) -> const onnx::NodeProto* {
@@ -386,7 +386,7 @@ bool GraphBuilder::absorbChannelShuffle(const std::vector<uint32_t>& dims) {
   std::vector<int64_t> perm;
   for (const auto& a : transpose->attribute())
     if (a.name() == "perm") perm.assign(a.ints().begin(), a.ints().end());
-  if (perm != std::vector<int64_t>{0, 2, 1, 3, 4}) return false;
+  if (perm != wanted) return false;
   const onnx::NodeProto* back = readerOf(transpose->output(0), "Reshape");
   if (back == nullptr || back->input_size() != 2) return false;
   for (const auto& a : back->attribute())

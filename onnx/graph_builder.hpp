@@ -125,10 +125,12 @@ class GraphBuilder {
     std::vector<float> factor, shift;
   };
   std::optional<ChannelAffine> foldFollowingBatchNorm(uint32_t channels);
-  // A channel shuffle as PyTorch exports it: the current node (a Reshape of a 4-D [N, C, H, W] value to
-  // [N, g, C / g, H, W]) is read only by a Transpose by [0, 2, 1, 3, 4], read only by a Reshape back to
-  // `dims` ([N, C, H, W]). Both are then absorbed: the current node's output is the shuffled image.
-  bool absorbChannelShuffle(const std::vector<uint32_t>& dims);
+  // A rearrangement as PyTorch exports it through ranks NNAPI lacks: the current node (a Reshape) is
+  // read only by a Transpose by `perm`, read only by a Reshape to `dims`. Both are then absorbed: the
+  // current node's output is the rearranged value. A channel shuffle: [N, C, H, W] to [N, g, C / g, H,
+  // W], perm [0, 2, 1, 3, 4], back to [N, C, H, W]; a pixel shuffle: [N, C' r r, H, W] to [N, C', r, r,
+  // H, W], perm [0, 1, 4, 2, 5, 3], to [N, C', H r, W r].
+  bool absorbTransposeAndReshape(const std::vector<int64_t>& perm, const std::vector<uint32_t>& dims);
   // The only reader of the current node's output 0, when it is a Transpose by `perm` (and the value no
   // graph output): absorbed, so that the current node's output is the transposed value.
   bool absorbFollowingTranspose(const std::vector<int64_t>& perm);

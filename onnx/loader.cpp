@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <deque>
 #include <fstream>
 #include <set>
 
@@ -261,12 +262,87 @@ Result<LoadedModel> printable(Result<LoadedModel> result) {
   return Unexpected<Error>(std::move(error));
 }
 
+// Operators whose versions before opset 7 broadcast only with the attribute broadcast = 1, input B's
+// dimensions lining up with A's from `axis` (else from the end, as numpy's broadcasting does).
+bool legacyBroadcast(const std::string& op) {
+  static const std::set<std::string> ops{"Add", "Sub", "Mul", "Div", "Pow", "And", "Or", "Xor",
+                                         "Equal", "Greater", "Less", "Gemm"};
+  return ops.count(op) != 0;
+}
+
+// `node` as the operator versions the mappings read (opset 7 on) compute it, for a model of an older
+// opset: broadcast and axis of the arithmetic and comparisons (B reshaped to line up at `axis`, as a
+// value named after it), Gemm's broadcast (C broadcasts from opset 7 on), BatchNormalization's is_test
+// 1 and spatial 1, and the consumed_inputs hints of opsets 1 to 5 dropped. Returns `node` itself when
+// nothing changes, else a copy kept in `rewritten`.
+Result<const onnx::NodeProto*> legacyNode(GraphBuilder& builder, const onnx::NodeProto& node,
+                                          std::deque<onnx::NodeProto>& rewritten) {
+  if (builder.opset() >= 7) return &node;
+  auto find = [&](const char* name) -> const onnx::AttributeProto* {
+    for (const auto& a : node.attribute())
+      if (a.name() == name) return &a;
+    return nullptr;
+  };
+  const bool batchNorm = node.op_type() == "BatchNormalization";
+  const auto* isTest = batchNorm ? find("is_test") : nullptr;
+  const auto* spatial = batchNorm ? find("spatial") : nullptr;
+  if (isTest != nullptr && isTest->i() == 0) return builder.refused("training mode (is_test 0) is not supported");
+  if (spatial != nullptr && spatial->i() == 0) return builder.refused("spatial 0 (per-activation statistics) is not supported");
+  const auto* broadcast = legacyBroadcast(node.op_type()) ? find("broadcast") : nullptr;
+  const auto* axis = broadcast != nullptr && node.op_type() != "Gemm" ? find("axis") : nullptr;
+  if (isTest == nullptr && spatial == nullptr && broadcast == nullptr && find("consumed_inputs") == nullptr)
+    return &node;
+  onnx::NodeProto& copy = rewritten.emplace_back(node);
+  copy.clear_attribute();
+  for (const auto& a : node.attribute()) {
+    if (&a != isTest && &a != spatial && &a != broadcast && &a != axis && a.name() != "consumed_inputs")
+      *copy.add_attribute() = a;
+  }
+  if (axis != nullptr && broadcast->i() != 0 && node.input_size() == 2) {
+    builder.setNode(&copy);
+    NNRT_ASSIGN_OR_RETURN(const Value* a, builder.requiredInput(0));
+    NNRT_ASSIGN_OR_RETURN(const Value* b, builder.requiredInput(1));
+    const size_t rankA = a->scalar ? 0 : a->dims.size(), rankB = b->scalar ? 0 : b->dims.size();
+    if (axis->i() < 0 || static_cast<size_t>(axis->i()) + rankB > rankA)
+      return builder.refused("axis " + std::to_string(axis->i()) + " does not place B inside A");
+    Value lined = *b;  // B's dimensions, then 1 for each axis of A after them
+    lined.scalar = false;
+    lined.dims = b->scalar ? std::vector<uint32_t>{} : b->dims;
+    lined.dims.resize(rankA - static_cast<size_t>(axis->i()), 1u);
+    if (lined.dims.empty()) lined.dims = {1};
+    if (lined.constant.has_value()) {
+      lined.constant->dimensions = lined.dims;
+    } else {
+      NNRT_ASSIGN_OR_RETURN(uint32_t operand, builder.operand(*b));
+      NNRT_ASSIGN_OR_RETURN(lined.operand, builder.reshape(operand, b->type, lined.dims));
+      lined.nhwc = false;
+      lined.otherLayout = kNoOperand;
+    }
+    const std::string name = node.input(1) + "@axis" + std::to_string(axis->i()) + "@" + node.output(0);
+    builder.defineName(name, std::move(lined));
+    copy.set_input(1, name);
+  }
+  return &copy;
+}
+
 }  // namespace
 
 Result<void> mapNodes(GraphBuilder& builder,
                       const google::protobuf::RepeatedPtrField<onnx::NodeProto>& nodes) {
   const auto& mappings = operatorMappings();
-  for (const auto& node : nodes) {
+  std::deque<onnx::NodeProto> rewritten;  // older opsets' nodes as the mappings read them
+  // Constant nodes (which read nothing) first: a lookahead that absorbs later nodes (a channel or pixel
+  // shuffle's last Reshape) may need a shape that a Constant after them in the file gives.
+  std::vector<const onnx::NodeProto*> order;
+  for (const auto& node : nodes)
+    if (node.op_type() == "Constant" && node.input_size() == 0) order.push_back(&node);
+  for (const auto& node : nodes)
+    if (!(node.op_type() == "Constant" && node.input_size() == 0)) order.push_back(&node);
+  for (const onnx::NodeProto* next : order) {
+    const onnx::NodeProto& original = *next;
+    builder.setNode(&original);
+    NNRT_ASSIGN_OR_RETURN(const onnx::NodeProto* legacy, legacyNode(builder, original, rewritten));
+    const onnx::NodeProto& node = *legacy;
     builder.setNode(&node);
     if (!node.domain().empty() && node.domain() != "ai.onnx")
       return Unexpected<Error>(builder.refuse("domain '" + node.domain() + "' is not supported"));
@@ -281,7 +357,7 @@ Result<void> mapNodes(GraphBuilder& builder,
         known = known || attribute.name() == name;
       if (!known) return builder.refused("attribute '" + attribute.name() + "' is not supported");
     }
-    if (const std::string* result = builder.absorbed(&node)) {
+    if (const std::string* result = builder.absorbed(&original)) {
       // A Relu or Clip fused into the operation before it, or an Add that became its bias: its
       // output is that operation's.
       builder.defineName(node.output(0), *builder.find(*result));

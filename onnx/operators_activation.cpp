@@ -8,10 +8,18 @@ Result<void> mapPrelu(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   NNRT_RETURN_IF_ERROR(refuseQuantizedArithmetic(b, *x));
   NNRT_ASSIGN_OR_RETURN(const Value* slope, b.requiredInput(1));
-  NNRT_ASSIGN_OR_RETURN(Dims dims, broadcastShape(b, x->dims, slope->dims));
+  // Before opset 7 a slope of C values is per channel (axis 1): then it lines up there.
+  const bool perChannel = b.opset() < 7 && x->dims.size() > 2 && slope->dims.size() == 1 &&
+                          slope->dims[0] == x->dims[1] && slope->dims[0] != x->dims.back();
+  Dims slopeDims = slope->dims;
+  if (perChannel) slopeDims.resize(x->dims.size() - 1, 1u);
+  NNRT_ASSIGN_OR_RETURN(Dims dims, broadcastShape(b, x->dims, slopeDims));
   if (dims != x->dims) return b.refused("slope must broadcast to the input's shape");
   NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
   NNRT_ASSIGN_OR_RETURN(uint32_t s, b.operand(*slope));
+  if (perChannel) {
+    NNRT_ASSIGN_OR_RETURN(s, b.reshape(s, slope->type, slopeDims));
+  }
   return b.emit(ANEURALNETWORKS_PRELU, {in, s}, x->type, x->dims);
 }
 

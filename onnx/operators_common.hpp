@@ -143,6 +143,8 @@ Result<void> mapSlice(GraphBuilder& b);
 Result<void> mapSplit(GraphBuilder& b);
 Result<void> mapDropout(GraphBuilder& b);
 Result<void> spaceDepth(GraphBuilder& b, int32_t op);
+// DEPTH_TO_SPACE of the 4-D `x` as the current node's output 0, its depth in CRD order (`crd`) or DCR.
+Result<void> depthToSpace(GraphBuilder& b, const Value& x, uint32_t block, bool crd);
 Result<void> mapTile(GraphBuilder& b);
 Result<void> mapPad(GraphBuilder& b);
 Result<void> mapExpand(GraphBuilder& b);

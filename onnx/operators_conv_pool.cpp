@@ -99,10 +99,19 @@ Result<Window> windowGeometry(GraphBuilder& b, const Dims& input, uint32_t kerne
 Result<void> convolve(GraphBuilder& b, const Value* x, const Value* w, const Value* bias, uint32_t* sums) {
   const bool integer = sums != nullptr;
   NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
-  if (x->dims.size() != 4) return b.refused("only 2-D convolutions (4-D input) are supported");
-  if (w->dims.size() != 4 || !allKnown(w->dims)) return b.refused("weights must be 4-D with a known shape");
+  // A 1-D convolution [N, C, L] runs as a 2-D one of [N, C, 1, L] (NCHW: the reshapes cost nothing).
+  const bool oneD = x->dims.size() == 3 && !integer;
+  if (x->dims.size() != 4 && !oneD)
+    return b.refused(integer ? "only 2-D convolutions (4-D input) are supported"
+                             : "only 1-D and 2-D convolutions (3-D and 4-D inputs) are supported");
+  if (w->dims.size() != x->dims.size() || !allKnown(w->dims))
+    return b.refused("weights must have the input's rank and a known shape");
+  if (oneD && !allKnown(x->dims)) return b.refused("input shape unknown");
+  const Dims xDims = oneD ? Dims{x->dims[0], x->dims[1], 1, x->dims[2]} : x->dims;
+  const Dims wDims = oneD ? Dims{w->dims[0], w->dims[1], 1, w->dims[2]} : w->dims;
   NNRT_ASSIGN_OR_RETURN(std::vector<int64_t> kernel, b.attrInts("kernel_shape"));
-  uint32_t M = w->dims[0], Cg = w->dims[1], kH = w->dims[2], kW = w->dims[3];
+  if (oneD && kernel.size() == 1) kernel.insert(kernel.begin(), 1);
+  uint32_t M = wDims[0], Cg = wDims[1], kH = wDims[2], kW = wDims[3];
   if (!kernel.empty() && (kernel.size() != 2 || kernel[0] != kH || kernel[1] != kW)) {
     return b.refused("kernel_shape differs from the weights' shape");
   }
@@ -110,14 +119,14 @@ Result<void> convolve(GraphBuilder& b, const Value* x, const Value* w, const Val
   uint32_t C = x->dims[1];
   if (group < 1 || C == 0 || C != Cg * group || M % group != 0)
     return b.refused("group does not match the channels");
-  NNRT_ASSIGN_OR_RETURN(Window g, windowGeometry(b, x->dims, kH, kW, false));
+  NNRT_ASSIGN_OR_RETURN(Window g, windowGeometry(b, xDims, kH, kW, false, oneD));
   // NNAPI filters: [1, kH, kW, M] for depthwise, else [M, kH, kW, C / group] (ONNX: [M, C / group, kH, kW]).
   const bool depthwise = group > 1 && static_cast<uint32_t>(group) == C && Cg == 1;
   const std::vector<int32_t> perm =
       depthwise ? std::vector<int32_t>{1, 2, 3, 0} : std::vector<int32_t>{0, 2, 3, 1};
   Dims filterDims;
   for (int32_t p : perm)
-    filterDims.push_back(w->dims[p]);
+    filterDims.push_back(wDims[p]);
   uint32_t filterOperand;
   // A BatchNormalization that alone reads the result is folded in: each output channel's weights and
   // bias times its factor, plus its shift to the bias (ONNX Runtime folds it the same way).
@@ -142,6 +151,9 @@ Result<void> convolve(GraphBuilder& b, const Value* x, const Value* w, const Val
     NNRT_ASSIGN_OR_RETURN(filterOperand, b.constFloats(filter, filterDims));
   } else {
     NNRT_ASSIGN_OR_RETURN(uint32_t weights, b.operand(*w));
+    if (oneD) {
+      NNRT_ASSIGN_OR_RETURN(weights, b.reshape(weights, w->type, wDims));
+    }
     NNRT_ASSIGN_OR_RETURN(uint32_t permOperand, b.constInts(perm));
     NNRT_ASSIGN_OR_RETURN(filterOperand, b.addTensor(w->type, filterDims));
     NNRT_RETURN_IF_ERROR(b.addOperation(ANEURALNETWORKS_TRANSPOSE, {weights, permOperand}, {filterOperand}));
@@ -150,8 +162,11 @@ Result<void> convolve(GraphBuilder& b, const Value* x, const Value* w, const Val
     return b.refused("grouped convolution with dilations has no NNAPI operation");
   }
   // With a known shape the image runs as NHWC, NNAPI's own layout (converted once where it enters).
-  const bool nhwc = allKnown(x->dims) && !integer;
+  const bool nhwc = allKnown(x->dims) && !integer && !oneD;
   NNRT_ASSIGN_OR_RETURN(uint32_t in, nhwc ? b.nhwcOperand(*x) : b.operand(*x));
+  if (oneD) {
+    NNRT_ASSIGN_OR_RETURN(in, b.reshape(in, x->type, xDims));
+  }
   uint32_t biasOperand;
   if (bias != nullptr && (bias->dims.size() != 1 || bias->dims[0] != M)) return b.refused("bias must have shape [M]");
   if (norm) {
@@ -191,6 +206,13 @@ Result<void> convolve(GraphBuilder& b, const Value* x, const Value* w, const Val
     inputs.push_back(dh);
   }
   const Dims out{x->dims[0], M, g.outH, g.outW};
+  if (oneD) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t result, apply(b, op, inputs, x->type, out));
+    const Dims out1D{x->dims[0], M, g.outW};
+    NNRT_ASSIGN_OR_RETURN(result, b.reshape(result, x->type, out1D));
+    defineOperand(b, 0, result, x->type, out1D);
+    return {};
+  }
   if (integer) {
     NNRT_ASSIGN_OR_RETURN(*sums, apply(b, op, inputs, x->type, out));
     return {};
@@ -296,8 +318,8 @@ Result<void> maxPoolByViews(GraphBuilder& b, const Value& x, const Window& g, ui
 }  // namespace
 
 // 1-D and 2-D pooling; a 1-D input [N, C, L] is pooled as [N, C, 1, L]. count_include_pad with padding
-// PADs with zeros first (NNAPI's averages leave padding out). A dilated 2-D MaxPool, or one whose Indices
-// are read: maxPoolByViews.
+// PADs with zeros first (NNAPI's averages leave padding out). A dilated MaxPool, or a 2-D one whose
+// Indices are read: maxPoolByViews.
 Result<void> pool(GraphBuilder& b, int32_t op, bool global) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   if (!(op == ANEURALNETWORKS_MAX_POOL_2D && quantized(x->type))) NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
@@ -328,6 +350,20 @@ Result<void> pool(GraphBuilder& b, int32_t op, bool global) {
     const bool dilated = g.dilationH != 1 || g.dilationW != 1;
     if (op == ANEURALNETWORKS_MAX_POOL_2D && !oneD && (dilated || wantsIndices))
       return maxPoolByViews(b, *x, g, kH, kW, storageOrder != 0);
+    if (op == ANEURALNETWORKS_MAX_POOL_2D && oneD && dilated) {
+      // As the 2-D pool of [N, C, 1, L], reshaped back.
+      Value image = *x;
+      NNRT_ASSIGN_OR_RETURN(uint32_t flat, b.operand(*x));
+      NNRT_ASSIGN_OR_RETURN(image.operand, b.reshape(flat, x->type, dims));
+      image.dims = dims;
+      image.constant.reset();
+      NNRT_RETURN_IF_ERROR(maxPoolByViews(b, image, g, kH, kW, false));
+      NNRT_ASSIGN_OR_RETURN(uint32_t pooled, b.operand(*b.find(b.node()->output(0))));
+      const Dims out1{dims[0], dims[1], g.outW};
+      NNRT_ASSIGN_OR_RETURN(uint32_t reshaped, b.reshape(pooled, x->type, out1));
+      defineOperand(b, 0, reshaped, x->type, out1);
+      return {};
+    }
     if (dilated) return b.refused("dilated pooling has no NNAPI operation");
     padFirst = includePad != 0 && (g.padTop || g.padLeft || g.padBottom || g.padRight);
     if (padFirst && ceilMode != 0) return b.refused("count_include_pad with ceil_mode is not supported");

@@ -83,13 +83,19 @@ Result<void> mapReshape(GraphBuilder& b) {
   // [N, C, H, W] -> [N, g, C / g, H, W], Transpose [0, 2, 1, 3, 4], Reshape back: CHANNEL_SHUFFLE by g
   // (NNAPI has no 5-D TRANSPOSE; an NHWC image is shuffled on its last axis).
   if (x->dims.size() == 4 && out.size() == 5 && out[0] == x->dims[0] && out[1] * out[2] == x->dims[1] &&
-      out[3] == x->dims[2] && out[4] == x->dims[3] && b.absorbChannelShuffle(x->dims)) {
+      out[3] == x->dims[2] && out[4] == x->dims[3] && b.absorbTransposeAndReshape({0, 2, 1, 3, 4}, x->dims)) {
     NNRT_ASSIGN_OR_RETURN(uint32_t groups, b.scalarInt(static_cast<int32_t>(out[1])));
     NNRT_ASSIGN_OR_RETURN(uint32_t axis, b.scalarInt(x->nhwc ? 3 : 1));
     if (x->nhwc) return b.emitNhwc(ANEURALNETWORKS_CHANNEL_SHUFFLE, {x->operand, groups, axis}, x->type, x->dims);
     NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
     return b.emit(ANEURALNETWORKS_CHANNEL_SHUFFLE, {in, groups, axis}, x->type, x->dims);
   }
+  // [N, C' r r, H, W] -> [N, C', r, r, H, W], Transpose [0, 1, 4, 2, 5, 3], Reshape to [N, C', H r, W r]:
+  // PyTorch's PixelShuffle (NNAPI has no 6-D TRANSPOSE), DepthToSpace in CRD order.
+  if (x->dims.size() == 4 && out.size() == 6 && out[0] == x->dims[0] && out[2] == out[3] &&
+      out[1] * out[2] * out[3] == x->dims[1] && out[4] == x->dims[2] && out[5] == x->dims[3] &&
+      b.absorbTransposeAndReshape({0, 1, 4, 2, 5, 3}, {x->dims[0], out[1], x->dims[2] * out[2], x->dims[3] * out[2]}))
+    return depthToSpace(b, *x, out[2], true);
   // An NHWC image [N, C, H, W] flattened to [N, C, H * W] and transposed to tokens [N, H * W, C] (a vision
   // transformer's patch embedding): the NHWC tensor reshaped, no TRANSPOSE either way.
   if (x->nhwc && x->dims.size() == 4 && out == Dims{x->dims[0], x->dims[1], x->dims[2] * x->dims[3]} &&
@@ -456,13 +462,14 @@ Result<void> mapDropout(GraphBuilder& b) {
   return {};
 }
 
-Result<void> spaceDepth(GraphBuilder& b, int32_t op) {
-  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+namespace {
+
+// DepthToSpace (op) or SpaceToDepth of the 4-D `x` by `block`, its depth in CRD order (`crd`) or DCR.
+Result<void> spaceDepthOf(GraphBuilder& b, int32_t op, const Value& value, int64_t block, bool crd) {
+  const Value* x = &value;
   if (x->dims.size() != 4 || !allKnown(x->dims)) return b.refused("input must be 4-D with a known shape");
-  NNRT_ASSIGN_OR_RETURN(int64_t block, b.attrInt("blocksize", 0));
-  NNRT_ASSIGN_OR_RETURN(std::string mode, b.attrString("mode", "DCR"));
-  if (mode != "DCR" && mode != "CRD") return b.refused("mode '" + mode + "' is not supported");
   if (block < 1) return b.refused("blocksize must be positive");
+  const std::string mode = crd ? "CRD" : "DCR";
   uint32_t k = static_cast<uint32_t>(block);
   Dims out = x->dims;
   if (op == ANEURALNETWORKS_DEPTH_TO_SPACE) {
@@ -488,6 +495,20 @@ Result<void> spaceDepth(GraphBuilder& b, int32_t op) {
   NNRT_ASSIGN_OR_RETURN(uint32_t blockOperand, b.scalarInt(static_cast<int32_t>(block)));
   NNRT_ASSIGN_OR_RETURN(uint32_t nchw, b.scalarBool(true));
   return b.emit(op, {in, blockOperand, nchw}, x->type, out);
+}
+
+}  // namespace
+
+Result<void> depthToSpace(GraphBuilder& b, const Value& x, uint32_t block, bool crd) {
+  return spaceDepthOf(b, ANEURALNETWORKS_DEPTH_TO_SPACE, x, block, crd);
+}
+
+Result<void> spaceDepth(GraphBuilder& b, int32_t op) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_ASSIGN_OR_RETURN(int64_t block, b.attrInt("blocksize", 0));
+  NNRT_ASSIGN_OR_RETURN(std::string mode, b.attrString("mode", "DCR"));
+  if (mode != "DCR" && mode != "CRD") return b.refused("mode '" + mode + "' is not supported");
+  return spaceDepthOf(b, op, *x, block, mode == "CRD");
 }
 
 Result<void> mapTile(GraphBuilder& b) {

@@ -540,6 +540,27 @@ TEST(OnnxLoaderTest, GridSamplePaddingModesByHand) {
   }
 }
 
+// Before opset 7 Add broadcasts only with broadcast = 1, B lined up with A from `axis`: A [2, 3, 2] plus
+// B = [10, 20, 30] at axis 1 adds 10, 20, 30 to A's rows of each batch entry (by hand); without axis B
+// lines up with A's end. At opset 7 the attributes do not exist: refused.
+TEST(OnnxLoaderTest, LegacyBroadcastLinesUpAtTheAxis) {
+  for (const int64_t axis : {int64_t{1}, int64_t{-1}}) {
+    NodeModel m = nodeModel("Add", {{"a", {2, 3, 2}}}, {{"y", {2, 3, 2}}}, 6);
+    addFloats(m, "b", {axis == 1 ? 3 : 2}, axis == 1 ? std::vector<float>{10, 20, 30} : std::vector<float>{10, 20});
+    setAttribute(m.node, "broadcast", int64_t{1});
+    if (axis == 1) setAttribute(m.node, "axis", axis);
+    auto loaded = loadOnnxModel(write("legacy_add.onnx", m.model));
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+    EXPECT_EQ(run(*loaded, {{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}}, 12),
+              axis == 1 ? (std::vector<float>{10, 11, 22, 23, 34, 35, 16, 17, 28, 29, 40, 41})
+                        : (std::vector<float>{10, 21, 12, 23, 14, 25, 16, 27, 18, 29, 20, 31}));
+  }
+  NodeModel m = nodeModel("Add", {{"a", {2, 3, 2}}}, {{"y", {2, 3, 2}}}, 7);
+  addFloats(m, "b", {3}, {10, 20, 30});
+  setAttribute(m.node, "broadcast", int64_t{1});
+  expectOneLineError(loadOnnxModel(write("legacy_add7.onnx", m.model)), "attribute 'broadcast'");
+}
+
 // Hardmax before opset 13 takes the input as 2-D rows [before axis, from axis]: x = [[[1, 5], [3, 2]]]
 // with axis 1 is one row [1, 5, 3, 2], whose maximum is element 1; opset 13 takes the maxima along
 // axis 1 alone (columns [1, 3] and [5, 2]: elements (1, 0) and (0, 1)).

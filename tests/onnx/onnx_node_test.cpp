@@ -7,6 +7,8 @@
 // kExpectedFailures lists it with its reason; a listed test that passes fails it too (a stale entry).
 // Node tests pass shapes and axes as graph inputs; where the loader needs one as a constant, the test
 // binds it to the data set's value (LoadOptions::constantInputs), as an application that knows them would.
+// The same runs over the package's models exported from PyTorch (pytorch-converted: its nn modules;
+// pytorch-operator: its operators; both at old opsets) and its small multi-node models (simple).
 #include <android/NeuralNetworks.h>
 #include <gtest/gtest.h>
 #include <onnx/onnx_pb.h>
@@ -28,7 +30,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kNodeTests = "/usr/share/libonnx-testdata/data/node";
+const fs::path kTestData = "/usr/share/libonnx-testdata/data";
 
 // Mapped tests whose outputs differ, each with the reason.
 const std::map<std::string, std::string> kExpectedFailures = {};
@@ -166,10 +168,13 @@ void unmappedOperatorsOf(const onnx::GraphProto& graph, std::set<std::string>& m
   }
 }
 
-TEST(OnnxNodeTest, MappedNodeTestsMatchOnnx) {
-  if (!fs::is_directory(kNodeTests)) GTEST_SKIP() << kNodeTests << " missing (install libonnx-testdata)";
+// Runs every test of `suite` (a folder of kTestData), prints its counts as "ONNX <suite> tests: ...", and
+// fails for each mapped test that fails (unless kExpectedFailures lists it) or passes while listed.
+void runSuite(const std::string& suite) {
+  const fs::path folder = kTestData / suite;
+  if (!fs::is_directory(folder)) GTEST_SKIP() << folder << " missing (install libonnx-testdata)";
   std::vector<fs::path> tests;
-  for (const auto& entry : fs::directory_iterator(kNodeTests))
+  for (const auto& entry : fs::directory_iterator(folder))
     tests.push_back(entry.path());
   std::sort(tests.begin(), tests.end());
   int passed = 0, failed = 0, expectedFailed = 0, refused = 0, unmapped = 0, withBoundInputs = 0;
@@ -231,7 +236,7 @@ TEST(OnnxNodeTest, MappedNodeTestsMatchOnnx) {
       ADD_FAILURE() << name << ": " << problem;
     }
   }
-  std::cout << "ONNX node tests: " << tests.size() << " total, " << passed << " passed, " << failed
+  std::cout << "ONNX " << suite << " tests: " << tests.size() << " total, " << passed << " passed, " << failed
             << " failed, " << expectedFailed << " expected failures, " << refused
             << " refused by the loader, " << unmapped << " unmapped; " << withBoundInputs
             << " of the mapped ran with inputs bound as constants\nunmapped operators (tests):";
@@ -239,6 +244,16 @@ TEST(OnnxNodeTest, MappedNodeTestsMatchOnnx) {
     std::cout << " " << op << " (" << count << ")";
   std::cout << "\n";
 }
+
+
+TEST(OnnxNodeTest, MappedNodeTestsMatchOnnx) { runSuite("node"); }
+
+TEST(OnnxNodeTest, PyTorchExportsMatchOnnx) {
+  runSuite("pytorch-converted");
+  runSuite("pytorch-operator");
+}
+
+TEST(OnnxNodeTest, SimpleModelsMatchOnnx) { runSuite("simple"); }
 
 }  // namespace
 }  // namespace nnrt::onnxfront
