@@ -110,6 +110,9 @@ Result<void> GraphBuilder::emitNhwc(int32_t type, const std::vector<uint32_t>& i
 }
 
 Result<uint32_t> GraphBuilder::operand(const Value& value) {
+  if (value.packed)
+    return refused("a 5-D value reaches it (rank 5 goes only through Reshape, Transpose keeping the first two "
+                   "axes, element-wise operators, and Slice, Split and Concat after the second axis)");
   if (value.nhwc) return otherLayout(value, {0, 3, 1, 2});
   if (value.operand != kNoOperand) return value.operand;
   // An empty constant lives only on the host (folded shapes): NNAPI has no empty tensors.

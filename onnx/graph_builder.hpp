@@ -30,6 +30,9 @@ struct Value {
   // without converting): `operand` holds it so, `dims` stay ONNX's NCHW ones.
   bool nhwc = false;
   uint32_t otherLayout = kNoOperand;  // the same tensor TRANSPOSEd to the other layout, once made
+  // A rank-5 value (NNAPI's operations take rank 4 at most) whose `operand` holds it as [d0 * d1, d2, d3,
+  // d4] (the same elements in the same order): only the operations that know it read it (packedOperand).
+  bool packed = false;
 };
 
 // A load-time constant with no elements (an empty Slice of a shape, say): it can be folded into other

@@ -39,6 +39,26 @@ void defineConstant(GraphBuilder& b, int i, HostTensor t) {
   b.define(i, std::move(v));
 }
 
+Dims packedDims(const Dims& dims) {
+  return {dims[0] * dims[1], dims[2], dims[3], dims[4]};
+}
+
+Result<uint32_t> packedOperand(GraphBuilder& b, const Value& v) {
+  if (v.packed) return v.operand;
+  if (v.dims.size() != 5 || !v.constant.has_value() || !allKnown(v.dims))
+    return b.refused("a 5-D value that is neither packed nor a constant");
+  return b.addConstant(v.type, packedDims(v.dims), v.constant->bytes);
+}
+
+void definePacked(GraphBuilder& b, int i, uint32_t operand, int32_t type, const Dims& dims) {
+  Value v;
+  v.operand = operand;
+  v.type = type;
+  v.dims = dims;
+  v.packed = true;
+  b.define(i, std::move(v));
+}
+
 // A constant tensor of `type` (float32, int32 or bool) and `dims` holding `values` (converted).
 Result<HostTensor> filledTensor(const GraphBuilder& b, int32_t type, const Dims& dims,
                                 const std::vector<double>& values) {

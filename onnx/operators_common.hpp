@@ -36,6 +36,13 @@ Result<void> requireFloat(const GraphBuilder& b, const Value& v);
 // that defines it.
 Result<void> refuseBeforeOpset(const GraphBuilder& b, const char* attribute, int64_t opset);
 
+// Rank-5 values (Value::packed): their 4-D shape [d0 * d1, d2, d3, d4]; the 4-D operand of a rank-5
+// value (packed, or a constant then added packed); output `i` of the current node as the packed
+// `operand` of rank-5 `dims`.
+Dims packedDims(const Dims& dims);
+Result<uint32_t> packedOperand(GraphBuilder& b, const Value& v);
+void definePacked(GraphBuilder& b, int i, uint32_t operand, int32_t type, const Dims& dims);
+
 // Elementwise compositions, each in the order ONNX's definition computes it.
 class Chain {
  public:

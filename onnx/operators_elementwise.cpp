@@ -200,6 +200,43 @@ Result<void> wrappedInteger8(GraphBuilder& b, int32_t op, int64_t fmod = 0) {
 }  // namespace
 
 // Binary elementwise with NNAPI broadcasting (numpy's, as ONNX's multidirectional broadcasting).
+namespace {
+
+// binary() where an operand or the result has rank 5: on the packed operands ([d0 * d1, d2, d3, d4]),
+// which broadcast as the 5-D values do when each operand's first two axes are the result's or both 1
+// (an operand of lower rank has a first axis of 1 or broadcasts within the last three).
+Result<void> packedBinary(GraphBuilder& b, int32_t op, bool fused, int32_t outType, const Value& x, const Value& y,
+                          const Dims& dims) {
+  std::vector<uint32_t> inputs;
+  for (const Value* v : {&x, &y}) {
+    const size_t rank = v->scalar ? 0 : v->dims.size();
+    if (rank == 5) {
+      const bool same = v->dims[0] == dims[0] && v->dims[1] == dims[1];
+      if (!same && v->dims[0] * v->dims[1] != 1)
+        return b.refused("a 5-D operand that broadcasts over only one of the first two axes");
+      NNRT_ASSIGN_OR_RETURN(uint32_t o, packedOperand(b, *v));
+      inputs.push_back(o);
+    } else {
+      if (rank == 4 && v->dims[0] != 1 && !(dims[0] == 1))
+        return b.refused("a 4-D operand of a 5-D result that broadcasts over its first axis");
+      NNRT_ASSIGN_OR_RETURN(uint32_t o, b.operand(*v));
+      inputs.push_back(o);
+    }
+  }
+  if (fused) {
+    const int32_t activation =
+        x.type == ANEURALNETWORKS_TENSOR_FLOAT32 ? b.fuseFollowingActivation() : ANEURALNETWORKS_FUSED_NONE;
+    NNRT_ASSIGN_OR_RETURN(uint32_t fuse, b.scalarInt(activation));
+    inputs.push_back(fuse);
+  }
+  const int32_t type = outType != 0 ? outType : x.type;
+  NNRT_ASSIGN_OR_RETURN(uint32_t result, apply(b, op, inputs, type, packedDims(dims)));
+  definePacked(b, 0, result, type, dims);
+  return {};
+}
+
+}  // namespace
+
 Result<void> binary(GraphBuilder& b, int32_t op, bool fused, int32_t outType) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   NNRT_ASSIGN_OR_RETURN(const Value* y, b.requiredInput(1));
@@ -210,6 +247,7 @@ Result<void> binary(GraphBuilder& b, int32_t op, bool fused, int32_t outType) {
     defineConstant(b, 0, std::move(*folded));
     return {};
   }
+  if (dims.size() == 5 && (x->packed || y->packed)) return packedBinary(b, op, fused, outType, *x, *y, dims);
   // An NHWC image stays so when the other operand has its shape in the same layout, or is one value
   // per channel (or a single value) that broadcasts the same way in both layouts.
   NNRT_ASSIGN_OR_RETURN(std::optional<NhwcPair> nhwc, nhwcOperands(b, *x, *y, dims));
@@ -236,6 +274,11 @@ Result<void> binary(GraphBuilder& b, int32_t op, bool fused, int32_t outType) {
 Result<void> unary(GraphBuilder& b, int32_t op) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   if (op != ANEURALNETWORKS_RELU) NNRT_RETURN_IF_ERROR(refuseQuantizedArithmetic(b, *x));
+  if (x->packed) {  // element-wise: a 5-D value stays packed
+    NNRT_ASSIGN_OR_RETURN(uint32_t result, apply(b, op, {x->operand}, x->type, packedDims(x->dims)));
+    definePacked(b, 0, result, x->type, x->dims);
+    return {};
+  }
   if (x->nhwc) {
     // Elementwise: an NHWC image stays so.
     return b.emitNhwc(op, {x->operand}, x->type, x->dims);

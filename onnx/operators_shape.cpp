@@ -36,8 +36,14 @@ Result<void> reshapeTo(GraphBuilder& b, const Value& x, Dims dims, bool scalar =
     defineConstant(b, 0, std::move(t));
     return {};
   }
-  NNRT_ASSIGN_OR_RETURN(uint32_t a, b.operand(x));
+  // A rank-5 value is held packed (Value::packed): the same elements in the same order.
+  NNRT_ASSIGN_OR_RETURN(uint32_t a, x.dims.size() == 5 ? packedOperand(b, x) : b.operand(x));
   if (dims.empty()) dims = {1};
+  if (dims.size() == 5) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t out, b.reshape(a, x.type, packedDims(dims)));
+    definePacked(b, 0, out, x.type, dims);
+    return {};
+  }
   NNRT_ASSIGN_OR_RETURN(uint32_t out, b.reshape(a, x.type, dims));
   Value v;
   v.operand = out;
@@ -190,6 +196,15 @@ Result<void> mapTranspose(GraphBuilder& b) {
     out.push_back(x->dims[a]);
     p.push_back(static_cast<int32_t>(a));
   }
+  if (rank == 5) {
+    // Packed: the first two axes must stay (merged, they are the operand's first).
+    if (p[0] != 0 || p[1] != 1) return b.refused("a 5-D Transpose that moves the first two axes");
+    NNRT_ASSIGN_OR_RETURN(uint32_t in, packedOperand(b, *x));
+    NNRT_ASSIGN_OR_RETURN(uint32_t permOperand, b.constInts({0, p[2] - 1, p[3] - 1, p[4] - 1}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t moved, apply(b, ANEURALNETWORKS_TRANSPOSE, {in, permOperand}, x->type, packedDims(out)));
+    definePacked(b, 0, moved, x->type, out);
+    return {};
+  }
   NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
   NNRT_ASSIGN_OR_RETURN(uint32_t permOperand, b.constInts(p));
   return b.emit(ANEURALNETWORKS_TRANSPOSE, {in, permOperand}, x->type, out);
@@ -244,22 +259,32 @@ Result<void> mapConcat(GraphBuilder& b) {
     nhwc = !x->constant.has_value() || x->nhwc;
   }
   nhwc = nhwc && anyNhwc;
+  // 5-D values are concatenated packed, after their first two axes (the operand's axis - 1).
+  const bool packed = out.size() == 5;
+  if (packed && axis < 2) return b.refused("a 5-D Concat along the first two axes");
   std::vector<uint32_t> inputs;
   bool known = true;
   for (int i = 0; i < b.node()->input_size(); ++i) {
     NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(i));
     if (x->dims.size() != out.size() || x->type != first->type)
       return b.refused("inputs differ in rank or type");
+    if (packed && (x->dims[0] != first->dims[0] || x->dims[1] != first->dims[1]))
+      return b.refused("5-D inputs that differ in their first two axes");
     known = known && x->dims[axis] != 0;
     out[axis] += x->dims[axis];
-    NNRT_ASSIGN_OR_RETURN(uint32_t o, nhwc ? b.nhwcOperand(*x) : b.operand(*x));
+    NNRT_ASSIGN_OR_RETURN(uint32_t o, nhwc ? b.nhwcOperand(*x) : packed ? packedOperand(b, *x) : b.operand(*x));
     inputs.push_back(o);
   }
   if (!known) out[axis] = 0;
   constexpr int32_t kNhwcAxis[4] = {0, 3, 1, 2};  // NCHW axis -> the same axis of the NHWC tensor
   NNRT_ASSIGN_OR_RETURN(uint32_t axisOperand,
-                        b.scalarInt(nhwc ? kNhwcAxis[axis] : static_cast<int32_t>(axis)));
+                        b.scalarInt(nhwc ? kNhwcAxis[axis] : static_cast<int32_t>(packed ? axis - 1 : axis)));
   inputs.push_back(axisOperand);
+  if (packed) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t joined, apply(b, ANEURALNETWORKS_CONCATENATION, inputs, first->type, packedDims(out)));
+    definePacked(b, 0, joined, first->type, out);
+    return {};
+  }
   if (nhwc) return b.emitNhwc(ANEURALNETWORKS_CONCATENATION, inputs, first->type, out);
   return b.emit(ANEURALNETWORKS_CONCATENATION, inputs, first->type, out);
 }
@@ -348,16 +373,30 @@ Result<void> mapSlice(GraphBuilder& b) {
     b.define(0, std::move(v));
     return {};
   }
-  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  const bool packed = rank == 5;
+  if (packed) {
+    // Packed: the first two axes whole, the others sliced on the operand's axes 1 to 3.
+    if (seen[0] || seen[1]) return b.refused("a 5-D Slice of the first two axes");
+    begin.erase(begin.begin());
+    end.erase(end.begin());
+    stride.erase(stride.begin());
+    end[0] = static_cast<int32_t>(x->dims[0] * x->dims[1]);
+    endMask >>= 1;
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, packed ? packedOperand(b, *x) : b.operand(*x));
   NNRT_ASSIGN_OR_RETURN(uint32_t beginOperand, b.constInts(begin));
   NNRT_ASSIGN_OR_RETURN(uint32_t endOperand, b.constInts(end));
   NNRT_ASSIGN_OR_RETURN(uint32_t strideOperand, b.constInts(stride));
   NNRT_ASSIGN_OR_RETURN(uint32_t beginMask, b.scalarInt(0));
   NNRT_ASSIGN_OR_RETURN(uint32_t endMaskOperand, b.scalarInt(endMask));
   NNRT_ASSIGN_OR_RETURN(uint32_t shrink, b.scalarInt(0));
-  return b.emit(ANEURALNETWORKS_STRIDED_SLICE,
-                {in, beginOperand, endOperand, strideOperand, beginMask, endMaskOperand, shrink}, x->type,
-                out);
+  const std::vector<uint32_t> inputs{in, beginOperand, endOperand, strideOperand, beginMask, endMaskOperand, shrink};
+  if (packed) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t sliced, apply(b, ANEURALNETWORKS_STRIDED_SLICE, inputs, x->type, packedDims(out)));
+    definePacked(b, 0, sliced, x->type, out);
+    return {};
+  }
+  return b.emit(ANEURALNETWORKS_STRIDED_SLICE, inputs, x->type, out);
 }
 
 // Split -> one SLICE per output. Without split sizes the parts are equal; from opset 18 one of the split
@@ -401,7 +440,11 @@ Result<void> mapSplit(GraphBuilder& b) {
   // An NHWC image is split on the NHWC axis of ONNX's axis (ShuffleNet's halves of its channels).
   const bool nhwc = x->nhwc;
   constexpr uint32_t kNhwcAxis[4] = {0, 3, 1, 2};
-  NNRT_ASSIGN_OR_RETURN(uint32_t in, nhwc ? Result<uint32_t>(x->operand) : b.operand(*x));
+  // A 5-D value is split packed, after its first two axes (the operand's axis - 1).
+  const bool packed = x->dims.size() == 5;
+  if (packed && axis < 2) return b.refused("a 5-D Split along the first two axes");
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, nhwc ? Result<uint32_t>(x->operand)
+                                          : packed ? packedOperand(b, *x) : b.operand(*x));
   int64_t offset = 0;
   for (int i = 0; i < n; ++i) {
     if (sizes[i] <= 0) return b.refused("an empty part has no NNAPI shape");
@@ -419,9 +462,18 @@ Result<void> mapSplit(GraphBuilder& b) {
       begin = b4;
       size = s4;
     }
+    if (packed) {
+      begin.erase(begin.begin());
+      size.erase(size.begin());
+      size[0] = static_cast<int32_t>(x->dims[0] * x->dims[1]);
+    }
     NNRT_ASSIGN_OR_RETURN(uint32_t beginOperand, b.constInts(begin));
     NNRT_ASSIGN_OR_RETURN(uint32_t sizeOperand, b.constInts(size));
-    if (nhwc) {
+    if (packed) {
+      NNRT_ASSIGN_OR_RETURN(uint32_t part,
+                            apply(b, ANEURALNETWORKS_SLICE, {in, beginOperand, sizeOperand}, x->type, packedDims(out)));
+      definePacked(b, i, part, x->type, out);
+    } else if (nhwc) {
       NNRT_RETURN_IF_ERROR(b.emitNhwc(ANEURALNETWORKS_SLICE, {in, beginOperand, sizeOperand}, x->type, out, i));
     } else {
       NNRT_RETURN_IF_ERROR(b.emit(ANEURALNETWORKS_SLICE, {in, beginOperand, sizeOperand}, x->type, out, i));

@@ -561,6 +561,49 @@ TEST(OnnxLoaderTest, LegacyBroadcastLinesUpAtTheAxis) {
   expectOneLineError(loadOnnxModel(write("legacy_add7.onnx", m.model)), "attribute 'broadcast'");
 }
 
+// 5-D values as YOLOv5's head makes them (NNAPI's operations take rank 4 at most: held as [d0 * d1, d2,
+// d3, d4]). x = [0..7] as [1, 4, 1, 2] reshaped to [1, 2, 2, 1, 2] (element (a, k, 0, w) = 4a + 2k + w),
+// transposed by [0, 1, 3, 4, 2] to (a, 0, w, k), plus a 5-D constant of 100 a, split on the last axis and
+// concatenated the other way round (k' = 1 - k), reshaped to [1, 8]: by hand 2 0 3 1 106 104 107 105.
+// A Transpose that moves the first two axes, and an operator that cannot take 5-D values, are refused.
+TEST(OnnxLoaderTest, FiveDimensionalValuesOfADetectionHead) {
+  NodeModel m = nodeModel("Reshape", {{"x", {1, 4, 1, 2}}}, {}, 13);
+  m.model.mutable_graph()->clear_output();
+  addInts(m, "shape5", {1, 2, 2, 1, 2});
+  m.node->clear_output();
+  m.node->add_output("r");
+  setAttribute(addNode(m, "Transpose", {"r"}, {"t"}), "perm", std::vector<int64_t>{0, 1, 3, 4, 2});
+  addFloats(m, "g", {1, 2, 1, 2, 2}, {0, 0, 0, 0, 100, 100, 100, 100}, false);
+  addNode(m, "Add", {"t", "g"}, {"s"});
+  addInts(m, "halves", {1, 1}, false);
+  setAttribute(addNode(m, "Split", {"s", "halves"}, {"k0", "k1"}), "axis", int64_t{4});
+  setAttribute(addNode(m, "Concat", {"k1", "k0"}, {"c"}), "axis", int64_t{4});
+  addInts(m, "flat", {1, 8}, false);
+  addNode(m, "Reshape", {"c", "flat"}, {"y"});
+  addOutput(m, "y", {1, 8});
+  auto loaded = loadOnnxModel(write("five_d.onnx", m.model));
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  EXPECT_EQ(run(*loaded, {{0, 1, 2, 3, 4, 5, 6, 7}}, 8), (std::vector<float>{2, 0, 3, 1, 106, 104, 107, 105}));
+
+  NodeModel moved = nodeModel("Reshape", {{"x", {1, 4, 1, 2}}}, {}, 13);
+  moved.model.mutable_graph()->clear_output();
+  addInts(moved, "shape5", {1, 2, 2, 1, 2});
+  moved.node->clear_output();
+  moved.node->add_output("r");
+  setAttribute(addNode(moved, "Transpose", {"r"}, {"t"}), "perm", std::vector<int64_t>{1, 0, 2, 3, 4});
+  addOutput(moved, "t", {2, 1, 2, 1, 2});
+  expectOneLineError(loadOnnxModel(write("five_d_moved.onnx", moved.model)), "moves the first two axes");
+
+  NodeModel other = nodeModel("Reshape", {{"x", {1, 4, 1, 2}}}, {}, 13);
+  other.model.mutable_graph()->clear_output();
+  addInts(other, "shape5", {1, 2, 2, 1, 2});
+  other.node->clear_output();
+  other.node->add_output("r");
+  addNode(other, "Softmax", {"r"}, {"p"});
+  addOutput(other, "p", {1, 2, 2, 1, 2});
+  expectOneLineError(loadOnnxModel(write("five_d_softmax.onnx", other.model)), "5-D value");
+}
+
 // Hardmax before opset 13 takes the input as 2-D rows [before axis, from axis]: x = [[[1, 5], [3, 2]]]
 // with axis 1 is one row [1, 5, 3, 2], whose maximum is element 1; opset 13 takes the maxima along
 // axis 1 alone (columns [1, 3] and [5, 2]: elements (1, 0) and (0, 1)).
