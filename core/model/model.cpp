@@ -223,7 +223,14 @@ Result<void> ModelBuilder::setOperandSymmPerChannelQuantParams(int32_t index, ui
                                           std::to_string(operand->dimensions.size()));
   }
   uint32_t channels = operand->dimensions[channelDim];
-  if (channels != 0 && scales.size() != channels) {
+  // As Android: one scale per channel, so the number of channels must be known.
+  if (channels == 0) {
+    return fail(ResultCode::BAD_DATA, "channelQuant->channelDim " + std::to_string(channelDim) +
+                                          " is an unknown dimension of " + operandName(index) + " " +
+                                          ops::shapeToString(operand->dimensions) +
+                                          " (the number of channels must be known)");
+  }
+  if (scales.size() != channels) {
     return fail(ResultCode::BAD_DATA, "channelQuant->scaleCount " + std::to_string(scales.size()) +
                                           " does not match dimension " + std::to_string(channelDim) + " (" +
                                           std::to_string(channels) + ")");

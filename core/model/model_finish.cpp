@@ -71,8 +71,7 @@ Result<void> ModelBuilder::validateGraph(FinishedModel& model) const {
                                             " is TENSOR_QUANT8_SYMM_PER_CHANNEL without per-channel scales "
                                             "(setOperandSymmPerChannelQuantParams)");
     }
-    if (o.hasChannelQuant && o.dimensions[o.channelDim] != 0 &&
-        o.channelScales.size() != o.dimensions[o.channelDim]) {
+    if (o.hasChannelQuant && o.channelScales.size() != o.dimensions[o.channelDim]) {
       return fail(ResultCode::BAD_DATA, "operand " + std::to_string(i) + " has " + std::to_string(o.channelScales.size()) +
                                             " channel scales for dimension " + std::to_string(o.channelDim) + " of size " +
                                             std::to_string(o.dimensions[o.channelDim]));

@@ -578,6 +578,22 @@ TEST(AndroidCodes, FinishedModelIsBadStateBeforeTheArguments) {
             ANEURALNETWORKS_BAD_STATE);
 }
 
+// Android keeps one scale per channel, so the channel dimension of a per-channel operand must be
+// known: an unknown one (0) is BAD_DATA whatever the scale count.
+TEST(AndroidCodes, PerChannelScalesNeedAKnownChannelDimension) {
+  Model m;
+  const uint32_t unknownChannels[] = {0, 3};
+  const uint32_t f = m.add(ANeuralNetworksOperandType{ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL, 2,
+                                                      unknownChannels, 0.0f, 0});
+  const float scales[] = {0.5f, 0.25f, 0.125f};
+  ANeuralNetworksSymmPerChannelQuantParams onUnknown{0, 2, scales};
+  EXPECT_EQ(ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(m.get(), static_cast<int32_t>(f), &onUnknown),
+            ANEURALNETWORKS_BAD_DATA);
+  ANeuralNetworksSymmPerChannelQuantParams onKnown{1, 3, scales};
+  EXPECT_EQ(ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(m.get(), static_cast<int32_t>(f), &onKnown),
+            ANEURALNETWORKS_NO_ERROR);
+}
+
 // Android refuses NULL arguments of memory descriptors and hardware buffers with UNEXPECTED_NULL
 // before anything else.
 TEST(AndroidCodes, MemoryDescAndHardwareBufferNullArguments) {
