@@ -104,7 +104,10 @@ std::optional<uint64_t> operandByteSize(const Operand& operand, std::span<const 
 }
 
 Result<size_t> ModelBuilder::expectedLength(const Operand& operand, uint32_t index) {
-  auto bytes = operandByteSize(operand, operand.dimensions);
+  // A TENSOR_OEM_BYTE has no element size in nnrt's operands (elementSize 0), but its value is, as
+  // in Android, one byte per element.
+  auto bytes = operand.type == kTensorOemByte ? ops::byteSize(operand.type, operand.dimensions)
+                                              : operandByteSize(operand, operand.dimensions);
   if (!bytes) {
     return fail(ResultCode::BAD_DATA, operandName(index) + " has unknown dimensions " +
                                           ops::shapeToString(operand.dimensions) + "; a constant must be fully specified");
@@ -135,7 +138,8 @@ Result<void> ModelBuilder::setOperandValue(int32_t index, const void* buffer, si
     operand->location = {};
     return {};
   }
-  if (!isOem(operand->type)) {
+  // As Android: only an OEM_SCALAR value has any length.
+  if (operand->type != kOemScalar) {
     NNRT_ASSIGN_OR_RETURN(size_t expected, expectedLength(*operand, index));
     if (length != expected) {
       return fail(ResultCode::BAD_DATA, "length " + std::to_string(length) + " does not match " + operandName(index) +
@@ -174,7 +178,7 @@ Result<void> ModelBuilder::setOperandValueFromMemory(int32_t index, std::shared_
                                                           "(setOperandValueFromModel)");
   }
   NNRT_RETURN_IF_ERROR(memory->checkRange(offset, length, "memory"));
-  if (!isOem(operand->type)) {
+  if (operand->type != kOemScalar) {
     NNRT_ASSIGN_OR_RETURN(size_t expected, expectedLength(*operand, index));
     if (length != expected) {
       return fail(ResultCode::BAD_DATA, "length " + std::to_string(length) + " does not match " + operandName(index) +

@@ -594,6 +594,40 @@ TEST(AndroidCodes, PerChannelScalesNeedAKnownChannelDimension) {
             ANEURALNETWORKS_NO_ERROR);
 }
 
+// Android exempts only OEM_SCALAR values from the length check: a TENSOR_OEM_BYTE value is one byte
+// per element, from a buffer or a memory, and needs known dimensions.
+TEST(AndroidCodes, OemTensorValueIsOneBytePerElement) {
+  Model m;
+  const uint32_t four[] = {4};
+  const uint32_t t = m.add(ANeuralNetworksOperandType{ANEURALNETWORKS_TENSOR_OEM_BYTE, 1, four, 0.0f, 0});
+  const uint8_t bytes[20] = {};
+  EXPECT_EQ(ANeuralNetworksModel_setOperandValue(m.get(), static_cast<int32_t>(t), bytes, 20),
+            ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(ANeuralNetworksModel_setOperandValue(m.get(), static_cast<int32_t>(t), bytes, 3),
+            ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(ANeuralNetworksModel_setOperandValue(m.get(), static_cast<int32_t>(t), bytes, 4),
+            ANEURALNETWORKS_NO_ERROR);
+  const int fd = memfd_create("nnrt-android-codes", MFD_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(ftruncate(fd, 64), 0);
+  ANeuralNetworksMemory* memory = nullptr;
+  ASSERT_EQ(ANeuralNetworksMemory_createFromFd(64, PROT_READ, fd, 0, &memory), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksModel_setOperandValueFromMemory(m.get(), static_cast<int32_t>(t), memory, 0, 20),
+            ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(ANeuralNetworksModel_setOperandValueFromMemory(m.get(), static_cast<int32_t>(t), memory, 0, 4),
+            ANEURALNETWORKS_NO_ERROR);
+  const uint32_t unknown[] = {0};
+  const uint32_t u = m.add(ANeuralNetworksOperandType{ANEURALNETWORKS_TENSOR_OEM_BYTE, 1, unknown, 0.0f, 0});
+  EXPECT_EQ(ANeuralNetworksModel_setOperandValue(m.get(), static_cast<int32_t>(u), bytes, 4),
+            ANEURALNETWORKS_BAD_DATA);
+  // An OEM_SCALAR value has any length.
+  const uint32_t s = m.add(ANeuralNetworksOperandType{ANEURALNETWORKS_OEM_SCALAR, 0, nullptr, 0.0f, 0});
+  EXPECT_EQ(ANeuralNetworksModel_setOperandValue(m.get(), static_cast<int32_t>(s), bytes, 20),
+            ANEURALNETWORKS_NO_ERROR);
+  ANeuralNetworksMemory_free(memory);
+  close(fd);
+}
+
 // Android refuses NULL arguments of memory descriptors and hardware buffers with UNEXPECTED_NULL
 // before anything else.
 TEST(AndroidCodes, MemoryDescAndHardwareBufferNullArguments) {
