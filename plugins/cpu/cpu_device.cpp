@@ -85,10 +85,15 @@ driver::Result<std::vector<bool>> CpuDevice::getSupportedOperations_1_3(
   for (uint32_t i = 0; i < operations.size(); ++i) {
     const std::vector<ops::Arg> inputs = ops::inputArgs(model, main, operations[i]);
     const std::vector<ops::Arg> outputs = ops::outputArgs(model, main, operations[i]);
+    std::string deferred;
     auto kernel = selectKernel(
-        ops::OpArgs{operations[i].type, inputs, outputs, model.relaxComputationFloat32toFloat16()});
+        ops::OpArgs{operations[i].type, inputs, outputs, model.relaxComputationFloat32toFloat16()}, &deferred);
     supported[i] = kernel.has_value();
-    if (!kernel) explain(i, kernel.error().message);
+    if (!kernel) {
+      explain(i, kernel.error().message);
+    } else if (!deferred.empty()) {
+      explain(i, "taken, but it will fail when it runs (OP_FAILED), as on Android: " + deferred);
+    }
   }
   return supported;
 }

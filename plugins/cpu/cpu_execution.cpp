@@ -228,6 +228,7 @@ class CpuExecution {
 
   Result<void> runStep(const Step& step) {
     auto label = [&step] { return operationLabel(step.index, step.type); };  // for errors only
+    if (!step.invalid.empty()) return driver::generalFailure(label() + ": " + step.invalid);
     std::vector<ops::Arg> inputs, outputs;
     inputs.reserve(step.inputs.size());
     for (uint32_t index : step.inputs)
@@ -249,10 +250,12 @@ class CpuExecution {
       const bool zeroSized = std::any_of(inputs.begin(), inputs.end(), [](const ops::Arg& a) {
         return !a.omitted && std::find(a.dims.begin(), a.dims.end(), 0u) != a.dims.end();
       });
+      // An operation that cannot run on the values it was given fails (OP_FAILED, as on Android);
+      // the request itself was checked before.
       if (zeroSized && !step.kernel->zeroSizedInputs)
-        return driver::invalidArgument(label() + " does not take zero-sized inputs");
+        return driver::generalFailure(label() + " does not take zero-sized inputs");
       if (auto valid = ops::validate(declared); !valid)
-        return driver::invalidArgument(label() + ": " + valid.error().message);
+        return driver::generalFailure(label() + ": " + valid.error().message);
       NNRT_ASSIGN_OR_RETURN(inferred, ops::inferShapes(declared));
       for (size_t k = 0; k < inferred.size(); ++k) {
         const ops::Shape& s = inferred[k];

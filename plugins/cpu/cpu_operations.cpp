@@ -410,18 +410,25 @@ const KernelEntry* findKernel(int32_t operation, int32_t inputType) {
 
 }  // namespace
 
-Result<const KernelEntry*> selectKernel(const ops::OpArgs& op) {
+Result<const KernelEntry*> selectKernel(const ops::OpArgs& op, std::string* deferred) {
   const std::string name = ops::operationName(op.type);
   if (!hasKernelFor(op.type)) return driver::invalidArgument(name + " is not implemented by the cpu driver");
-  if (auto valid = ops::validate(op); !valid)
-    return driver::invalidArgument("invalid operation: " + valid.error().message);
+  bool invalid = false;
+  if (auto valid = ops::validate(op); !valid) {
+    ops::OpArgs signature = op;
+    signature.check = ops::Check::Signature;
+    if (deferred == nullptr || !ops::validate(signature))
+      return driver::invalidArgument("invalid operation: " + valid.error().message);
+    *deferred = "invalid operation: " + valid.error().message;
+    invalid = true;
+  }
   const int32_t type = op.inputs.empty() ? -1 : op.inputs[0].type;
   const KernelEntry* entry = findKernel(op.type, type);
   if (entry == nullptr) {
     return driver::invalidArgument(name + " on " + ops::typeName(type) +
                                    " is not implemented by the cpu driver");
   }
-  if (entry->limit != nullptr) {
+  if (entry->limit != nullptr && !invalid) {
     if (std::string why = entry->limit(op); !why.empty()) return driver::invalidArgument(why);
   }
   return entry;

@@ -98,6 +98,9 @@ std::vector<std::span<const KernelEntry>> kernelTables();
 // The kernel entry that runs `op` (declared shapes, constant values) or, as INVALID_ARGUMENT, one
 // sentence saying why this driver cannot run it: an operation or type without a kernel, a limit of
 // the kernel, or ops::validate refusing the operation. Thread-safe.
-driver::Result<const KernelEntry*> selectKernel(const ops::OpArgs& op);
+// With `deferred`, an operation whose types and operand counts are valid (Check::Signature, what
+// ANeuralNetworksModel_addOperation checks) but whose values or shapes are not is accepted, the reason
+// in *deferred: as Android's CPU path, it then fails when it runs (OP_FAILED), not when it is compiled.
+driver::Result<const KernelEntry*> selectKernel(const ops::OpArgs& op, std::string* deferred = nullptr);
 
 }  // namespace nnrt::cpu

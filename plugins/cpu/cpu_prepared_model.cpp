@@ -518,7 +518,8 @@ Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
     const std::vector<ops::Arg> inputs = ops::inputArgs(model, main, operation);
     const std::vector<ops::Arg> outputs = ops::outputArgs(model, main, operation);
     const ops::OpArgs args{operation.type, inputs, outputs, relaxed_};
-    auto kernel = selectKernel(args);
+    std::string invalid;
+    auto kernel = selectKernel(args, &invalid);
     if (!kernel) {
       return driver::invalidArgument(label +
                                      " is not supported by the cpu driver: " + kernel.error().message);
@@ -547,6 +548,11 @@ Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
                                        ", which an earlier operation already wrote");
       }
       written[out] = true;
+    }
+    if (!invalid.empty()) {  // fails when it runs; nothing to prepare
+      step.invalid = std::move(invalid);
+      steps_.push_back(std::move(step));
+      continue;
     }
 
     // Shapes and parameters fixed by the model itself are worked out once, here.

@@ -102,6 +102,9 @@ class CpuPreparedModel : public driver::PreparedModel {
       std::vector<uint32_t> perm;
     };
     std::vector<FoldedTranspose> folded;
+    // Why the operation cannot run (values or shapes its signature allows but it does not): the step
+    // fails when it runs, as Android's CPU path does (selectKernel's `deferred`). Empty: it runs.
+    std::string invalid;
     // Set for a run of element-wise operations fused into one kernel (fuseElementwiseSteps); the
     // other fields are then those of its first operation.
     std::unique_ptr<const FusedSteps> fused;

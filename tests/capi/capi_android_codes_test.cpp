@@ -643,4 +643,28 @@ TEST(AndroidCodes, MemoryDescAndHardwareBufferNullArguments) {
   EXPECT_EQ(memory, nullptr);
 }
 
+// A constant FuseCode of 999: the operation's types are right, so the model finishes and compiles (the cpu
+// driver takes it), and it is the execution that fails, with OP_FAILED, as on Android (its validation
+// tests build their "deinitialized memory" model so).
+TEST(AndroidCodes, InvalidOperandValuesFailWhenTheModelRuns) {
+  Model m;
+  const uint32_t a = m.add(kTensor), b = m.add(kTensor), act = m.addInt32(999);
+  const uint32_t out = m.add(kTensor);
+  ASSERT_EQ(m.addOperation(ANEURALNETWORKS_ADD, {a, b, act}, {out}), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(m.identify({a, b}, {out}), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(m.finish(), ANEURALNETWORKS_NO_ERROR);
+  ANeuralNetworksCompilation* compilation = nullptr;
+  ASSERT_EQ(ANeuralNetworksCompilation_create(m.get(), &compilation), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksCompilation_finish(compilation), ANEURALNETWORKS_NO_ERROR);
+  ANeuralNetworksExecution* execution = nullptr;
+  ASSERT_EQ(ANeuralNetworksExecution_create(compilation, &execution), ANEURALNETWORKS_NO_ERROR);
+  float x[4] = {1, 2, 3, 4}, y[4] = {-7, -7, -7, -7};
+  ASSERT_EQ(ANeuralNetworksExecution_setInput(execution, 0, nullptr, x, sizeof x), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setInput(execution, 1, nullptr, x, sizeof x), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setOutput(execution, 0, nullptr, y, sizeof y), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksExecution_compute(execution), ANEURALNETWORKS_OP_FAILED);
+  ANeuralNetworksExecution_free(execution);
+  ANeuralNetworksCompilation_free(compilation);
+}
+
 }  // namespace
