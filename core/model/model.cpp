@@ -82,6 +82,18 @@ Result<void> ModelBuilder::addOperand(int32_t type, std::span<const uint32_t> di
       return fail(ResultCode::BAD_DATA, "type: " + q);
     }
   }
+  if (tensor && !dimensions.empty() &&
+      std::find(dimensions.begin(), dimensions.end(), 0u) == dimensions.end()) {
+    // As Android: a tensor whose data would not fit 2^32 bytes is refused.
+    uint64_t bytes = std::max<uint32_t>(elementSize, 1);
+    for (uint32_t d : dimensions) {
+      bytes *= d;
+      if (bytes > UINT32_MAX) {
+        return fail(ResultCode::BAD_DATA, "type.dimensions " + ops::shapeToString(std::vector<uint32_t>(dimensions.begin(), dimensions.end())) +
+                                              " of " + ops::typeName(type) + ": the data would take 2^32 bytes or more");
+      }
+    }
+  }
   if (operands_.size() >= UINT32_MAX - 1) return fail(ResultCode::BAD_DATA, "too many operands");
   Operand operand;
   operand.type = type;

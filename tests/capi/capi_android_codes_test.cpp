@@ -667,4 +667,19 @@ TEST(AndroidCodes, InvalidOperandValuesFailWhenTheModelRuns) {
   ANeuralNetworksCompilation_free(compilation);
 }
 
+// A tensor whose data would take 2^32 bytes or more is refused by addOperand, as Android refuses it;
+// the same dimensions with one unknown are accepted (their size is known only later).
+TEST(AndroidCodes, AddOperandRefusesTensorsOfFourGigabytesOrMore) {
+  Model m;
+  const uint32_t huge[] = {65536, 16384};  // 2^30 floats: 2^32 bytes
+  const ANeuralNetworksOperandType tooBig{ANEURALNETWORKS_TENSOR_FLOAT32, 2, huge, 0.0f, 0};
+  EXPECT_EQ(ANeuralNetworksModel_addOperand(m.get(), &tooBig), ANEURALNETWORKS_BAD_DATA);
+  const uint32_t fits[] = {65536, 16383};
+  const ANeuralNetworksOperandType justFits{ANEURALNETWORKS_TENSOR_FLOAT32, 2, fits, 0.0f, 0};
+  EXPECT_EQ(ANeuralNetworksModel_addOperand(m.get(), &justFits), ANEURALNETWORKS_NO_ERROR);
+  const uint32_t unknown[] = {0, 65536, 65536};
+  const ANeuralNetworksOperandType later{ANEURALNETWORKS_TENSOR_FLOAT32, 3, unknown, 0.0f, 0};
+  EXPECT_EQ(ANeuralNetworksModel_addOperand(m.get(), &later), ANEURALNETWORKS_NO_ERROR);
+}
+
 }  // namespace
