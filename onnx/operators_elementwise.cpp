@@ -393,9 +393,84 @@ Result<void> mapClip(GraphBuilder& b) {
   return {};
 }
 
+namespace {
+
+// Pow of an int32 base by constant whole exponents >= 0 (of either type): exact, by squaring. With e
+// the exponents broadcast to the result's shape, x^e = prod over bits k of e of x^(2^k): per bit a
+// SELECT (constant mask) of the running square or 1, multiplied in; the products wrap as int32's do.
+Result<void> integerPow(GraphBuilder& b, const Value& x, const Value& y) {
+  const int32_t i32 = ANEURALNETWORKS_TENSOR_INT32;
+  std::vector<double> exponents;
+  if (y.type == i32) {
+    NNRT_ASSIGN_OR_RETURN(std::vector<int32_t> v, b.constantInts(1));
+    exponents.assign(v.begin(), v.end());
+  } else if (y.type == ANEURALNETWORKS_TENSOR_FLOAT32) {
+    NNRT_ASSIGN_OR_RETURN(std::vector<float> v, b.constantFloats(1));
+    exponents.assign(v.begin(), v.end());
+  } else {
+    return b.refused("an integer base takes int32 or float32 exponents");
+  }
+  for (double e : exponents)
+    if (e < 0 || e != std::floor(e) || e > INT32_MAX)
+      return b.refused("an integer base takes whole exponents of 0 or more (it was " + std::to_string(e) + ")");
+  NNRT_ASSIGN_OR_RETURN(Dims dims, broadcastShape(b, x.dims, y.dims));
+  if (!allKnown(dims)) return b.refused("input shape unknown");
+  // The exponents at every position of the result (broadcast as numpy does).
+  const size_t count = elementCount(dims), rank = dims.size();
+  const Dims yDims = y.scalar ? Dims{} : y.dims;
+  std::vector<uint32_t> at(count);
+  uint32_t highest = 0;
+  for (size_t p = 0; p < count; ++p) {
+    size_t rest = p, source = 0, stride = 1;
+    for (size_t d = rank; d-- > 0;) {
+      const uint32_t coordinate = static_cast<uint32_t>(rest % dims[d]);
+      rest /= dims[d];
+      const size_t yd = d + yDims.size() >= rank ? d + yDims.size() - rank : SIZE_MAX;
+      if (yd == SIZE_MAX) continue;
+      source += (yDims[yd] == 1 ? 0 : coordinate) * stride;
+      stride *= yDims[yd];
+    }
+    at[p] = static_cast<uint32_t>(exponents[source]);
+    highest = std::max(highest, at[p]);
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t ones, constFilled(b, i32, dims, 1.0));
+  NNRT_ASSIGN_OR_RETURN(uint32_t base, b.operand(x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t square, arithmetic(b, ANEURALNETWORKS_MUL, base, ones, i32, dims));  // x, broadcast
+  uint32_t result = ones;
+  for (uint32_t k = 0; (highest >> k) != 0; ++k) {
+    HostTensor mask;
+    mask.type = ANEURALNETWORKS_TENSOR_BOOL8;
+    mask.dimensions = dims;
+    mask.bytes.resize(count);
+    bool any = false, all = true;
+    for (size_t p = 0; p < count; ++p) {
+      mask.bytes[p] = (at[p] >> k) & 1u;
+      any = any || mask.bytes[p] != 0;
+      all = all && mask.bytes[p] != 0;
+    }
+    if (any) {
+      uint32_t factor = square;
+      if (!all) {
+        NNRT_ASSIGN_OR_RETURN(uint32_t maskOperand, b.addConstant(mask.type, dims, std::move(mask.bytes)));
+        NNRT_ASSIGN_OR_RETURN(factor, apply(b, ANEURALNETWORKS_SELECT, {maskOperand, square, ones}, i32, dims));
+      }
+      NNRT_ASSIGN_OR_RETURN(result, arithmetic(b, ANEURALNETWORKS_MUL, result, factor, i32, dims));
+    }
+    if ((highest >> (k + 1)) != 0) {
+      NNRT_ASSIGN_OR_RETURN(square, arithmetic(b, ANEURALNETWORKS_MUL, square, square, i32, dims));
+    }
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t out, b.reshape(result, i32, dims));
+  defineOperand(b, 0, out, i32, dims, x.scalar && y.scalar);
+  return {};
+}
+
+}  // namespace
+
 Result<void> mapPow(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   NNRT_ASSIGN_OR_RETURN(const Value* y, b.requiredInput(1));
+  if (x->type == ANEURALNETWORKS_TENSOR_INT32) return integerPow(b, *x, *y);
   NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
   if (y->type == ANEURALNETWORKS_TENSOR_INT32) {
     // An integer exponent is CAST to float32 (exact up to 2^24 in magnitude; larger ones round).

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <random>
 
@@ -1547,6 +1548,40 @@ void addScalar(NodeModel& m, const std::string& name, int32_t type, float value)
   else
     t->add_int32_data(static_cast<int32_t>(value));  // uint8 and int32 values are stored as int32_data
   m.node->add_input(name);
+}
+
+// Pow of an int32 base by constant whole exponents, exact by squaring: x = [2, -3, 5, 7] ([2, 2]) to
+// exponents [3, 0] broadcast along the last axis gives [8, 1, 125, 1]; to float exponents [0, 1, 2, 10]
+// [1, -3, 25, 282475249] (7^10, beyond float32's exact integers). By hand. Negative or fractional
+// exponents are refused.
+TEST(OnnxLoaderTest, IntegerPowByConstantExponents) {
+  auto model = [](const std::function<void(NodeModel&)>& exponents) {
+    NodeModel m = nodeModel("Pow", {{"x", {2, 2}}}, {{"z", {2, 2}}}, 13);
+    setElementType(m.model.mutable_graph()->mutable_input(0), onnx::TensorProto::INT32);
+    setElementType(m.model.mutable_graph()->mutable_output(0), onnx::TensorProto::INT32);
+    exponents(m);
+    return m;
+  };
+  auto runInts = [](const LoadedModel& loaded, std::vector<int32_t> x) {
+    std::vector<std::vector<uint8_t>> inputs{std::vector<uint8_t>(16)}, outputs{std::vector<uint8_t>(16)};
+    std::memcpy(inputs[0].data(), x.data(), 16);
+    runBytes(loaded, inputs, outputs);
+    std::vector<int32_t> z(4);
+    std::memcpy(z.data(), outputs[0].data(), 16);
+    return z;
+  };
+  NodeModel ints = model([](NodeModel& m) { addInts(m, "y", {3, 0}); });
+  auto loaded = loadOnnxModel(write("pow_int.onnx", ints.model));
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  EXPECT_EQ(runInts(*loaded, {2, -3, 5, 7}), (std::vector<int32_t>{8, 1, 125, 1}));
+  NodeModel floats = model([](NodeModel& m) { addFloats(m, "y", {2, 2}, {0, 1, 2, 10}); });
+  loaded = loadOnnxModel(write("pow_float.onnx", floats.model));
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  EXPECT_EQ(runInts(*loaded, {2, -3, 5, 7}), (std::vector<int32_t>{1, -3, 25, 282475249}));
+  for (float bad : {-1.0f, 0.5f}) {
+    NodeModel refused = model([&](NodeModel& m) { addFloats(m, "y", {1}, {bad}); });
+    expectOneLineError(loadOnnxModel(write("pow_bad.onnx", refused.model)), "whole exponents of 0 or more");
+  }
 }
 
 // QLinearMatMul rounds (sum of products) * a_scale * b_scale / y_scale half to even, then adds y_zero_point:
