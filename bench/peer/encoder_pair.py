@@ -5,9 +5,7 @@ For nnrt's ONNX front end against ONNX Runtime on the same file. Writes OUTDIR/e
 Usage: /usr/bin/python3 bench/peer/encoder_pair.py OUTDIR"""
 import sys
 import numpy as np
-import onnx
-from onnx import helper, TensorProto
-from onnx_graph import const, encoder_layer, inits, node, nodes
+from onnx_graph import const, encoder_layer, node, nodes, write_model
 
 OUT = sys.argv[1] if len(sys.argv) > 1 else "."
 S, H, HEADS, FFN, LAYERS = 128, 256, 4, 1024, 2
@@ -28,10 +26,4 @@ x = "x"
 for _ in range(LAYERS):
     x = encoder_layer(x, rng, layer_norm, S, H, HEADS, FFN)
 nodes[-1].output[0] = "y"
-graph = helper.make_graph(nodes, "encoder", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, S, H])],
-                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, S, H])], inits)
-model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
-model.ir_version = 7
-onnx.checker.check_model(model)
-onnx.save(model, f"{OUT}/encoder.onnx")
-rng.standard_normal((1, S, H)).astype(np.float32).tofile(f"{OUT}/encoder.f32")
+write_model(OUT, "encoder", [1, S, H], "y", [1, S, H], rng)

@@ -6,11 +6,10 @@ the shapes allow), none of which the kernels were tuned on. Writes OUTDIR/mobile
 import os
 import sys
 import numpy as np
-import onnx
-from onnx import helper, TensorProto
+from onnx import helper
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from onnx_graph import nodes, inits, const, node, conv as convolution  # noqa: E402
+from onnx_graph import nodes, const, node, conv as convolution, write_model  # noqa: E402
 
 OUT = sys.argv[1] if len(sys.argv) > 1 else "."
 rng = np.random.default_rng(2)
@@ -42,10 +41,4 @@ flat = node("Flatten", [node("GlobalAveragePool", [x])])
 w = const((rng.standard_normal((1000, 1280)) * np.sqrt(1.0 / 1280)).astype(np.float32), "fc_w")
 b = const((rng.standard_normal(1000) * 0.1).astype(np.float32), "fc_b")
 nodes.append(helper.make_node("Gemm", [flat, w, b], ["logits"], transB=1))
-graph = helper.make_graph(nodes, "mobilenetv2", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 224, 224])],
-                          [helper.make_tensor_value_info("logits", TensorProto.FLOAT, [1, 1000])], inits)
-model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
-model.ir_version = 7
-onnx.checker.check_model(model)
-onnx.save(model, f"{OUT}/mobilenetv2.onnx")
-rng.standard_normal((1, 3, 224, 224)).astype(np.float32).tofile(f"{OUT}/mobilenetv2.f32")
+write_model(OUT, "mobilenetv2", [1, 3, 224, 224], "logits", [1, 1000], rng)

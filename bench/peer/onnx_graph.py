@@ -1,8 +1,10 @@
 """The graph-building helpers of the peer model generators (bench/peer/*_pair.py): one list of nodes and one of
 initializers per generator run, with fresh names numbered in order of creation, the convolution the image models
-share, and the transformer encoder layer encoder_pair.py, bert_pair.py and vit_pair.py write."""
+share, the transformer encoder layer encoder_pair.py, bert_pair.py and vit_pair.py write, and the writing of a
+single-input model and its random input."""
 import numpy as np
-from onnx import helper, numpy_helper
+import onnx
+from onnx import helper, numpy_helper, TensorProto
 
 nodes, inits = [], []
 _count = [0]
@@ -23,6 +25,19 @@ def node(op, inputs, n_out=1, **attrs):
     outs = [fresh(op.lower()) for _ in range(n_out)]
     nodes.append(helper.make_node(op, inputs, outs, **attrs))
     return outs[0] if n_out == 1 else outs
+
+
+def write_model(out_dir, name, input_dims, output, output_dims, rng):
+    """The graph of `nodes` and `inits` (float input "x" of input_dims, float output `output` of output_dims) as
+    OUT_DIR/<name>.onnx (opset 13, IR 7, checked), and a random standard-normal input drawn from rng after everything
+    else as OUT_DIR/<name>.f32."""
+    graph = helper.make_graph(nodes, name, [helper.make_tensor_value_info("x", TensorProto.FLOAT, input_dims)],
+                              [helper.make_tensor_value_info(output, TensorProto.FLOAT, output_dims)], inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 7
+    onnx.checker.check_model(model)
+    onnx.save(model, f"{out_dir}/{name}.onnx")
+    rng.standard_normal(input_dims).astype(np.float32).tofile(f"{out_dir}/{name}.f32")
 
 
 def conv(x, cin, cout, kernel, rng, stride=1, group=1, pads=None, bias=True):

@@ -6,11 +6,10 @@ input). Usage: /usr/bin/python3 bench/peer/squeezenet_pair.py OUTDIR"""
 import os
 import sys
 import numpy as np
-import onnx
-from onnx import helper, TensorProto
+from onnx import helper
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from onnx_graph import nodes, inits, node, conv as convolution  # noqa: E402
+from onnx_graph import nodes, node, conv as convolution, write_model  # noqa: E402
 
 OUT = sys.argv[1] if len(sys.argv) > 1 else "."
 rng = np.random.default_rng(4)
@@ -35,10 +34,4 @@ x = fire(fire(pool(x), 128, 32, 128), 256, 32, 128)
 x = fire(fire(fire(fire(pool(x), 256, 48, 192), 384, 48, 192), 384, 64, 256), 512, 64, 256)
 x = node("GlobalAveragePool", [conv(x, 512, 1000, 1)])
 nodes.append(helper.make_node("Flatten", [x], ["logits"]))
-graph = helper.make_graph(nodes, "squeezenet", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 224, 224])],
-                          [helper.make_tensor_value_info("logits", TensorProto.FLOAT, [1, 1000])], inits)
-model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
-model.ir_version = 7
-onnx.checker.check_model(model)
-onnx.save(model, f"{OUT}/squeezenet.onnx")
-rng.standard_normal((1, 3, 224, 224)).astype(np.float32).tofile(f"{OUT}/squeezenet.f32")
+write_model(OUT, "squeezenet", [1, 3, 224, 224], "logits", [1, 1000], rng)

@@ -5,11 +5,10 @@ OUTDIR/unet.f32 (the NCHW input). Usage: /usr/bin/python3 bench/peer/unet_pair.p
 import os
 import sys
 import numpy as np
-import onnx
-from onnx import helper, TensorProto
+from onnx import helper
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from onnx_graph import nodes, inits, const, node, conv as convolution  # noqa: E402
+from onnx_graph import nodes, const, node, conv as convolution, write_model  # noqa: E402
 
 OUT = sys.argv[1] if len(sys.argv) > 1 else "."
 rng = np.random.default_rng(9)
@@ -39,10 +38,4 @@ for wd in reversed(widths[:-1]):
     x = conv(conv(x, 2 * wd, wd), wd, wd)
     c = wd
 nodes.append(helper.make_node("Sigmoid", [conv(x, c, 2, 1, relu=False)], ["mask"]))
-graph = helper.make_graph(nodes, "unet", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 256, 256])],
-                          [helper.make_tensor_value_info("mask", TensorProto.FLOAT, [1, 2, 256, 256])], inits)
-model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
-model.ir_version = 7
-onnx.checker.check_model(model)
-onnx.save(model, f"{OUT}/unet.onnx")
-rng.standard_normal((1, 3, 256, 256)).astype(np.float32).tofile(f"{OUT}/unet.f32")
+write_model(OUT, "unet", [1, 3, 256, 256], "mask", [1, 2, 256, 256], rng)

@@ -7,11 +7,10 @@ OUTDIR/vit.f32 (the NCHW input). Usage: /usr/bin/python3 bench/peer/vit_pair.py 
 import os
 import sys
 import numpy as np
-import onnx
-from onnx import helper, TensorProto
+from onnx import helper
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from onnx_graph import const, encoder_layer, inits, node, nodes  # noqa: E402
+from onnx_graph import const, encoder_layer, node, nodes, write_model  # noqa: E402
 
 OUT = sys.argv[1] if len(sys.argv) > 1 else "."
 H, HEADS, FFN, LAYERS, PATCHES = 192, 3, 768, 4, 196
@@ -41,10 +40,4 @@ first = node("Gather", [x, const(np.array(0, np.int64), "idx")], axis=1)  # [1, 
 fw = const((rng.standard_normal((1000, H)) / np.sqrt(H)).astype(np.float32), "fc_w")
 fb = const((rng.standard_normal(1000) * 0.1).astype(np.float32), "fc_b")
 nodes.append(helper.make_node("Gemm", [first, fw, fb], ["logits"], transB=1))
-graph = helper.make_graph(nodes, "vit", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 224, 224])],
-                          [helper.make_tensor_value_info("logits", TensorProto.FLOAT, [1, 1000])], inits)
-model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
-model.ir_version = 7
-onnx.checker.check_model(model)
-onnx.save(model, f"{OUT}/vit.onnx")
-rng.standard_normal((1, 3, 224, 224)).astype(np.float32).tofile(f"{OUT}/vit.f32")
+write_model(OUT, "vit", [1, 3, 224, 224], "logits", [1, 1000], rng)

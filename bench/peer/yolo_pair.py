@@ -7,11 +7,10 @@ OUTDIR/yolo.f32 (the NCHW input). Usage: /usr/bin/python3 bench/peer/yolo_pair.p
 import os
 import sys
 import numpy as np
-import onnx
-from onnx import helper, TensorProto
+from onnx import helper
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from onnx_graph import nodes, inits, const, node, conv as convolution  # noqa: E402
+from onnx_graph import nodes, const, node, conv as convolution, write_model  # noqa: E402
 
 OUT = sys.argv[1] if len(sys.argv) > 1 else "."
 rng = np.random.default_rng(6)
@@ -42,10 +41,4 @@ y = node("Concat", [up, route], axis=1)
 head2 = conv(conv(y, 384, 256, 3), 256, 255, 1, leaky=False)
 flat = [node("Reshape", [h, const(np.array([1, 255, -1], np.int64), "shape")]) for h in (head1, head2)]
 nodes.append(helper.make_node("Concat", flat, ["boxes"], axis=2))
-graph = helper.make_graph(nodes, "yolo", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 320, 320])],
-                          [helper.make_tensor_value_info("boxes", TensorProto.FLOAT, [1, 255, 500])], inits)
-model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
-model.ir_version = 7
-onnx.checker.check_model(model)
-onnx.save(model, f"{OUT}/yolo.onnx")
-rng.standard_normal((1, 3, 320, 320)).astype(np.float32).tofile(f"{OUT}/yolo.f32")
+write_model(OUT, "yolo", [1, 3, 320, 320], "boxes", [1, 255, 500], rng)

@@ -8,11 +8,10 @@ OUTDIR/yolov5.f32 (the NCHW input). Usage: /usr/bin/python3 bench/peer/yolov5_pa
 import os
 import sys
 import numpy as np
-import onnx
-from onnx import helper, TensorProto
+from onnx import helper
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from onnx_graph import nodes, inits, const, node, conv as convolution  # noqa: E402
+from onnx_graph import nodes, const, node, conv as convolution, write_model  # noqa: E402
 
 OUT = sys.argv[1] if len(sys.argv) > 1 else "."
 rng = np.random.default_rng(55)
@@ -45,10 +44,4 @@ for (feature, channels), stride in zip(scales, [8, 16, 32]):
     y = node("Concat", [xy, wh, conf], axis=4)
     outputs.append(node("Reshape", [y, const(np.array([1, na * ny * ny, no], dtype=np.int64))]))
 nodes.append(helper.make_node("Concat", outputs, ["detections"], axis=1))
-graph = helper.make_graph(nodes, "yolov5", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 320, 320])],
-                          [helper.make_tensor_value_info("detections", TensorProto.FLOAT, [1, na * 2100, no])], inits)
-model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
-model.ir_version = 7
-onnx.checker.check_model(model)
-onnx.save(model, f"{OUT}/yolov5.onnx")
-rng.standard_normal((1, 3, 320, 320)).astype(np.float32).tofile(f"{OUT}/yolov5.f32")
+write_model(OUT, "yolov5", [1, 3, 320, 320], "detections", [1, na * 2100, no], rng)
