@@ -568,11 +568,15 @@ TEST(OnnxLoaderTest, LegacyBroadcastLinesUpAtTheAxis) {
 // concatenated the other way round (k' = 1 - k), reshaped to [1, 8]: by hand 2 0 3 1 106 104 107 105.
 // A Transpose that moves the first two axes, and an operator that cannot take 5-D values, are refused.
 TEST(OnnxLoaderTest, FiveDimensionalValuesOfADetectionHead) {
-  NodeModel m = nodeModel("Reshape", {{"x", {1, 4, 1, 2}}}, {}, 13);
-  m.model.mutable_graph()->clear_output();
-  addInts(m, "shape5", {1, 2, 2, 1, 2});
-  m.node->clear_output();
-  m.node->add_output("r");
+  // x [1, 4, 1, 2] reshaped to "r" [1, 2, 2, 1, 2], no graph output yet.
+  auto reshaped = [] {
+    NodeModel m = nodeModel("Reshape", {{"x", {1, 4, 1, 2}}}, {}, 13);
+    m.model.mutable_graph()->clear_output();
+    addInts(m, "shape5", {1, 2, 2, 1, 2});
+    m.node->add_output("r");
+    return m;
+  };
+  NodeModel m = reshaped();
   setAttribute(addNode(m, "Transpose", {"r"}, {"t"}), "perm", std::vector<int64_t>{0, 1, 3, 4, 2});
   addFloats(m, "g", {1, 2, 1, 2, 2}, {0, 0, 0, 0, 100, 100, 100, 100}, false);
   addNode(m, "Add", {"t", "g"}, {"s"});
@@ -586,20 +590,12 @@ TEST(OnnxLoaderTest, FiveDimensionalValuesOfADetectionHead) {
   ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
   EXPECT_EQ(run(*loaded, {{0, 1, 2, 3, 4, 5, 6, 7}}, 8), (std::vector<float>{2, 0, 3, 1, 106, 104, 107, 105}));
 
-  NodeModel moved = nodeModel("Reshape", {{"x", {1, 4, 1, 2}}}, {}, 13);
-  moved.model.mutable_graph()->clear_output();
-  addInts(moved, "shape5", {1, 2, 2, 1, 2});
-  moved.node->clear_output();
-  moved.node->add_output("r");
+  NodeModel moved = reshaped();
   setAttribute(addNode(moved, "Transpose", {"r"}, {"t"}), "perm", std::vector<int64_t>{1, 0, 2, 3, 4});
   addOutput(moved, "t", {2, 1, 2, 1, 2});
   expectOneLineError(loadOnnxModel(write("five_d_moved.onnx", moved.model)), "moves the first two axes");
 
-  NodeModel other = nodeModel("Reshape", {{"x", {1, 4, 1, 2}}}, {}, 13);
-  other.model.mutable_graph()->clear_output();
-  addInts(other, "shape5", {1, 2, 2, 1, 2});
-  other.node->clear_output();
-  other.node->add_output("r");
+  NodeModel other = reshaped();
   addNode(other, "Softmax", {"r"}, {"p"});
   addOutput(other, "p", {1, 2, 2, 1, 2});
   expectOneLineError(loadOnnxModel(write("five_d_softmax.onnx", other.model)), "5-D value");
