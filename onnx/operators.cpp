@@ -39,6 +39,23 @@ void defineConstant(GraphBuilder& b, int i, HostTensor t) {
   b.define(i, std::move(v));
 }
 
+std::vector<int64_t> stridesOf(const Dims& dims) {
+  std::vector<int64_t> strides(dims.size(), 1);
+  for (size_t d = dims.size(); d-- > 1;)
+    strides[d - 1] = strides[d] * dims[d];
+  return strides;
+}
+
+Result<uint32_t> gatherAt(GraphBuilder& b, uint32_t operand, int32_t type, const Dims& dims,
+                          const std::vector<int32_t>& map, const Dims& outDims) {
+  const Dims count{static_cast<uint32_t>(map.size())};
+  NNRT_ASSIGN_OR_RETURN(uint32_t flat, b.reshape(operand, type, {static_cast<uint32_t>(elementCount(dims))}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t axis, b.scalarInt(0));
+  NNRT_ASSIGN_OR_RETURN(uint32_t indices, b.constInts(map, count));
+  NNRT_ASSIGN_OR_RETURN(uint32_t gathered, apply(b, ANEURALNETWORKS_GATHER, {flat, axis, indices}, type, count));
+  return b.reshape(gathered, type, outDims);
+}
+
 Dims packedDims(const Dims& dims) {
   return {dims[0] * dims[1], dims[2], dims[3], dims[4]};
 }

@@ -36,6 +36,13 @@ Result<void> requireFloat(const GraphBuilder& b, const Value& v);
 // that defines it.
 Result<void> refuseBeforeOpset(const GraphBuilder& b, const char* attribute, int64_t opset);
 
+// The strides of `dims`' axes in row-major order (elements).
+std::vector<int64_t> stridesOf(const Dims& dims);
+// The elements of `operand` (of `type` and `dims`) at the flat positions `map`, shaped `outDims`: one
+// GATHER from the flattened operand.
+Result<uint32_t> gatherAt(GraphBuilder& b, uint32_t operand, int32_t type, const Dims& dims,
+                          const std::vector<int32_t>& map, const Dims& outDims);
+
 // Rank-5 values (Value::packed): their 4-D shape [d0 * d1, d2, d3, d4]; the 4-D operand of a rank-5
 // value (packed, or a constant then added packed); output `i` of the current node as the packed
 // `operand` of rank-5 `dims`.

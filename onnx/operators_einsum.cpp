@@ -95,9 +95,7 @@ Result<Operand> diagonal(GraphBuilder& b, const Operand& x, int32_t type) {
   if (unique.size() == x.symbols.size()) return x;
   const size_t count = elementCount(dims);
   if (elementCount(x.dims) > INT32_MAX) return b.refused("too many elements for int32 indexes");
-  std::vector<int64_t> strides(x.dims.size(), 1);
-  for (size_t d = x.dims.size(); d-- > 1;)
-    strides[d - 1] = strides[d] * x.dims[d];
+  const std::vector<int64_t> strides = stridesOf(x.dims);
   std::vector<int32_t> map(count);
   std::vector<uint32_t> coordinate(unique.size());
   for (size_t p = 0; p < count; ++p) {
@@ -113,12 +111,7 @@ Result<Operand> diagonal(GraphBuilder& b, const Operand& x, int32_t type) {
     }
     map[p] = static_cast<int32_t>(from);
   }
-  const Dims flatDims{static_cast<uint32_t>(elementCount(x.dims))}, countDims{static_cast<uint32_t>(count)};
-  NNRT_ASSIGN_OR_RETURN(uint32_t flat, b.reshape(x.operand, type, flatDims));
-  NNRT_ASSIGN_OR_RETURN(uint32_t axis, b.scalarInt(0));
-  NNRT_ASSIGN_OR_RETURN(uint32_t indices, b.constInts(map, countDims));
-  NNRT_ASSIGN_OR_RETURN(uint32_t gathered, apply(b, ANEURALNETWORKS_GATHER, {flat, axis, indices}, type, countDims));
-  NNRT_ASSIGN_OR_RETURN(uint32_t shaped, b.reshape(gathered, type, dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t shaped, gatherAt(b, x.operand, type, x.dims, map, dims));
   return Operand{shaped, unique, dims};
 }
 

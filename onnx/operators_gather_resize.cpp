@@ -21,28 +21,6 @@ Result<uint32_t> positiveIndices(GraphBuilder& b, uint32_t indices, int32_t size
 }
 
 
-// The data's elements in ONNX's row-major order, the strides of its axes.
-std::vector<int64_t> stridesOf(const Dims& dims) {
-  std::vector<int64_t> strides(dims.size(), 1);
-  for (size_t d = dims.size(); d-- > 1;)
-    strides[d - 1] = strides[d] * dims[d];
-  return strides;
-}
-
-// A value of `data`'s shape whose element p is data's element map[p] (flat indices, known at load
-// time): one GATHER from the flattened data, reshaped back. Types GATHER takes.
-Result<void> gatherElementsAt(GraphBuilder& b, const Value& data, const std::vector<int32_t>& map) {
-  const uint32_t n = static_cast<uint32_t>(map.size());
-  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(data));
-  NNRT_ASSIGN_OR_RETURN(uint32_t flat, b.reshape(in, data.type, {static_cast<uint32_t>(elementCount(data.dims))}));
-  NNRT_ASSIGN_OR_RETURN(uint32_t axis, b.scalarInt(0));
-  NNRT_ASSIGN_OR_RETURN(uint32_t indices, b.constInts(map, {n}));
-  NNRT_ASSIGN_OR_RETURN(uint32_t gathered, apply(b, ANEURALNETWORKS_GATHER, {flat, axis, indices}, data.type, {n}));
-  NNRT_ASSIGN_OR_RETURN(uint32_t out, b.reshape(gathered, data.type, data.dims));
-  defineOperand(b, 0, out, data.type, data.dims);
-  return {};
-}
-
 // Scatter with positions known at load time: update element u (updates flattened) goes to the data's
 // flat position targets[u], in the updates' order. Reduction "none": a later write to a position
 // replaces an earlier one; "add", "mul", "max", "min": each write combines the position's value so far
@@ -191,9 +169,7 @@ Result<void> mapGatherElements(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(int64_t a, b.attrInt("axis", 0));
   NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, a, rank));
   if (elementCount(x->dims) > INT32_MAX) return b.refused("the data has more elements than int32 indexes");
-  std::vector<int64_t> strides(rank, 1);
-  for (size_t d = rank - 1; d-- > 0;)
-    strides[d] = strides[d + 1] * x->dims[d + 1];
+  const std::vector<int64_t> strides = stridesOf(x->dims);
   const size_t count = elementCount(indices->dims);
   std::vector<int32_t> offsets(count);
   for (size_t i = 0; i < count; ++i) {
@@ -760,7 +736,7 @@ Result<void> mapCompress(GraphBuilder& b) {
 }
 
 // ReverseSequence with constant sequence_lens: each batch entry's first lens[b] steps along time_axis in
-// reverse order, the rest as they are; one GATHER of the flattened input (gatherElementsAt).
+// reverse order, the rest as they are; one GATHER of the flattened input (gatherAt).
 Result<void> mapReverseSequence(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   if (!allKnown(x->dims) || x->dims.size() < 2) return b.refused("the input must have a known shape of rank 2 or more");
@@ -783,7 +759,10 @@ Result<void> mapReverseSequence(GraphBuilder& b) {
     const int64_t from = t < lens[entry] ? lens[entry] - 1 - t : t;
     map[p] = static_cast<int32_t>(static_cast<int64_t>(p) + (from - t) * strides[timeAxis]);
   }
-  return gatherElementsAt(b, *x, map);
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  NNRT_ASSIGN_OR_RETURN(uint32_t out, gatherAt(b, in, x->type, x->dims, map, x->dims));
+  defineOperand(b, 0, out, x->type, x->dims);
+  return {};
 }
 
 // GridSample of a 4-D float32 image X [N, C, H, W] at the run-time positions Grid [N, Ho, Wo, 2] ((x, y)
