@@ -3,6 +3,8 @@
 // inverses, Mod, Round, Ceil, IsNaN, IsInf and Sign.
 #include <utility>
 
+#include <tuple>
+
 #include "onnx/operators_common.hpp"
 
 namespace nnrt::onnxfront {
@@ -202,37 +204,28 @@ Result<void> wrappedInteger8(GraphBuilder& b, int32_t op, int64_t fmod = 0) {
 // Binary elementwise with NNAPI broadcasting (numpy's, as ONNX's multidirectional broadcasting).
 namespace {
 
-// binary() where an operand or the result has rank 5: on the packed operands ([d0 * d1, d2, d3, d4]),
+// binary()'s operands when an operand or the result has rank 5: the packed ones ([d0 * d1, d2, d3, d4]),
 // which broadcast as the 5-D values do when each operand's first two axes are the result's or both 1
 // (an operand of lower rank has a first axis of 1 or broadcasts within the last three).
-Result<void> packedBinary(GraphBuilder& b, int32_t op, bool fused, int32_t outType, const Value& x, const Value& y,
-                          const Dims& dims) {
-  std::vector<uint32_t> inputs;
-  for (const Value* v : {&x, &y}) {
+Result<std::pair<uint32_t, uint32_t>> packedOperands(GraphBuilder& b, const Value& x, const Value& y,
+                                                     const Dims& dims) {
+  uint32_t operands[2];
+  const Value* values[2] = {&x, &y};
+  for (int i = 0; i < 2; ++i) {
+    const Value* v = values[i];
     const size_t rank = v->scalar ? 0 : v->dims.size();
     if (rank == 5) {
       const bool same = v->dims[0] == dims[0] && v->dims[1] == dims[1];
       if (!same && v->dims[0] * v->dims[1] != 1)
         return b.refused("a 5-D operand that broadcasts over only one of the first two axes");
-      NNRT_ASSIGN_OR_RETURN(uint32_t o, packedOperand(b, *v));
-      inputs.push_back(o);
+      NNRT_ASSIGN_OR_RETURN(operands[i], packedOperand(b, *v));
     } else {
-      if (rank == 4 && v->dims[0] != 1 && !(dims[0] == 1))
+      if (rank == 4 && v->dims[0] != 1 && dims[0] != 1)
         return b.refused("a 4-D operand of a 5-D result that broadcasts over its first axis");
-      NNRT_ASSIGN_OR_RETURN(uint32_t o, b.operand(*v));
-      inputs.push_back(o);
+      NNRT_ASSIGN_OR_RETURN(operands[i], b.operand(*v));
     }
   }
-  if (fused) {
-    const int32_t activation =
-        x.type == ANEURALNETWORKS_TENSOR_FLOAT32 ? b.fuseFollowingActivation() : ANEURALNETWORKS_FUSED_NONE;
-    NNRT_ASSIGN_OR_RETURN(uint32_t fuse, b.scalarInt(activation));
-    inputs.push_back(fuse);
-  }
-  const int32_t type = outType != 0 ? outType : x.type;
-  NNRT_ASSIGN_OR_RETURN(uint32_t result, apply(b, op, inputs, type, packedDims(dims)));
-  definePacked(b, 0, result, type, dims);
-  return {};
+  return std::make_pair(operands[0], operands[1]);
 }
 
 }  // namespace
@@ -247,12 +240,18 @@ Result<void> binary(GraphBuilder& b, int32_t op, bool fused, int32_t outType) {
     defineConstant(b, 0, std::move(*folded));
     return {};
   }
-  if (dims.size() == 5 && (x->packed || y->packed)) return packedBinary(b, op, fused, outType, *x, *y, dims);
-  // An NHWC image stays so when the other operand has its shape in the same layout, or is one value
-  // per channel (or a single value) that broadcasts the same way in both layouts.
-  NNRT_ASSIGN_OR_RETURN(std::optional<NhwcPair> nhwc, nhwcOperands(b, *x, *y, dims));
+  // A 5-D value stays packed (Value::packed). An NHWC image stays so when the other operand has its
+  // shape in the same layout, or is one value per channel (or a single value) that broadcasts the same
+  // way in both layouts.
+  const bool packed = dims.size() == 5 && (x->packed || y->packed);
+  std::optional<NhwcPair> nhwc;
+  if (!packed) {
+    NNRT_ASSIGN_OR_RETURN(nhwc, nhwcOperands(b, *x, *y, dims));
+  }
   uint32_t a = 0, c = 0;
-  if (nhwc.has_value()) {
+  if (packed) {
+    NNRT_ASSIGN_OR_RETURN(std::tie(a, c), packedOperands(b, *x, *y, dims));
+  } else if (nhwc.has_value()) {
     a = nhwc->a;
     c = nhwc->c;
   } else {
@@ -267,8 +266,14 @@ Result<void> binary(GraphBuilder& b, int32_t op, bool fused, int32_t outType) {
     NNRT_ASSIGN_OR_RETURN(uint32_t fuse, b.scalarInt(activation));
     inputs.push_back(fuse);
   }
-  if (nhwc.has_value()) return b.emitNhwc(op, inputs, outType != 0 ? outType : x->type, dims);
-  return b.emit(op, inputs, outType != 0 ? outType : x->type, dims);
+  const int32_t type = outType != 0 ? outType : x->type;
+  if (packed) {
+    NNRT_ASSIGN_OR_RETURN(uint32_t result, apply(b, op, inputs, type, packedDims(dims)));
+    definePacked(b, 0, result, type, dims);
+    return {};
+  }
+  if (nhwc.has_value()) return b.emitNhwc(op, inputs, type, dims);
+  return b.emit(op, inputs, type, dims);
 }
 
 Result<void> unary(GraphBuilder& b, int32_t op) {
