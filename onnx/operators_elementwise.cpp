@@ -1,9 +1,8 @@
 // ONNX element-wise operators -> NNAPI: the binary and unary operations (constant operands folded at load
 // time), Sum/Max/Min, Clip, Pow, Div, Reciprocal, Mean, Where, the trigonometric functions and their
 // inverses, Mod, Round, Ceil, IsNaN, IsInf and Sign.
-#include <utility>
-
 #include <tuple>
+#include <utility>
 
 #include "onnx/operators_common.hpp"
 
