@@ -886,8 +886,11 @@ Result<void> mapGridSample(GraphBuilder& b) {
   std::vector<float> batchOffsets(N);
   for (uint32_t n = 0; n < N; ++n) batchOffsets[n] = static_cast<float>(n * H * W);
   NNRT_ASSIGN_OR_RETURN(uint32_t batchOffset, b.constFloats(batchOffsets, {N, 1, 1, 1}));
-  NNRT_ASSIGN_OR_RETURN(uint32_t ones, constFilled(b, f32, at, 1.0));
-  NNRT_ASSIGN_OR_RETURN(uint32_t zeros, constFilled(b, f32, at, 0.0));
+  uint32_t ones = kNoOperand, zeros = kNoOperand;  // the inside-the-image mask's values (padding zeros)
+  if (padding == "zeros") {
+    NNRT_ASSIGN_OR_RETURN(ones, constFilled(b, f32, at, 1.0));
+    NNRT_ASSIGN_OR_RETURN(zeros, constFilled(b, f32, at, 0.0));
+  }
   NNRT_ASSIGN_OR_RETURN(uint32_t axis, b.scalarInt(0));
   // The pixel at whole positions (xi, yi): [N, Ho, Wo, C]; outside the image 0 (zeros), the edge's
   // (border), or the reflected index's (reflection, truncated toward zero as the reference's int()).
