@@ -13,6 +13,7 @@
 using nnrt::Error;
 using nnrt::ResultCode;
 using nnrt::capi::guarded;
+using nnrt::capi::notForOneDevice;
 using nnrt::capi::report;
 using nnrt::capi::unexpectedNull;
 
@@ -175,6 +176,9 @@ int ANeuralNetworksCompilation_setPriority(ANeuralNetworksCompilation* compilati
 int ANeuralNetworksCompilation_setTimeout(ANeuralNetworksCompilation* compilation, uint64_t duration) {
   static constexpr const char* kFn = "ANeuralNetworksCompilation_setTimeout";
   if (compilation == nullptr) return unexpectedNull(kFn, "compilation");
+  if (!compilation->compilation.finished() && !compilation->compilation.forOneExplicitDevice()) {
+    return notForOneDevice(kFn, "a compilation");  // a finished one is BAD_STATE first, as in Android
+  }
   return guarded(kFn, [&]() -> int { return report(kFn, compilation->compilation.setTimeout(duration)); });
 }
 

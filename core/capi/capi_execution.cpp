@@ -9,6 +9,7 @@
 using nnrt::Error;
 using nnrt::ResultCode;
 using nnrt::capi::guarded;
+using nnrt::capi::notForOneDevice;
 using nnrt::capi::report;
 using nnrt::capi::unexpectedNull;
 
@@ -32,6 +33,12 @@ int startCompute(const char* kFn, ANeuralNetworksExecution* execution, const ANe
   if (execution == nullptr) return unexpectedNull(kFn, "execution");
   if (num_dependencies > 0 && dependencies == nullptr) return unexpectedNull(kFn, "dependencies");
   return guarded(kFn, [&]() -> int {
+    if (duration != 0 && !execution->oneExplicitDevice) {
+      if (auto ready = execution->execution.checkPreparation(); !ready) return report(kFn, ready.error());
+      return report(kFn, Error{ResultCode::BAD_DATA, std::string("duration ") + std::to_string(duration) +
+                                                         " needs a compilation made by "
+                                                         "ANeuralNetworksCompilation_createForDevices with one device"});
+    }
     std::vector<std::shared_ptr<nnrt::Event>> deps;
     for (uint32_t i = 0; i < num_dependencies; ++i) {
       if (dependencies[i] == nullptr) return unexpectedNull(kFn, ("dependencies[" + std::to_string(i) + "]").c_str());
@@ -56,7 +63,8 @@ int ANeuralNetworksExecution_create(ANeuralNetworksCompilation* compilation, ANe
   return guarded(kFn, [&]() -> int {
     auto compiled = compilation->compilation.compiled();
     if (!compiled) return report(kFn, Error{ResultCode::BAD_STATE, "the compilation is not finished"});
-    *execution = new ANeuralNetworksExecution{nnrt::Execution(std::move(compiled))};
+    *execution = new ANeuralNetworksExecution{nnrt::Execution(std::move(compiled)),
+                                              compilation->compilation.forOneExplicitDevice()};
     return ANEURALNETWORKS_NO_ERROR;
   });
 }
@@ -164,6 +172,7 @@ int ANeuralNetworksExecution_getOutputOperandDimensions(ANeuralNetworksExecution
 int ANeuralNetworksExecution_setMeasureTiming(ANeuralNetworksExecution* execution, bool measure) {
   static constexpr const char* kFn = "ANeuralNetworksExecution_setMeasureTiming";
   if (execution == nullptr) return unexpectedNull(kFn, "execution");
+  if (!execution->oneExplicitDevice) return notForOneDevice(kFn, "an execution");
   return guarded(kFn, [&]() -> int { return report(kFn, execution->execution.setMeasureTiming(measure)); });
 }
 
@@ -186,6 +195,7 @@ int ANeuralNetworksExecution_getDuration(const ANeuralNetworksExecution* executi
 int ANeuralNetworksExecution_setTimeout(ANeuralNetworksExecution* execution, uint64_t duration) {
   static constexpr const char* kFn = "ANeuralNetworksExecution_setTimeout";
   if (execution == nullptr) return unexpectedNull(kFn, "execution");
+  if (!execution->oneExplicitDevice) return notForOneDevice(kFn, "an execution");
   return guarded(kFn, [&]() -> int { return report(kFn, execution->execution.setTimeout(duration)); });
 }
 

@@ -25,6 +25,9 @@ struct ANeuralNetworksCompilation {
 };
 struct ANeuralNetworksExecution {
   nnrt::Execution execution;
+  // Its compilation was made by createForDevices with one device: Android's C API accepts deadlines
+  // and timing only then (nnrt's own Execution takes them for every plan).
+  bool oneExplicitDevice = false;
 };
 struct ANeuralNetworksMemory {
   std::shared_ptr<nnrt::Memory> memory;
@@ -73,6 +76,13 @@ int guarded(const char* function, F&& body) {
 
 inline int unexpectedNull(const char* function, const char* argument) {
   return report(function, Error{ResultCode::UNEXPECTED_NULL, std::string(argument) + " is NULL"});
+}
+
+// Deadlines and timing on `what` (a compilation or an execution) whose compilation was not made by
+// createForDevices with one device: BAD_DATA, as NNAPI specifies.
+inline int notForOneDevice(const char* function, const char* what) {
+  return report(function, Error{ResultCode::BAD_DATA, std::string(what) + " whose compilation was not made by "
+                                                      "ANeuralNetworksCompilation_createForDevices with one device"});
 }
 
 }  // namespace nnrt::capi

@@ -139,6 +139,9 @@ class Compilation {
 
   bool finished() const { return compiled_ != nullptr; }
   bool forExplicitDevices() const { return !explicitDevices_.empty(); }
+  // Made by ANeuralNetworksCompilation_createForDevices with exactly one device: the compilations
+  // whose deadlines and timing Android's C API accepts.
+  bool forOneExplicitDevice() const { return explicitDevices_.size() == 1; }
   std::shared_ptr<const CompiledModel> compiled() const { return compiled_; }
 
  private:

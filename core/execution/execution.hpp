@@ -92,6 +92,8 @@ class Execution {
   Result<uint64_t> getDuration(int32_t durationCode) const;
 
   const CompiledModel& compiled() const { return *compiled_; }
+  // BAD_STATE unless a computation may start now (not running; completed only when reusable).
+  Result<void> checkPreparation() const;
   // Which device ran each step of the last run (after fallback).
   const std::vector<std::string>& devicesUsed() const { return devicesUsed_; }
   // What each step of the last run took (onHardware and inDriver; in devicesUsed's order), when
@@ -100,7 +102,6 @@ class Execution {
 
  private:
   enum class State { Preparation, Computing, Completed };
-  Result<void> checkPreparation() const;
   // BAD_STATE once a computation has started (even a completed, reusable one).
   Result<void> checkNotStarted(const char* what) const;
   // The index and the optional type, as far as they can be checked without the buffer.

@@ -202,6 +202,51 @@ TEST(AndroidCodes, RankAboveEightIsAccepted) {
   EXPECT_EQ(ANeuralNetworksModel_addOperand(m.get(), &rank9), ANEURALNETWORKS_NO_ERROR);
 }
 
+// NNAPI takes deadlines and timing only for compilations made by createForDevices with one device
+// (BAD_DATA otherwise); a finished compilation refuses setTimeout with BAD_STATE first.
+TEST(AndroidCodes, DeadlinesAndTimingNeedACompilationForOneDevice) {
+  Compiled plain;
+  EXPECT_EQ(ANeuralNetworksCompilation_setTimeout(plain.compilation, 1000), ANEURALNETWORKS_BAD_STATE);
+  EXPECT_EQ(ANeuralNetworksExecution_setTimeout(plain.execution, 1000), ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(ANeuralNetworksExecution_setMeasureTiming(plain.execution, true), ANEURALNETWORKS_BAD_DATA);
+  float a[4] = {1, 2, 3, 4}, out[4] = {};
+  ASSERT_EQ(ANeuralNetworksExecution_setInput(plain.execution, 0, nullptr, a, sizeof a), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setInput(plain.execution, 1, nullptr, a, sizeof a), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setOutput(plain.execution, 0, nullptr, out, sizeof out), ANEURALNETWORKS_NO_ERROR);
+  ANeuralNetworksEvent* event = nullptr;
+  EXPECT_EQ(ANeuralNetworksExecution_startComputeWithDependencies(plain.execution, nullptr, 0, 1'000'000'000, &event),
+            ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(event, nullptr);
+  ASSERT_EQ(ANeuralNetworksExecution_startComputeWithDependencies(plain.execution, nullptr, 0, 0, &event),
+            ANEURALNETWORKS_NO_ERROR);  // no duration: any compilation
+  EXPECT_EQ(ANeuralNetworksEvent_wait(event), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(out[3], 8.0f);
+  ANeuralNetworksEvent_free(event);
+
+  uint32_t count = 0;
+  ASSERT_EQ(ANeuralNetworks_getDeviceCount(&count), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_GE(count, 2u);
+  ANeuralNetworksDevice* devices[2] = {};
+  ASSERT_EQ(ANeuralNetworks_getDevice(0, &devices[0]), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworks_getDevice(1, &devices[1]), ANEURALNETWORKS_NO_ERROR);
+  for (uint32_t n : {0u, 2u, 1u}) {  // 0: ANeuralNetworksCompilation_create
+    ANeuralNetworksCompilation* compilation = nullptr;
+    ASSERT_EQ(n == 0 ? ANeuralNetworksCompilation_create(plain.model.get(), &compilation)
+                     : ANeuralNetworksCompilation_createForDevices(plain.model.get(), devices, n, &compilation),
+              ANEURALNETWORKS_NO_ERROR);
+    const int expected = n == 1 ? ANEURALNETWORKS_NO_ERROR : ANEURALNETWORKS_BAD_DATA;
+    EXPECT_EQ(ANeuralNetworksCompilation_setTimeout(compilation, 1'000'000'000), expected) << n << " devices";
+    ASSERT_EQ(ANeuralNetworksCompilation_finish(compilation), ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksCompilation_setTimeout(compilation, 1000), ANEURALNETWORKS_BAD_STATE);
+    ANeuralNetworksExecution* e = nullptr;
+    ASSERT_EQ(ANeuralNetworksExecution_create(compilation, &e), ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksExecution_setTimeout(e, 1'000'000'000), expected) << n << " devices";
+    EXPECT_EQ(ANeuralNetworksExecution_setMeasureTiming(e, true), expected) << n << " devices";
+    ANeuralNetworksExecution_free(e);
+    ANeuralNetworksCompilation_free(compilation);
+  }
+}
+
 TEST(AndroidCodes, MaximumTimeoutsWork) {
   Compiled c;
   ANeuralNetworksCompilation* compilation = nullptr;
@@ -278,7 +323,10 @@ struct OpenCompiled {
     EXPECT_EQ(model.addOperation(ANEURALNETWORKS_ADD, {a, b, act}, {out}), ANEURALNETWORKS_NO_ERROR);
     EXPECT_EQ(model.identify({a, b}, {out}), ANEURALNETWORKS_NO_ERROR);
     EXPECT_EQ(model.finish(), ANEURALNETWORKS_NO_ERROR);
-    EXPECT_EQ(ANeuralNetworksCompilation_create(model.get(), &compilation), ANEURALNETWORKS_NO_ERROR);
+    ANeuralNetworksDevice* device = nullptr;  // one device: timing may be measured
+    EXPECT_EQ(ANeuralNetworks_getDevice(0, &device), ANEURALNETWORKS_NO_ERROR);
+    const ANeuralNetworksDevice* one[] = {device};
+    EXPECT_EQ(ANeuralNetworksCompilation_createForDevices(model.get(), one, 1, &compilation), ANEURALNETWORKS_NO_ERROR);
     EXPECT_EQ(ANeuralNetworksCompilation_finish(compilation), ANEURALNETWORKS_NO_ERROR);
     EXPECT_EQ(ANeuralNetworksExecution_create(compilation, &execution), ANEURALNETWORKS_NO_ERROR);
   }
@@ -313,8 +361,9 @@ TEST(AndroidCodes, SettersAfterAReusableRunAreBadState) {
   ASSERT_EQ(ANeuralNetworksExecution_setInput(c.execution, 1, nullptr, a, sizeof a), ANEURALNETWORKS_NO_ERROR);
   ASSERT_EQ(ANeuralNetworksExecution_setOutput(c.execution, 0, nullptr, out, sizeof out), ANEURALNETWORKS_NO_ERROR);
   ASSERT_EQ(ANeuralNetworksExecution_compute(c.execution), ANEURALNETWORKS_NO_ERROR);
-  EXPECT_EQ(ANeuralNetworksExecution_setMeasureTiming(c.execution, true), ANEURALNETWORKS_BAD_STATE);
-  EXPECT_EQ(ANeuralNetworksExecution_setTimeout(c.execution, 1000), ANEURALNETWORKS_BAD_STATE);
+  // (Android checks these two's compilation first: not made for one device, BAD_DATA.)
+  EXPECT_EQ(ANeuralNetworksExecution_setMeasureTiming(c.execution, true), ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(ANeuralNetworksExecution_setTimeout(c.execution, 1000), ANEURALNETWORKS_BAD_DATA);
   EXPECT_EQ(ANeuralNetworksExecution_setLoopTimeout(c.execution, 1000), ANEURALNETWORKS_BAD_STATE);
   EXPECT_EQ(ANeuralNetworksExecution_setInput(c.execution, 5, nullptr, a, sizeof a), ANEURALNETWORKS_BAD_STATE);
   const ANeuralNetworksOperandType bad{ANEURALNETWORKS_TENSOR_QUANT8_ASYMM, 2, kDims, 0.0f, 0};

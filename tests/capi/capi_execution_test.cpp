@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "nnrt_examples/fibonacci_extension.h"
+#include "support/capi_devices.hpp"
 
 namespace {
 
@@ -457,9 +458,22 @@ TEST(CapiExecution, ExpiredDeadline) {
   uint64_t out[10] = {};
   ASSERT_EQ(ANeuralNetworksExecution_setInput(e, 0, nullptr, &n, sizeof n), ANEURALNETWORKS_NO_ERROR);
   ASSERT_EQ(ANeuralNetworksExecution_setOutput(e, 0, nullptr, out, sizeof out), ANEURALNETWORKS_NO_ERROR);
+  // The compilation was not made for one device: NNAPI refuses deadlines on it.
+  EXPECT_EQ(ANeuralNetworksExecution_setTimeout(e, 1), ANEURALNETWORKS_BAD_DATA);
+  ANeuralNetworksExecution_free(e);
+
+  const ANeuralNetworksDevice* fibonacci = nnrt::test::deviceNamed("fibonacci");
+  ASSERT_NE(fibonacci, nullptr);
+  ANeuralNetworksCompilation* compilation = nullptr;
+  ASSERT_EQ(ANeuralNetworksCompilation_createForDevices(m.model, &fibonacci, 1, &compilation), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksCompilation_finish(compilation), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_create(compilation, &e), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setInput(e, 0, nullptr, &n, sizeof n), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setOutput(e, 0, nullptr, out, sizeof out), ANEURALNETWORKS_NO_ERROR);
   ASSERT_EQ(ANeuralNetworksExecution_setTimeout(e, 1), ANEURALNETWORKS_NO_ERROR);  // 1 ns: gone before it starts
   EXPECT_EQ(ANeuralNetworksExecution_compute(e), ANEURALNETWORKS_MISSED_DEADLINE_TRANSIENT);
   ANeuralNetworksExecution_free(e);
+  ANeuralNetworksCompilation_free(compilation);
 }
 
 TEST(CapiExecution, ExtensionOperationsAreSupportedOnlyByTheirDevice) {

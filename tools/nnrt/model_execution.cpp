@@ -380,7 +380,8 @@ Result<Outcome> runOnce(const ModelFile& file, ANeuralNetworksCompilation* compi
                                    "output '" + file.operands[file.outputs[i]].name + "'"));
       }
     }
-    const bool timed = ANeuralNetworksExecution_setMeasureTiming(raw, true) == ANEURALNETWORKS_NO_ERROR;
+    // nnrt's own Execution: the C API measures only single-device compilations (NNAPI's rule).
+    const bool timed = raw->execution.setMeasureTiming(true).has_value();
     const auto start = std::chrono::steady_clock::now();
     const int rc = ANeuralNetworksExecution_compute(raw);
     outcome.wallMs =
