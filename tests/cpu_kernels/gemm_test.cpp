@@ -77,6 +77,25 @@ TEST(SplitGemm, RhsRowsFurtherApartThanK) {
   }
 }
 
+// A matrix of 256 KiB or more is read backwards on every other product over it (its last rows are
+// then still in the cache): the same values each time, bit for bit, on 2 threads, with rows that are not
+// a multiple of the blocks of eight and columns not of sixteen.
+TEST(SplitGemm, RepeatedProductsOverOneMatrixGiveTheSameValues) {
+  const size_t rows = 1027, cols = 301;
+  const auto matrix = randomFloats(rows * cols, -1, 1, 51), vec = randomFloats(cols, -1, 1, 52);
+  const auto start = randomFloats(rows, -1, 1, 53);
+  const auto expected = reference(vec, matrix, start, Product{1, rows, cols}, rows);
+  tbb::task_arena arena(2);
+  std::vector<float> first;
+  for (int product = 0; product < 4; ++product) {
+    std::vector<float> y = start;
+    arena.execute([&] { detail::gemvAccumulate(matrix.data(), rows, cols, vec.data(), y.data()); });
+    for (size_t j = 0; j < rows; ++j) ASSERT_NEAR(y[j], expected[j], 1e-4) << "product " << product << ", row " << j;
+    if (product == 0) first = y;
+    ASSERT_EQ(y, first) << "product " << product;
+  }
+}
+
 TEST(SplitGemm, OnTheCallingThread) {
   detail::ScopedExecutor inline_(&detail::kCallingThread);
   checkAll("calling thread");

@@ -7,6 +7,8 @@
 #include <tbb/task_arena.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cstdint>
 #include <cstring>
 
 #include "plugins/cpu/kernels/parallel.hpp"
@@ -29,26 +31,28 @@ size_t blockOf(size_t extent) {
 
 #if defined(__x86_64__)
 // Rows [first, last) of out += matrix * vec with AVX-512: eight rows at a time, one accumulator each,
-// their next kilobyte prefetched. A matrix-vector product reads every weight once, so it runs at the
-// speed the weights arrive: the unrolled GRU's 3 MB of state weights per step came from the shared
-// cache in 16.9 us per step this way against 19.0 us for OpenBLAS's sgemv (Haswell kernels, as Debian's
-// OpenBLAS 0.3.21 picks on Zen 5), 2 threads. Each row is summed in the same order whatever the split.
+// the next 256 bytes of each prefetched. A matrix-vector product reads every weight once, so it runs
+// at the speed the weights arrive. `backwards` takes the blocks of eight from the last one down: the
+// weights read last are still in this core's L2 cache, and the next product over the same matrix
+// (the next step of a recurrent network) starts with them (gemvAccumulate alternates). Each row is
+// summed in the same order whatever the direction and the split.
 // (GCC 12 warns that _mm512_reduce_add_ps's own _mm256_undefined_pd may be used uninitialized.)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 __attribute__((target("avx512f"))) void gemvRowsAvx512(const float* matrix, size_t cols, const float* vec,
-                                                       float* out, size_t first, size_t last) {
+                                                       float* out, size_t first, size_t last, bool backwards) {
   const size_t full = cols / 16 * 16;
   const __mmask16 tail = static_cast<__mmask16>((1u << (cols - full)) - 1);
-  size_t r = first;
-  for (; r + 8 <= last; r += 8) {
+  const size_t blocks = (last - first) / 8;
+  for (size_t b = 0; b < blocks; ++b) {
+    const size_t r = first + 8 * (backwards ? blocks - 1 - b : b);
     const float* w = matrix + r * cols;
     __m512 acc[8];
     for (auto& a : acc) a = _mm512_setzero_ps();
     for (size_t c = 0; c < full; c += 16) {
       const __m512 x = _mm512_loadu_ps(vec + c);
       for (size_t i = 0; i < 8; ++i) {
-        _mm_prefetch(reinterpret_cast<const char*>(w + i * cols + c + 256), _MM_HINT_T0);
+        _mm_prefetch(reinterpret_cast<const char*>(w + i * cols + c + 64), _MM_HINT_T0);
         acc[i] = _mm512_fmadd_ps(_mm512_loadu_ps(w + i * cols + c), x, acc[i]);
       }
     }
@@ -59,7 +63,7 @@ __attribute__((target("avx512f"))) void gemvRowsAvx512(const float* matrix, size
     }
     for (size_t i = 0; i < 8; ++i) out[r + i] += _mm512_reduce_add_ps(acc[i]);
   }
-  for (; r < last; ++r) {
+  for (size_t r = first + 8 * blocks; r < last; ++r) {
     const float* w = matrix + r * cols;
     __m512 acc = _mm512_setzero_ps();
     for (size_t c = 0; c < full; c += 16) acc = _mm512_fmadd_ps(_mm512_loadu_ps(w + c), _mm512_loadu_ps(vec + c), acc);
@@ -76,16 +80,38 @@ const bool kAvx512 = [] {
 }();
 #endif
 
+// Whether the next product over `matrix` reads its rows backwards: every other product over the same
+// matrix does, remembered for a few recently used matrices (a recurrent network's weights, read once
+// per step). Only the order of the reads depends on it, never a value; concurrent executions may
+// race on an entry and merely lose the alternation.
+bool nextProductBackwards(const float* matrix) {
+  struct Entry {
+    std::atomic<const float*> matrix{nullptr};
+    std::atomic<uint32_t> products{0};
+  };
+  static Entry recent[16];
+  Entry& e = recent[(reinterpret_cast<uintptr_t>(matrix) >> 6) % 16];
+  if (e.matrix.exchange(matrix, std::memory_order_relaxed) != matrix) {
+    e.products.store(1, std::memory_order_relaxed);
+    return false;
+  }
+  return (e.products.fetch_add(1, std::memory_order_relaxed) & 1u) != 0;
+}
+
 }  // namespace
 
 void gemvAccumulate(const float* matrix, size_t rows, size_t cols, const float* vec, float* out) {
   if (rows == 0 || cols == 0) return;
   const size_t block = blockOf(rows), pieces = (rows + block - 1) / block;
+#if defined(__x86_64__)
+  // Worth it when the matrix does not fit the L1 and L2 caches at once, but part of it fits L2.
+  const bool backwards = kAvx512 && rows * cols * sizeof(float) >= (size_t{256} << 10) && nextProductBackwards(matrix);
+#endif
   parallelFor(pieces, block * cols, [&](size_t begin, size_t end) {
     const size_t first = begin * block, last = std::min(rows, end * block);
 #if defined(__x86_64__)
     if (kAvx512) {
-      gemvRowsAvx512(matrix, cols, vec, out, first, last);
+      gemvRowsAvx512(matrix, cols, vec, out, first, last, backwards);
       return;
     }
 #endif
