@@ -208,11 +208,18 @@ static int preferred(const char* function, const ANeuralNetworksCompilation* com
   if (index >= count) {
     return report(function, Error{ResultCode::BAD_DATA, "index " + std::to_string(index) + " is out of range"});
   }
+  // Every device step: of the main subgraph and of the subgraphs that interpreted IF and WHILE run
+  // (an interpreted step itself has no device).
   uint32_t value = 1;
-  for (const nnrt::CompiledStep& step : compiled->steps()) {
-    nnrt_memory_preference p = nnrt::memoryPreference(*step.device);
-    value = std::max(value, alignment ? p.alignment : p.padding);
-  }
+  auto take = [&](const nnrt::CompiledSubgraph& sub) {
+    for (const nnrt::CompiledStep& step : sub.steps) {
+      if (step.device == nullptr) continue;
+      nnrt_memory_preference p = nnrt::memoryPreference(*step.device);
+      value = std::max(value, alignment ? p.alignment : p.padding);
+    }
+  };
+  take(compiled->main());
+  for (uint32_t s = 0; s < compiled->model().referenced.size(); ++s) take(compiled->referenced(s));
   *out = value;
   return ANEURALNETWORKS_NO_ERROR;
 }

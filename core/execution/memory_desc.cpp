@@ -204,19 +204,26 @@ Result<std::shared_ptr<Memory>> MemoryDescBuilder::allocate() const {
   // The roles as the steps' prepared models play them; one device for all of them may allocate.
   std::vector<BufferRole> bufferRoles;
   std::map<const DriverDevice*, std::shared_ptr<DriverDevice>> devices;
+  bool interpreted = false;  // a role is played by an IF or WHILE the runtime interprets: no driver has it
   for (size_t r = 0; r < stepRoles_.size(); ++r) {
     const auto& [compiled, role] = stepRoles_[r];
     for (const auto& [step, ioIndex] : stepRolesOf(*compiled, role.input, role.index)) {
       const CompiledStep& s = compiled->steps()[step];
+      if (s.interpreted || s.device == nullptr) {
+        interpreted = true;
+        continue;
+      }
       bufferRoles.push_back({s.prepared, role.input, ioIndex, frequencies_[r]});
       devices.emplace(s.device.get(), s.device);
     }
   }
   Error failure{ResultCode::OP_FAILED,
-                devices.size() == 1 ? "device '" + devices.begin()->first->name() + "' does not allocate buffers"
-                                    : "the roles run on " + std::to_string(devices.size()) +
-                                          " devices; no one driver can allocate the memory"};
-  if (devices.size() == 1 && DriverBuffer::offered(*devices.begin()->first)) {
+                interpreted ? std::string("a role is an operand of control flow (IF, WHILE) the runtime interprets; "
+                                          "no driver can allocate the memory")
+                : devices.size() == 1 ? "device '" + devices.begin()->first->name() + "' does not allocate buffers"
+                                      : "the roles run on " + std::to_string(devices.size()) +
+                                            " devices; no one driver can allocate the memory"};
+  if (!interpreted && devices.size() == 1 && DriverBuffer::offered(*devices.begin()->first)) {
     auto buffer = DriverBuffer::allocate(devices.begin()->second, operand_->type, operand_->scale,
                                          operand_->zeroPoint, dimensions_, bufferRoles);
     if (buffer) return Memory::ofDriverBuffer(std::move(*buffer), std::move(description));

@@ -5,6 +5,10 @@
 #include <android/NeuralNetworks.h>
 #include <gtest/gtest.h>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstring>
 #include <initializer_list>
 #include <vector>
 
@@ -179,6 +183,84 @@ TEST(ControlFlow, IfRunsTheBranchItsConditionChooses) {
   Outcome seven = run(main, {Input::flag(7), {0.5f, 2.0f}}, {2});
   ASSERT_EQ(seven.code, ANEURALNETWORKS_NO_ERROR);
   EXPECT_EQ(seven.outputs[0], (std::vector<float>{1.0f, 4.0f}));
+}
+
+// An IF the runtime interprets has no device of its own: the preferred memory layout comes from the
+// devices that run its branches (the cpu: alignment 64, padding 1), and memories described for its
+// inputs and outputs are the runtime's shared memory (no driver plays the roles). As in Android's
+// generated DeviceMemoryTest: x = {3, -1.5} is copied in, y copied out. Then branch: {6, -3};
+// else branch: {9, 2.25}.
+TEST(ControlFlow, IfWithPreferredLayoutAndDescribedMemories) {
+  Graph then, otherwise, main;
+  doubling(then);
+  squaring(otherwise);
+  const uint32_t condition = main.flag(), x = main.floats({2}), y = main.floats({2});
+  const uint32_t thenRef = main.subgraph(then), elseRef = main.subgraph(otherwise);
+  ASSERT_EQ(main.operation(ANEURALNETWORKS_IF, {condition, thenRef, elseRef, x}, {y}), ANEURALNETWORKS_NO_ERROR);
+  main.done({condition, x}, {y});
+  ANeuralNetworksCompilation* c = nullptr;
+  ASSERT_EQ(ANeuralNetworksCompilation_create(main.get(), &c), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksCompilation_finish(c), ANEURALNETWORKS_NO_ERROR);
+
+  uint32_t value = 0;
+  EXPECT_EQ(ANeuralNetworksCompilation_getPreferredMemoryAlignmentForInput(c, 1, &value), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(value, 64u);
+  EXPECT_EQ(ANeuralNetworksCompilation_getPreferredMemoryPaddingForInput(c, 0, &value), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(value, 1u);
+  EXPECT_EQ(ANeuralNetworksCompilation_getPreferredMemoryAlignmentForOutput(c, 0, &value), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(value, 64u);
+  EXPECT_EQ(ANeuralNetworksCompilation_getPreferredMemoryPaddingForOutput(c, 0, &value), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(value, 1u);
+
+  auto described = [c](bool input, uint32_t index) {
+    ANeuralNetworksMemoryDesc* desc = nullptr;
+    EXPECT_EQ(ANeuralNetworksMemoryDesc_create(&desc), ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(input ? ANeuralNetworksMemoryDesc_addInputRole(desc, c, index, 1.0f)
+                    : ANeuralNetworksMemoryDesc_addOutputRole(desc, c, index, 1.0f),
+              ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksMemoryDesc_finish(desc), ANEURALNETWORKS_NO_ERROR);
+    ANeuralNetworksMemory* memory = nullptr;
+    EXPECT_EQ(ANeuralNetworksMemory_createFromDesc(desc, &memory), ANEURALNETWORKS_NO_ERROR);
+    ANeuralNetworksMemoryDesc_free(desc);
+    return memory;
+  };
+  ANeuralNetworksMemory* xMemory = described(true, 1);
+  ANeuralNetworksMemory* yMemory = described(false, 0);
+  ASSERT_NE(xMemory, nullptr);
+  ASSERT_NE(yMemory, nullptr);
+
+  // 8 bytes of shared memory, the application's side of the copies.
+  const int fd = memfd_create("if_described", MFD_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(ftruncate(fd, 8), 0);
+  auto* bytes = static_cast<float*>(mmap(nullptr, 8, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0));
+  ASSERT_NE(bytes, MAP_FAILED);
+  ANeuralNetworksMemory* host = nullptr;
+  ASSERT_EQ(ANeuralNetworksMemory_createFromFd(8, PROT_READ | PROT_WRITE, fd, 0, &host), ANEURALNETWORKS_NO_ERROR);
+  close(fd);
+  bytes[0] = 3.0f;
+  bytes[1] = -1.5f;
+  ASSERT_EQ(ANeuralNetworksMemory_copy(host, xMemory), ANEURALNETWORKS_NO_ERROR);
+
+  for (const uint8_t flag : {uint8_t{1}, uint8_t{0}}) {
+    ANeuralNetworksExecution* e = nullptr;
+    ASSERT_EQ(ANeuralNetworksExecution_create(c, &e), ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksExecution_setInput(e, 0, nullptr, &flag, 1), ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksExecution_setInputFromMemory(e, 1, nullptr, xMemory, 0, 0), ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(ANeuralNetworksExecution_setOutputFromMemory(e, 0, nullptr, yMemory, 0, 0), ANEURALNETWORKS_NO_ERROR);
+    ASSERT_EQ(ANeuralNetworksExecution_compute(e), ANEURALNETWORKS_NO_ERROR) << int{flag};
+    uint32_t dims[1] = {};
+    EXPECT_EQ(ANeuralNetworksExecution_getOutputOperandDimensions(e, 0, dims), ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(dims[0], 2u);
+    ANeuralNetworksExecution_free(e);
+    std::memset(bytes, 0, 8);
+    ASSERT_EQ(ANeuralNetworksMemory_copy(yMemory, host), ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(bytes[0], flag ? 6.0f : 9.0f);
+    EXPECT_EQ(bytes[1], flag ? -3.0f : 2.25f);
+  }
+  munmap(bytes, 8);
+  for (auto* memory : {xMemory, yMemory, host}) ANeuralNetworksMemory_free(memory);
+  ANeuralNetworksCompilation_free(c);
 }
 
 // i, s, f loop-carried; n input-only. Condition: i < n. Body: i' = i + 1, s' = s + i', f' = f * i'.
