@@ -516,7 +516,7 @@ Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
     const nnrt_operation& operation = operations[i];
     const std::string label = operationLabel(i, operation.type);
     const std::vector<ops::Arg> inputs = ops::inputArgs(model, main, operation);
-    const std::vector<ops::Arg> outputs = ops::outputArgs(model, main, operation);
+    std::vector<ops::Arg> outputs = ops::outputArgs(model, main, operation);
     const ops::OpArgs args{operation.type, inputs, outputs, relaxed_};
     std::string invalid;
     auto kernel = selectKernel(args, &invalid);
@@ -563,6 +563,9 @@ Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
           step.isStatic = true;
           step.outputShapes = std::move(*shapes);
           step.params = std::move(*params);
+          // What the fast layer plans for: the shapes inferred, where the model left dimensions unknown.
+          for (size_t k = 0; k < outputs.size() && k < step.outputShapes.size(); ++k)
+            outputs[k].dims = step.outputShapes[k];
           // A refusal only means the reference kernel runs (fast_path.hpp).
           // TRANSPOSEs around a BATCH_MATMUL (attention's heads) folded into its strides.
           if (fastLayer_ && operation.type == static_cast<int32_t>(driver::OperationType::BATCH_MATMUL) &&

@@ -5,6 +5,27 @@
 #include <stdexcept>
 
 namespace nnrt::test::conformance {
+namespace {
+
+bool isTensor(OperandType type) {
+  switch (type) {
+    case OperandType::TENSOR_FLOAT32:
+    case OperandType::TENSOR_FLOAT16:
+    case OperandType::TENSOR_INT32:
+    case OperandType::TENSOR_BOOL8:
+    case OperandType::TENSOR_QUANT8_ASYMM:
+    case OperandType::TENSOR_QUANT8_ASYMM_SIGNED:
+    case OperandType::TENSOR_QUANT8_SYMM:
+    case OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL:
+    case OperandType::TENSOR_QUANT16_ASYMM:
+    case OperandType::TENSOR_QUANT16_SYMM:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
 
 uint32_t CaseBuilder::input(OperandType type, std::vector<uint32_t> dims, std::vector<double> values,
                             float scale, int32_t zeroPoint) {
@@ -144,6 +165,38 @@ const std::vector<OperationCase>& allOperationCases() {
         o.relTolerance = std::max(o.relTolerance, kRelaxed);
       }
       all.push_back(std::move(relaxed));
+    }
+    // Two more forms of every case, as NNAPI allows any model and as Android's conformance runs
+    // them: every constant tensor fed as a model input instead (weights, biases, shapes, paddings,
+    // axes: the driver sees their values only when it runs), and every output declared with unknown
+    // dimensions (0, of the same rank), which the driver must report.
+    const size_t withRelaxed = all.size();
+    all.reserve(3 * withRelaxed);  // `c` below stays valid while its copies are appended
+    for (size_t i = 0; i < withRelaxed; ++i) {
+      const OperationCase& c = all[i];
+      if (!c.relaxedOf.empty() || c.outputs.empty()) continue;
+      OperationCase asInputs = c;
+      asInputs.name = c.name + "_all_inputs";
+      asInputs.relaxedOf = c.name;
+      for (uint32_t operand = 0; operand < c.model.operandCount(); ++operand) {
+        const OperandType type = c.model.operandType(operand);
+        if (!c.model.isConstant(operand) || !isTensor(type)) continue;
+        const std::vector<uint8_t> bytes = asInputs.model.constantToInput(operand);
+        asInputs.inputs.push_back({type, c.model.operandDims(operand), decode(type, bytes)});
+      }
+      if (asInputs.inputs.size() > c.inputs.size()) all.push_back(std::move(asInputs));
+
+      OperationCase dynamic = c;
+      dynamic.name = c.name + "_dynamic_output_shape";
+      dynamic.relaxedOf = c.name;
+      bool unknown = false;
+      for (uint32_t output : c.model.outputs()) {
+        const std::vector<uint32_t>& dims = c.model.operandDims(output);
+        if (dims.empty() || std::count(dims.begin(), dims.end(), 0u) == static_cast<long>(dims.size())) continue;
+        dynamic.model.setOperandDims(output, std::vector<uint32_t>(dims.size(), 0));
+        unknown = true;
+      }
+      if (unknown) all.push_back(std::move(dynamic));
     }
     std::set<std::string> names;
     for (const OperationCase& c : all) {

@@ -49,8 +49,9 @@ struct OperationCase {
   TestModel model;   // one operation; its inputs in model-input order
   std::vector<TensorValues> inputs;
   std::vector<ExpectedOutput> outputs;
-  // For the relaxed copy of a float32 case (relaxComputationFloat32toFloat16 set, NNAPI's relaxed
-  // tolerance): the name of the case it copies, whose expectations it shares. Empty otherwise.
+  // For a copy of another case in another form (relaxComputationFloat32toFloat16 set with NNAPI's
+  // relaxed tolerance, constants fed as inputs, outputs of unknown shape): the name of the case it
+  // copies, whose expectations and support it shares. Empty otherwise.
   std::string relaxedOf{};
 };
 

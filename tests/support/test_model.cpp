@@ -1,6 +1,8 @@
 #include "support/test_model.hpp"
 
 #include <stdexcept>
+#include <string>
+#include <utility>
 
 #include "support/tensor_data.hpp"
 
@@ -120,6 +122,21 @@ void TestModel::setInputsAndOutputs(std::vector<uint32_t> inputs, std::vector<ui
 
 void TestModel::setRelaxed(bool relaxed) {
   d_.relaxed = relaxed;
+  changed();
+}
+
+std::vector<uint8_t> TestModel::constantToInput(uint32_t operand) {
+  Operand& o = d_.operands.at(operand);
+  if (!o.isConstant) throw std::logic_error("TestModel::constantToInput: operand " + std::to_string(operand) + " is not a constant");
+  o.isConstant = false;
+  o.lifetime = NNRT_LIFETIME_SUBGRAPH_INPUT;
+  d_.inputs.push_back(operand);
+  changed();
+  return std::exchange(o.value, {});
+}
+
+void TestModel::setOperandDims(uint32_t operand, std::vector<uint32_t> dims) {
+  d_.operands.at(operand).dims = std::move(dims);
   changed();
 }
 

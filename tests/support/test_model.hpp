@@ -91,6 +91,10 @@ class TestModel {
   // Replaces the model input / output lists (addInput/addOutput append in creation order).
   void setInputsAndOutputs(std::vector<uint32_t> inputs, std::vector<uint32_t> outputs);
   void setRelaxed(bool relaxed);
+  // Makes constant `operand` a model input (appended to the input list) and returns the bytes it held.
+  std::vector<uint8_t> constantToInput(uint32_t operand);
+  // Replaces an operand's dimensions (0 where unknown).
+  void setOperandDims(uint32_t operand, std::vector<uint32_t> dims);
   // Values larger than this go to the pool; 0 puts every constant there, SIZE_MAX none.
   void setLargeValueThreshold(size_t bytes);
   size_t largeValueThreshold() const { return d_.largeValueThreshold; }
@@ -105,6 +109,7 @@ class TestModel {
     return static_cast<OperandType>(d_.operands.at(operand).type);
   }
   const std::vector<uint32_t>& operandDims(uint32_t operand) const { return d_.operands.at(operand).dims; }
+  bool isConstant(uint32_t operand) const { return d_.operands.at(operand).isConstant; }
 
   // The model as a driver receives it (see the lifetime rules above).
   const nnrt_model& view();

@@ -8,6 +8,7 @@
 // the list is checked position by position. Ranks, parameter values and the fixed quantization of
 // box coordinates are left to Check::Full, as Android leaves them to preparation (L2_NORMALIZATION
 // and LOCAL_RESPONSE_NORMALIZATION are the exception: a known rank above 4 is refused at once).
+#include "nnrt/driver/ops/params.hpp"
 #include "ops_common.hpp"
 #include "ops_families.hpp"
 
@@ -722,12 +723,64 @@ Result<void> validateRandomMultinomial(const OpArgs& op) {
   return checkMinimum(op, 1, "sample count", 1);
 }
 
+// ---- Output shapes of the convolutions and BATCH_MATMUL --------------------------------------------
+
+// The output of a convolution whose parameters decoded: [batches, height, width, channels] in its
+// layout. Before they can (a dimension or a value not known yet), the batches alone.
+template <class Params>
+std::vector<Shape> convolutionOutput(const OpArgs& op, const Result<Params>& p) {
+  if (!p) {
+    Shape out(4, 0);
+    if (op.inputs[0].rank() == 4) out[0] = op.inputs[0].dims[0];
+    return {out};
+  }
+  const ImageLayout l = imageLayout(p->nchw);
+  Shape out(4, 0);
+  out[0] = p->batches;
+  out[l.h] = p->outputHeight;
+  out[l.w] = p->outputWidth;
+  out[l.c] = p->outputChannels;
+  return {out};
+}
+
+Result<std::vector<Shape>> inferGroupedConv2D(const OpArgs& op) {
+  return convolutionOutput(op, decodeGroupedConv2D(op));
+}
+
+Result<std::vector<Shape>> inferTransposeConv2D(const OpArgs& op) {
+  return convolutionOutput(op, decodeTransposeConv2D(op));
+}
+
+// BATCH_MATMUL: lhs [..., m, k] (adjoint: [..., k, m]) times rhs [..., k, n] (adjoint: [..., n, k]) is
+// [..., m, n], a batch dimension of 1 in one operand taking the other's.
+Result<std::vector<Shape>> inferBatchMatmul(const OpArgs& op) {
+  const auto lhs = op.inputs[0].dims, rhs = op.inputs[1].dims;
+  const size_t rank = std::max(lhs.size(), rhs.size());
+  if (rank < 2) return std::vector<Shape>{Shape{}};
+  const auto adjLhs = knownBool(op.inputs[2]), adjRhs = knownBool(op.inputs[3]);
+  Shape out(rank, 0);
+  for (size_t d = 0; d + 2 < rank; ++d) {
+    const uint32_t l = d < lhs.size() ? lhs[d] : 0, r = d < rhs.size() ? rhs[d] : 0;
+    out[d] = l == 0 || r == 0 ? 0 : (l == 1 ? r : l);
+  }
+  if (lhs.size() == rank && adjLhs) out[rank - 2] = lhs[rank - (*adjLhs ? 1 : 2)];
+  if (rhs.size() == rank && adjRhs) out[rank - 1] = rhs[rank - (*adjRhs ? 2 : 1)];
+  return std::vector<Shape>{out};
+}
+
+// RANDOM_MULTINOMIAL: [batches, sample count].
+Result<std::vector<Shape>> inferRandomMultinomial(const OpArgs& op) {
+  const auto samples = knownInt32(op.inputs[1]);
+  const uint32_t batches = op.inputs[0].rank() == 2 ? op.inputs[0].dims[0] : 0;
+  return std::vector<Shape>{Shape{batches, samples && *samples > 0 ? static_cast<uint32_t>(*samples) : 0}};
+}
+
 const Signature kSignatures[] = {
-    {T::GROUPED_CONV_2D, bits({9, 12}), 0, bits({1}), 0, 0, validateGroupedConv2D, nullptr},
-    {T::TRANSPOSE_CONV_2D, bits({9, 11}), 0, bits({1}), 0, 0, validateTransposeConv2D, nullptr},
+    {T::GROUPED_CONV_2D, bits({9, 12}), 0, bits({1}), 0, 0, validateGroupedConv2D, inferGroupedConv2D},
+    {T::TRANSPOSE_CONV_2D, bits({9, 11}), 0, bits({1}), 0, 0, validateTransposeConv2D, inferTransposeConv2D},
     {T::RESIZE_BILINEAR, bits({3, 4, 5, 6}), 0, bits({1}), 0, 0, validateResize, inferResize},
     {T::RESIZE_NEAREST_NEIGHBOR, bits({4, 5, 6}), 0, bits({1}), 0, 0, validateResize, inferResize},
-    {T::BATCH_MATMUL, bits({4}), 0, bits({1}), 0, 0, validateBatchMatmul, nullptr},
+    {T::BATCH_MATMUL, bits({4}), 0, bits({1}), 0, 0, validateBatchMatmul, inferBatchMatmul},
     {T::L2_NORMALIZATION, bits({1, 2}), 0, bits({1}), 0, 0, validateL2Normalization, inferLikeInput0},
     {T::LOCAL_RESPONSE_NORMALIZATION, bits({5, 6}), 0, bits({1}), 0, 0, validateLocalResponseNormalization,
      inferLikeInput0},
@@ -743,7 +796,7 @@ const Signature kSignatures[] = {
     {T::DETECTION_POSTPROCESSING, bits({14}), 0, bits({4}), 0, 0, validateDetectionPostprocessing,
      inferDetectionPostprocessing},
     {T::LSH_PROJECTION, bits({4}), 0, bits({1}), 0, bits({2}), validateLshProjection, inferLshProjection},
-    {T::RANDOM_MULTINOMIAL, bits({3}), 0, bits({1}), 0, 0, validateRandomMultinomial, nullptr},
+    {T::RANDOM_MULTINOMIAL, bits({3}), 0, bits({1}), 0, 0, validateRandomMultinomial, inferRandomMultinomial},
 };
 
 }  // namespace

@@ -7,8 +7,8 @@
 // input (NO_VALUE) keeps its declared type, and Android checks that type like any other, so the
 // slots are checked whether or not the input was omitted.
 //
-// Output shapes: LSTM, RNN and SVDF infer theirs (unknown dimensions stay 0); the other operations
-// leave them to the declared outputs, their shapes depending on time-major / merge flags.
+// Output shapes: every recurrent operation infers its own (unknown dimensions stay 0); IF and WHILE
+// leave them to the declared outputs (the runtime runs their subgraphs).
 #include <cmath>
 #include <initializer_list>
 #include <optional>
@@ -462,6 +462,104 @@ Result<std::vector<Shape>> inferLstm(const OpArgs& op) {
   return shapes;
 }
 
+// The two leading dimensions of a sequence's outputs are its input's ([maxTime, batch] time-major,
+// [batch, maxTime] otherwise); `timeMajor` says which of them is the batch (nullopt: not known yet).
+struct SequenceDims {
+  uint32_t first = 0, second = 0, batch = 0;
+  bool rank3 = false;  // the input is a sequence (of rank 3); else the outputs' rank is left unknown
+
+  // A sequence output of `width` values per step and batch entry.
+  Shape output(uint32_t width) const { return rank3 ? Shape{first, second, width} : Shape{}; }
+};
+SequenceDims sequenceDims(const OpArgs& op, std::optional<bool> timeMajor) {
+  SequenceDims s{dimOf(op, 0, 0), dimOf(op, 0, 1), 0, op.inputs[0].rank() == 3};
+  if (timeMajor && s.rank3) s.batch = *timeMajor ? s.second : s.first;
+  return s;
+}
+
+// UNIDIRECTIONAL_SEQUENCE_RNN: output [maxTime, batch, num_units] in the input's layout (time_major is
+// input 6, an INT32), then (feature level 4) the hidden state [batch, num_units].
+Result<std::vector<Shape>> inferUnidirectionalSequenceRnn(const OpArgs& op) {
+  const auto major = knownInt32(op.inputs[6]);
+  const SequenceDims s = sequenceDims(op, major ? std::optional<bool>(*major != 0) : std::nullopt);
+  const uint32_t batch = firstKnown({s.batch, dimOf(op, 4, 0)});
+  const uint32_t units = firstKnown({dimOf(op, 1, 0), dimOf(op, 2, 0), dimOf(op, 3, 0), dimOf(op, 4, 1)});
+  std::vector<Shape> shapes{s.output(units), Shape{batch, units}};
+  shapes.resize(op.outputs.size());
+  return shapes;
+}
+
+// BIDIRECTIONAL_SEQUENCE_RNN: the forward output [maxTime, batch, fw_units] (with the backward
+// units after them when merge_outputs), the backward one unless merged, then (feature level 4) the
+// forward and backward hidden states.
+Result<std::vector<Shape>> inferBidirectionalSequenceRnn(const OpArgs& op) {
+  const SequenceDims s = sequenceDims(op, knownBool(op.inputs[13]));
+  const uint32_t batch = firstKnown({s.batch, dimOf(op, 4, 0), dimOf(op, 8, 0)});
+  const uint32_t fw = firstKnown({dimOf(op, 1, 0), dimOf(op, 2, 0), dimOf(op, 3, 0), dimOf(op, 4, 1)});
+  const uint32_t bw = firstKnown({dimOf(op, 5, 0), dimOf(op, 6, 0), dimOf(op, 7, 0), dimOf(op, 8, 1)});
+  std::optional<bool> merge = knownBool(op.inputs[14]);
+  if (!merge) merge = op.outputs.size() == 1 || op.outputs.size() == 3;
+  std::vector<Shape> shapes{s.output(*merge ? (fw == 0 || bw == 0 ? 0 : fw + bw) : fw)};
+  if (!*merge) shapes.push_back(s.output(bw));
+  shapes.push_back(Shape{batch, fw});
+  shapes.push_back(Shape{batch, bw});
+  shapes.resize(op.outputs.size());
+  return shapes;
+}
+
+// UNIDIRECTIONAL_SEQUENCE_LSTM: output [maxTime, batch, output_size] in the input's layout (time_major,
+// input 23), then (feature level 4) the output state [batch, output_size] and cell state [batch,
+// num_units].
+Result<std::vector<Shape>> inferUnidirectionalSequenceLstm(const OpArgs& op) {
+  const SequenceDims s = sequenceDims(op, knownBool(op.inputs[23]));
+  const uint32_t batch = firstKnown({s.batch, dimOf(op, 18, 0), dimOf(op, 19, 0)});
+  const uint32_t units = firstKnown({dimOf(op, 4, 0), dimOf(op, 2, 0), dimOf(op, 3, 0), dimOf(op, 19, 1)});
+  const uint32_t outputSize = firstKnown({dimOf(op, 8, 1), dimOf(op, 16, 0), dimOf(op, 18, 1)});
+  std::vector<Shape> shapes{s.output(outputSize), Shape{batch, outputSize}, Shape{batch, units}};
+  shapes.resize(op.outputs.size());
+  return shapes;
+}
+
+// BIDIRECTIONAL_SEQUENCE_LSTM: the forward output [maxTime, batch, fw_output_size] (with the backward
+// size added when merge_outputs, input 51), the backward one unless merged, then (feature level 4)
+// the forward output and cell states and the backward ones. The backward cell's inputs are the
+// forward ones' 17 later; the states are inputs 35..38; time_major is input 52.
+Result<std::vector<Shape>> inferBidirectionalSequenceLstm(const OpArgs& op) {
+  const SequenceDims s = sequenceDims(op, knownBool(op.inputs[52]));
+  const uint32_t batch = firstKnown({s.batch, dimOf(op, 35, 0), dimOf(op, 36, 0), dimOf(op, 37, 0), dimOf(op, 38, 0)});
+  const uint32_t fwUnits = firstKnown({dimOf(op, 4, 0), dimOf(op, 2, 0), dimOf(op, 36, 1)});
+  const uint32_t bwUnits = firstKnown({dimOf(op, 21, 0), dimOf(op, 19, 0), dimOf(op, 38, 1)});
+  const uint32_t fwOut = firstKnown({dimOf(op, 8, 1), dimOf(op, 16, 0), dimOf(op, 35, 1)});
+  const uint32_t bwOut = firstKnown({dimOf(op, 25, 1), dimOf(op, 33, 0), dimOf(op, 37, 1)});
+  std::optional<bool> merge = knownBool(op.inputs[51]);
+  if (!merge) merge = op.outputs.size() == 1 || op.outputs.size() == 5;
+  std::vector<Shape> shapes{s.output(*merge ? (fwOut == 0 || bwOut == 0 ? 0 : fwOut + bwOut) : fwOut)};
+  if (!*merge) shapes.push_back(s.output(bwOut));
+  for (const Shape& state : {Shape{batch, fwOut}, Shape{batch, fwUnits}, Shape{batch, bwOut}, Shape{batch, bwUnits}})
+    shapes.push_back(state);
+  shapes.resize(op.outputs.size());
+  return shapes;
+}
+
+// QUANTIZED_16BIT_LSTM: cell state and output, both [num_batches, output_size].
+Result<std::vector<Shape>> inferQuantized16BitLstm(const OpArgs& op) {
+  const uint32_t batch = firstKnown({dimOf(op, 0, 0), dimOf(op, 13, 0), dimOf(op, 14, 0)});
+  const uint32_t size = firstKnown({dimOf(op, 1, 0), dimOf(op, 5, 0), dimOf(op, 9, 0), dimOf(op, 13, 1), dimOf(op, 14, 1)});
+  std::vector<Shape> shapes(op.outputs.size(), Shape{batch, size});
+  return shapes;
+}
+
+// QUANTIZED_LSTM: output state [batch, output_size], cell state [batch, num_units], output [batch,
+// output_size].
+Result<std::vector<Shape>> inferQuantizedLstm(const OpArgs& op) {
+  const uint32_t batch = firstKnown({dimOf(op, 0, 0), dimOf(op, 18, 0), dimOf(op, 19, 0)});
+  const uint32_t units = firstKnown({dimOf(op, 4, 0), dimOf(op, 2, 0), dimOf(op, 3, 0), dimOf(op, 19, 1)});
+  const uint32_t outputSize = firstKnown({dimOf(op, 8, 1), dimOf(op, 16, 0), dimOf(op, 18, 1)});
+  std::vector<Shape> shapes{Shape{batch, outputSize}, Shape{batch, units}, Shape{batch, outputSize}};
+  shapes.resize(op.outputs.size());
+  return shapes;
+}
+
 // ---- Control flow ----------------------------------------------------------------------------------------
 
 // The data operands of IF and WHILE (from `first` on) may be of any type but SUBGRAPH: a subgraph's
@@ -507,15 +605,16 @@ const Signature kSignatures[] = {
     {T::RNN, bits({6}), 0, bits({2}), 0, 0, validateRnn, inferRnn},
     {T::SVDF, bits({7}), 0, bits({2}), 0, bits({3}), validateSvdf, inferSvdf},
     {T::BIDIRECTIONAL_SEQUENCE_LSTM, bits({61}), 0, bits({1, 2, 5, 6}), 0, kBidirectionalLstmOmittable,
-     validateBidirectionalSequenceLstm, nullptr},
+     validateBidirectionalSequenceLstm, inferBidirectionalSequenceLstm},
     {T::BIDIRECTIONAL_SEQUENCE_RNN, bits({15}), 0, bits({1, 2, 3, 4}), 0, bits({9, 10, 11}),
-     validateBidirectionalSequenceRnn, nullptr},
+     validateBidirectionalSequenceRnn, inferBidirectionalSequenceRnn},
     {T::UNIDIRECTIONAL_SEQUENCE_LSTM, bits({28}), 0, bits({1, 3}), 0, kUnidirectionalLstmOmittable,
-     validateUnidirectionalSequenceLstm, nullptr},
+     validateUnidirectionalSequenceLstm, inferUnidirectionalSequenceLstm},
     {T::UNIDIRECTIONAL_SEQUENCE_RNN, bits({7}), 0, bits({1, 2}), 0, 0, validateUnidirectionalSequenceRnn,
-     nullptr},
-    {T::QUANTIZED_16BIT_LSTM, bits({15}), 0, bits({2}), 0, 0, validateQuantized16BitLstm, nullptr},
-    {T::QUANTIZED_LSTM, bits({32}), 0, bits({3}), 0, kQuantizedLstmOmittable, validateQuantizedLstm, nullptr},
+     inferUnidirectionalSequenceRnn},
+    {T::QUANTIZED_16BIT_LSTM, bits({15}), 0, bits({2}), 0, 0, validateQuantized16BitLstm, inferQuantized16BitLstm},
+    {T::QUANTIZED_LSTM, bits({32}), 0, bits({3}), 0, kQuantizedLstmOmittable, validateQuantizedLstm,
+     inferQuantizedLstm},
     // IF: condition, then and else subgraphs, then the inputs of the branches.
     {T::IF, 0, 3, 0, 1, 0, validateIf, nullptr},
     // WHILE: condition and body subgraphs, then at least one loop operand.
