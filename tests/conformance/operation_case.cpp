@@ -166,12 +166,13 @@ const std::vector<OperationCase>& allOperationCases() {
       }
       all.push_back(std::move(relaxed));
     }
-    // Two more forms of every case, as NNAPI allows any model and as Android's conformance runs
+    // Three more forms of every case, as NNAPI allows any model and as Android's conformance runs
     // them: every constant tensor fed as a model input instead (weights, biases, shapes, paddings,
-    // axes: the driver sees their values only when it runs), and every output declared with unknown
-    // dimensions (0, of the same rank), which the driver must report.
+    // axes: the driver sees their values only when it runs), every input written by an operation
+    // first, and every output declared with unknown dimensions (0, of the same rank), which the
+    // driver must report.
     const size_t withRelaxed = all.size();
-    all.reserve(3 * withRelaxed);  // `c` below stays valid while its copies are appended
+    all.reserve(4 * withRelaxed);  // `c` below stays valid while its copies are appended
     for (size_t i = 0; i < withRelaxed; ++i) {
       const OperationCase& c = all[i];
       if (!c.relaxedOf.empty() || c.outputs.empty()) continue;
@@ -185,6 +186,22 @@ const std::vector<OperationCase>& allOperationCases() {
         asInputs.inputs.push_back({type, c.model.operandDims(operand), decode(type, bytes)});
       }
       if (asInputs.inputs.size() > c.inputs.size()) all.push_back(std::move(asInputs));
+
+      // Every input ADDs a zero on its way in (Android's "all inputs as internal"): the operation then
+      // reads temporaries another operation wrote.
+      OperationCase internal = c;
+      internal.name = c.name + "_internal";
+      internal.relaxedOf = c.name;
+      bool fed = false;
+      for (uint32_t input : c.model.inputs()) {
+        const OperandType type = c.model.operandType(input);
+        const std::vector<uint32_t>& dims = c.model.operandDims(input);
+        const bool addable = type == F32 || type == F16 || type == I32 || type == Q8 || type == Q8S;
+        if (!addable || dims.empty() || dims.size() > 4 || std::count(dims.begin(), dims.end(), 0u) != 0) continue;
+        internal.model.feedThroughAdd(input);
+        fed = true;
+      }
+      if (fed) all.push_back(std::move(internal));
 
       OperationCase dynamic = c;
       dynamic.name = c.name + "_dynamic_output_shape";

@@ -135,6 +135,23 @@ std::vector<uint8_t> TestModel::constantToInput(uint32_t operand) {
   return std::exchange(o.value, {});
 }
 
+void TestModel::feedThroughAdd(uint32_t input) {
+  const Operand original = d_.operands.at(input);
+  if (original.lifetime != NNRT_LIFETIME_SUBGRAPH_INPUT)
+    throw std::logic_error("TestModel::feedThroughAdd: operand " + std::to_string(input) + " is not a model input");
+  const auto type = static_cast<OperandType>(original.type);
+  Operand fresh = original;
+  const uint32_t fed = add(std::move(fresh));
+  for (uint32_t& i : d_.inputs)
+    if (i == input) i = fed;
+  d_.operands[input].lifetime = NNRT_LIFETIME_TEMPORARY_VARIABLE;
+  const uint32_t zero = addConstant(type, {1}, encode(type, {static_cast<double>(original.zeroPoint)}), original.scale,
+                                    original.zeroPoint);
+  const uint32_t none = addInt32(0);
+  d_.operations.insert(d_.operations.begin(), Operation{static_cast<int32_t>(OperationType::ADD), {fed, zero, none}, {input}});
+  changed();
+}
+
 void TestModel::setOperandDims(uint32_t operand, std::vector<uint32_t> dims) {
   d_.operands.at(operand).dims = std::move(dims);
   changed();

@@ -93,6 +93,9 @@ class TestModel {
   void setRelaxed(bool relaxed);
   // Makes constant `operand` a model input (appended to the input list) and returns the bytes it held.
   std::vector<uint8_t> constantToInput(uint32_t operand);
+  // Makes model input `input` a temporary written by ADD(new input, zero, NONE), the ADD first of all
+  // operations; the new input takes its place in the input list (zero is 0.0, or the zero point).
+  void feedThroughAdd(uint32_t input);
   // Replaces an operand's dimensions (0 where unknown).
   void setOperandDims(uint32_t operand, std::vector<uint32_t> dims);
   // Values larger than this go to the pool; 0 puts every constant there, SIZE_MAX none.
