@@ -215,6 +215,45 @@ const std::vector<OperationCase>& allOperationCases() {
       }
       if (unknown) all.push_back(std::move(dynamic));
     }
+    // Every case whose float tensors are all float32 again in float16: NNAPI has a float16 form of
+    // every float32 one. The expected values are the float32 case's, at the float16 tolerance (1e-2
+    // absolute and relative): inputs rounded to half precision move the results by about that. Not
+    // for HASHTABLE_LOOKUP (no float16 values in NNAPI), nor where rounding the inputs moves a result
+    // by a step (FLOOR near whole numbers, LSH_PROJECTION's signs).
+    const std::set<int32_t> noFloat16Form{static_cast<int32_t>(OperationType::HASHTABLE_LOOKUP),
+                                          static_cast<int32_t>(OperationType::FLOOR),
+                                          static_cast<int32_t>(OperationType::LSH_PROJECTION)};
+    std::set<std::string> existing;
+    for (const OperationCase& c : all) existing.insert(c.name);
+    const size_t withForms = all.size();
+    for (size_t i = 0; i < withForms; ++i) {
+      const OperationCase& c = all[i];
+      if (!c.relaxedOf.empty() || c.outputs.empty() || c.model.relaxed() ||
+          noFloat16Form.count(c.model.operationType(c.model.operationCount() - 1)) != 0)
+        continue;
+      bool float32 = false, float16 = false;
+      for (uint32_t operand = 0; operand < c.model.operandCount(); ++operand) {
+        const OperandType type = c.model.operandType(operand);
+        float32 = float32 || type == F32;
+        float16 = float16 || type == F16 || type == OperandType::FLOAT16;
+      }
+      if (!float32 || float16) continue;
+      OperationCase half = c;
+      half.name = c.name + "_as_float16";
+      if (existing.count(half.name) != 0) continue;
+      half.relaxedOf = c.name;
+      half.model.convertFloat32ToFloat16();
+      for (TensorValues& t : half.inputs)
+        if (t.type == F32) t.type = F16;
+      for (ExpectedOutput& o : half.outputs) {
+        if (o.expected.type != F32) continue;
+        o.expected.type = F16;
+        if (o.absTolerance >= 1e300) continue;  // an output whose contents are undefined
+        o.absTolerance = std::max(o.absTolerance, 1e-2);
+        o.relTolerance = std::max(o.relTolerance, 1e-2);
+      }
+      all.push_back(std::move(half));
+    }
     std::set<std::string> names;
     for (const OperationCase& c : all) {
       if (!names.insert(c.name).second) throw std::logic_error("two conformance cases are named " + c.name);

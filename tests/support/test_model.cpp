@@ -1,5 +1,6 @@
 #include "support/test_model.hpp"
 
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -149,6 +150,27 @@ void TestModel::feedThroughAdd(uint32_t input) {
                                     original.zeroPoint);
   const uint32_t none = addInt32(0);
   d_.operations.insert(d_.operations.begin(), Operation{static_cast<int32_t>(OperationType::ADD), {fed, zero, none}, {input}});
+  changed();
+}
+
+void TestModel::convertFloat32ToFloat16() {
+  for (Operand& o : d_.operands) {
+    const auto type = static_cast<OperandType>(o.type);
+    if (type != OperandType::TENSOR_FLOAT32 && type != OperandType::FLOAT32) continue;
+    const OperandType half = type == OperandType::FLOAT32 ? OperandType::FLOAT16 : OperandType::TENSOR_FLOAT16;
+    if (o.isConstant) {
+      std::vector<double> values(o.value.size() / sizeof(float));
+      for (size_t i = 0; i < values.size(); ++i) {
+        float f;
+        std::memcpy(&f, o.value.data() + i * sizeof(float), sizeof f);
+        values[i] = f;
+      }
+      std::vector<uint16_t> halves(values.size());
+      for (size_t i = 0; i < values.size(); ++i) halves[i] = floatToHalf(static_cast<float>(values[i]));
+      o.value = toBytes(halves);
+    }
+    o.type = static_cast<int32_t>(half);
+  }
   changed();
 }
 

@@ -96,6 +96,9 @@ class TestModel {
   // Makes model input `input` a temporary written by ADD(new input, zero, NONE), the ADD first of all
   // operations; the new input takes its place in the input list (zero is 0.0, or the zero point).
   void feedThroughAdd(uint32_t input);
+  // Every TENSOR_FLOAT32 operand becomes TENSOR_FLOAT16 and every FLOAT32 scalar FLOAT16, constant
+  // values rounded to half precision.
+  void convertFloat32ToFloat16();
   // Replaces an operand's dimensions (0 where unknown).
   void setOperandDims(uint32_t operand, std::vector<uint32_t> dims);
   // Values larger than this go to the pool; 0 puts every constant there, SIZE_MAX none.
@@ -113,6 +116,8 @@ class TestModel {
   }
   const std::vector<uint32_t>& operandDims(uint32_t operand) const { return d_.operands.at(operand).dims; }
   bool isConstant(uint32_t operand) const { return d_.operands.at(operand).isConstant; }
+  bool relaxed() const { return d_.relaxed; }
+  int32_t operationType(size_t operation) const { return d_.operations.at(operation).type; }
 
   // The model as a driver receives it (see the lifetime rules above).
   const nnrt_model& view();
