@@ -95,7 +95,11 @@ uint32_t TestModel::addInt32Tensor(const std::vector<int32_t>& values, std::vect
 }
 
 uint32_t TestModel::addOmitted(OperandType type) {
-  return add(makeOperand(type, {}, 0.0f, 0, NNRT_LIFETIME_NO_VALUE));
+  // Still a valid operand type, as ANeuralNetworksModel_addOperand requires: quantized ones need a scale.
+  using T = OperandType;
+  const bool scaled = type == T::TENSOR_QUANT8_ASYMM || type == T::TENSOR_QUANT8_ASYMM_SIGNED ||
+                      type == T::TENSOR_QUANT8_SYMM || type == T::TENSOR_QUANT16_SYMM || type == T::TENSOR_QUANT16_ASYMM;
+  return add(makeOperand(type, {}, scaled ? 1.0f : 0.0f, 0, NNRT_LIFETIME_NO_VALUE));
 }
 
 void TestModel::setChannelQuant(uint32_t operand, uint32_t channelDim, std::vector<float> scales) {

@@ -46,6 +46,30 @@ std::vector<uint8_t> toBytes(const std::vector<T>& values) {
 
 class TestModel {
  public:
+  struct Operand {
+    int32_t type = 0;
+    std::vector<uint32_t> dims;
+    float scale = 0.0f;
+    int32_t zeroPoint = 0;
+    int32_t lifetime = NNRT_LIFETIME_TEMPORARY_VARIABLE;  // constants: decided by view()
+    bool isConstant = false;
+    std::vector<uint8_t> value;
+    uint32_t channelDim = 0;
+    std::vector<float> channelScales;  // non-empty: per-channel quantization
+  };
+  struct Operation {
+    int32_t type = 0;
+    std::vector<uint32_t> inputs, outputs;
+  };
+  // What the model is (the view is rebuilt from it); description() reads it back.
+  struct Description {
+    std::vector<Operand> operands;
+    std::vector<Operation> operations;
+    std::vector<uint32_t> inputs, outputs;
+    bool relaxed = false;
+    size_t largeValueThreshold = 128;
+  };
+
   TestModel() = default;
   TestModel(const TestModel& other) : d_(other.d_) {}
   TestModel(TestModel&& other) noexcept : d_(std::move(other.d_)) {}
@@ -118,34 +142,12 @@ class TestModel {
   bool isConstant(uint32_t operand) const { return d_.operands.at(operand).isConstant; }
   bool relaxed() const { return d_.relaxed; }
   int32_t operationType(size_t operation) const { return d_.operations.at(operation).type; }
+  const Description& description() const { return d_; }
 
   // The model as a driver receives it (see the lifetime rules above).
   const nnrt_model& view();
 
  private:
-  struct Operand {
-    int32_t type = 0;
-    std::vector<uint32_t> dims;
-    float scale = 0.0f;
-    int32_t zeroPoint = 0;
-    int32_t lifetime = NNRT_LIFETIME_TEMPORARY_VARIABLE;  // constants: decided by view()
-    bool isConstant = false;
-    std::vector<uint8_t> value;
-    uint32_t channelDim = 0;
-    std::vector<float> channelScales;  // non-empty: per-channel quantization
-  };
-  struct Operation {
-    int32_t type = 0;
-    std::vector<uint32_t> inputs, outputs;
-  };
-  // What the model is; the view is rebuilt from it.
-  struct Description {
-    std::vector<Operand> operands;
-    std::vector<Operation> operations;
-    std::vector<uint32_t> inputs, outputs;
-    bool relaxed = false;
-    size_t largeValueThreshold = 128;
-  };
   uint32_t add(Operand operand);
   static Operand makeOperand(OperandType type, std::vector<uint32_t> dims, float scale, int32_t zeroPoint,
                              int32_t lifetime);
