@@ -1,14 +1,21 @@
 // The conformance suite through the public C API, as an application (and Android's conformance
 // tests) would run it: each case and each of its forms is built with ANeuralNetworksModel_*, compiled
 // by the runtime (validation, planning and the partitioner over the configured devices: the cpu alone,
-// runtime_cpu.yaml) and run with ANeuralNetworksExecution_compute; output shapes come from
-// getOutputOperandDimensions. The values are checked as the driver-level suite checks them.
+// runtime_cpu.yaml) and run in each way Android's conformance runs a model: compute, startCompute,
+// a burst, startComputeWithDependencies, and with every input and output in a device memory
+// (ANeuralNetworksMemory_createFromDesc, filled and read back with ANeuralNetworksMemory_copy). Output
+// shapes come from getOutputOperandDimensions; the values are checked as the driver-level suite checks
+// them.
 #include <android/NeuralNetworks.h>
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "conformance/operation_case.hpp"
@@ -17,7 +24,65 @@
 namespace nnrt::test::conformance {
 namespace {
 
-class RuntimeConformance : public ::testing::TestWithParam<const OperationCase*> {};
+enum class Mode { Compute, StartCompute, Burst, Fenced, DeviceMemory };
+
+const char* modeName(Mode mode) {
+  switch (mode) {
+    case Mode::Compute:
+      return "compute";
+    case Mode::StartCompute:
+      return "start_compute";
+    case Mode::Burst:
+      return "burst";
+    case Mode::Fenced:
+      return "fenced";
+    case Mode::DeviceMemory:
+      return "device_memory";
+  }
+  return "unknown";
+}
+
+class RuntimeConformance : public ::testing::TestWithParam<std::tuple<const OperationCase*, Mode>> {};
+
+// Host memory an ANeuralNetworksMemory wraps (a memfd), mapped for the test to read and write.
+class SharedBytes {
+ public:
+  explicit SharedBytes(size_t size) : size_(std::max<size_t>(size, 1)) {
+    fd_ = memfd_create("nnrt_conformance", 0);
+    if (fd_ < 0 || ftruncate(fd_, static_cast<off_t>(size_)) != 0) return;
+    void* at = mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
+    if (at != MAP_FAILED) data_ = static_cast<uint8_t*>(at);
+    ANeuralNetworksMemory_createFromFd(size_, PROT_READ | PROT_WRITE, fd_, 0, &memory_);
+  }
+  ~SharedBytes() {
+    ANeuralNetworksMemory_free(memory_);
+    if (data_ != nullptr) munmap(data_, size_);
+    if (fd_ >= 0) close(fd_);
+  }
+  SharedBytes(const SharedBytes&) = delete;
+  SharedBytes& operator=(const SharedBytes&) = delete;
+  uint8_t* data() const { return data_; }
+  ANeuralNetworksMemory* memory() const { return memory_; }
+
+ private:
+  size_t size_;
+  int fd_ = -1;
+  uint8_t* data_ = nullptr;
+  ANeuralNetworksMemory* memory_ = nullptr;
+};
+
+// A device memory for input or output `index` of the compilation (dimensions from the compilation).
+ANeuralNetworksMemory* deviceMemory(ANeuralNetworksCompilation* compilation, bool input, uint32_t index) {
+  ANeuralNetworksMemoryDesc* desc = nullptr;
+  ANeuralNetworksMemory* memory = nullptr;
+  if (ANeuralNetworksMemoryDesc_create(&desc) != ANEURALNETWORKS_NO_ERROR) return nullptr;
+  const int role = input ? ANeuralNetworksMemoryDesc_addInputRole(desc, compilation, index, 1.0f)
+                         : ANeuralNetworksMemoryDesc_addOutputRole(desc, compilation, index, 1.0f);
+  if (role == ANEURALNETWORKS_NO_ERROR && ANeuralNetworksMemoryDesc_finish(desc) == ANEURALNETWORKS_NO_ERROR)
+    ANeuralNetworksMemory_createFromDesc(desc, &memory);
+  ANeuralNetworksMemoryDesc_free(desc);
+  return memory;
+}
 
 std::vector<const OperationCase*> everyCase() {
   std::vector<const OperationCase*> cases;
@@ -29,8 +94,14 @@ struct Handles {
   ANeuralNetworksModel* model = nullptr;
   ANeuralNetworksCompilation* compilation = nullptr;
   ANeuralNetworksExecution* execution = nullptr;
+  ANeuralNetworksBurst* burst = nullptr;
+  ANeuralNetworksEvent* event = nullptr;
+  std::vector<ANeuralNetworksMemory*> memories;
   ~Handles() {
+    ANeuralNetworksEvent_free(event);
     ANeuralNetworksExecution_free(execution);
+    ANeuralNetworksBurst_free(burst);
+    for (ANeuralNetworksMemory* m : memories) ANeuralNetworksMemory_free(m);
     ANeuralNetworksCompilation_free(compilation);
     ANeuralNetworksModel_free(model);
   }
@@ -79,8 +150,20 @@ void buildModel(const TestModel::Description& d, ANeuralNetworksModel* model) {
 }
 
 TEST_P(RuntimeConformance, MatchesReference) {
-  const OperationCase& c = *GetParam();
+  const OperationCase& c = *std::get<0>(GetParam());
+  const Mode mode = std::get<1>(GetParam());
   const TestModel::Description& d = c.model.description();
+  // A device memory needs its dimensions from the compilation, and Android runs those of unknown
+  // size only where a driver allocates them (the cpu does not).
+  if (mode == Mode::DeviceMemory) {
+    for (uint32_t output : d.outputs) {
+      const auto& dims = d.operands[output].dims;
+      if (dims.empty() || std::count(dims.begin(), dims.end(), 0u) != 0)
+        GTEST_SKIP() << "an output of unknown shape (or a scalar) has no device memory";
+    }
+  }
+  // The buffers outlive the handles: freeing the execution waits for a computation still running.
+  std::vector<std::vector<uint8_t>> inputs, outputs;
   Handles h;
   ASSERT_EQ(ANeuralNetworksModel_create(&h.model), ANEURALNETWORKS_NO_ERROR);
   buildModel(d, h.model);
@@ -89,31 +172,94 @@ TEST_P(RuntimeConformance, MatchesReference) {
   ASSERT_EQ(ANeuralNetworksCompilation_finish(h.compilation), ANEURALNETWORKS_NO_ERROR);
   ASSERT_EQ(ANeuralNetworksExecution_create(h.compilation, &h.execution), ANEURALNETWORKS_NO_ERROR);
 
-  std::vector<std::vector<uint8_t>> inputs;
   for (size_t k = 0; k < c.inputs.size(); ++k) {
     const TensorValues& in = c.inputs[k];
     const TestModel::Operand& declared = d.operands[d.inputs[k]];
     inputs.push_back(encode(in.type, in.values));
+    const auto index = static_cast<int32_t>(k);
+    if (mode == Mode::DeviceMemory) {
+      ANeuralNetworksMemory* memory = deviceMemory(h.compilation, true, static_cast<uint32_t>(k));
+      ASSERT_NE(memory, nullptr) << "input " << k;
+      h.memories.push_back(memory);
+      SharedBytes host(inputs.back().size());
+      ASSERT_NE(host.data(), nullptr);
+      if (!inputs.back().empty()) std::memcpy(host.data(), inputs.back().data(), inputs.back().size());
+      ASSERT_EQ(ANeuralNetworksMemory_copy(host.memory(), memory), ANEURALNETWORKS_NO_ERROR) << "input " << k;
+      ASSERT_EQ(ANeuralNetworksExecution_setInputFromMemory(h.execution, index, nullptr, memory, 0, 0),
+                ANEURALNETWORKS_NO_ERROR)
+          << "input " << k;
+      continue;
+    }
     // The case's dimensions where the model leaves some unknown.
     const bool unknown = std::count(declared.dims.begin(), declared.dims.end(), 0u) != 0;
     const ANeuralNetworksOperandType type{declared.type, static_cast<uint32_t>(in.dims.size()), in.dims.data(),
                                           declared.scale, declared.zeroPoint};
-    ASSERT_EQ(ANeuralNetworksExecution_setInput(h.execution, static_cast<int32_t>(k), unknown ? &type : nullptr,
+    ASSERT_EQ(ANeuralNetworksExecution_setInput(h.execution, index, unknown ? &type : nullptr,
                                                 inputs.back().empty() ? nullptr : inputs.back().data(),
                                                 inputs.back().size()),
               ANEURALNETWORKS_NO_ERROR)
         << "input " << k;
   }
-  std::vector<std::vector<uint8_t>> outputs;
+  std::vector<ANeuralNetworksMemory*> outputMemories;
   for (size_t k = 0; k < c.outputs.size(); ++k) {
     const TensorValues& out = c.outputs[k].expected;
     outputs.emplace_back(std::max<size_t>(1, elementCount(out.dims) * elementSize(out.type)), 0xFF);
-    ASSERT_EQ(ANeuralNetworksExecution_setOutput(h.execution, static_cast<int32_t>(k), nullptr, outputs.back().data(),
+    const auto index = static_cast<int32_t>(k);
+    if (mode == Mode::DeviceMemory) {
+      ANeuralNetworksMemory* memory = deviceMemory(h.compilation, false, static_cast<uint32_t>(k));
+      ASSERT_NE(memory, nullptr) << "output " << k;
+      h.memories.push_back(memory);
+      outputMemories.push_back(memory);
+      ASSERT_EQ(ANeuralNetworksExecution_setOutputFromMemory(h.execution, index, nullptr, memory, 0, 0),
+                ANEURALNETWORKS_NO_ERROR)
+          << "output " << k;
+      continue;
+    }
+    ASSERT_EQ(ANeuralNetworksExecution_setOutput(h.execution, index, nullptr, outputs.back().data(),
                                                  outputs.back().size()),
               ANEURALNETWORKS_NO_ERROR)
         << "output " << k;
   }
-  ASSERT_EQ(ANeuralNetworksExecution_compute(h.execution), ANEURALNETWORKS_NO_ERROR);
+  switch (mode) {
+    case Mode::Compute:
+    case Mode::DeviceMemory:
+      ASSERT_EQ(ANeuralNetworksExecution_compute(h.execution), ANEURALNETWORKS_NO_ERROR);
+      break;
+    case Mode::StartCompute:
+      ASSERT_EQ(ANeuralNetworksExecution_startCompute(h.execution, &h.event), ANEURALNETWORKS_NO_ERROR);
+      ASSERT_EQ(ANeuralNetworksEvent_wait(h.event), ANEURALNETWORKS_NO_ERROR);
+      break;
+    case Mode::Burst:
+      ASSERT_EQ(ANeuralNetworksBurst_create(h.compilation, &h.burst), ANEURALNETWORKS_NO_ERROR);
+      ASSERT_EQ(ANeuralNetworksExecution_burstCompute(h.execution, h.burst), ANEURALNETWORKS_NO_ERROR);
+      break;
+    case Mode::Fenced: {
+      // Needs every output's shape known (Android's rule); the others run as computed.
+      const int started = ANeuralNetworksExecution_startComputeWithDependencies(h.execution, nullptr, 0, 0, &h.event);
+      bool known = true;
+      for (uint32_t output : d.outputs) {
+        const TestModel::Operand& o = d.operands[output];
+        const bool scalar = o.type == static_cast<int32_t>(OperandType::INT32) ||
+                            o.type == static_cast<int32_t>(OperandType::FLOAT32) ||
+                            o.type == static_cast<int32_t>(OperandType::FLOAT16) ||
+                            o.type == static_cast<int32_t>(OperandType::BOOL);
+        known = known && (scalar || (!o.dims.empty() && std::count(o.dims.begin(), o.dims.end(), 0u) == 0));
+      }
+      if (!known) {
+        EXPECT_EQ(started, ANEURALNETWORKS_BAD_DATA) << "an output of unknown shape";
+        return;
+      }
+      ASSERT_EQ(started, ANEURALNETWORKS_NO_ERROR);
+      ASSERT_EQ(ANeuralNetworksEvent_wait(h.event), ANEURALNETWORKS_NO_ERROR);
+      break;
+    }
+  }
+  for (size_t k = 0; k < outputMemories.size(); ++k) {
+    SharedBytes host(outputs[k].size());
+    ASSERT_NE(host.data(), nullptr);
+    ASSERT_EQ(ANeuralNetworksMemory_copy(outputMemories[k], host.memory()), ANEURALNETWORKS_NO_ERROR) << "output " << k;
+    std::memcpy(outputs[k].data(), host.data(), outputs[k].size());
+  }
 
   for (size_t k = 0; k < c.outputs.size(); ++k) {
     const ExpectedOutput& want = c.outputs[k];
@@ -144,8 +290,13 @@ TEST_P(RuntimeConformance, MatchesReference) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Runtime, RuntimeConformance, ::testing::ValuesIn(everyCase()),
-                         [](const ::testing::TestParamInfo<const OperationCase*>& info) { return info.param->name; });
+INSTANTIATE_TEST_SUITE_P(Runtime, RuntimeConformance,
+                         ::testing::Combine(::testing::ValuesIn(everyCase()),
+                                            ::testing::Values(Mode::Compute, Mode::StartCompute, Mode::Burst,
+                                                              Mode::Fenced, Mode::DeviceMemory)),
+                         [](const ::testing::TestParamInfo<std::tuple<const OperationCase*, Mode>>& info) {
+                           return std::get<0>(info.param)->name + "_" + modeName(std::get<1>(info.param));
+                         });
 
 }  // namespace
 }  // namespace nnrt::test::conformance
