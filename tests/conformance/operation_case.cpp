@@ -254,6 +254,43 @@ const std::vector<OperationCase>& allOperationCases() {
       }
       all.push_back(std::move(half));
     }
+    // Every case with TENSOR_QUANT8_ASYMM operands and no signed ones again with them all
+    // TENSOR_QUANT8_ASYMM_SIGNED, the same real values 128 steps lower (Android's quantization
+    // coupling): the results must be the same, 128 lower. Not for the operations NNAPI gives no signed
+    // form (HASHTABLE_LOOKUP's values, EMBEDDING_LOOKUP's, LSH_PROJECTION's hashes, QUANTIZED_16BIT_LSTM,
+    // CAST but to its own type), nor PAD_V2, whose pad value is a stored value in an INT32 scalar.
+    const std::set<int32_t> noSignedForm{static_cast<int32_t>(OperationType::HASHTABLE_LOOKUP),
+                                         static_cast<int32_t>(OperationType::EMBEDDING_LOOKUP),
+                                         static_cast<int32_t>(OperationType::LSH_PROJECTION),
+                                         static_cast<int32_t>(OperationType::QUANTIZED_16BIT_LSTM),
+                                         static_cast<int32_t>(OperationType::CAST),
+                                         static_cast<int32_t>(OperationType::PAD_V2)};
+    const size_t withFloat16 = all.size();
+    for (size_t i = 0; i < withFloat16; ++i) {
+      const OperationCase& c = all[i];
+      if (!c.relaxedOf.empty() || c.outputs.empty() ||
+          noSignedForm.count(c.model.operationType(c.model.operationCount() - 1)) != 0)
+        continue;
+      bool unsignedQuant = false, signedQuant = false;
+      for (uint32_t operand = 0; operand < c.model.operandCount(); ++operand) {
+        unsignedQuant = unsignedQuant || c.model.operandType(operand) == Q8;
+        signedQuant = signedQuant || c.model.operandType(operand) == Q8S;
+      }
+      if (!unsignedQuant || signedQuant) continue;
+      OperationCase coupled = c;
+      coupled.name = c.name + "_as_signed";
+      if (existing.count(coupled.name) != 0) continue;
+      coupled.relaxedOf = c.name;
+      coupled.model.convertQuant8ToSigned();
+      auto shift = [](TensorValues& t) {
+        if (t.type != Q8) return;
+        t.type = Q8S;
+        for (double& v : t.values) v -= 128;
+      };
+      for (TensorValues& t : coupled.inputs) shift(t);
+      for (ExpectedOutput& o : coupled.outputs) shift(o.expected);
+      all.push_back(std::move(coupled));
+    }
     std::set<std::string> names;
     for (const OperationCase& c : all) {
       if (!names.insert(c.name).second) throw std::logic_error("two conformance cases are named " + c.name);

@@ -4,8 +4,9 @@
 // references of tests/support/reference_ops.hpp (or by hand for small cases), never by a driver.
 //
 // The cases live in cases_*.cpp, one file per operation family; allOperationCases() lists them all,
-// each also in the forms Android's conformance runs (relaxed float32, constants fed as inputs, inputs
-// written by an ADD first, outputs of unknown shape): the operation under test is the model's last.
+// each also in the forms Android's conformance runs (relaxed float32, float32 as float16, quant8 as
+// quant8 signed, constants fed as inputs, inputs written by an ADD first, outputs of unknown shape):
+// the operation under test is the model's last.
 // Some cases are valid NNAPI that not every driver implements (TENSOR_FLOAT16, TENSOR_INT32
 // element-wise, per-channel quantized filters, ...): each plugin's instantiation lists the ones it
 // leaves unsupported (see conformance_suite.hpp).

@@ -178,6 +178,16 @@ void TestModel::convertFloat32ToFloat16() {
   changed();
 }
 
+void TestModel::convertQuant8ToSigned() {
+  for (Operand& o : d_.operands) {
+    if (static_cast<OperandType>(o.type) != OperandType::TENSOR_QUANT8_ASYMM) continue;
+    o.type = static_cast<int32_t>(OperandType::TENSOR_QUANT8_ASYMM_SIGNED);
+    o.zeroPoint -= 128;
+    for (uint8_t& b : o.value) b = static_cast<uint8_t>(static_cast<int8_t>(int{b} - 128));
+  }
+  changed();
+}
+
 void TestModel::setOperandDims(uint32_t operand, std::vector<uint32_t> dims) {
   d_.operands.at(operand).dims = std::move(dims);
   changed();

@@ -123,6 +123,9 @@ class TestModel {
   // Every TENSOR_FLOAT32 operand becomes TENSOR_FLOAT16 and every FLOAT32 scalar FLOAT16, constant
   // values rounded to half precision.
   void convertFloat32ToFloat16();
+  // Every TENSOR_QUANT8_ASYMM operand becomes TENSOR_QUANT8_ASYMM_SIGNED with the same real values:
+  // zero point and stored values 128 lower.
+  void convertQuant8ToSigned();
   // Replaces an operand's dimensions (0 where unknown).
   void setOperandDims(uint32_t operand, std::vector<uint32_t> dims);
   // Values larger than this go to the pool; 0 puts every constant there, SIZE_MAX none.
