@@ -226,6 +226,36 @@ class CpuExecution {
     return arg;
   }
 
+  // Output shapes of an operation reading a zero-sized tensor. Shape inference takes a 0 for a
+  // dimension not known yet, so it runs twice, every 0 of the inputs read as 1 and then as 2; the
+  // outputs' dimensions of the operations that take zero-sized inputs are affine in it (a batch passed
+  // on, concatenated, flattened into rows), so the dimension for 0 is 2 * (for 1) - (for 2).
+  static Result<std::vector<ops::Shape>> zeroSizedOutputShapes(const ops::OpArgs& op) {
+    std::vector<ops::Shape> probes[2];
+    for (uint32_t z : {1u, 2u}) {
+      std::vector<ops::Shape> dims;
+      dims.reserve(op.inputs.size());
+      std::vector<ops::Arg> inputs(op.inputs.begin(), op.inputs.end());
+      for (ops::Arg& a : inputs) {
+        dims.emplace_back(a.dims.begin(), a.dims.end());
+        for (uint32_t& d : dims.back()) d = d == 0 ? z : d;
+        a.dims = dims.back();
+      }
+      NNRT_ASSIGN_OR_RETURN(probes[z - 1], ops::inferShapes({op.type, inputs, op.outputs, op.relaxed}));
+    }
+    std::vector<ops::Shape> shapes = probes[0];
+    for (size_t k = 0; k < shapes.size(); ++k) {
+      if (k >= probes[1].size() || probes[1][k].size() != shapes[k].size())
+        return driver::generalFailure("cannot infer the output shapes of a zero-sized input");
+      for (size_t d = 0; d < shapes[k].size(); ++d) {
+        const int64_t at0 = 2 * int64_t{probes[0][k][d]} - int64_t{probes[1][k][d]};
+        if (at0 < 0) return driver::generalFailure("cannot infer the output shapes of a zero-sized input");
+        shapes[k][d] = static_cast<uint32_t>(at0);
+      }
+    }
+    return shapes;
+  }
+
   Result<void> runStep(const Step& step) {
     auto label = [&step] { return operationLabel(step.index, step.type); };  // for errors only
     if (!step.invalid.empty()) return driver::generalFailure(label() + ": " + step.invalid);
@@ -252,11 +282,15 @@ class CpuExecution {
       });
       // An operation that cannot run on the values it was given fails (OP_FAILED, as on Android);
       // the request itself was checked before.
-      if (zeroSized && !step.kernel->zeroSizedInputs)
+      if (zeroSized && !step.kernel->zeroSizedInputs && !ops::takesZeroSizedInputs(step.type))
         return driver::generalFailure(label() + " does not take zero-sized inputs");
       if (auto valid = ops::validate(declared); !valid)
         return driver::generalFailure(label() + ": " + valid.error().message);
-      NNRT_ASSIGN_OR_RETURN(inferred, ops::inferShapes(declared));
+      if (zeroSized) {
+        NNRT_ASSIGN_OR_RETURN(inferred, zeroSizedOutputShapes(declared));
+      } else {
+        NNRT_ASSIGN_OR_RETURN(inferred, ops::inferShapes(declared));
+      }
       for (size_t k = 0; k < inferred.size(); ++k) {
         const ops::Shape& s = inferred[k];
         // A scalar output (RANK's INT32) has the empty shape; a tensor's must be known in full, but for
@@ -267,6 +301,16 @@ class CpuExecution {
           return driver::invalidArgument(label() + ": cannot determine its output shape " +
                                          ops::shapeToString(s));
         }
+      }
+      // Zero-sized outputs (a zero-sized input passed its 0 on): nothing to compute.
+      const bool nothing = zeroSized && !step.kernel->zeroSizedInputs &&
+                           std::all_of(inferred.begin(), inferred.end(), [](const ops::Shape& s) {
+                             return std::find(s.begin(), s.end(), 0u) != s.end();
+                           });
+      if (nothing) {
+        for (size_t k = 0; k < step.outputs.size() && k < inferred.size(); ++k)
+          NNRT_RETURN_IF_ERROR(placeOutput(step, k, inferred[k], inputs[0], -1));
+        return {};
       }
       NNRT_ASSIGN_OR_RETURN(decoded, step.kernel->decode(declared));
       shapes = &inferred;

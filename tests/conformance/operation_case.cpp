@@ -138,7 +138,7 @@ const std::vector<OperationCase>& allOperationCases() {
                                    Family{"reduce", reduceCases}, Family{"nonlinear", nonlinearCases},
                                    Family{"tensor2", tensor2Cases},
                                    Family{"conv2", conv2Cases}, Family{"detection", detectionCases},
-                                   Family{"float16", float16Cases}}) {
+                                   Family{"float16", float16Cases}, Family{"zero_sized", zeroSizedCases}}) {
       for (OperationCase& c : casesOf()) {
         c.family = family;
         all.push_back(std::move(c));
@@ -231,13 +231,16 @@ const std::vector<OperationCase>& allOperationCases() {
       if (!c.relaxedOf.empty() || c.outputs.empty() || c.model.relaxed() ||
           noFloat16Form.count(c.model.operationType(c.model.operationCount() - 1)) != 0)
         continue;
-      bool float32 = false, float16 = false;
+      bool float32 = false, float16 = false, float32Scalar = false, quantized = false;
       for (uint32_t operand = 0; operand < c.model.operandCount(); ++operand) {
         const OperandType type = c.model.operandType(operand);
         float32 = float32 || type == F32;
         float16 = float16 || type == F16 || type == OperandType::FLOAT16;
+        float32Scalar = float32Scalar || type == OperandType::FLOAT32;
+        quantized = quantized || isQuant8(type) || type == OperandType::TENSOR_QUANT16_ASYMM;
       }
-      if (!float32 || float16) continue;
+      // (FLOAT32 scalars of an operation on quantized data stay FLOAT32: not this form.)
+      if (!float32 || float16 || (float32Scalar && quantized)) continue;
       OperationCase half = c;
       half.name = c.name + "_as_float16";
       if (existing.count(half.name) != 0) continue;

@@ -147,6 +147,7 @@ std::vector<OperationCase> conv2Cases();      // grouped/transpose conv, nearest
 std::vector<OperationCase> detectionCases();  // box transforms, NMS, proposals, ROI align/pooling, heatmap keypoints
 std::vector<OperationCase> quantCases();      // per-channel filters, signed quant8 and int32 forms
 std::vector<OperationCase> float16Cases();    // TENSOR_FLOAT16 forms of the wave-1 operations
+std::vector<OperationCase> zeroSizedCases();  // operations reading a zero-sized tensor BOX_WITH_NMS_LIMIT and ROI_ALIGN made
 // Every case, built once; names are unique.
 const std::vector<OperationCase>& allOperationCases();
 

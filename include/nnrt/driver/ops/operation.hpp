@@ -87,6 +87,12 @@ driver::Result<int32_t> validateSignature(const OpArgs& op);
 // not TENSOR_INT32". Thread-safe; reads only `op` (and writes op.featureLevel).
 driver::Result<void> validate(const OpArgs& op);
 
+// Whether NNAPI lets the operation read a zero-sized tensor (a dimension of 0 at execution: the boxes
+// BOX_WITH_NMS_LIMIT kept none of, and what reads them). Its outputs then have the 0 that shape
+// inference passes on and no values. Android's CPU path allows it for these operations (its
+// allowZeroSizedInput); the others fail the execution.
+bool takesZeroSizedInputs(int32_t operationType);
+
 // Output shapes from input shapes and known parameters, one per output: unknown dimensions stay 0
 // and an empty Shape is an unknown rank. Declared output dimensions are not consulted. Besides what
 // the shapes need it checks only the operand counts; it is safe to call on operations validate()

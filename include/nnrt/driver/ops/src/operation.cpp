@@ -196,6 +196,42 @@ Arg makeArg(const driver::Model& model, const driver::Subgraph& subgraph, uint32
 
 }  // namespace
 
+bool takesZeroSizedInputs(int32_t operationType) {
+  switch (static_cast<driver::OperationType>(operationType)) {
+    case driver::OperationType::ADD:
+    case driver::OperationType::SUB:
+    case driver::OperationType::MUL:
+    case driver::OperationType::DIV:
+    case driver::OperationType::AVERAGE_POOL_2D:
+    case driver::OperationType::L2_POOL_2D:
+    case driver::OperationType::MAX_POOL_2D:
+    case driver::OperationType::CONCATENATION:
+    case driver::OperationType::CONV_2D:
+    case driver::OperationType::DEPTHWISE_CONV_2D:
+    case driver::OperationType::TRANSPOSE_CONV_2D:
+    case driver::OperationType::FULLY_CONNECTED:
+    case driver::OperationType::DEQUANTIZE:
+    case driver::OperationType::QUANTIZE:
+    case driver::OperationType::RELU:
+    case driver::OperationType::RELU1:
+    case driver::OperationType::RELU6:
+    case driver::OperationType::LOGISTIC:
+    case driver::OperationType::TANH:
+    case driver::OperationType::HARD_SWISH:
+    case driver::OperationType::SOFTMAX:
+    case driver::OperationType::RESIZE_BILINEAR:
+    case driver::OperationType::RESIZE_NEAREST_NEIGHBOR:
+    case driver::OperationType::SLICE:
+    case driver::OperationType::TRANSPOSE:
+    case driver::OperationType::AXIS_ALIGNED_BBOX_TRANSFORM:
+    case driver::OperationType::BOX_WITH_NMS_LIMIT:
+    case driver::OperationType::ROI_ALIGN:
+      return true;
+    default:
+      return false;
+  }
+}
+
 bool hasSignature(int32_t operationType) {
   return findSignature(operationType) != nullptr;
 }
