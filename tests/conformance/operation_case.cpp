@@ -260,10 +260,9 @@ const std::vector<OperationCase>& allOperationCases() {
     // Every case with TENSOR_QUANT8_ASYMM operands and no signed ones again with them all
     // TENSOR_QUANT8_ASYMM_SIGNED, the same real values 128 steps lower (Android's quantization
     // coupling): the results must be the same, 128 lower. Not for the operations NNAPI gives no signed
-    // form (HASHTABLE_LOOKUP's values, EMBEDDING_LOOKUP's, LSH_PROJECTION's hashes, QUANTIZED_16BIT_LSTM,
-    // CAST but to its own type), nor PAD_V2, whose pad value is a stored value in an INT32 scalar.
+    // form (HASHTABLE_LOOKUP's values, LSH_PROJECTION's hashes, QUANTIZED_16BIT_LSTM, CAST but to its
+    // own type), nor PAD_V2, whose pad value is a stored value in an INT32 scalar.
     const std::set<int32_t> noSignedForm{static_cast<int32_t>(OperationType::HASHTABLE_LOOKUP),
-                                         static_cast<int32_t>(OperationType::EMBEDDING_LOOKUP),
                                          static_cast<int32_t>(OperationType::LSH_PROJECTION),
                                          static_cast<int32_t>(OperationType::QUANTIZED_16BIT_LSTM),
                                          static_cast<int32_t>(OperationType::CAST),
