@@ -298,5 +298,108 @@ INSTANTIATE_TEST_SUITE_P(Runtime, RuntimeConformance,
                            return std::get<0>(info.param)->name + "_" + modeName(std::get<1>(info.param));
                          });
 
+// Robustness: every case's scalar parameters (and the activation codes among them) replaced one at a
+// time by values out of their range. The runtime and the cpu device must answer with a result code
+// (refusing the model, or failing the execution): never crash, hang or write out of bounds.
+class MutatedParameters : public ::testing::TestWithParam<const OperationCase*> {};
+
+std::vector<const OperationCase*> baseCases() {
+  std::vector<const OperationCase*> cases;
+  for (const OperationCase& c : allOperationCases())
+    if (c.relaxedOf.empty()) cases.push_back(&c);
+  return cases;
+}
+
+int runMutated(const OperationCase& c, const TestModel::Description& d) {
+  std::vector<std::vector<uint8_t>> inputs, outputs;
+  Handles h;
+  if (ANeuralNetworksModel_create(&h.model) != ANEURALNETWORKS_NO_ERROR) return -1;
+  for (const TestModel::Operand& o : d.operands) {
+    const ANeuralNetworksOperandType type{o.type, static_cast<uint32_t>(o.dims.size()),
+                                          o.dims.empty() ? nullptr : o.dims.data(), o.scale, o.zeroPoint};
+    if (int rc = ANeuralNetworksModel_addOperand(h.model, &type)) return rc;
+  }
+  for (size_t i = 0; i < d.operands.size(); ++i) {
+    const TestModel::Operand& o = d.operands[i];
+    const auto index = static_cast<int32_t>(i);
+    if (!o.channelScales.empty()) {
+      const ANeuralNetworksSymmPerChannelQuantParams params{
+          o.channelDim, static_cast<uint32_t>(o.channelScales.size()), o.channelScales.data()};
+      if (int rc = ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(h.model, index, &params)) return rc;
+    }
+    if (o.isConstant) {
+      if (int rc = ANeuralNetworksModel_setOperandValue(h.model, index, o.value.empty() ? nullptr : o.value.data(),
+                                                        o.value.size()))
+        return rc;
+    } else if (o.lifetime == NNRT_LIFETIME_NO_VALUE) {
+      if (int rc = ANeuralNetworksModel_setOperandValue(h.model, index, nullptr, 0)) return rc;
+    }
+  }
+  for (const TestModel::Operation& op : d.operations) {
+    if (int rc = ANeuralNetworksModel_addOperation(h.model, op.type, static_cast<uint32_t>(op.inputs.size()),
+                                                   op.inputs.data(), static_cast<uint32_t>(op.outputs.size()),
+                                                   op.outputs.data()))
+      return rc;
+  }
+  const uint32_t none = 0;
+  if (int rc = ANeuralNetworksModel_identifyInputsAndOutputs(
+          h.model, static_cast<uint32_t>(d.inputs.size()), d.inputs.empty() ? &none : d.inputs.data(),
+          static_cast<uint32_t>(d.outputs.size()), d.outputs.data()))
+    return rc;
+  if (int rc = ANeuralNetworksModel_finish(h.model)) return rc;
+  if (int rc = ANeuralNetworksCompilation_create(h.model, &h.compilation)) return rc;
+  if (int rc = ANeuralNetworksCompilation_finish(h.compilation)) return rc;
+  if (int rc = ANeuralNetworksExecution_create(h.compilation, &h.execution)) return rc;
+  for (size_t k = 0; k < c.inputs.size(); ++k) {
+    const TensorValues& in = c.inputs[k];
+    const TestModel::Operand& declared = d.operands[d.inputs[k]];
+    inputs.push_back(encode(in.type, in.values));
+    const ANeuralNetworksOperandType type{declared.type, static_cast<uint32_t>(in.dims.size()), in.dims.data(),
+                                          declared.scale, declared.zeroPoint};
+    if (int rc = ANeuralNetworksExecution_setInput(h.execution, static_cast<int32_t>(k), &type,
+                                                   inputs.back().empty() ? nullptr : inputs.back().data(),
+                                                   inputs.back().size()))
+      return rc;
+  }
+  for (size_t k = 0; k < d.outputs.size(); ++k) {
+    outputs.emplace_back(size_t{1} << 16, 0);  // generous: a mutated shape may need more, or less
+    if (int rc = ANeuralNetworksExecution_setOutput(h.execution, static_cast<int32_t>(k), nullptr,
+                                                    outputs.back().data(), outputs.back().size()))
+      return rc;
+  }
+  return ANeuralNetworksExecution_compute(h.execution);
+}
+
+TEST_P(MutatedParameters, AnswerWithAResultCode) {
+  const OperationCase& c = *GetParam();
+  const TestModel::Description& original = c.model.description();
+  size_t runs = 0;
+  for (size_t i = 0; i < original.operands.size(); ++i) {
+    const TestModel::Operand& o = original.operands[i];
+    if (!o.isConstant || !o.dims.empty()) continue;  // scalar constants only
+    std::vector<std::vector<uint8_t>> values;
+    if (o.type == static_cast<int32_t>(OperandType::INT32)) {
+      for (int32_t v : {-1, 0, 7, 1 << 20, INT32_MIN, INT32_MAX}) values.push_back(toBytes(std::vector<int32_t>{v}));
+    } else if (o.type == static_cast<int32_t>(OperandType::FLOAT32)) {
+      for (float v : {-1.0f, 0.0f, 1e30f, std::nanf(""), -INFINITY})
+        values.push_back(toBytes(std::vector<float>{v}));
+    } else {
+      continue;
+    }
+    for (const auto& bytes : values) {
+      TestModel::Description d = original;
+      d.operands[i].value = bytes;
+      const int rc = runMutated(c, d);
+      EXPECT_TRUE(rc >= ANEURALNETWORKS_NO_ERROR && rc <= ANEURALNETWORKS_DEAD_OBJECT)
+          << "operand " << i << ": result " << rc;
+      ++runs;
+    }
+  }
+  if (runs == 0) GTEST_SKIP() << "no scalar parameter";
+}
+
+INSTANTIATE_TEST_SUITE_P(Runtime, MutatedParameters, ::testing::ValuesIn(baseCases()),
+                         [](const ::testing::TestParamInfo<const OperationCase*>& info) { return info.param->name; });
+
 }  // namespace
 }  // namespace nnrt::test::conformance

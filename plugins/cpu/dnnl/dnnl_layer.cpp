@@ -66,6 +66,28 @@ dnnl::memory::desc imageDesc(uint32_t n, uint32_t c, uint32_t h, uint32_t w, boo
 // oneDNN's own reference implementations ("ref:any", "ref_int8:any") are slower than the driver's
 // reference kernels: a case only they serve stays on the driver's.
 bool isReference(const char* impl) { return std::string(impl).rfind("ref", 0) == 0; }
+
+// A window the primitives slide over the input: its dilated extent fits the padded input and is at
+// most about twice the input, and so are the pads; a pool's window also never lies entirely in the
+// padding (no value to take). Models beyond that are out of what oneDNN's kernels are made for (a pool
+// 2^31 - 1 taps high took 12 seconds in them before failing); the reference kernels, which clip every
+// window to the input, run them.
+bool windowFits(uint64_t in, uint64_t filter, uint64_t dilation, uint64_t padBefore, uint64_t padAfter, bool pool) {
+  const uint64_t extent = (std::max<uint64_t>(filter, 1) - 1) * std::max<uint64_t>(dilation, 1) + 1;
+  const uint64_t bound = 2 * in + 2;
+  if (pool && (padBefore >= extent || padAfter >= extent)) return false;
+  return extent <= in + padBefore + padAfter && extent <= bound && padBefore <= bound && padAfter <= bound;
+}
+
+bool windowsFit(const ops::Conv2DParams& p) {
+  return windowFits(p.inputHeight, p.filterHeight, p.dilationH, p.padTop, p.padBottom, false) &&
+         windowFits(p.inputWidth, p.filterWidth, p.dilationW, p.padLeft, p.padRight, false);
+}
+
+bool windowsFit(const ops::Pool2DParams& p) {
+  return windowFits(p.inputHeight, p.filterH, 1, p.padTop, p.padBottom, true) &&
+         windowFits(p.inputWidth, p.filterW, 1, p.padLeft, p.padRight, true);
+}
 constexpr const char* onlyReference = "oneDNN has only its reference implementation for this case";
 
 // The oneDNN type of an 8-bit quantized NNAPI type.
@@ -332,6 +354,18 @@ class Layer final : public FastLayer {
                                t != T::TRANSPOSE_CONV_2D && t != T::FULLY_CONNECTED && t != T::BATCH_MATMUL))
         return refuse(std::string("no epilogue ") + epilogueName(epilogue) + " for this operation");
     }
+    const bool fits = std::visit(
+        [](const auto& q) {
+          using P = std::decay_t<decltype(q)>;
+          if constexpr (std::is_same_v<P, ops::Conv2DParams> || std::is_same_v<P, ops::DepthwiseConv2DParams> ||
+                        std::is_same_v<P, ops::GroupedConv2DParams> || std::is_same_v<P, ops::Pool2DParams>) {
+            return windowsFit(q);
+          } else {
+            return true;
+          }
+        },
+        params);
+    if (!fits) return refuse("a window or padding far larger than the input");
     try {
       omp_set_num_threads(threads_);  // the primitive plans its work for this many threads
       if (op.type == static_cast<int32_t>(driver::OperationType::TRANSPOSE))
