@@ -52,6 +52,13 @@ for sanitizer in thread address; do
   if [ "$sanitizer" = address ]; then
     echo "== model_builder_fuzz_test (address sanitizer: a fixed seed, then random seeds for 20 s)"
     NNRT_FUZZ_SECONDS=20 "$dir/bin/model_builder_fuzz_test" --gtest_brief=1
+    # Every conformance case through the C API and the cpu device, in every execution mode, and with
+    # its scalar parameters out of range: the kernels read and write only what they may.
+    echo "== runtime_conformance_test (address sanitizer)"
+    cmake --build "$dir" -j"$jobs" --target runtime_conformance_test
+    printf 'version: 1\ndevices:\n  - {name: cpu, library: libnnrt_driver_cpu.so, watchdog: false}\n' > "$dir/runtime_cpu.yaml"
+    NNRT_CONFIG="$PWD/$dir/runtime_cpu.yaml" NNRT_PLUGIN_DIR="$PWD/$dir/lib" NNRT_LOG=error \
+      "$dir/bin/runtime_conformance_test" --gtest_brief=1
   fi
 done
 echo "all tests passed"
