@@ -298,8 +298,9 @@ INSTANTIATE_TEST_SUITE_P(Runtime, RuntimeConformance,
                            return std::get<0>(info.param)->name + "_" + modeName(std::get<1>(info.param));
                          });
 
-// Robustness: every case's scalar parameters (and the activation codes among them) replaced one at a
-// time by values out of their range. The runtime and the cpu device must answer with a result code
+// Robustness: every case's scalar parameters (and the activation codes among them), and each element
+// of its small int32 tensors (axes, shapes, paddings, indices), replaced one at a time by values out of
+// their range. The runtime and the cpu device must answer with a result code
 // (refusing the model, or failing the execution): never crash, hang or write out of bounds.
 class MutatedParameters : public ::testing::TestWithParam<const OperationCase*> {};
 
@@ -310,7 +311,7 @@ std::vector<const OperationCase*> baseCases() {
   return cases;
 }
 
-int runMutated(const OperationCase& c, const TestModel::Description& d) {
+int runMutated(const TestModel::Description& d, const std::vector<TensorValues>& given) {
   std::vector<std::vector<uint8_t>> inputs, outputs;
   Handles h;
   if (ANeuralNetworksModel_create(&h.model) != ANEURALNETWORKS_NO_ERROR) return -1;
@@ -350,8 +351,8 @@ int runMutated(const OperationCase& c, const TestModel::Description& d) {
   if (int rc = ANeuralNetworksCompilation_create(h.model, &h.compilation)) return rc;
   if (int rc = ANeuralNetworksCompilation_finish(h.compilation)) return rc;
   if (int rc = ANeuralNetworksExecution_create(h.compilation, &h.execution)) return rc;
-  for (size_t k = 0; k < c.inputs.size(); ++k) {
-    const TensorValues& in = c.inputs[k];
+  for (size_t k = 0; k < given.size(); ++k) {
+    const TensorValues& in = given[k];
     const TestModel::Operand& declared = d.operands[d.inputs[k]];
     inputs.push_back(encode(in.type, in.values));
     const ANeuralNetworksOperandType type{declared.type, static_cast<uint32_t>(in.dims.size()), in.dims.data(),
@@ -376,9 +377,20 @@ TEST_P(MutatedParameters, AnswerWithAResultCode) {
   size_t runs = 0;
   for (size_t i = 0; i < original.operands.size(); ++i) {
     const TestModel::Operand& o = original.operands[i];
-    if (!o.isConstant || !o.dims.empty()) continue;  // scalar constants only
+    if (!o.isConstant) continue;
     std::vector<std::vector<uint8_t>> values;
-    if (o.type == static_cast<int32_t>(OperandType::INT32)) {
+    if (o.type == static_cast<int32_t>(OperandType::TENSOR_INT32) && o.value.size() <= 8 * sizeof(int32_t)) {
+      // Small int32 tensors (axes, shapes, paddings, indices, permutations): one element at a time.
+      for (size_t e = 0; e < o.value.size() / sizeof(int32_t); ++e) {
+        for (int32_t v : {-1, 1 << 20, INT32_MIN, INT32_MAX}) {
+          std::vector<uint8_t> bytes = o.value;
+          std::memcpy(bytes.data() + e * sizeof(int32_t), &v, sizeof v);
+          values.push_back(std::move(bytes));
+        }
+      }
+    } else if (!o.dims.empty()) {
+      continue;
+    } else if (o.type == static_cast<int32_t>(OperandType::INT32)) {
       for (int32_t v : {-1, 0, 7, 1 << 20, INT32_MIN, INT32_MAX}) values.push_back(toBytes(std::vector<int32_t>{v}));
     } else if (o.type == static_cast<int32_t>(OperandType::FLOAT32)) {
       for (float v : {-1.0f, 0.0f, 1e30f, std::nanf(""), -INFINITY})
@@ -389,13 +401,27 @@ TEST_P(MutatedParameters, AnswerWithAResultCode) {
     for (const auto& bytes : values) {
       TestModel::Description d = original;
       d.operands[i].value = bytes;
-      const int rc = runMutated(c, d);
+      const int rc = runMutated(d, c.inputs);
       EXPECT_TRUE(rc >= ANEURALNETWORKS_NO_ERROR && rc <= ANEURALNETWORKS_DEAD_OBJECT)
           << "operand " << i << ": result " << rc;
       ++runs;
     }
   }
-  if (runs == 0) GTEST_SKIP() << "no scalar parameter";
+  // Small int32 inputs (indices, lookups, shapes fed at execution), one element at a time.
+  for (size_t k = 0; k < c.inputs.size(); ++k) {
+    if (c.inputs[k].type != I32 || c.inputs[k].values.size() > 8) continue;
+    for (size_t e = 0; e < c.inputs[k].values.size(); ++e) {
+      for (double v : {-1.0, double(1 << 20), double(INT32_MIN), double(INT32_MAX)}) {
+        std::vector<TensorValues> given = c.inputs;
+        given[k].values[e] = v;
+        const int rc = runMutated(original, given);
+        EXPECT_TRUE(rc >= ANEURALNETWORKS_NO_ERROR && rc <= ANEURALNETWORKS_DEAD_OBJECT)
+            << "input " << k << ": result " << rc;
+        ++runs;
+      }
+    }
+  }
+  if (runs == 0) GTEST_SKIP() << "no parameter to change";
 }
 
 INSTANTIATE_TEST_SUITE_P(Runtime, MutatedParameters, ::testing::ValuesIn(baseCases()),

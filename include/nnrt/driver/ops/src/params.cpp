@@ -523,9 +523,9 @@ StridedSliceAxis resolveStridedSliceAxis(int64_t dim, int32_t begin, int32_t end
   };
   const int64_t first = beginMasked ? (forward ? 0 : dim - 1) : clamped(begin);
   const int64_t last = endMasked ? (forward ? dim : -1) : clamped(end);
-  const int64_t span = last - first;
-  const int64_t count = forward ? (span > 0 ? (span + stride - 1) / stride : 0)
-                                : (span < 0 ? (-span - stride - 1) / -stride : 0);
+  const int64_t span = last - first, step = stride;  // int64: -INT32_MIN is not an int32
+  const int64_t count = forward ? (span > 0 ? (span + step - 1) / step : 0)
+                                : (span < 0 ? (-span - step - 1) / -step : 0);
   return {first, stride, count};
 }
 
