@@ -308,8 +308,10 @@ class CpuExecution {
                              return std::find(s.begin(), s.end(), 0u) != s.end();
                            });
       if (nothing) {
-        for (size_t k = 0; k < step.outputs.size() && k < inferred.size(); ++k)
+        for (size_t k = 0; k < step.outputs.size() && k < inferred.size(); ++k) {
           NNRT_RETURN_IF_ERROR(placeOutput(step, k, inferred[k], inputs[0], -1));
+          values_[step.outputs[k]].writtenFast = false;  // in the plain layout (of no values)
+        }
         return {};
       }
       NNRT_ASSIGN_OR_RETURN(decoded, step.kernel->decode(declared));
