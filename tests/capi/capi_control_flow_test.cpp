@@ -5,14 +5,12 @@
 #include <android/NeuralNetworks.h>
 #include <gtest/gtest.h>
 
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <cstring>
 #include <initializer_list>
 #include <vector>
 
 #include "core/capi/handles.hpp"
+#include "support/capi_memory.hpp"
 
 namespace {
 
@@ -163,14 +161,20 @@ void squaring(Graph& g) {
   g.done({a}, {b});
 }
 
-TEST(ControlFlow, IfRunsTheBranchItsConditionChooses) {
-  Graph then, otherwise, main;
+// main: y = IF(condition, then: x + x, else: x * x), x and y of 2 floats.
+void doubleOrSquare(Graph& main, Graph& then, Graph& otherwise) {
   doubling(then);
   squaring(otherwise);
   const uint32_t condition = main.flag(), x = main.floats({2}), y = main.floats({2});
   const uint32_t thenRef = main.subgraph(then), elseRef = main.subgraph(otherwise);
   ASSERT_EQ(main.operation(ANEURALNETWORKS_IF, {condition, thenRef, elseRef, x}, {y}), ANEURALNETWORKS_NO_ERROR);
   main.done({condition, x}, {y});
+}
+
+TEST(ControlFlow, IfRunsTheBranchItsConditionChooses) {
+  Graph then, otherwise, main;
+  doubleOrSquare(main, then, otherwise);
+  if (HasFatalFailure()) return;
 
   // true: {3, -1.5} + itself = {6, -3}; false: squared = {9, 2.25}.
   Outcome yes = run(main, {Input::flag(1), {3.0f, -1.5f}}, {2});
@@ -192,12 +196,8 @@ TEST(ControlFlow, IfRunsTheBranchItsConditionChooses) {
 // else branch: {9, 2.25}.
 TEST(ControlFlow, IfWithPreferredLayoutAndDescribedMemories) {
   Graph then, otherwise, main;
-  doubling(then);
-  squaring(otherwise);
-  const uint32_t condition = main.flag(), x = main.floats({2}), y = main.floats({2});
-  const uint32_t thenRef = main.subgraph(then), elseRef = main.subgraph(otherwise);
-  ASSERT_EQ(main.operation(ANEURALNETWORKS_IF, {condition, thenRef, elseRef, x}, {y}), ANEURALNETWORKS_NO_ERROR);
-  main.done({condition, x}, {y});
+  doubleOrSquare(main, then, otherwise);
+  if (HasFatalFailure()) return;
   ANeuralNetworksCompilation* c = nullptr;
   ASSERT_EQ(ANeuralNetworksCompilation_create(main.get(), &c), ANEURALNETWORKS_NO_ERROR);
   ASSERT_EQ(ANeuralNetworksCompilation_finish(c), ANEURALNETWORKS_NO_ERROR);
@@ -212,32 +212,16 @@ TEST(ControlFlow, IfWithPreferredLayoutAndDescribedMemories) {
   EXPECT_EQ(ANeuralNetworksCompilation_getPreferredMemoryPaddingForOutput(c, 0, &value), ANEURALNETWORKS_NO_ERROR);
   EXPECT_EQ(value, 1u);
 
-  auto described = [c](bool input, uint32_t index) {
-    ANeuralNetworksMemoryDesc* desc = nullptr;
-    EXPECT_EQ(ANeuralNetworksMemoryDesc_create(&desc), ANEURALNETWORKS_NO_ERROR);
-    EXPECT_EQ(input ? ANeuralNetworksMemoryDesc_addInputRole(desc, c, index, 1.0f)
-                    : ANeuralNetworksMemoryDesc_addOutputRole(desc, c, index, 1.0f),
-              ANEURALNETWORKS_NO_ERROR);
-    EXPECT_EQ(ANeuralNetworksMemoryDesc_finish(desc), ANEURALNETWORKS_NO_ERROR);
-    ANeuralNetworksMemory* memory = nullptr;
-    EXPECT_EQ(ANeuralNetworksMemory_createFromDesc(desc, &memory), ANEURALNETWORKS_NO_ERROR);
-    ANeuralNetworksMemoryDesc_free(desc);
-    return memory;
-  };
-  ANeuralNetworksMemory* xMemory = described(true, 1);
-  ANeuralNetworksMemory* yMemory = described(false, 0);
+  ANeuralNetworksMemory* xMemory = nnrt::test::describedMemory(c, true, 1);
+  ANeuralNetworksMemory* yMemory = nnrt::test::describedMemory(c, false, 0);
   ASSERT_NE(xMemory, nullptr);
   ASSERT_NE(yMemory, nullptr);
 
   // 8 bytes of shared memory, the application's side of the copies.
-  const int fd = memfd_create("if_described", MFD_CLOEXEC);
-  ASSERT_GE(fd, 0);
-  ASSERT_EQ(ftruncate(fd, 8), 0);
-  auto* bytes = static_cast<float*>(mmap(nullptr, 8, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0));
-  ASSERT_NE(bytes, MAP_FAILED);
-  ANeuralNetworksMemory* host = nullptr;
-  ASSERT_EQ(ANeuralNetworksMemory_createFromFd(8, PROT_READ | PROT_WRITE, fd, 0, &host), ANEURALNETWORKS_NO_ERROR);
-  close(fd);
+  nnrt::test::SharedBytes shared(8);
+  ASSERT_NE(shared.data(), nullptr);
+  auto* bytes = reinterpret_cast<float*>(shared.data());
+  ANeuralNetworksMemory* host = shared.memory();
   bytes[0] = 3.0f;
   bytes[1] = -1.5f;
   ASSERT_EQ(ANeuralNetworksMemory_copy(host, xMemory), ANEURALNETWORKS_NO_ERROR);
@@ -258,8 +242,7 @@ TEST(ControlFlow, IfWithPreferredLayoutAndDescribedMemories) {
     EXPECT_EQ(bytes[0], flag ? 6.0f : 9.0f);
     EXPECT_EQ(bytes[1], flag ? -3.0f : 2.25f);
   }
-  munmap(bytes, 8);
-  for (auto* memory : {xMemory, yMemory, host}) ANeuralNetworksMemory_free(memory);
+  for (auto* memory : {xMemory, yMemory}) ANeuralNetworksMemory_free(memory);
   ANeuralNetworksCompilation_free(c);
 }
 

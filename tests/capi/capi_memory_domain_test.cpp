@@ -11,7 +11,11 @@
 #include <cstring>
 #include <vector>
 
+#include "support/capi_memory.hpp"
+
 namespace {
+
+using nnrt::test::describedMemory;
 
 const ANeuralNetworksOperandType kAct{ANEURALNETWORKS_INT32, 0, nullptr, 0.0f, 0};
 
@@ -51,20 +55,6 @@ ANeuralNetworksMemory* sharedMemory(size_t size, void** mapping = nullptr) {
   EXPECT_EQ(ANeuralNetworksMemory_createFromFd(size, PROT_READ | PROT_WRITE, fd, 0, &memory), ANEURALNETWORKS_NO_ERROR);
   if (mapping != nullptr) *mapping = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   close(fd);
-  return memory;
-}
-
-// A finished description with one role, and a memory from it.
-ANeuralNetworksMemory* describedMemory(const ANeuralNetworksCompilation* compilation, bool input, uint32_t index) {
-  ANeuralNetworksMemoryDesc* desc = nullptr;
-  EXPECT_EQ(ANeuralNetworksMemoryDesc_create(&desc), ANEURALNETWORKS_NO_ERROR);
-  EXPECT_EQ(input ? ANeuralNetworksMemoryDesc_addInputRole(desc, compilation, index, 1.0f)
-                  : ANeuralNetworksMemoryDesc_addOutputRole(desc, compilation, index, 1.0f),
-            ANEURALNETWORKS_NO_ERROR);
-  EXPECT_EQ(ANeuralNetworksMemoryDesc_finish(desc), ANEURALNETWORKS_NO_ERROR);
-  ANeuralNetworksMemory* memory = nullptr;
-  EXPECT_EQ(ANeuralNetworksMemory_createFromDesc(desc, &memory), ANEURALNETWORKS_NO_ERROR);
-  ANeuralNetworksMemoryDesc_free(desc);
   return memory;
 }
 

@@ -34,21 +34,6 @@ std::string dimsString(const std::vector<uint32_t>& dims) {
   return s.str() + "]";
 }
 
-void expectValues(const std::vector<double>& got, const ExpectedOutput& want, size_t output) {
-  const std::vector<double>& expected = want.expected.values;
-  ASSERT_EQ(got.size(), expected.size()) << "output " << output << " element count";
-  size_t failures = 0;
-  for (size_t i = 0; i < got.size(); ++i) {
-    const double tolerance = want.absTolerance + want.relTolerance * std::fabs(expected[i]);
-    if (std::fabs(got[i] - expected[i]) <= tolerance) continue;  // false for NaN
-    if (failures++ < 5) {
-      ADD_FAILURE() << "output " << output << " element " << i << ": got " << got[i] << ", want "
-                    << expected[i] << " (tolerance " << tolerance << ")";
-    }
-  }
-  EXPECT_EQ(failures, 0u) << "mismatches in output " << output << " of " << got.size() << " elements";
-}
-
 }  // namespace
 
 ::testing::internal::ParamGenerator<ConformanceParam> conformanceCasesFor(PluginUnderTest plugin) {

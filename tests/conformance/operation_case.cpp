@@ -1,6 +1,9 @@
 #include "conformance/operation_case.hpp"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <stdexcept>
 
@@ -300,6 +303,21 @@ const std::vector<OperationCase>& allOperationCases() {
     return all;
   }();
   return cases;
+}
+
+void expectValues(const std::vector<double>& got, const ExpectedOutput& want, size_t output) {
+  const std::vector<double>& expected = want.expected.values;
+  ASSERT_EQ(got.size(), expected.size()) << "output " << output << " element count";
+  size_t failures = 0;
+  for (size_t i = 0; i < got.size(); ++i) {
+    const double tolerance = want.absTolerance + want.relTolerance * std::fabs(expected[i]);
+    if (std::fabs(got[i] - expected[i]) <= tolerance) continue;  // false for NaN
+    if (failures++ < 5) {
+      ADD_FAILURE() << "output " << output << " element " << i << ": got " << got[i] << ", want "
+                    << expected[i] << " (tolerance " << tolerance << ")";
+    }
+  }
+  EXPECT_EQ(failures, 0u) << "mismatches in output " << output << " of " << got.size() << " elements";
 }
 
 }  // namespace nnrt::test::conformance

@@ -101,6 +101,10 @@ class CaseBuilder {
   std::vector<uint32_t> outputOperands_;
 };
 
+// Fails the running test (naming the first five elements) where `got`, the values output `output` holds,
+// are further from `want` than its tolerance.
+void expectValues(const std::vector<double>& got, const ExpectedOutput& want, size_t output);
+
 // ---- Data helpers for the case files ----
 
 // n seeded uniform values in [lo, hi] as `type` stores them (rounded to float32 or half).

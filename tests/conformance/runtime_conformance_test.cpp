@@ -8,8 +8,6 @@
 // them.
 #include <android/NeuralNetworks.h>
 #include <gtest/gtest.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -19,10 +17,14 @@
 #include <vector>
 
 #include "conformance/operation_case.hpp"
+#include "support/capi_memory.hpp"
 #include "support/tensor_data.hpp"
 
 namespace nnrt::test::conformance {
 namespace {
+
+using nnrt::test::describedMemory;
+using nnrt::test::SharedBytes;
 
 enum class Mode { Compute, StartCompute, Burst, Fenced, DeviceMemory };
 
@@ -43,46 +45,6 @@ const char* modeName(Mode mode) {
 }
 
 class RuntimeConformance : public ::testing::TestWithParam<std::tuple<const OperationCase*, Mode>> {};
-
-// Host memory an ANeuralNetworksMemory wraps (a memfd), mapped for the test to read and write.
-class SharedBytes {
- public:
-  explicit SharedBytes(size_t size) : size_(std::max<size_t>(size, 1)) {
-    fd_ = memfd_create("nnrt_conformance", 0);
-    if (fd_ < 0 || ftruncate(fd_, static_cast<off_t>(size_)) != 0) return;
-    void* at = mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
-    if (at != MAP_FAILED) data_ = static_cast<uint8_t*>(at);
-    ANeuralNetworksMemory_createFromFd(size_, PROT_READ | PROT_WRITE, fd_, 0, &memory_);
-  }
-  ~SharedBytes() {
-    ANeuralNetworksMemory_free(memory_);
-    if (data_ != nullptr) munmap(data_, size_);
-    if (fd_ >= 0) close(fd_);
-  }
-  SharedBytes(const SharedBytes&) = delete;
-  SharedBytes& operator=(const SharedBytes&) = delete;
-  uint8_t* data() const { return data_; }
-  ANeuralNetworksMemory* memory() const { return memory_; }
-
- private:
-  size_t size_;
-  int fd_ = -1;
-  uint8_t* data_ = nullptr;
-  ANeuralNetworksMemory* memory_ = nullptr;
-};
-
-// A device memory for input or output `index` of the compilation (dimensions from the compilation).
-ANeuralNetworksMemory* deviceMemory(ANeuralNetworksCompilation* compilation, bool input, uint32_t index) {
-  ANeuralNetworksMemoryDesc* desc = nullptr;
-  ANeuralNetworksMemory* memory = nullptr;
-  if (ANeuralNetworksMemoryDesc_create(&desc) != ANEURALNETWORKS_NO_ERROR) return nullptr;
-  const int role = input ? ANeuralNetworksMemoryDesc_addInputRole(desc, compilation, index, 1.0f)
-                         : ANeuralNetworksMemoryDesc_addOutputRole(desc, compilation, index, 1.0f);
-  if (role == ANEURALNETWORKS_NO_ERROR && ANeuralNetworksMemoryDesc_finish(desc) == ANEURALNETWORKS_NO_ERROR)
-    ANeuralNetworksMemory_createFromDesc(desc, &memory);
-  ANeuralNetworksMemoryDesc_free(desc);
-  return memory;
-}
 
 std::vector<const OperationCase*> everyCase() {
   std::vector<const OperationCase*> cases;
@@ -107,13 +69,13 @@ struct Handles {
   }
 };
 
-// The case's model through ANeuralNetworksModel_*; constants over 128 bytes are referenced, and the
-// case (built once for the whole program) keeps them.
-void buildModel(const TestModel::Description& d, ANeuralNetworksModel* model) {
+// The case's model through ANeuralNetworksModel_*, finished: the first result code that is not
+// NO_ERROR, or NO_ERROR. Constants over 128 bytes are referenced, and `d` must outlive the model.
+int buildModel(const TestModel::Description& d, ANeuralNetworksModel* model) {
   for (const TestModel::Operand& o : d.operands) {
     const ANeuralNetworksOperandType type{o.type, static_cast<uint32_t>(o.dims.size()),
                                           o.dims.empty() ? nullptr : o.dims.data(), o.scale, o.zeroPoint};
-    ASSERT_EQ(ANeuralNetworksModel_addOperand(model, &type), ANEURALNETWORKS_NO_ERROR);
+    if (int rc = ANeuralNetworksModel_addOperand(model, &type)) return rc;
   }
   for (size_t i = 0; i < d.operands.size(); ++i) {
     const TestModel::Operand& o = d.operands[i];
@@ -121,32 +83,53 @@ void buildModel(const TestModel::Description& d, ANeuralNetworksModel* model) {
     if (!o.channelScales.empty()) {
       const ANeuralNetworksSymmPerChannelQuantParams params{
           o.channelDim, static_cast<uint32_t>(o.channelScales.size()), o.channelScales.data()};
-      ASSERT_EQ(ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(model, index, &params),
-                ANEURALNETWORKS_NO_ERROR);
+      if (int rc = ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(model, index, &params)) return rc;
     }
     if (o.isConstant) {
-      ASSERT_EQ(ANeuralNetworksModel_setOperandValue(model, index, o.value.empty() ? nullptr : o.value.data(),
-                                                     o.value.size()),
-                ANEURALNETWORKS_NO_ERROR)
-          << "operand " << i;
+      if (int rc = ANeuralNetworksModel_setOperandValue(model, index, o.value.empty() ? nullptr : o.value.data(),
+                                                        o.value.size()))
+        return rc;
     } else if (o.lifetime == NNRT_LIFETIME_NO_VALUE) {
-      ASSERT_EQ(ANeuralNetworksModel_setOperandValue(model, index, nullptr, 0), ANEURALNETWORKS_NO_ERROR);
+      if (int rc = ANeuralNetworksModel_setOperandValue(model, index, nullptr, 0)) return rc;
     }
   }
   for (const TestModel::Operation& op : d.operations) {
-    ASSERT_EQ(ANeuralNetworksModel_addOperation(model, op.type, static_cast<uint32_t>(op.inputs.size()),
-                                                op.inputs.data(), static_cast<uint32_t>(op.outputs.size()),
-                                                op.outputs.data()),
-              ANEURALNETWORKS_NO_ERROR)
-        << "operation type " << op.type;
+    if (int rc = ANeuralNetworksModel_addOperation(model, op.type, static_cast<uint32_t>(op.inputs.size()),
+                                                   op.inputs.data(), static_cast<uint32_t>(op.outputs.size()),
+                                                   op.outputs.data()))
+      return rc;
   }
   const uint32_t none = 0;  // a model of constants only (FILL's cases) gives an empty, non-NULL input list
-  ASSERT_EQ(ANeuralNetworksModel_identifyInputsAndOutputs(model, static_cast<uint32_t>(d.inputs.size()),
-                                                          d.inputs.empty() ? &none : d.inputs.data(),
-                                                          static_cast<uint32_t>(d.outputs.size()), d.outputs.data()),
-            ANEURALNETWORKS_NO_ERROR);
-  ASSERT_EQ(ANeuralNetworksModel_relaxComputationFloat32toFloat16(model, d.relaxed), ANEURALNETWORKS_NO_ERROR);
-  ASSERT_EQ(ANeuralNetworksModel_finish(model), ANEURALNETWORKS_NO_ERROR);
+  if (int rc = ANeuralNetworksModel_identifyInputsAndOutputs(model, static_cast<uint32_t>(d.inputs.size()),
+                                                             d.inputs.empty() ? &none : d.inputs.data(),
+                                                             static_cast<uint32_t>(d.outputs.size()), d.outputs.data()))
+    return rc;
+  if (int rc = ANeuralNetworksModel_relaxComputationFloat32toFloat16(model, d.relaxed)) return rc;
+  return ANeuralNetworksModel_finish(model);
+}
+
+// Input k of the model from `in` (encoded into `bytes`, which must outlive the execution), with the
+// case's dimensions where the model leaves some unknown.
+int setInput(ANeuralNetworksExecution* execution, const TestModel::Description& d, size_t k, const TensorValues& in,
+             std::vector<uint8_t>& bytes) {
+  const TestModel::Operand& declared = d.operands[d.inputs[k]];
+  bytes = encode(in.type, in.values);
+  const bool unknown = std::count(declared.dims.begin(), declared.dims.end(), 0u) != 0;
+  const ANeuralNetworksOperandType type{declared.type, static_cast<uint32_t>(in.dims.size()), in.dims.data(),
+                                        declared.scale, declared.zeroPoint};
+  return ANeuralNetworksExecution_setInput(execution, static_cast<int32_t>(k), unknown ? &type : nullptr,
+                                           bytes.empty() ? nullptr : bytes.data(), bytes.size());
+}
+
+// A tensor whose every dimension the model gives.
+bool knownShape(const TestModel::Operand& o) {
+  return !o.dims.empty() && std::count(o.dims.begin(), o.dims.end(), 0u) == 0;
+}
+
+bool isScalar(const TestModel::Operand& o) {
+  using T = OperandType;
+  return o.type == static_cast<int32_t>(T::INT32) || o.type == static_cast<int32_t>(T::FLOAT32) ||
+         o.type == static_cast<int32_t>(T::FLOAT16) || o.type == static_cast<int32_t>(T::BOOL);
 }
 
 TEST_P(RuntimeConformance, MatchesReference) {
@@ -156,49 +139,35 @@ TEST_P(RuntimeConformance, MatchesReference) {
   // A device memory needs its dimensions from the compilation, and Android runs those of unknown
   // size only where a driver allocates them (the cpu does not).
   if (mode == Mode::DeviceMemory) {
-    for (uint32_t output : d.outputs) {
-      const auto& dims = d.operands[output].dims;
-      if (dims.empty() || std::count(dims.begin(), dims.end(), 0u) != 0)
-        GTEST_SKIP() << "an output of unknown shape (or a scalar) has no device memory";
-    }
+    for (uint32_t output : d.outputs)
+      if (!knownShape(d.operands[output])) GTEST_SKIP() << "an output of unknown shape (or a scalar) has no device memory";
   }
   // The buffers outlive the handles: freeing the execution waits for a computation still running.
   std::vector<std::vector<uint8_t>> inputs, outputs;
   Handles h;
   ASSERT_EQ(ANeuralNetworksModel_create(&h.model), ANEURALNETWORKS_NO_ERROR);
-  buildModel(d, h.model);
-  if (HasFatalFailure()) return;
+  ASSERT_EQ(buildModel(d, h.model), ANEURALNETWORKS_NO_ERROR);
   ASSERT_EQ(ANeuralNetworksCompilation_create(h.model, &h.compilation), ANEURALNETWORKS_NO_ERROR);
   ASSERT_EQ(ANeuralNetworksCompilation_finish(h.compilation), ANEURALNETWORKS_NO_ERROR);
   ASSERT_EQ(ANeuralNetworksExecution_create(h.compilation, &h.execution), ANEURALNETWORKS_NO_ERROR);
 
+  inputs.resize(c.inputs.size());
   for (size_t k = 0; k < c.inputs.size(); ++k) {
-    const TensorValues& in = c.inputs[k];
-    const TestModel::Operand& declared = d.operands[d.inputs[k]];
-    inputs.push_back(encode(in.type, in.values));
-    const auto index = static_cast<int32_t>(k);
     if (mode == Mode::DeviceMemory) {
-      ANeuralNetworksMemory* memory = deviceMemory(h.compilation, true, static_cast<uint32_t>(k));
+      ANeuralNetworksMemory* memory = describedMemory(h.compilation, true, static_cast<uint32_t>(k));
       ASSERT_NE(memory, nullptr) << "input " << k;
       h.memories.push_back(memory);
-      SharedBytes host(inputs.back().size());
+      inputs[k] = encode(c.inputs[k].type, c.inputs[k].values);
+      SharedBytes host(inputs[k].size());
       ASSERT_NE(host.data(), nullptr);
-      if (!inputs.back().empty()) std::memcpy(host.data(), inputs.back().data(), inputs.back().size());
+      if (!inputs[k].empty()) std::memcpy(host.data(), inputs[k].data(), inputs[k].size());
       ASSERT_EQ(ANeuralNetworksMemory_copy(host.memory(), memory), ANEURALNETWORKS_NO_ERROR) << "input " << k;
-      ASSERT_EQ(ANeuralNetworksExecution_setInputFromMemory(h.execution, index, nullptr, memory, 0, 0),
+      ASSERT_EQ(ANeuralNetworksExecution_setInputFromMemory(h.execution, static_cast<int32_t>(k), nullptr, memory, 0, 0),
                 ANEURALNETWORKS_NO_ERROR)
           << "input " << k;
       continue;
     }
-    // The case's dimensions where the model leaves some unknown.
-    const bool unknown = std::count(declared.dims.begin(), declared.dims.end(), 0u) != 0;
-    const ANeuralNetworksOperandType type{declared.type, static_cast<uint32_t>(in.dims.size()), in.dims.data(),
-                                          declared.scale, declared.zeroPoint};
-    ASSERT_EQ(ANeuralNetworksExecution_setInput(h.execution, index, unknown ? &type : nullptr,
-                                                inputs.back().empty() ? nullptr : inputs.back().data(),
-                                                inputs.back().size()),
-              ANEURALNETWORKS_NO_ERROR)
-        << "input " << k;
+    ASSERT_EQ(setInput(h.execution, d, k, c.inputs[k], inputs[k]), ANEURALNETWORKS_NO_ERROR) << "input " << k;
   }
   std::vector<ANeuralNetworksMemory*> outputMemories;
   for (size_t k = 0; k < c.outputs.size(); ++k) {
@@ -206,7 +175,7 @@ TEST_P(RuntimeConformance, MatchesReference) {
     outputs.emplace_back(std::max<size_t>(1, elementCount(out.dims) * elementSize(out.type)), 0xFF);
     const auto index = static_cast<int32_t>(k);
     if (mode == Mode::DeviceMemory) {
-      ANeuralNetworksMemory* memory = deviceMemory(h.compilation, false, static_cast<uint32_t>(k));
+      ANeuralNetworksMemory* memory = describedMemory(h.compilation, false, static_cast<uint32_t>(k));
       ASSERT_NE(memory, nullptr) << "output " << k;
       h.memories.push_back(memory);
       outputMemories.push_back(memory);
@@ -237,14 +206,7 @@ TEST_P(RuntimeConformance, MatchesReference) {
       // Needs every output's shape known (Android's rule); the others run as computed.
       const int started = ANeuralNetworksExecution_startComputeWithDependencies(h.execution, nullptr, 0, 0, &h.event);
       bool known = true;
-      for (uint32_t output : d.outputs) {
-        const TestModel::Operand& o = d.operands[output];
-        const bool scalar = o.type == static_cast<int32_t>(OperandType::INT32) ||
-                            o.type == static_cast<int32_t>(OperandType::FLOAT32) ||
-                            o.type == static_cast<int32_t>(OperandType::FLOAT16) ||
-                            o.type == static_cast<int32_t>(OperandType::BOOL);
-        known = known && (scalar || (!o.dims.empty() && std::count(o.dims.begin(), o.dims.end(), 0u) == 0));
-      }
+      for (uint32_t output : d.outputs) known = known && (isScalar(d.operands[output]) || knownShape(d.operands[output]));
       if (!known) {
         EXPECT_EQ(started, ANEURALNETWORKS_BAD_DATA) << "an output of unknown shape";
         return;
@@ -273,20 +235,8 @@ TEST_P(RuntimeConformance, MatchesReference) {
     }
     EXPECT_EQ(dims, want.expected.dims) << "output " << k << " shape";
     const size_t bytes = elementCount(want.expected.dims) * elementSize(want.expected.type);
-    const std::vector<double> got =
-        decode(want.expected.type, std::span<const uint8_t>(outputs[k].data(), std::min(bytes, outputs[k].size())));
-    ASSERT_EQ(got.size(), want.expected.values.size()) << "output " << k << " element count";
-    size_t failures = 0;
-    for (size_t i = 0; i < got.size(); ++i) {
-      const double expected = want.expected.values[i];
-      const double tolerance = want.absTolerance + want.relTolerance * std::fabs(expected);
-      if (std::fabs(got[i] - expected) <= tolerance) continue;  // false for NaN
-      if (failures++ < 5) {
-        ADD_FAILURE() << "output " << k << " element " << i << ": got " << got[i] << ", want " << expected
-                      << " (tolerance " << tolerance << ")";
-      }
-    }
-    EXPECT_EQ(failures, 0u) << "mismatches in output " << k << " of " << got.size() << " elements";
+    expectValues(decode(want.expected.type, std::span<const uint8_t>(outputs[k].data(), std::min(bytes, outputs[k].size()))),
+                 want, k);
   }
 }
 
@@ -312,56 +262,15 @@ std::vector<const OperationCase*> baseCases() {
 }
 
 int runMutated(const TestModel::Description& d, const std::vector<TensorValues>& given) {
-  std::vector<std::vector<uint8_t>> inputs, outputs;
+  std::vector<std::vector<uint8_t>> inputs(given.size()), outputs;
   Handles h;
-  if (ANeuralNetworksModel_create(&h.model) != ANEURALNETWORKS_NO_ERROR) return -1;
-  for (const TestModel::Operand& o : d.operands) {
-    const ANeuralNetworksOperandType type{o.type, static_cast<uint32_t>(o.dims.size()),
-                                          o.dims.empty() ? nullptr : o.dims.data(), o.scale, o.zeroPoint};
-    if (int rc = ANeuralNetworksModel_addOperand(h.model, &type)) return rc;
-  }
-  for (size_t i = 0; i < d.operands.size(); ++i) {
-    const TestModel::Operand& o = d.operands[i];
-    const auto index = static_cast<int32_t>(i);
-    if (!o.channelScales.empty()) {
-      const ANeuralNetworksSymmPerChannelQuantParams params{
-          o.channelDim, static_cast<uint32_t>(o.channelScales.size()), o.channelScales.data()};
-      if (int rc = ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(h.model, index, &params)) return rc;
-    }
-    if (o.isConstant) {
-      if (int rc = ANeuralNetworksModel_setOperandValue(h.model, index, o.value.empty() ? nullptr : o.value.data(),
-                                                        o.value.size()))
-        return rc;
-    } else if (o.lifetime == NNRT_LIFETIME_NO_VALUE) {
-      if (int rc = ANeuralNetworksModel_setOperandValue(h.model, index, nullptr, 0)) return rc;
-    }
-  }
-  for (const TestModel::Operation& op : d.operations) {
-    if (int rc = ANeuralNetworksModel_addOperation(h.model, op.type, static_cast<uint32_t>(op.inputs.size()),
-                                                   op.inputs.data(), static_cast<uint32_t>(op.outputs.size()),
-                                                   op.outputs.data()))
-      return rc;
-  }
-  const uint32_t none = 0;
-  if (int rc = ANeuralNetworksModel_identifyInputsAndOutputs(
-          h.model, static_cast<uint32_t>(d.inputs.size()), d.inputs.empty() ? &none : d.inputs.data(),
-          static_cast<uint32_t>(d.outputs.size()), d.outputs.data()))
-    return rc;
-  if (int rc = ANeuralNetworksModel_finish(h.model)) return rc;
+  if (int rc = ANeuralNetworksModel_create(&h.model)) return rc;
+  if (int rc = buildModel(d, h.model)) return rc;
   if (int rc = ANeuralNetworksCompilation_create(h.model, &h.compilation)) return rc;
   if (int rc = ANeuralNetworksCompilation_finish(h.compilation)) return rc;
   if (int rc = ANeuralNetworksExecution_create(h.compilation, &h.execution)) return rc;
-  for (size_t k = 0; k < given.size(); ++k) {
-    const TensorValues& in = given[k];
-    const TestModel::Operand& declared = d.operands[d.inputs[k]];
-    inputs.push_back(encode(in.type, in.values));
-    const ANeuralNetworksOperandType type{declared.type, static_cast<uint32_t>(in.dims.size()), in.dims.data(),
-                                          declared.scale, declared.zeroPoint};
-    if (int rc = ANeuralNetworksExecution_setInput(h.execution, static_cast<int32_t>(k), &type,
-                                                   inputs.back().empty() ? nullptr : inputs.back().data(),
-                                                   inputs.back().size()))
-      return rc;
-  }
+  for (size_t k = 0; k < given.size(); ++k)
+    if (int rc = setInput(h.execution, d, k, given[k], inputs[k])) return rc;
   for (size_t k = 0; k < d.outputs.size(); ++k) {
     outputs.emplace_back(size_t{1} << 16, 0);  // generous: a mutated shape may need more, or less
     if (int rc = ANeuralNetworksExecution_setOutput(h.execution, static_cast<int32_t>(k), nullptr,
