@@ -489,6 +489,18 @@ Result<std::vector<Shape>> inferUnidirectionalSequenceRnn(const OpArgs& op) {
   return shapes;
 }
 
+// The outputs of a bidirectional sequence: the forward sequence of `fw` values per step (with the
+// backward one's `bw` after them when `merge`), the backward one unless merged, then the final states
+// (feature level 4); `count` of them.
+std::vector<Shape> bidirectionalOutputs(const SequenceDims& s, bool merge, uint32_t fw, uint32_t bw,
+                                        std::initializer_list<Shape> states, size_t count) {
+  std::vector<Shape> shapes{s.output(merge ? (fw == 0 || bw == 0 ? 0 : fw + bw) : fw)};
+  if (!merge) shapes.push_back(s.output(bw));
+  shapes.insert(shapes.end(), states.begin(), states.end());
+  shapes.resize(count);
+  return shapes;
+}
+
 // BIDIRECTIONAL_SEQUENCE_RNN: the forward output [maxTime, batch, fw_units] (with the backward
 // units after them when merge_outputs), the backward one unless merged, then (feature level 4) the
 // forward and backward hidden states.
@@ -499,12 +511,7 @@ Result<std::vector<Shape>> inferBidirectionalSequenceRnn(const OpArgs& op) {
   const uint32_t bw = firstKnown({dimOf(op, 5, 0), dimOf(op, 6, 0), dimOf(op, 7, 0), dimOf(op, 8, 1)});
   std::optional<bool> merge = knownBool(op.inputs[14]);
   if (!merge) merge = op.outputs.size() == 1 || op.outputs.size() == 3;
-  std::vector<Shape> shapes{s.output(*merge ? (fw == 0 || bw == 0 ? 0 : fw + bw) : fw)};
-  if (!*merge) shapes.push_back(s.output(bw));
-  shapes.push_back(Shape{batch, fw});
-  shapes.push_back(Shape{batch, bw});
-  shapes.resize(op.outputs.size());
-  return shapes;
+  return bidirectionalOutputs(s, *merge, fw, bw, {Shape{batch, fw}, Shape{batch, bw}}, op.outputs.size());
 }
 
 // UNIDIRECTIONAL_SEQUENCE_LSTM: output [maxTime, batch, output_size] in the input's layout (time_major,
@@ -533,12 +540,9 @@ Result<std::vector<Shape>> inferBidirectionalSequenceLstm(const OpArgs& op) {
   const uint32_t bwOut = firstKnown({dimOf(op, 25, 1), dimOf(op, 33, 0), dimOf(op, 37, 1)});
   std::optional<bool> merge = knownBool(op.inputs[51]);
   if (!merge) merge = op.outputs.size() == 1 || op.outputs.size() == 5;
-  std::vector<Shape> shapes{s.output(*merge ? (fwOut == 0 || bwOut == 0 ? 0 : fwOut + bwOut) : fwOut)};
-  if (!*merge) shapes.push_back(s.output(bwOut));
-  for (const Shape& state : {Shape{batch, fwOut}, Shape{batch, fwUnits}, Shape{batch, bwOut}, Shape{batch, bwUnits}})
-    shapes.push_back(state);
-  shapes.resize(op.outputs.size());
-  return shapes;
+  return bidirectionalOutputs(s, *merge, fwOut, bwOut,
+                              {Shape{batch, fwOut}, Shape{batch, fwUnits}, Shape{batch, bwOut}, Shape{batch, bwUnits}},
+                              op.outputs.size());
 }
 
 // QUANTIZED_16BIT_LSTM: cell state and output, both [num_batches, output_size].
