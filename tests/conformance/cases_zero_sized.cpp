@@ -5,6 +5,7 @@
 // values. NHWC, float32 and quant8 (the other types come from the suite's forms of each case).
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <string>
 #include <utility>
 
@@ -38,12 +39,24 @@ struct ZeroSized {
   uint32_t constant(std::vector<uint32_t> dims, const std::vector<double>& reals) {
     return model.addConstant(type, std::move(dims), encode(type, stored(reals)), scale, zero);
   }
-  // The bias of a convolution over this data with filters of `filterScale`.
-  uint32_t bias(std::vector<uint32_t> dims, const std::vector<double>& reals, float filterScale) {
-    if (!quant()) return model.addConstant(F32, std::move(dims), encode(F32, reals));
-    std::vector<double> s;
-    for (double r : reals) s.push_back(std::round(r / (scale * filterScale)));
-    return model.addConstant(I32, std::move(dims), encode(I32, s), scale * filterScale, 0);
+  // A filter of `weights` (quant8: scale 0.5, the data's zero point) and its bias, then the INT32
+  // parameters and (`layout`) the NHWC flag: the inputs of a convolution or FULLY_CONNECTED after its data.
+  std::vector<uint32_t> filtered(std::vector<uint32_t> filterDims, const std::vector<double>& weights,
+                                 std::vector<uint32_t> biasDims, const std::vector<double>& bias,
+                                 std::initializer_list<int32_t> params, bool layout) {
+    const float filterScale = quant() ? 0.5f : 0.0f;
+    std::vector<double> w = weights, b = bias;
+    if (quant()) {
+      for (double& v : w) v = v / filterScale + zero;
+      for (double& v : b) v = std::round(v / (scale * filterScale));
+    }
+    const OperandType biasType = quant() ? I32 : F32;
+    std::vector<uint32_t> args{
+        model.addConstant(type, std::move(filterDims), encode(type, w), filterScale, zero),
+        model.addConstant(biasType, std::move(biasDims), encode(biasType, b), quant() ? scale * filterScale : 0.0f, 0)};
+    for (int32_t v : params) args.push_back(model.addInt32(v));
+    if (layout) args.push_back(model.addBool(false));
+    return args;
   }
 };
 
@@ -142,52 +155,24 @@ std::vector<OperationCase> zeroSizedCases() {
     }
     {
       ZeroSized m = z(1);  // two 1x1 filters: [0, 2, 2, 2]
-      const float ws = quant ? 0.5f : 0.0f;
-      const uint32_t w = m.model.addConstant(type, {2, 1, 1, 1}, encode(type, quant ? std::vector<double>{134, 136}
-                                                                                     : std::vector<double>{3, 4}),
-                                            ws, zp);
-      const uint32_t b = m.bias({2}, {1, 2}, ws);
-      std::vector<uint32_t> args{w, b};
-      for (int32_t v : {0, 0, 0, 0, 1, 1, 0}) args.push_back(m.model.addInt32(v));
-      args.push_back(m.model.addBool(false));
+      const auto args = m.filtered({2, 1, 1, 1}, {3, 4}, {2}, {1, 2}, {0, 0, 0, 0, 1, 1, 0}, true);
       cases.push_back(finish(std::move(m), "zero_sized_conv2d", O::CONV_2D, args, type, {0, 2, 2, 2}, s, zp));
     }
     {
       ZeroSized m = z(1);  // depth multiplier 2: [0, 2, 2, 2]
-      const float ws = quant ? 0.5f : 0.0f;
-      const uint32_t w = m.model.addConstant(type, {1, 1, 1, 2}, encode(type, quant ? std::vector<double>{134, 136}
-                                                                                     : std::vector<double>{3, 4}),
-                                            ws, zp);
-      const uint32_t b = m.bias({2}, {1, 2}, ws);
-      std::vector<uint32_t> args{w, b};
-      for (int32_t v : {0, 0, 0, 0, 1, 1, 2, 0}) args.push_back(m.model.addInt32(v));
-      args.push_back(m.model.addBool(false));
+      const auto args = m.filtered({1, 1, 1, 2}, {3, 4}, {2}, {1, 2}, {0, 0, 0, 0, 1, 1, 2, 0}, true);
       cases.push_back(
           finish(std::move(m), "zero_sized_depthwise_conv2d", O::DEPTHWISE_CONV_2D, args, type, {0, 2, 2, 2}, s, zp));
     }
     {
       ZeroSized m = z(3);  // [0, 2, 2, 3] read as rows of 3: [0, 1]
-      const float ws = quant ? 0.5f : 0.0f;
-      const uint32_t w = m.model.addConstant(type, {1, 3}, encode(type, quant ? std::vector<double>{130, 132, 134}
-                                                                             : std::vector<double>{1, 2, 3}),
-                                            ws, zp);
-      const uint32_t b = m.bias({1}, {1}, ws);
-      const uint32_t none = m.model.addInt32(0);
-      cases.push_back(finish(std::move(m), "zero_sized_fully_connected", O::FULLY_CONNECTED, {w, b, none}, type,
-                             {0, 1}, s, zp));
+      const auto args = m.filtered({1, 3}, {1, 2, 3}, {1}, {1}, {0}, false);
+      cases.push_back(finish(std::move(m), "zero_sized_fully_connected", O::FULLY_CONNECTED, args, type, {0, 1}, s, zp));
     }
     {
       ZeroSized m = z(1);  // 2x2 to 5x5, stride 2, two 3x3 filters: [0, 5, 5, 2]
-      const float ws = quant ? 0.5f : 0.0f;
-      std::vector<double> weights{1, 3, 5, 7, 9, 11, 9, 7, 5, 2, 4, 6, 8, 10, 12, 10, 8, 6};
-      if (quant) {
-        for (double& w : weights) w = w / ws + zp;  // within 0..255: 2..152
-      }
-      const uint32_t w = m.model.addConstant(type, {2, 3, 3, 1}, encode(type, weights), ws, zp);
-      const uint32_t b = m.bias({2}, {-1.5, -2}, ws);
-      std::vector<uint32_t> args{w, b};
-      for (int32_t v : {0, 0, 0, 0, 2, 2, 0}) args.push_back(m.model.addInt32(v));
-      args.push_back(m.model.addBool(false));
+      const auto args = m.filtered({2, 3, 3, 1}, {1, 3, 5, 7, 9, 11, 9, 7, 5, 2, 4, 6, 8, 10, 12, 10, 8, 6}, {2},
+                                   {-1.5, -2}, {0, 0, 0, 0, 2, 2, 0}, true);
       cases.push_back(
           finish(std::move(m), "zero_sized_transpose_conv2d", O::TRANSPOSE_CONV_2D, args, type, {0, 5, 5, 2}, s, zp));
     }
