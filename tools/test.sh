@@ -56,8 +56,7 @@ for sanitizer in thread address; do
     # its scalar parameters out of range: the kernels read and write only what they may.
     echo "== runtime_conformance_test (address sanitizer)"
     cmake --build "$dir" -j"$jobs" --target runtime_conformance_test
-    printf 'version: 1\ndevices:\n  - {name: cpu, library: libnnrt_driver_cpu.so, watchdog: false}\n' > "$dir/runtime_cpu.yaml"
-    NNRT_CONFIG="$PWD/$dir/runtime_cpu.yaml" NNRT_PLUGIN_DIR="$PWD/$dir/lib" NNRT_LOG=error \
+    NNRT_CONFIG="$PWD/$dir/tests/conformance/runtime_cpu.yaml" NNRT_PLUGIN_DIR="$PWD/$dir/lib" NNRT_LOG=error \
       "$dir/bin/runtime_conformance_test" --gtest_brief=1
   fi
 done
