@@ -1,6 +1,7 @@
 // The fused element-wise kernel: a hand-computed program, then a GELU-like chain with broadcast and
-// scalar inputs, bool results and SELECT against the operations' own kernels run one by one (bit for
-// bit), on sizes that do not divide the block; and the programs plan() refuses.
+// scalar inputs, bool results and SELECT, and chains of MUL and ADD planned as Horner instructions,
+// against the operations' own kernels run one by one (bit for bit), on sizes that do not divide the
+// block; and the programs plan() refuses.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -249,6 +250,89 @@ TEST(FusedElementwise, LayerNormalizationWithRowMeansMatchesTheKernels) {
   double centre = 0;
   for (size_t k = 0; k < 300; ++k) centre += (y[k] - beta[k]) / gamma[k];
   EXPECT_NEAR(centre / 300, 0.0, 1e-5);
+}
+
+// Chains of MUL and ADD become single Horner instructions (a polynomial evaluated by Horner's rule,
+// GELU's erf has two): x [4, 777] (3108 elements: three full blocks and a partial one), scalars
+// c0..c5, gamma [777]. With t = x * x:
+//   P = ((c5 t + c4) t + c2) t + c0, RELU6 on the last ADD (both bounds reached)  - one chain
+//   Q = (c4 t + c3) t + c1, written with its operands the other way round        - one chain
+//   R = Q x + gamma (an array term; x is not Q's factor, so a chain of its own), S = P R
+//   U = x c1 + c2 (written out: its chain ends there), V = U x + c3
+// 18 instructions plan as 7, with results bit-identical to the MUL and ADD kernels run one by one.
+TEST(FusedElementwise, HornerChainsMatchTheKernelsOneByOneBitForBit) {
+  const Shape shape{{4, 777}}, one{{1}};
+  const size_t n = shape.elements();
+  const std::vector<float> x = randomFloats(n, -1.5f, 1.5f, 7), gamma = randomFloats(777, -1, 1, 8);
+  const std::vector<std::vector<float>> c{{-0.5f}, {0.75f}, {1.5f}, {-0.25f}, {-2.0f}, {3.0f}};
+  FusedProgram p;
+  p.shape = shape;
+  p.inputs = {{shape, false}};
+  for (size_t k = 0; k < 6; ++k) p.inputs.push_back({one, false});  // 1..6: c0..c5
+  p.inputs.push_back({{{777}}, false});                            // 7: gamma
+  Instruction last = op(FusedOp::Add, 17, 1);
+  last.lo = 0.0f;
+  last.hi = 6.0f;
+  p.code = {op(FusedOp::Mul, 0, 0),    // 8 t
+            op(FusedOp::Mul, 8, 6),    // 9  P: t c5
+            op(FusedOp::Mul, 5, 8),    // 10 Q: c4 t
+            op(FusedOp::Add, 9, 5),    // 11 P: + c4
+            op(FusedOp::Add, 4, 10),   // 12 Q: c3 +
+            op(FusedOp::Mul, 11, 8),   // 13 P: * t
+            op(FusedOp::Mul, 8, 12),   // 14 Q: t *
+            op(FusedOp::Add, 13, 3),   // 15 P: + c2
+            op(FusedOp::Add, 14, 2),   // 16 Q: + c1
+            op(FusedOp::Mul, 15, 8),   // 17 P: * t
+            last,                      // 18 P: + c0, RELU6
+            op(FusedOp::Mul, 16, 0),   // 19 R: Q x
+            op(FusedOp::Add, 19, 7),   // 20 R: + gamma
+            op(FusedOp::Mul, 18, 20),  // 21 S
+            op(FusedOp::Mul, 0, 2),    // 22 U: x c1
+            op(FusedOp::Add, 22, 3),   // 23 U: + c2
+            op(FusedOp::Mul, 23, 0),   // 24 V: U x
+            op(FusedOp::Add, 24, 4)};  // 25 V: + c3
+  p.outputs = {21, 23, 25};
+  const FusedElementwise kernel = planned(p);
+  EXPECT_EQ(kernel.instructions(), 7u);  // t, P, Q, R, S, U, V
+
+  std::vector<float> s(n), u(n), v(n);
+  const void* inputs[] = {x.data(), c[0].data(), c[1].data(), c[2].data(), c[3].data(), c[4].data(), c[5].data(),
+                          gamma.data()};
+  void* outputs[] = {s.data(), u.data(), v.data()};
+  kernel.run(inputs, outputs);
+
+  std::vector<std::vector<float>> r(26, std::vector<float>(n));
+  const auto mul = [&](size_t to, const float* a, const Shape& as, const float* b, const Shape& bs) {
+    cpu::mul(a, as, b, bs, Activation::None, r[to].data(), shape);
+  };
+  const auto add = [&](size_t to, const float* a, const Shape& as, const float* b, const Shape& bs,
+                       Activation activation = Activation::None) {
+    cpu::add(a, as, b, bs, activation, r[to].data(), shape);
+  };
+  mul(8, x.data(), shape, x.data(), shape);
+  mul(9, r[8].data(), shape, c[5].data(), one);
+  mul(10, c[4].data(), one, r[8].data(), shape);
+  add(11, r[9].data(), shape, c[4].data(), one);
+  add(12, c[3].data(), one, r[10].data(), shape);
+  mul(13, r[11].data(), shape, r[8].data(), shape);
+  mul(14, r[8].data(), shape, r[12].data(), shape);
+  add(15, r[13].data(), shape, c[2].data(), one);
+  add(16, r[14].data(), shape, c[1].data(), one);
+  mul(17, r[15].data(), shape, r[8].data(), shape);
+  add(18, r[17].data(), shape, c[0].data(), one, Activation::Relu6);
+  mul(19, r[16].data(), shape, x.data(), shape);
+  add(20, r[19].data(), shape, gamma.data(), {{777}});
+  mul(21, r[18].data(), shape, r[20].data(), shape);
+  mul(22, x.data(), shape, c[1].data(), one);
+  add(23, r[22].data(), shape, c[2].data(), one);
+  mul(24, r[23].data(), shape, x.data(), shape);
+  add(25, r[24].data(), shape, c[3].data(), one);
+  expectBitwiseEqual(s, r[21]);
+  expectBitwiseEqual(u, r[23]);
+  expectBitwiseEqual(v, r[25]);
+  // RELU6 clamped P at both ends.
+  EXPECT_GT(std::count(r[18].begin(), r[18].end(), 0.0f), 10);
+  EXPECT_GT(std::count(r[18].begin(), r[18].end(), 6.0f), 10);
 }
 
 TEST(FusedElementwise, ReadsBroadcastInputsOnlyInRuns) {

@@ -155,6 +155,8 @@ void execute(const Instruction& in, size_t n, size_t rowLength, unsigned scalars
     case FusedOp::RowMean:
       for (size_t r = 0; r < n; r += rowLength) std::fill(out + r, out + r + rowLength, detail::rowMean(a + r, rowLength));
       return;
+    case FusedOp::Horner:  // run by executeHorner, which takes its terms
+      return;
     case FusedOp::Select: {
       // The bits, moved as SELECT's kernel moves 4-byte elements; scalar operands repeated.
       const auto* condition = static_cast<const uint8_t*>(va);
@@ -176,6 +178,182 @@ void execute(const Instruction& in, size_t n, size_t rowLength, unsigned scalars
       return;
     }
   }
+}
+
+// Horner's chain (FusedOp::Horner) over n elements: p = a * b, then p = p + t_k and, but for the last
+// term, p = p * b; the products and sums are separate statements, as MUL's and ADD's (the library is
+// built with -ffp-contract=off, so neither becomes a fused multiply-add). The common case, a polynomial
+// in b with scalar coefficients, runs with the term count known at compile time: p stays in a register.
+template <size_t N, bool ScalarA>
+[[gnu::always_inline]] inline void hornerScalarTerms(size_t n, const float* a, const float* b, const float* const* terms,
+                                                     float lo, float hi, float* out) {
+  float c[N];
+  for (size_t k = 0; k < N; ++k) c[k] = *terms[k];
+  const float a0 = *a;
+  for (size_t i = 0; i < n; ++i) {
+    const float x = b[i];
+    float p = (ScalarA ? a0 : a[i]) * x;
+    for (size_t k = 0; k < N; ++k) {
+      p = p + c[k];
+      if (k + 1 < N) p = p * x;
+    }
+    out[i] = std::min(std::max(p, lo), hi);
+  }
+}
+
+template <size_t N>
+[[gnu::always_inline]] inline bool hornerFixed(size_t count, size_t n, const float* a, bool scalarA, const float* b,
+                                               const float* const* terms, float lo, float hi, float* out) {
+  if (count != N) return false;
+  scalarA ? hornerScalarTerms<N, true>(n, a, b, terms, lo, hi, out) : hornerScalarTerms<N, false>(n, a, b, terms, lo, hi, out);
+  return true;
+}
+
+__attribute__((target_clones("avx512f", "avx2", "default")))
+void executeHorner(size_t n, const float* a, const float* b, const float* const* terms, size_t count, uint32_t scalars,
+                   float lo, float hi, float* out) {
+  const bool scalarA = (scalars & 1u) != 0, scalarB = (scalars & 2u) != 0;
+  const uint32_t termBits = scalars >> 2;
+  if (!scalarB && termBits == (1u << count) - 1) {
+    if (hornerFixed<1>(count, n, a, scalarA, b, terms, lo, hi, out) ||
+        hornerFixed<2>(count, n, a, scalarA, b, terms, lo, hi, out) ||
+        hornerFixed<3>(count, n, a, scalarA, b, terms, lo, hi, out) ||
+        hornerFixed<4>(count, n, a, scalarA, b, terms, lo, hi, out) ||
+        hornerFixed<5>(count, n, a, scalarA, b, terms, lo, hi, out) ||
+        hornerFixed<6>(count, n, a, scalarA, b, terms, lo, hi, out) ||
+        hornerFixed<7>(count, n, a, scalarA, b, terms, lo, hi, out) ||
+        hornerFixed<8>(count, n, a, scalarA, b, terms, lo, hi, out))
+      return;
+  }
+  // Any operand an array or a scalar (e.g. a layer or batch normalization's x * scale + shift, per
+  // channel): step by step over the block (at most FusedElementwise::kBlock elements), each step a loop.
+  constexpr size_t kRun = FusedElementwise::kBlock;
+  alignas(64) float p[kRun], repeated[kRun];
+  if (scalarB) std::fill(repeated, repeated + kRun, *b);
+  for (size_t begin = 0; begin < n; begin += kRun) {
+    const size_t m = std::min(kRun, n - begin);
+    const float* x = scalarB ? repeated : b + begin;
+    if (scalarA) {
+      const float a0 = *a;
+      for (size_t i = 0; i < m; ++i) p[i] = a0 * x[i];
+    } else {
+      const float* from = a + begin;
+      for (size_t i = 0; i < m; ++i) p[i] = from[i] * x[i];
+    }
+    for (size_t k = 0; k < count; ++k) {
+      if ((termBits >> k) & 1u) {
+        const float t = *terms[k];
+        for (size_t i = 0; i < m; ++i) p[i] = p[i] + t;
+      } else {
+        const float* t = terms[k] + begin;
+        for (size_t i = 0; i < m; ++i) p[i] = p[i] + t[i];
+      }
+      if (k + 1 < count) {
+        for (size_t i = 0; i < m; ++i) p[i] = p[i] * x[i];
+      }
+    }
+    float* to = out + begin;
+    for (size_t i = 0; i < m; ++i) {
+      const float v = p[i];  // a value, not a reference into p: the loop vectorizes
+      to[i] = std::min(std::max(v, lo), hi);
+    }
+  }
+}
+
+// The values an instruction reads, in the order of its scalar bits (scalars_): a, b, c as its
+// operation has them; Horner's a, b, then its terms.
+size_t operandsOf(const Instruction& in, uint32_t (&operands)[2 + FusedProgram::kMaxTerms]) {
+  operands[0] = in.a;
+  operands[1] = in.b;
+  if (in.op == FusedOp::Horner) {
+    const size_t terms = std::min(in.terms.size(), FusedProgram::kMaxTerms);
+    std::copy_n(in.terms.begin(), terms, operands + 2);
+    return 2 + terms;
+  }
+  operands[2] = in.c;
+  return fusedOperandCount(in.op);
+}
+
+// `program` (valid) with each chain of Mul and Add that FusedOp::Horner computes replaced by one
+// Horner instruction in the place of the chain's last Add; values renumbered.
+FusedProgram formHornerChains(FusedProgram program) {
+  const size_t inputs = program.inputs.size(), count = program.code.size();
+  std::vector<Instruction>& code = program.code;
+  std::vector<uint32_t> uses(inputs + count, 0);
+  std::vector<int64_t> reader(inputs + count, -1);
+  std::vector<bool> output(inputs + count, false);
+  for (size_t k = 0; k < count; ++k) {
+    uint32_t operands[2 + FusedProgram::kMaxTerms];
+    const size_t n = operandsOf(code[k], operands);
+    for (size_t i = 0; i < n; ++i) {
+      ++uses[operands[i]];
+      reader[operands[i]] = static_cast<int64_t>(k);
+    }
+  }
+  for (uint32_t v : program.outputs) {
+    if (v < output.size()) output[v] = true;  // plan() refuses the others
+  }
+  const auto plain = [](const Instruction& in) {
+    return in.lo == -std::numeric_limits<float>::infinity() && in.hi == std::numeric_limits<float>::infinity();
+  };
+  // The one instruction that reads instruction k's value (not an output), else -1.
+  const auto onlyReader = [&](size_t k) -> int64_t {
+    const size_t v = inputs + k;
+    return !output[v] && uses[v] == 1 ? reader[v] : -1;
+  };
+  // The operand of the two-operand `in` other than `v` (never v itself: in reads v once).
+  const auto other = [](const Instruction& in, uint32_t v) { return in.a == v ? in.b : in.a; };
+  std::vector<bool> removed(count, false);
+  bool formed = false;
+  for (size_t m = 0; m < count; ++m) {
+    if (removed[m] || code[m].op != FusedOp::Mul || !plain(code[m])) continue;
+    const int64_t j = onlyReader(m);
+    if (j < 0 || code[static_cast<size_t>(j)].op != FusedOp::Add) continue;
+    Instruction horner;
+    horner.op = FusedOp::Horner;
+    horner.a = code[m].a;
+    horner.b = code[m].b;
+    horner.terms.push_back(other(code[static_cast<size_t>(j)], static_cast<uint32_t>(inputs + m)));
+    std::vector<size_t> members{m, static_cast<size_t>(j)};
+    size_t last = static_cast<size_t>(j);
+    while (horner.terms.size() < FusedProgram::kMaxTerms && plain(code[last])) {
+      const int64_t m2 = onlyReader(last);
+      if (m2 < 0 || code[static_cast<size_t>(m2)].op != FusedOp::Mul || !plain(code[static_cast<size_t>(m2)])) break;
+      const uint32_t factor = other(code[static_cast<size_t>(m2)], static_cast<uint32_t>(inputs + last));
+      if (members.size() == 2 && factor == horner.a && factor != horner.b) std::swap(horner.a, horner.b);
+      if (factor != horner.b) break;
+      const int64_t j2 = onlyReader(static_cast<size_t>(m2));
+      if (j2 < 0 || code[static_cast<size_t>(j2)].op != FusedOp::Add) break;
+      horner.terms.push_back(other(code[static_cast<size_t>(j2)], static_cast<uint32_t>(inputs + m2)));
+      members.push_back(static_cast<size_t>(m2));
+      members.push_back(static_cast<size_t>(j2));
+      last = static_cast<size_t>(j2);
+    }
+    horner.lo = code[last].lo;
+    horner.hi = code[last].hi;
+    for (size_t k : members) removed[k] = k != last;
+    code[last] = std::move(horner);
+    formed = true;
+  }
+  if (!formed) return program;
+  // Renumber: the inputs keep theirs; the removed instructions' values were read only inside their chain.
+  std::vector<uint32_t> renamed(inputs + count, 0);
+  for (size_t v = 0; v < inputs; ++v) renamed[v] = static_cast<uint32_t>(v);
+  std::vector<Instruction> kept;
+  for (size_t k = 0; k < count; ++k) {
+    if (removed[k]) continue;
+    Instruction in = std::move(code[k]);
+    in.a = renamed[in.a];
+    in.b = renamed[in.b];
+    in.c = renamed[in.c];
+    for (uint32_t& t : in.terms) t = renamed[t];
+    renamed[inputs + k] = static_cast<uint32_t>(inputs + kept.size());
+    kept.push_back(std::move(in));
+  }
+  const size_t removedCount = count - kept.size();
+  code = std::move(kept);
+  for (uint32_t& v : program.outputs) v = v < renamed.size() ? renamed[v] : static_cast<uint32_t>(v - removedCount);
+  return program;
 }
 
 }  // namespace
@@ -217,13 +395,12 @@ bool FusedElementwise::canRead(const Shape& in, const Shape& out) {
 
 std::optional<FusedElementwise> FusedElementwise::plan(FusedProgram program, std::string& why) {
   const size_t inputCount = program.inputs.size();
-  const size_t valueCount = inputCount + program.code.size();
+  size_t valueCount = inputCount + program.code.size();
   if (valueCount > kMaxValues) {
     why = std::to_string(valueCount) + " values, more than " + std::to_string(kMaxValues);
     return std::nullopt;
   }
   std::vector<bool> isBool(valueCount, false);
-  std::vector<int64_t> lastUse(valueCount, -1);
   for (size_t v = 0; v < inputCount; ++v) {
     isBool[v] = program.inputs[v].isBool;
     if (!canRead(program.inputs[v].shape, program.shape)) {
@@ -233,8 +410,12 @@ std::optional<FusedElementwise> FusedElementwise::plan(FusedProgram program, std
   }
   for (size_t k = 0; k < program.code.size(); ++k) {
     const Instruction& in = program.code[k];
-    const uint32_t operands[3] = {in.a, in.b, in.c};
-    const size_t count = fusedOperandCount(in.op);
+    if (in.terms.size() > FusedProgram::kMaxTerms || (in.op == FusedOp::Horner) != !in.terms.empty()) {
+      why = "instruction " + std::to_string(k) + " has " + std::to_string(in.terms.size()) + " terms";
+      return std::nullopt;
+    }
+    uint32_t operands[2 + FusedProgram::kMaxTerms];
+    const size_t count = operandsOf(in, operands);
     for (size_t i = 0; i < count; ++i) {
       const bool wantBool = in.op == FusedOp::Select && i == 0;
       if (operands[i] >= inputCount + k || isBool[operands[i]] != wantBool) {
@@ -242,9 +423,16 @@ std::optional<FusedElementwise> FusedElementwise::plan(FusedProgram program, std
               ", which is not an earlier value of its kind";
         return std::nullopt;
       }
-      lastUse[operands[i]] = static_cast<int64_t>(k);
     }
     isBool[inputCount + k] = fusedYieldsBool(in.op);
+  }
+  program = formHornerChains(std::move(program));
+  valueCount = inputCount + program.code.size();
+  std::vector<int64_t> lastUse(valueCount, -1);
+  for (size_t k = 0; k < program.code.size(); ++k) {
+    uint32_t operands[2 + FusedProgram::kMaxTerms];
+    const size_t count = operandsOf(program.code[k], operands);
+    for (size_t i = 0; i < count; ++i) lastUse[operands[i]] = static_cast<int64_t>(k);
   }
 
   FusedElementwise f;
@@ -301,9 +489,9 @@ std::optional<FusedElementwise> FusedElementwise::plan(FusedProgram program, std
     } else if (f.places_[v].where != Where::Output) {
       f.places_[v] = {Where::Buffer, 0, take(), {}};
     }
-    const Instruction& in = program.code[k];
-    const uint32_t operands[3] = {in.a, in.b, in.c};
-    for (size_t i = 0; i < fusedOperandCount(in.op); ++i) {
+    uint32_t operands[2 + FusedProgram::kMaxTerms];
+    const size_t count = operandsOf(program.code[k], operands);
+    for (size_t i = 0; i < count; ++i) {
       const Place& p = f.places_[operands[i]];
       if (lastUse[operands[i]] == static_cast<int64_t>(k) &&
           (p.where == Where::Buffer || p.where == Where::Gathered || p.where == Where::RowOutput))
@@ -319,9 +507,9 @@ std::optional<FusedElementwise> FusedElementwise::plan(FusedProgram program, std
   f.bufferCount_ = busy.size();
   f.scalars_.resize(program.code.size(), 0);
   for (size_t k = 0; k < program.code.size(); ++k) {
-    const Instruction& in = program.code[k];
-    const uint32_t operands[3] = {in.a, in.b, in.c};
-    for (size_t i = 0; i < fusedOperandCount(in.op); ++i) {
+    uint32_t operands[2 + FusedProgram::kMaxTerms];
+    const size_t count = operandsOf(program.code[k], operands);
+    for (size_t i = 0; i < count; ++i) {
       if (f.places_[operands[i]].where == Where::Scalar) f.scalars_[k] |= 1u << i;
     }
   }
@@ -363,7 +551,14 @@ void FusedElementwise::run(std::span<const void* const> inputs, std::span<void* 
         at[v] = p.where == Where::Output
                     ? static_cast<std::byte*>(outputs[p.index]) + start * elementSize(fusedYieldsBool(in.op))
                     : static_cast<void*>(buffers[p.buffer]);
-        execute(in, n, rowLength_, scalars_[k], at[in.a], at[in.b], at[in.c], at[v]);
+        if (in.op == FusedOp::Horner) {
+          const float* terms[FusedProgram::kMaxTerms];
+          for (size_t t = 0; t < in.terms.size(); ++t) terms[t] = static_cast<const float*>(at[in.terms[t]]);
+          executeHorner(n, static_cast<const float*>(at[in.a]), static_cast<const float*>(at[in.b]), terms,
+                        in.terms.size(), scalars_[k], in.lo, in.hi, static_cast<float*>(at[v]));
+        } else {
+          execute(in, n, rowLength_, scalars_[k], at[in.a], at[in.b], at[in.c], at[v]);
+        }
         if (p.where == Where::RowOutput) {  // the first element of each row
           const size_t size = elementSize(fusedYieldsBool(in.op));
           auto* to = static_cast<std::byte*>(outputs[p.index]) + start / rowLength_ * size;

@@ -39,6 +39,11 @@ enum class FusedOp : uint8_t {
   // float32 a -> float32: the mean of a's row (its last dimension), repeated along the row (MEAN over
   // the last axis; detail::rowMean)
   RowMean,
+  // float32 (a, b, terms t1..tn) -> float32: a chain of MULs and ADDs, ((a * b + t1) * b + t2) ... * b + tn
+  // (Horner's rule; n = 1 is a * b + t1), each product and each sum rounded as MUL and ADD round them,
+  // then clamped to [lo, hi]. plan() forms it from such chains of Mul and Add: one pass over the block
+  // instead of 2n, the intermediate values in registers.
+  Horner,
 };
 
 // How many operands the operation reads (1, 2 or 3) and whether its result is a bool8.
@@ -56,7 +61,9 @@ struct FusedProgram {
     uint32_t a = 0, b = 0, c = 0;  // the values it reads (b, c unused below its operand count)
     float lo = -std::numeric_limits<float>::infinity();
     float hi = std::numeric_limits<float>::infinity();
+    std::vector<uint32_t> terms;  // Horner: t1..tn (at most kMaxTerms)
   };
+  static constexpr size_t kMaxTerms = 16;
   Shape shape;  // every instruction's result has this shape
   std::vector<Input> inputs;
   std::vector<Instruction> code;
@@ -77,7 +84,9 @@ class FusedElementwise {
   // 16 elements or constant along the run, so that blocks are filled by runs, not element by element.
   static bool canRead(const Shape& in, const Shape& out);
 
-  // Plans `program`: a block buffer for each value that is neither read in place (an input of the
+  // Plans `program`: first every chain of Mul and Add that only feeds itself (each product read once,
+  // by the next sum, each sum but the last read once, by the next product by the same factor, no
+  // clamp but the last sum's) becomes one Horner instruction; then a block buffer for each value that is neither read in place (an input of the
   // program's shape) nor written out whole, reused once no later instruction reads its value. A
   // program with row means or per-row outputs walks whole rows per block (its rows at most kBlock
   // long). Empty, with the reason in `why`, when the program is malformed, its rows are longer, or
@@ -89,6 +98,8 @@ class FusedElementwise {
   void run(std::span<const void* const> inputs, std::span<void* const> outputs) const;
 
   size_t buffers() const { return bufferCount_; }
+  // The instructions the planned program runs (Horner chains counted once).
+  size_t instructions() const { return program_.code.size(); }
 
  private:
   // An input read where it is (InPlace: the program's shape; Scalar: one element, for all), or
@@ -104,7 +115,8 @@ class FusedElementwise {
 
   FusedProgram program_;
   std::vector<Place> places_;     // by value
-  std::vector<uint8_t> scalars_;  // by instruction: bit i set when operand i is a Scalar input
+  // By instruction: bit i set when operand i is a Scalar input (a, b, c, then Horner's terms).
+  std::vector<uint32_t> scalars_;
   size_t bufferCount_ = 0;
   size_t blockElements_ = kBlock;  // whole rows when rowLength_ is set
   size_t rowLength_ = 0;           // row means or per-row outputs: the last dimension
