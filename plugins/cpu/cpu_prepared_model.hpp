@@ -149,6 +149,8 @@ class CpuPreparedModel : public driver::PreparedModel {
                       const EpilogueMatch& match, std::vector<bool>& absorbed, std::vector<bool>& written);
   void chainFastSteps();
   void fuseElementwiseSteps();
+  template <typename Concatenates, typename JoinsRun>
+  void flattenConcatenations(const Concatenates& concatenates, const JoinsRun& joinsRun);
   void planTemporaries();
 
   // The device option `profile`: the step times of the executions that ran every step, in bounded

@@ -61,27 +61,49 @@ std::optional<FusedProgram::Instruction> instructionFor(int32_t type) {
 // Steps join a run while each is static, float32 (SELECT: a bool8 condition), has one output of the
 // run's shape or of its rows (the shape with its last dimension 1: a MEAN over the last axis with
 // keepDims, and the element-wise steps on such means), is not part of a fast-layer chain, and reads
-// from outside the run only tensors the fused kernel reads in runs (FusedElementwise::canRead). A run of two or more steps becomes one
+// from outside the run only tensors the fused kernel reads in runs (FusedElementwise::canRead). A
+// CONCATENATION over the last axis joins as a Concat instruction that reads its pieces where they are
+// (from before the run); one that a run will read first takes over the pieces of the CONCATENATIONs
+// it concatenates (flattenConcatenations). A run of two or more steps becomes one
 // fused step; a run whose kernel would need too many block buffers is cut in half until it fits.
 void CpuPreparedModel::fuseElementwiseSteps() {
   const int32_t f32 = static_cast<int32_t>(driver::OperandType::TENSOR_FLOAT32);
   const int32_t b8 = static_cast<int32_t>(driver::OperandType::TENSOR_BOOL8);
-  std::vector<int64_t> lastReader(operands_.size(), -1);
-  std::vector<int64_t> producer(operands_.size(), -1);
-  for (size_t s = 0; s < steps_.size(); ++s) {
-    for (uint32_t in : steps_[s].inputs) lastReader[in] = static_cast<int64_t>(s);
-    for (uint32_t out : steps_[s].outputs) producer[out] = static_cast<int64_t>(s);
-  }
-  std::vector<bool> chained(steps_.size(), false);  // producer or consumer of a FastLayer::chain
-  for (size_t s = 0; s < steps_.size(); ++s) {
-    if (!steps_[s].chainedInput) continue;
-    chained[s] = true;
-    if (producer[steps_[s].inputs[0]] >= 0) chained[producer[steps_[s].inputs[0]]] = true;
-  }
+  std::vector<int64_t> lastReader, producer;
+  std::vector<bool> chained;  // producer or consumer of a FastLayer::chain
+  auto index = [&] {
+    lastReader.assign(operands_.size(), -1);
+    producer.assign(operands_.size(), -1);
+    for (size_t s = 0; s < steps_.size(); ++s) {
+      for (uint32_t in : steps_[s].inputs) lastReader[in] = static_cast<int64_t>(s);
+      for (uint32_t out : steps_[s].outputs) producer[out] = static_cast<int64_t>(s);
+    }
+    chained.assign(steps_.size(), false);
+    for (size_t s = 0; s < steps_.size(); ++s) {
+      if (!steps_[s].chainedInput) continue;
+      chained[s] = true;
+      if (producer[steps_[s].inputs[0]] >= 0) chained[producer[steps_[s].inputs[0]]] = true;
+    }
+  };
+  index();
+  // A float32 CONCATENATION over the last axis (of a static step): a Concat instruction.
+  auto isLastAxisConcatenation = [&](const Step& step) {
+    if (step.type != static_cast<int32_t>(OperationType::CONCATENATION) || !step.isStatic || step.inputs.size() < 2 ||
+        step.inputs.size() - 1 > FusedProgram::kMaxTerms || step.outputShapes.empty())
+      return false;
+    const auto* params = std::get_if<ops::ConcatenationParams>(&step.params);
+    if (params == nullptr || params->axis + 1 != step.outputShapes[0].size()) return false;
+    return std::all_of(step.inputs.begin(), step.inputs.end() - 1, [&](uint32_t in) { return operands_[in].type == f32; });
+  };
 
   auto fusable = [&](size_t s) -> std::optional<FusedProgram::Instruction> {
     const Step& step = steps_[s];
     if (!step.isStatic || chained[s] || step.outputs.size() != 1) return std::nullopt;
+    if (isLastAxisConcatenation(step)) {
+      FusedProgram::Instruction in;
+      in.op = FusedOp::Concat;
+      return in;
+    }
     auto in = instructionFor(step.type);
     if (!in) return std::nullopt;
     const size_t operands = fusedOperandCount(in->op);
@@ -113,6 +135,13 @@ void CpuPreparedModel::fuseElementwiseSteps() {
     return in;
   };
 
+  // The operands step s's instruction reads: a CONCATENATION's pieces, else the first operands of its operation.
+  auto reads = [&](size_t s) {
+    const Step& step = steps_[s];
+    const size_t count = fusable(s)->op == FusedOp::Concat ? step.inputs.size() - 1 : fusedOperandCount(fusable(s)->op);
+    return std::vector<uint32_t>(step.inputs.begin(), step.inputs.begin() + static_cast<std::ptrdiff_t>(count));
+  };
+
   // The shape a step walks: its output's, or for a MEAN its input's (its output is that shape's rows).
   auto walked = [&](size_t s) -> const std::vector<uint32_t>& {
     return steps_[s].type == static_cast<int32_t>(OperationType::MEAN) ? operands_[steps_[s].inputs[0]].dims
@@ -135,9 +164,7 @@ void CpuPreparedModel::fuseElementwiseSteps() {
     FusedProgram program;
     program.shape = Shape{walked(first)};
     for (size_t s = first; s < end; ++s) {
-      const size_t operands = fusedOperandCount(fusable(s)->op);
-      for (size_t i = 0; i < operands; ++i) {
-        const uint32_t operand = steps_[s].inputs[i];
+      for (uint32_t operand : reads(s)) {
         if (producedIn(operand, first, end) ||
             std::find(fused->inputs.begin(), fused->inputs.end(), operand) != fused->inputs.end())
           continue;
@@ -152,8 +179,13 @@ void CpuPreparedModel::fuseElementwiseSteps() {
     };
     for (size_t s = first; s < end; ++s) {
       FusedProgram::Instruction in = *fusable(s);
-      uint32_t* operands[3] = {&in.a, &in.b, &in.c};
-      for (size_t i = 0; i < fusedOperandCount(in.op); ++i) *operands[i] = valueOf(steps_[s].inputs[i]);
+      const std::vector<uint32_t> read = reads(s);
+      if (in.op == FusedOp::Concat) {
+        for (uint32_t piece : read) in.terms.push_back(valueOf(piece));
+      } else {
+        uint32_t* operands[3] = {&in.a, &in.b, &in.c};
+        for (size_t i = 0; i < read.size(); ++i) *operands[i] = valueOf(read[i]);
+      }
       program.code.push_back(in);
       const uint32_t out = steps_[s].outputs[0];
       if (lastReader[out] >= static_cast<int64_t>(end) || operands_[out].modelOutput >= 0) {
@@ -170,14 +202,23 @@ void CpuPreparedModel::fuseElementwiseSteps() {
   };
 
   // Whether step s can read its operands in a run that starts at `first` and has the given shape.
+  // A CONCATENATION's pieces are read where they are, so they must come from before the run.
   auto readable = [&](size_t s, size_t first, const Shape& shape) {
-    const size_t operands = fusedOperandCount(fusable(s)->op);
-    for (size_t i = 0; i < operands; ++i) {
-      const uint32_t in = steps_[s].inputs[i];
-      if (!producedIn(in, first, s) && !FusedElementwise::canRead(Shape{operands_[in].dims}, shape)) return false;
+    const bool concat = fusable(s)->op == FusedOp::Concat;
+    for (uint32_t in : reads(s)) {
+      if (concat ? producedIn(in, first, s)
+                 : !producedIn(in, first, s) && !FusedElementwise::canRead(Shape{operands_[in].dims}, shape))
+        return false;
     }
     return true;
   };
+
+  flattenConcatenations(isLastAxisConcatenation, [&](size_t s) {
+    if (s + 1 >= steps_.size() || chained[s] || !fusable(s + 1)) return false;
+    const std::vector<uint32_t> next = reads(s + 1);
+    return std::find(next.begin(), next.end(), steps_[s].outputs[0]) != next.end();
+  });
+  index();
 
   std::vector<Step> steps;
   steps.reserve(steps_.size());
@@ -216,6 +257,59 @@ void CpuPreparedModel::fuseElementwiseSteps() {
   }
   steps_ = std::move(steps);
   hasFastSteps_ = std::any_of(steps_.begin(), steps_.end(), [](const Step& step) { return step.fast != nullptr; });
+}
+
+// A CONCATENATION that the element-wise run after it will read as a Concat instruction (`joinsRun`),
+// and whose pieces include the output of an earlier CONCATENATION over the same axis (`concatenates`),
+// reads that one's pieces instead: DenseNet's x = concat(x, y), layer after layer, reads every layer's
+// output where that layer wrote it, and no growing x is copied. Float32 only (a quantized
+// CONCATENATION requantizes its pieces, and twice is not once). An earlier CONCATENATION that nothing
+// reads any more is dropped.
+template <typename Concatenates, typename JoinsRun>
+void CpuPreparedModel::flattenConcatenations(const Concatenates& concatenates, const JoinsRun& joinsRun) {
+  std::vector<int64_t> producer(operands_.size(), -1);
+  std::vector<uint32_t> readers(operands_.size(), 0);
+  for (size_t s = 0; s < steps_.size(); ++s) {
+    for (uint32_t in : steps_[s].inputs) ++readers[in];
+    for (uint32_t out : steps_[s].outputs) producer[out] = static_cast<int64_t>(s);
+  }
+  std::vector<bool> unread(steps_.size(), false);
+  for (size_t s = 0; s < steps_.size(); ++s) {
+    Step& step = steps_[s];
+    if (!concatenates(step) || !joinsRun(s)) continue;
+    const uint32_t axis = std::get<ops::ConcatenationParams>(step.params).axis;
+    std::vector<uint32_t> pieces;
+    std::vector<uint32_t> inner;  // the earlier CONCATENATIONs' outputs read no more
+    for (size_t i = 0; i + 1 < step.inputs.size(); ++i) {
+      const uint32_t piece = step.inputs[i];
+      const int64_t p = producer[piece];
+      const Step* earlier = p >= 0 ? &steps_[static_cast<size_t>(p)] : nullptr;
+      if (earlier != nullptr && earlier->fused == nullptr && concatenates(*earlier) &&
+          std::get<ops::ConcatenationParams>(earlier->params).axis == axis) {
+        pieces.insert(pieces.end(), earlier->inputs.begin(), earlier->inputs.end() - 1);
+        inner.push_back(piece);
+      } else {
+        pieces.push_back(piece);
+      }
+    }
+    if (inner.empty() || pieces.size() > FusedProgram::kMaxTerms) continue;
+    for (uint32_t in : step.inputs) --readers[in];
+    pieces.push_back(step.inputs.back());  // the axis
+    step.inputs = std::move(pieces);
+    for (uint32_t in : step.inputs) ++readers[in];
+    step.fast.reset();  // prepared for the pieces it had
+    step.viewOffsets.clear();
+    for (uint32_t out : inner) {
+      if (readers[out] == 0 && operands_[out].modelOutput < 0) unread[static_cast<size_t>(producer[out])] = true;
+    }
+  }
+  if (std::find(unread.begin(), unread.end(), true) == unread.end()) return;
+  std::vector<Step> kept;
+  kept.reserve(steps_.size());
+  for (size_t s = 0; s < steps_.size(); ++s) {
+    if (!unread[s]) kept.push_back(std::move(steps_[s]));
+  }
+  steps_ = std::move(kept);
 }
 
 }  // namespace nnrt::cpu

@@ -14,6 +14,7 @@
 #include "plugins/cpu/kernels/exp_float.hpp"
 #include "plugins/cpu/kernels/fused_elementwise.hpp"
 #include "plugins/cpu/kernels/tanh_float.hpp"
+#include "plugins/cpu/kernels/tensor_shape.hpp"
 #include "plugins/cpu/kernels/math.hpp"
 #include "plugins/cpu/kernels/nonlinear.hpp"
 #include "plugins/cpu/kernels/reduce.hpp"
@@ -333,6 +334,59 @@ TEST(FusedElementwise, HornerChainsMatchTheKernelsOneByOneBitForBit) {
   // RELU6 clamped P at both ends.
   EXPECT_GT(std::count(r[18].begin(), r[18].end(), 0.0f), 10);
   EXPECT_GT(std::count(r[18].begin(), r[18].end(), 6.0f), 10);
+}
+
+// A CONCATENATION over the last axis joins a run as a Concat instruction that reads its pieces where
+// they are: pieces of 32, 1 and 64 columns (97: blocks start mid-row and mid-piece) over [2, 5, 7]
+// rows, then a batch normalization and RELU (x * scale + shift, per column). The concatenation
+// written out and the result equal the CONCATENATION, MUL and ADD kernels' bit for bit.
+TEST(FusedElementwise, ConcatenationReadsItsPiecesWhereTheyAre) {
+  const Shape shape{{2, 5, 7, 97}}, columns{{97}};
+  const size_t n = shape.elements(), rows = 70;
+  const std::vector<float> a = randomFloats(rows * 32, -2, 2, 9), b = randomFloats(rows, -2, 2, 10),
+                           c = randomFloats(rows * 64, -2, 2, 11), scale = randomFloats(97, 0.5f, 1.5f, 12),
+                           shift = randomFloats(97, -0.5f, 0.5f, 13);
+  FusedProgram p;
+  p.shape = shape;
+  p.inputs = {{{{2, 5, 7, 32}}, false}, {{{2, 5, 7, 1}}, false}, {{{2, 5, 7, 64}}, false}, {columns, false},
+              {columns, false}};
+  Instruction concat;
+  concat.op = FusedOp::Concat;
+  concat.terms = {0, 1, 2};
+  Instruction add = op(FusedOp::Add, 6, 4);
+  add.lo = 0.0f;
+  p.code = {concat,                  // 5
+            op(FusedOp::Mul, 5, 3),  // 6
+            add};                    // 7
+  p.outputs = {5, 7};
+  const FusedElementwise kernel = planned(p);
+  std::vector<float> joined(n), y(n);
+  const void* inputs[] = {a.data(), b.data(), c.data(), scale.data(), shift.data()};
+  void* outputs[] = {joined.data(), y.data()};
+  kernel.run(inputs, outputs);
+
+  std::vector<float> rj(n), scaled(n), ry(n);
+  const void* pieces[] = {a.data(), b.data(), c.data()};
+  const Shape pieceShapes[] = {{{2, 5, 7, 32}}, {{2, 5, 7, 1}}, {{2, 5, 7, 64}}};
+  concatenation(pieces, pieceShapes, 3, sizeof(float), rj.data());
+  cpu::mul(rj.data(), shape, scale.data(), columns, Activation::None, scaled.data(), shape);
+  cpu::add(scaled.data(), shape, shift.data(), columns, Activation::Relu, ry.data(), shape);
+  expectBitwiseEqual(joined, rj);
+  expectBitwiseEqual(y, ry);
+  // By hand: row 69's column 32 is b's last value, column 96 c's last.
+  EXPECT_EQ(joined[69 * 97 + 32], b[69]);
+  EXPECT_EQ(joined[69 * 97 + 96], c[69 * 64 + 63]);
+
+  // Pieces must add up to the last dimension, and be read by nothing else.
+  std::string why;
+  FusedProgram narrow = p;
+  narrow.code[0].terms = {0, 2};
+  EXPECT_FALSE(FusedElementwise::plan(narrow, why).has_value());
+  EXPECT_NE(why.find("96 of 97"), std::string::npos) << why;
+  FusedProgram shared = p;
+  shared.code.push_back(op(FusedOp::Add, 7, 1));
+  EXPECT_FALSE(FusedElementwise::plan(shared, why).has_value());
+  EXPECT_NE(why.find("read otherwise"), std::string::npos) << why;
 }
 
 TEST(FusedElementwise, ReadsBroadcastInputsOnlyInRuns) {

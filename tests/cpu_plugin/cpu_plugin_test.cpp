@@ -1115,6 +1115,134 @@ TEST(CpuPluginExecute, OneRowProductsOfSharedWeightsRunOnTheReferenceKernel) {
   EXPECT_EQ(kernels[3].rfind("oneDNN", 0), 0u) << kernels[3];
 }
 
+// DenseNet's dense block: each layer's batch normalization (MUL and ADD by per-channel constants, RELU)
+// reads the growing x = CONCATENATION(x, y), and a 1x1 CONV_2D makes the next y. The driver runs each
+// CONCATENATION inside the element-wise run after it, and each reads the earlier layers' outputs
+// where they were written instead of the previous x: no x is written but the one the model returns.
+// Results bit for bit those of the operations one by one (fusion off), with the fast layer on and off.
+TEST(CpuPluginExecute, ConcatenationsJoinTheElementwiseRunsThatReadThem) {
+  TestModel m;
+  const uint32_t growth = 8;
+  auto image = [&](uint32_t channels) { return std::vector<uint32_t>{1, 9, 11, channels}; };
+  const uint32_t in = m.addInput(T::TENSOR_FLOAT32, image(24));
+  uint32_t seed = 80;
+  auto constant = [&](std::vector<uint32_t> dims, double low, double high) {
+    size_t n = 1;
+    for (uint32_t d : dims) n *= d;
+    return m.addConstant(T::TENSOR_FLOAT32, dims, toFloats(randomReals(n, low, high, seed++)));
+  };
+  auto normalized = [&](uint32_t x, uint32_t channels, uint32_t into) {  // RELU(x * scale + shift)
+    const uint32_t scaled = m.addOperand(T::TENSOR_FLOAT32, image(channels));
+    m.addOperation(O::MUL, {x, constant({channels}, 0.5, 1.5), m.addInt32(0)}, {scaled});
+    m.addOperation(O::ADD, {scaled, constant({channels}, -0.5, 0.5), m.addInt32(1)}, {into});
+    return into;
+  };
+  uint32_t x = in, channels = 24, middle = 0;
+  for (uint32_t layer = 0; layer < 4; ++layer) {
+    const uint32_t z = normalized(x, channels, m.addOperand(T::TENSOR_FLOAT32, image(channels)));
+    const uint32_t y = m.addOperand(T::TENSOR_FLOAT32, image(growth));
+    const uint32_t zero = m.addInt32(0), one = m.addInt32(1);
+    m.addOperation(O::CONV_2D, {z, constant({growth, 1, 1, channels}, -0.3, 0.3), constant({growth}, -0.5, 0.5), zero,
+                                zero, zero, zero, one, one, zero}, {y});
+    channels += growth;
+    // The second layer's x is also a model output: its CONCATENATION is written out.
+    const uint32_t next = layer == 1 ? m.addOutput(T::TENSOR_FLOAT32, image(channels))
+                                     : m.addOperand(T::TENSOR_FLOAT32, image(channels));
+    m.addOperation(O::CONCATENATION, {x, y, m.addInt32(3)}, {next});
+    if (layer == 1) middle = next;
+    x = next;
+  }
+  const uint32_t out = normalized(x, channels, m.addOutput(T::TENSOR_FLOAT32, image(channels)));
+  m.setInputsAndOutputs({in}, {middle, out});
+
+  const std::vector<float> input = toFloats(randomReals(9 * 11 * 24, -2.0, 2.0, 79));
+  const std::string path = ::testing::TempDir() + "/nnrt_cpu_concatenation_profile.tsv";
+  auto run = [&](const char* fusion, const char* fast, std::vector<std::string>* steps) {
+    std::filesystem::remove(path);
+    std::vector<float> all;
+    {
+      LoadedDevice holder;
+      auto device = loadCpu(holder, {{"fusion", fusion}, {"fast", fast}, {"profile", path}});
+      EXPECT_NE(device, nullptr);
+      if (device == nullptr) return all;
+      auto prepared = prepare(*device, m);
+      if (prepared == nullptr) return all;
+      TestRequest r(1, 2);
+      r.setInput(0, input);
+      r.setOutput(0, 9 * 11 * 40 * sizeof(float));
+      r.setOutput(1, 9 * 11 * 56 * sizeof(float));
+      auto result = prepared->execute(r.view(), false, 0, 0);
+      EXPECT_TRUE(result.has_value()) << result.error().message;
+      all = r.output<float>(0);
+      const std::vector<float> more = r.output<float>(1);
+      all.insert(all.end(), more.begin(), more.end());
+    }
+    if (steps != nullptr) *steps = profiledSteps(path);
+    return all;
+  };
+  for (const char* fast : {"on", "off"}) {  // oneDNN's convolutions and the reference ones differ in rounding
+    const std::vector<float> reference = run("off", fast, nullptr);
+    ASSERT_EQ(reference.size(), 9u * 11 * (40 + 56));
+    // By hand: the middle x's first pixel holds the input's first 24 values, then the first layer's y.
+    for (size_t k = 0; k < 24; ++k) EXPECT_EQ(reference[k], input[k]);
+    std::vector<std::string> steps;
+    const std::vector<float> fused = run("on", fast, &steps);
+    ASSERT_EQ(fused.size(), reference.size());
+    EXPECT_EQ(std::memcmp(fused.data(), reference.data(), fused.size() * sizeof(float)), 0) << "fast " << fast;
+    // Every CONCATENATION runs in a fused step with the normalization after it.
+    const auto count = [&](const char* text) {
+      return std::count_if(steps.begin(), steps.end(), [&](const std::string& s) { return s.find(text) != std::string::npos; });
+    };
+    EXPECT_EQ(count("CONCATENATION"), 4) << ::testing::PrintToString(steps);
+    EXPECT_EQ(count("CONCATENATION MUL ADD | fused element-wise"), 4) << ::testing::PrintToString(steps);
+  }
+}
+
+// A CONCATENATION of a CONCATENATION that nothing else reads, then a RELU: the outer one reads the
+// three pieces itself, runs inside the RELU's fused step, and the inner one is dropped (the profile
+// lists one CONCATENATION). The result is the pieces side by side, negative values zeroed.
+TEST(CpuPluginExecute, ConcatenationOfAnUnreadConcatenationReadsItsPieces) {
+  TestModel m;
+  const uint32_t a = m.addInput(T::TENSOR_FLOAT32, {2, 3, 5}), b = m.addInput(T::TENSOR_FLOAT32, {2, 3, 2}),
+                 c = m.addInput(T::TENSOR_FLOAT32, {2, 3, 4});
+  const uint32_t inner = m.addOperand(T::TENSOR_FLOAT32, {2, 3, 7}), outer = m.addOperand(T::TENSOR_FLOAT32, {2, 3, 11});
+  m.addOperation(O::CONCATENATION, {a, b, m.addInt32(2)}, {inner});
+  m.addOperation(O::CONCATENATION, {inner, c, m.addInt32(-1)}, {outer});
+  const uint32_t out = m.addOutput(T::TENSOR_FLOAT32, {2, 3, 11});
+  m.addOperation(O::RELU, {outer}, {out});
+  m.setInputsAndOutputs({a, b, c}, {out});
+  const std::vector<float> va = toFloats(randomReals(30, -1.0, 1.0, 90)), vb = toFloats(randomReals(12, -1.0, 1.0, 91)),
+                           vc = toFloats(randomReals(24, -1.0, 1.0, 92));
+  const std::string path = ::testing::TempDir() + "/nnrt_cpu_nested_concatenation_profile.tsv";
+  std::filesystem::remove(path);
+  std::vector<float> result;
+  {
+    LoadedDevice holder;
+    auto device = loadCpu(holder, {{"profile", path}});
+    ASSERT_NE(device, nullptr);
+    auto prepared = prepare(*device, m);
+    ASSERT_NE(prepared, nullptr);
+    TestRequest r(3, 1);
+    r.setInput(0, va);
+    r.setInput(1, vb);
+    r.setInput(2, vc);
+    r.setOutput(0, 66 * sizeof(float));
+    auto executed = prepared->execute(r.view(), false, 0, 0);
+    ASSERT_TRUE(executed.has_value()) << executed.error().message;
+    result = r.output<float>(0);
+  }
+  ASSERT_EQ(result.size(), 66u);
+  for (size_t row = 0; row < 6; ++row) {
+    for (size_t k = 0; k < 11; ++k) {
+      const float piece = k < 5 ? va[row * 5 + k] : k < 7 ? vb[row * 2 + k - 5] : vc[row * 4 + k - 7];
+      EXPECT_EQ(result[row * 11 + k], std::max(piece, 0.0f)) << row << ", " << k;
+    }
+  }
+  const std::vector<std::string> steps = profiledSteps(path);
+  ASSERT_EQ(steps.size(), 1u) << ::testing::PrintToString(steps);
+  EXPECT_EQ(steps[0], "1-2 CONCATENATION RELU | fused element-wise");
+}
+
 TEST(CpuPluginOpen, FastMinElementsOptionIsChecked) {
   for (const char* bad : {"-1", "lots", "", "2000000000000"}) {
     auto loaded =

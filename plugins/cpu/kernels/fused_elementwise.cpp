@@ -156,6 +156,7 @@ void execute(const Instruction& in, size_t n, size_t rowLength, unsigned scalars
       for (size_t r = 0; r < n; r += rowLength) std::fill(out + r, out + r + rowLength, detail::rowMean(a + r, rowLength));
       return;
     case FusedOp::Horner:  // run by executeHorner, which takes its terms
+    case FusedOp::Concat:  // run by concatenate, which reads its pieces where they are
       return;
     case FusedOp::Select: {
       // The bits, moved as SELECT's kernel moves 4-byte elements; scalar operands repeated.
@@ -225,8 +226,16 @@ void executeHorner(size_t n, const float* a, const float* b, const float* const*
         hornerFixed<8>(count, n, a, scalarA, b, terms, lo, hi, out))
       return;
   }
-  // Any operand an array or a scalar (e.g. a layer or batch normalization's x * scale + shift, per
-  // channel): step by step over the block (at most FusedElementwise::kBlock elements), each step a loop.
+  if (count == 1 && !scalarA && !scalarB && termBits == 0) {  // a * b + t over arrays (a normalization's scale and shift)
+    const float* t = terms[0];
+    for (size_t i = 0; i < n; ++i) {
+      float p = a[i] * b[i];
+      p = p + t[i];
+      out[i] = std::min(std::max(p, lo), hi);
+    }
+    return;
+  }
+  // Any operand an array or a scalar: step by step over the block (at most FusedElementwise::kBlock elements), each step a loop.
   constexpr size_t kRun = FusedElementwise::kBlock;
   alignas(64) float p[kRun], repeated[kRun];
   if (scalarB) std::fill(repeated, repeated + kRun, *b);
@@ -260,13 +269,52 @@ void executeHorner(size_t n, const float* a, const float* b, const float* const*
   }
 }
 
+// A run of a piece, typically a few cache lines (DenseNet's 32 channels): 16 floats at a time by
+// fixed-size copies, which compile to vector moves; a memcpy call per run costs more than the copy.
+inline void copyFloats(const float* from, size_t n, float* to) {
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16) __builtin_memcpy(to + i, from + i, 16 * sizeof(float));
+  for (; i < n; ++i) to[i] = from[i];
+}
+
+// Elements [start, start + n) of a Concat over pieces of `widths` columns (rows of their sum), copied
+// run by run from `inputs`, the program's inputs (Concat's terms).
+void concatenate(const Instruction& in, const std::vector<uint32_t>& widths, std::span<const void* const> inputs,
+                 size_t start, size_t n, float* out) {
+  size_t columns = 0;
+  for (uint32_t w : widths) columns += w;
+  size_t row = start / columns, column = start % columns;
+  size_t piece = 0, offset = 0;  // the piece holding `column`, and its first column
+  while (column >= offset + widths[piece]) offset += widths[piece++];
+  for (size_t done = 0; done < n;) {
+    const size_t length = std::min(offset + widths[piece] - column, n - done);
+    const auto* from = static_cast<const float*>(inputs[in.terms[piece]]) + row * widths[piece] + (column - offset);
+    copyFloats(from, length, out + done);
+    done += length;
+    column += length;
+    if (column == offset + widths[piece]) {  // on to the next piece, or the next row's first
+      offset += widths[piece];
+      if (++piece == widths.size()) {
+        piece = 0;
+        offset = 0;
+        column = 0;
+        ++row;
+      }
+    }
+  }
+}
+
 // The values an instruction reads, in the order of its scalar bits (scalars_): a, b, c as its
-// operation has them; Horner's a, b, then its terms.
+// operation has them; Horner's a, b, then its terms; Concat's pieces.
 size_t operandsOf(const Instruction& in, uint32_t (&operands)[2 + FusedProgram::kMaxTerms]) {
+  const size_t terms = std::min(in.terms.size(), FusedProgram::kMaxTerms);
+  if (in.op == FusedOp::Concat) {
+    std::copy_n(in.terms.begin(), terms, operands);
+    return terms;
+  }
   operands[0] = in.a;
   operands[1] = in.b;
   if (in.op == FusedOp::Horner) {
-    const size_t terms = std::min(in.terms.size(), FusedProgram::kMaxTerms);
     std::copy_n(in.terms.begin(), terms, operands + 2);
     return 2 + terms;
   }
@@ -316,7 +364,7 @@ FusedProgram formHornerChains(FusedProgram program) {
     horner.terms.push_back(other(code[static_cast<size_t>(j)], static_cast<uint32_t>(inputs + m)));
     std::vector<size_t> members{m, static_cast<size_t>(j)};
     size_t last = static_cast<size_t>(j);
-    while (horner.terms.size() < FusedProgram::kMaxTerms && plain(code[last])) {
+    while (horner.terms.size() < FusedProgram::kMaxHornerTerms && plain(code[last])) {
       const int64_t m2 = onlyReader(last);
       if (m2 < 0 || code[static_cast<size_t>(m2)].op != FusedOp::Mul || !plain(code[static_cast<size_t>(m2)])) break;
       const uint32_t factor = other(code[static_cast<size_t>(m2)], static_cast<uint32_t>(inputs + last));
@@ -400,17 +448,56 @@ std::optional<FusedElementwise> FusedElementwise::plan(FusedProgram program, std
     why = std::to_string(valueCount) + " values, more than " + std::to_string(kMaxValues);
     return std::nullopt;
   }
+  // The pieces of Concat instructions: float32 inputs of the program's shape but for the last
+  // dimension, read by nothing else, whose last dimensions add up to the program's.
+  std::vector<bool> isPiece(inputCount, false), readOtherwise(inputCount, false);
+  for (size_t k = 0; k < program.code.size(); ++k) {
+    const Instruction& in = program.code[k];
+    if (in.op != FusedOp::Concat) {
+      uint32_t operands[2 + FusedProgram::kMaxTerms];
+      const size_t count = operandsOf(in, operands);
+      for (size_t i = 0; i < count; ++i) {
+        if (operands[i] < inputCount) readOtherwise[operands[i]] = true;
+      }
+      continue;
+    }
+    const size_t rank = program.shape.rank();
+    uint64_t width = 0;
+    for (uint32_t piece : in.terms) {
+      const Shape* shape = piece < inputCount ? &program.inputs[piece].shape : nullptr;
+      if (shape == nullptr || program.inputs[piece].isBool || rank == 0 || shape->rank() != rank ||
+          !std::equal(shape->dims.begin(), shape->dims.end() - 1, program.shape.dims.begin()) ||
+          shape->dims.back() == 0) {
+        why = "instruction " + std::to_string(k) + " concatenates value " + std::to_string(piece) +
+              ", which is not a float32 input of the program's shape but for its last dimension";
+        return std::nullopt;
+      }
+      isPiece[piece] = true;
+      width += shape->dims.back();
+    }
+    if (width != program.shape.dims.back()) {
+      why = "instruction " + std::to_string(k) + " concatenates " + std::to_string(width) + " of " +
+            std::to_string(program.shape.dims.back()) + " columns";
+      return std::nullopt;
+    }
+  }
   std::vector<bool> isBool(valueCount, false);
   for (size_t v = 0; v < inputCount; ++v) {
     isBool[v] = program.inputs[v].isBool;
-    if (!canRead(program.inputs[v].shape, program.shape)) {
+    if (isPiece[v] && readOtherwise[v]) {
+      why = "input " + std::to_string(v) + " is a piece of a concatenation and read otherwise";
+      return std::nullopt;
+    }
+    if (!isPiece[v] && !canRead(program.inputs[v].shape, program.shape)) {
       why = "input " + std::to_string(v) + " does not broadcast to the program's shape in runs";
       return std::nullopt;
     }
   }
   for (size_t k = 0; k < program.code.size(); ++k) {
     const Instruction& in = program.code[k];
-    if (in.terms.size() > FusedProgram::kMaxTerms || (in.op == FusedOp::Horner) != !in.terms.empty()) {
+    const bool hasTerms = in.op == FusedOp::Horner || in.op == FusedOp::Concat;
+    const size_t maxTerms = in.op == FusedOp::Horner ? FusedProgram::kMaxHornerTerms : FusedProgram::kMaxTerms;
+    if (in.terms.size() > maxTerms || hasTerms == in.terms.empty()) {
       why = "instruction " + std::to_string(k) + " has " + std::to_string(in.terms.size()) + " terms";
       return std::nullopt;
     }
@@ -447,6 +534,19 @@ std::optional<FusedElementwise> FusedElementwise::plan(FusedProgram program, std
     }
     f.blockElements_ = kBlock / f.rowLength_ * f.rowLength_;
   }
+  // A float32 input that is one row repeated (a per-channel scale or shift) reads the same block of it
+  // in every block once blocks hold whole rows: it is tiled into its buffer once per run of blocks
+  // instead of gathered block by block.
+  const size_t columns = program.shape.rank() == 0 ? 0 : program.shape.dims.back();
+  auto isRow = [&](size_t v) {
+    const Shape& shape = program.inputs[v].shape;
+    return !isPiece[v] && !program.inputs[v].isBool && lastUse[v] >= 0 && columns > 1 && columns <= kBlock &&
+           shape.rank() > 0 && shape.dims.back() == columns && shape.elements() == columns &&
+           shape.elements() != program.shape.elements();
+  };
+  bool tiles = false;
+  for (size_t v = 0; v < inputCount; ++v) tiles = tiles || isRow(v);
+  if (tiles) f.blockElements_ = kBlock / columns * columns;
   if (!program.outputPerRow.empty() && program.outputPerRow.size() != program.outputs.size()) {
     why = "outputPerRow does not have one entry per output";
     return std::nullopt;
@@ -474,10 +574,14 @@ std::optional<FusedElementwise> FusedElementwise::plan(FusedProgram program, std
   };
   for (size_t v = 0; v < inputCount; ++v) {
     const Shape& shape = program.inputs[v].shape;
-    if (shape.elements() == program.shape.elements()) {
+    if (isPiece[v]) {
+      f.places_[v] = {Where::Piece, static_cast<uint32_t>(v), 0, {}};
+    } else if (shape.elements() == program.shape.elements()) {
       f.places_[v] = {Where::InPlace, static_cast<uint32_t>(v), 0, {}};
     } else if (shape.elements() == 1) {
       f.places_[v] = {Where::Scalar, static_cast<uint32_t>(v), 0, {}};
+    } else if (isRow(v)) {
+      f.places_[v] = {Where::Tiled, static_cast<uint32_t>(v), take(), {}};
     } else if (lastUse[v] >= 0) {
       f.places_[v] = {Where::Gathered, static_cast<uint32_t>(v), take(), detail::planBroadcast(shape, shape, program.shape)};
     }
@@ -506,11 +610,15 @@ std::optional<FusedElementwise> FusedElementwise::plan(FusedProgram program, std
   }
   f.bufferCount_ = busy.size();
   f.scalars_.resize(program.code.size(), 0);
+  f.pieceWidths_.resize(program.code.size());
   for (size_t k = 0; k < program.code.size(); ++k) {
     uint32_t operands[2 + FusedProgram::kMaxTerms];
     const size_t count = operandsOf(program.code[k], operands);
-    for (size_t i = 0; i < count; ++i) {
+    for (size_t i = 0; i < count && i < 32; ++i) {
       if (f.places_[operands[i]].where == Where::Scalar) f.scalars_[k] |= 1u << i;
+    }
+    if (program.code[k].op == FusedOp::Concat) {
+      for (uint32_t piece : program.code[k].terms) f.pieceWidths_[k].push_back(program.inputs[piece].shape.dims.back());
     }
   }
   f.program_ = std::move(program);
@@ -525,6 +633,14 @@ void FusedElementwise::run(std::span<const void* const> inputs, std::span<void* 
     alignas(64) float buffers[kMaxBuffers][kBlock];
     std::array<void*, kMaxValues> at;
     at.fill(nullptr);  // unused inputs, and the operands an instruction does not have
+    const size_t columns = program_.shape.rank() == 0 ? 1 : program_.shape.dims.back();
+    for (size_t v = 0; v < inputCount; ++v) {
+      if (places_[v].where != Where::Tiled) continue;
+      float* tiled = buffers[places_[v].buffer];
+      for (size_t r = 0; r < blockElements_; r += columns)
+        std::memcpy(tiled + r, inputs[v], columns * sizeof(float));
+      at[v] = tiled;
+    }
     for (size_t block = first; block < last; ++block) {
       const size_t start = block * blockElements_;
       const size_t n = std::min(blockElements_, count - start);
@@ -551,7 +667,9 @@ void FusedElementwise::run(std::span<const void* const> inputs, std::span<void* 
         at[v] = p.where == Where::Output
                     ? static_cast<std::byte*>(outputs[p.index]) + start * elementSize(fusedYieldsBool(in.op))
                     : static_cast<void*>(buffers[p.buffer]);
-        if (in.op == FusedOp::Horner) {
+        if (in.op == FusedOp::Concat) {
+          concatenate(in, pieceWidths_[k], inputs, start, n, static_cast<float*>(at[v]));
+        } else if (in.op == FusedOp::Horner) {
           const float* terms[FusedProgram::kMaxTerms];
           for (size_t t = 0; t < in.terms.size(); ++t) terms[t] = static_cast<const float*>(at[in.terms[t]]);
           executeHorner(n, static_cast<const float*>(at[in.a]), static_cast<const float*>(at[in.b]), terms,

@@ -44,6 +44,10 @@ enum class FusedOp : uint8_t {
   // then clamped to [lo, hi]. plan() forms it from such chains of Mul and Add: one pass over the block
   // instead of 2n, the intermediate values in registers.
   Horner,
+  // float32 pieces (terms p1..pn) -> float32: the pieces side by side along the last dimension
+  // (CONCATENATION over the last axis). Each piece is a program input of the program's shape but for
+  // its last dimension, read by no other instruction.
+  Concat,
 };
 
 // How many operands the operation reads (1, 2 or 3) and whether its result is a bool8.
@@ -61,9 +65,10 @@ struct FusedProgram {
     uint32_t a = 0, b = 0, c = 0;  // the values it reads (b, c unused below its operand count)
     float lo = -std::numeric_limits<float>::infinity();
     float hi = std::numeric_limits<float>::infinity();
-    std::vector<uint32_t> terms;  // Horner: t1..tn (at most kMaxTerms)
+    std::vector<uint32_t> terms;  // Horner: t1..tn (at most kMaxHornerTerms); Concat: its pieces
   };
-  static constexpr size_t kMaxTerms = 16;
+  static constexpr size_t kMaxTerms = 64;
+  static constexpr size_t kMaxHornerTerms = 16;
   Shape shape;  // every instruction's result has this shape
   std::vector<Input> inputs;
   std::vector<Instruction> code;
@@ -103,9 +108,10 @@ class FusedElementwise {
 
  private:
   // An input read where it is (InPlace: the program's shape; Scalar: one element, for all), or
-  // gathered into a buffer block by block; a result in a buffer, written to an output, or computed
-  // in a buffer and written one value per row (RowOutput).
-  enum class Where : uint8_t { InPlace, Scalar, Gathered, Buffer, Output, RowOutput };
+  // gathered into a buffer block by block, or tiled into one once (Tiled: one row, blocks of whole
+  // rows), or a Concat's piece; a result in a buffer, written to an
+  // output, or computed in a buffer and written one value per row (RowOutput).
+  enum class Where : uint8_t { InPlace, Scalar, Gathered, Tiled, Buffer, Output, RowOutput, Piece };
   struct Place {
     Where where = Where::Buffer;
     uint32_t index = 0;  // input number (InPlace, Gathered), buffer (Gathered, Buffer), output number
@@ -117,6 +123,7 @@ class FusedElementwise {
   std::vector<Place> places_;     // by value
   // By instruction: bit i set when operand i is a Scalar input (a, b, c, then Horner's terms).
   std::vector<uint32_t> scalars_;
+  std::vector<std::vector<uint32_t>> pieceWidths_;  // by instruction: a Concat's pieces' last dimensions
   size_t bufferCount_ = 0;
   size_t blockElements_ = kBlock;  // whole rows when rowLength_ is set
   size_t rowLength_ = 0;           // row means or per-row outputs: the last dimension
