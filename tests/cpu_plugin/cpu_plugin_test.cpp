@@ -366,7 +366,8 @@ TEST(CpuPluginExecute, FusedElementwiseRunsMatchTheOperationsOneByOne) {
 
 // Random models of element-wise operations (arithmetic with random activations, MAXIMUM/MINIMUM, the
 // unary math, POW by 2 and by 0.5, LESS and SELECT, row MEANs and the arithmetic on their rows, with
-// full-shape, per-row, per-column and single-value operands), broken here and there by a RESHAPE and
+// full-shape, per-row, per-column and single-value operands; polynomials by Horner's rule;
+// CONCATENATIONs over the last axis, some of another), broken here and there by a RESHAPE and
 // with random intermediate values as model outputs, on shapes whose rows are 1 to 1500 long: every
 // output equals the unfused operations' bit for bit (NaNs, which division by zero and the logarithm
 // of negatives make, only as NaNs).
@@ -399,7 +400,7 @@ TEST(CpuPluginExecute, RandomElementwiseRunsFuseBitForBit) {
     };
     const int steps = 10 + static_cast<int>(pick(30));
     for (int k = 0; k < steps; ++k) {
-      const size_t kind = pick(10);
+      const size_t kind = pick(13);
       if (kind <= 2) {
         const O op[] = {O::ADD, O::SUB, O::MUL, O::DIV, O::MAXIMUM, O::MINIMUM};
         const O chosen = op[pick(6)];
@@ -436,6 +437,49 @@ TEST(CpuPluginExecute, RandomElementwiseRunsFuseBitForBit) {
         const uint32_t less = m.addOperand(T::TENSOR_BOOL8, full), out = result(full);
         m.addOperation(O::LESS, {anyFull(), operand()}, {less});
         m.addOperation(O::SELECT, {less, anyFull(), anyFull()}, {out});
+        fulls.push_back(out);
+      } else if (kind == 10) {  // a polynomial by Horner's rule in a full value (one Horner instruction)
+        const uint32_t t = anyFull();
+        uint32_t p = result(full);
+        m.addOperation(O::MUL, {t, scalar(static_cast<float>(pick(5)) * 0.25f - 0.5f), m.addInt32(0)}, {p});
+        for (size_t degree = 1 + pick(6); degree > 0; --degree) {
+          const uint32_t sum = result(full), coefficient = operand();
+          const bool first = pick(2) == 0;
+          m.addOperation(O::ADD, {first ? p : coefficient, first ? coefficient : p,
+                                  m.addInt32(degree == 1 ? static_cast<int32_t>(pick(4)) : 0)}, {sum});
+          p = sum;
+          if (degree > 1) {
+            const uint32_t product = result(full);
+            m.addOperation(O::MUL, {p, t, m.addInt32(0)}, {product});
+            p = product;
+          }
+        }
+        fulls.push_back(p);
+      } else if (kind == 11) {  // a CONCATENATION of constant pieces over the last axis, perhaps of another
+        auto pieces = [&](uint32_t width) {
+          std::vector<uint32_t> ins;
+          for (uint32_t done = 0; done < width;) {
+            const uint32_t w = std::min<uint32_t>(width - done, 1 + static_cast<uint32_t>(pick(std::max<uint32_t>(width / 2, 1))));
+            ins.push_back(m.addConstant(T::TENSOR_FLOAT32, {a, b, w}, toFloats(randomReals(a * b * w, -2.0, 2.0, static_cast<uint32_t>(rng())))));
+            done += w;
+          }
+          return ins;
+        };
+        const uint32_t split = c > 1 ? 1 + static_cast<uint32_t>(pick(c - 1)) : 0;
+        std::vector<uint32_t> ins = pieces(split == 0 ? c : split);
+        if (split != 0) {
+          if (pick(2) == 0) {  // the first part is itself a CONCATENATION
+            const uint32_t inner = m.addOperand(T::TENSOR_FLOAT32, {a, b, split});
+            ins.push_back(m.addInt32(2));
+            m.addOperation(O::CONCATENATION, ins, {inner});
+            ins = {inner};
+          }
+          const std::vector<uint32_t> rest = pieces(c - split);
+          ins.insert(ins.end(), rest.begin(), rest.end());
+        }
+        ins.push_back(m.addInt32(pick(2) == 0 ? 2 : -1));
+        const uint32_t out = result(full);
+        m.addOperation(O::CONCATENATION, ins, {out});
         fulls.push_back(out);
       } else {
         const uint32_t out = m.addOperand(T::TENSOR_FLOAT32, full);  // breaks a run
