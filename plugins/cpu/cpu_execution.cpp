@@ -501,7 +501,11 @@ class CpuExecution {
       outputs.push_back(data);
     }
     return runOnThreads(step, [&]() -> Result<void> {
-      fused.kernel.run(inputs, outputs);
+      if (fused.shuffle) {
+        fused.shuffle->run(inputs, outputs);
+      } else {
+        fused.kernel.run(inputs, outputs);
+      }
       return {};
     });
   }
@@ -556,7 +560,7 @@ class CpuExecution {
     const auto label = [&step] {
       if (step.fused == nullptr) return operationLabel(step.index, step.type);
       return "operations " + std::to_string(step.index) + " to " + std::to_string(step.fused->members.back().index) +
-             " (fused element-wise)";
+             (step.fused->shuffle ? " (fused channel shuffle)" : " (fused element-wise)");
     };
     if (!task.thrown.empty()) return driver::generalFailure(label() + " failed: " + task.thrown);
     if (!task.status) return driver::generalFailure(label() + " failed: " + task.status.error().message);

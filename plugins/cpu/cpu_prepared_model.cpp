@@ -126,7 +126,10 @@ Result<std::unique_ptr<CpuPreparedModel>> CpuPreparedModel::create(const driver:
   } else {
     NNRT_RETURN_IF_ERROR(prepared->planSteps(model));
   }
-  if (fuse) prepared->fuseElementwiseSteps();
+  if (fuse) {
+    prepared->fuseElementwiseSteps();
+    prepared->fuseChannelShuffles();
+  }
   prepared->planTemporaries();
   prepared->arenas_.setFirstBlockBytes(prepared->staticTemporaryBytes_);
   if (!profilePath.empty()) {
@@ -176,7 +179,7 @@ void CpuPreparedModel::writeProfile() const {
     if (step.fused != nullptr) {
       line.operations = std::to_string(step.index) + "-" + std::to_string(step.fused->members.back().index);
       for (const Step& member : step.fused->members) line.operations += " " + ops::operationName(member.type);
-      line.kernel = "fused element-wise";
+      line.kernel = step.fused->shuffle ? "fused channel shuffle" : "fused element-wise";
     } else {
       line.operations = std::to_string(step.index) + " " + ops::operationName(step.type);
       for (const auto& [index, type] : step.absorbed)

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -25,6 +26,7 @@
 #include "plugins/cpu/cpu_operations.hpp"
 #include "plugins/cpu/fast_path.hpp"
 #include "plugins/cpu/kernels/fused_elementwise.hpp"
+#include "plugins/cpu/kernels/shuffle_gather.hpp"
 
 namespace nnrt::cpu {
 
@@ -120,6 +122,9 @@ class CpuPreparedModel : public driver::PreparedModel {
     };
     std::vector<Output> outputs;  // the kernel's outputs, in its order
     FusedElementwise kernel;
+    // Set for a CHANNEL_SHUFFLE with the CONCATENATION before it and the SLICEs after it
+    // (fuseChannelShuffles): the kernel that runs instead of `kernel`, reading the pieces (`inputs`).
+    std::optional<ShuffleGather> shuffle;
   };
 
   CpuPreparedModel() = default;
@@ -149,6 +154,7 @@ class CpuPreparedModel : public driver::PreparedModel {
                       const EpilogueMatch& match, std::vector<bool>& absorbed, std::vector<bool>& written);
   void chainFastSteps();
   void fuseElementwiseSteps();
+  void fuseChannelShuffles();
   template <typename Concatenates, typename JoinsRun>
   void flattenConcatenations(const Concatenates& concatenates, const JoinsRun& joinsRun);
   void planTemporaries();

@@ -1,5 +1,6 @@
 // copyBytes (RESHAPE, SQUEEZE), CONCATENATION, TRANSPOSE and PAD: hand-computed layouts, then random
-// tensors for every axis / permutation / padding pattern against index arithmetic written in the test.
+// tensors for every axis / permutation / padding pattern against index arithmetic written in the test;
+// and ShuffleGather (a CHANNEL_SHUFFLE of a CONCATENATION, split by SLICEs) against those kernels.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,6 +9,8 @@
 #include <string>
 
 #include "cpu_kernels/test_support.hpp"
+#include "plugins/cpu/kernels/shuffle_gather.hpp"
+#include "plugins/cpu/kernels/tensor_ops.hpp"
 #include "plugins/cpu/kernels/tensor_shape.hpp"
 
 namespace nnrt::cpu::test {
@@ -242,6 +245,74 @@ TEST(TensorShape, RandomPadMatchesReference) {
   checkPad<float>({2, 5, 4, 3}, {1, 0, 2, 2, 0, 3, 1, 1}, 0.0f, 4);
   checkPad<int32_t>({2, 5, 4, 3}, {0, 0, 0, 0, 0, 0, 0, 0}, int32_t{-1}, 5);
   checkPad<float>({2, 64, 64, 16}, {0, 0, 1, 1, 1, 1, 0, 0}, 0.0f, 6);  // parallel
+}
+
+// Two pieces of 3 channels, 2 rows, shuffled in 2 groups: channels a0 b0 a1 b1 a2 b2, split after 2 and 4.
+TEST(ShuffleGather, InterleavesTwoPiecesByHand) {
+  std::string why;
+  auto gather = ShuffleGather::plan({3, 3}, 2, 2, {{0, 2}, {2, 6}, {0, 6}}, why);
+  ASSERT_TRUE(gather.has_value()) << why;
+  const std::vector<float> a{1, 2, 3, 4, 5, 6}, b{-1, -2, -3, -4, -5, -6};
+  std::vector<float> head(4), tail(8), whole(12);
+  const void* pieces[] = {a.data(), b.data()};
+  void* outputs[] = {head.data(), tail.data(), whole.data()};
+  gather->run(pieces, outputs);
+  EXPECT_EQ(head, (std::vector<float>{1, -1, 4, -4}));
+  EXPECT_EQ(tail, (std::vector<float>{2, -2, 3, -3, 5, -5, 6, -6}));
+  EXPECT_EQ(whole, (std::vector<float>{1, -1, 2, -2, 3, -3, 4, -4, 5, -5, 6, -6}));
+}
+
+// Random pieces in 2, 3 and 4 groups over 5x7 rows (some pieces holding several groups, one a single
+// tensor): every range equals CONCATENATION, CHANNEL_SHUFFLE and a SLICE of the last axis done apart.
+// Ranges that do not start and end at a multiple of the groups, or read a group from two pieces, are
+// refused.
+TEST(ShuffleGather, MatchesConcatenationShuffleAndSlices) {
+  struct Case {
+    std::vector<uint32_t> widths;
+    uint32_t groups;
+    std::vector<ShuffleGather::Range> ranges;
+  };
+  const Case cases[] = {{{58, 58}, 2, {{0, 58}, {58, 116}}},
+                        {{12, 12, 12}, 3, {{0, 36}, {3, 18}, {18, 36}}},
+                        {{40}, 4, {{0, 20}, {20, 40}}},
+                        {{10, 10, 20}, 2, {{0, 20}, {20, 40}, {4, 8}}}};
+  const size_t rows = 35;
+  uint32_t seed = 30;
+  for (const Case& c : cases) {
+    const uint32_t channels = std::accumulate(c.widths.begin(), c.widths.end(), 0u);
+    std::vector<std::vector<float>> pieces;
+    std::vector<const void*> data;
+    std::vector<Shape> shapes;
+    for (uint32_t w : c.widths) {
+      pieces.push_back(randomFloats(rows * w, -1, 1, seed++));
+      data.push_back(pieces.back().data());
+      shapes.push_back(Shape{{5, 7, w}});
+    }
+    std::vector<float> joined(rows * channels), shuffled(rows * channels);
+    concatenation(data, shapes, 2, sizeof(float), joined.data());
+    channelShuffle(joined.data(), Shape{{5, 7, channels}}, 2, c.groups, sizeof(float), shuffled.data());
+    std::string why;
+    auto gather = ShuffleGather::plan(c.widths, c.groups, rows, c.ranges, why);
+    ASSERT_TRUE(gather.has_value()) << why;
+    std::vector<std::vector<float>> outputs;
+    std::vector<void*> pointers;
+    for (const auto& r : c.ranges) outputs.emplace_back(rows * (r.end - r.begin));
+    for (auto& o : outputs) pointers.push_back(o.data());
+    gather->run(data, pointers);
+    for (size_t k = 0; k < c.ranges.size(); ++k) {
+      const uint32_t width = c.ranges[k].end - c.ranges[k].begin;
+      for (size_t row = 0; row < rows; ++row)
+        for (uint32_t j = 0; j < width; ++j)
+          ASSERT_EQ(outputs[k][row * width + j], shuffled[row * channels + c.ranges[k].begin + j])
+              << c.groups << " groups, range " << k << ", row " << row << ", channel " << j;
+    }
+  }
+  std::string why;
+  EXPECT_FALSE(ShuffleGather::plan({6, 6}, 2, 1, {{1, 5}}, why).has_value());
+  EXPECT_NE(why.find("multiples of 2"), std::string::npos) << why;
+  EXPECT_FALSE(ShuffleGather::plan({3, 9}, 2, 1, {{0, 12}}, why).has_value());  // group 0: channels 0-5
+  EXPECT_NE(why.find("reads two pieces"), std::string::npos) << why;
+  EXPECT_FALSE(ShuffleGather::plan({5, 6}, 2, 1, {{0, 10}}, why).has_value());  // 11 channels
 }
 
 }  // namespace

@@ -1287,6 +1287,85 @@ TEST(CpuPluginExecute, ConcatenationOfAnUnreadConcatenationReadsItsPieces) {
   EXPECT_EQ(steps[0], "1-2 CONCATENATION RELU | fused element-wise");
 }
 
+// ShuffleNet v2's unit ends in CONCATENATION, CHANNEL_SHUFFLE and a SLICE of each half; the driver
+// runs the three as one step that writes the halves from the pieces. Here two such units: the first
+// in 2 groups (one half a model output), the second in 4 groups with the shuffled tensor also read
+// whole (by a RELU). The results are those of the operations one by one (fusion off) bit for bit, and
+// by hand the first half interleaves the first unit's pieces.
+TEST(CpuPluginExecute, ChannelShufflesOfConcatenationsWriteTheirSlicesFromThePieces) {
+  TestModel m;
+  const std::vector<uint32_t> half{1, 5, 7, 8}, full{1, 5, 7, 16};
+  const uint32_t in1 = m.addInput(T::TENSOR_FLOAT32, half), in2 = m.addInput(T::TENSOR_FLOAT32, half);
+  auto unary = [&](O op, uint32_t x, uint32_t out) {
+    m.addOperation(op, {x}, {out});
+    return out;
+  };
+  auto slice = [&](uint32_t x, int32_t begin, uint32_t out) {
+    m.addOperation(O::SLICE, {x, m.addConstant(T::TENSOR_INT32, {4}, std::vector<int32_t>{0, 0, 0, begin}),
+                              m.addConstant(T::TENSOR_INT32, {4}, std::vector<int32_t>{1, 5, 7, 8})},
+                   {out});
+    return out;
+  };
+  auto unit = [&](uint32_t a, uint32_t b, int32_t groups) {
+    const uint32_t joined = m.addOperand(T::TENSOR_FLOAT32, full), shuffled = m.addOperand(T::TENSOR_FLOAT32, full);
+    m.addOperation(O::CONCATENATION, {a, b, m.addInt32(3)}, {joined});
+    m.addOperation(O::CHANNEL_SHUFFLE, {joined, m.addInt32(groups), m.addInt32(-1)}, {shuffled});
+    return shuffled;
+  };
+  const uint32_t s1 = unit(in1, unary(O::RELU, in2, m.addOperand(T::TENSOR_FLOAT32, half)), 2);
+  const uint32_t out1 = slice(s1, 0, m.addOutput(T::TENSOR_FLOAT32, half));
+  const uint32_t t = unary(O::TANH, slice(s1, 8, m.addOperand(T::TENSOR_FLOAT32, half)), m.addOperand(T::TENSOR_FLOAT32, half));
+  const uint32_t s2 = unit(out1, t, 4);
+  const uint32_t out2 = slice(s2, 8, m.addOutput(T::TENSOR_FLOAT32, half));
+  const uint32_t out3 = unary(O::RELU, s2, m.addOutput(T::TENSOR_FLOAT32, full));
+  m.setInputsAndOutputs({in1, in2}, {out1, out2, out3});
+
+  const std::vector<float> a = toFloats(randomReals(280, -1.0, 1.0, 95)), b = toFloats(randomReals(280, -1.0, 1.0, 96));
+  const std::string path = ::testing::TempDir() + "/nnrt_cpu_shuffle_profile.tsv";
+  auto run = [&](const char* fusion, std::vector<std::string>* steps) {
+    std::filesystem::remove(path);
+    std::vector<float> all;
+    {
+      LoadedDevice holder;
+      auto device = loadCpu(holder, {{"fusion", fusion}, {"profile", path}});
+      EXPECT_NE(device, nullptr);
+      if (device == nullptr) return all;
+      auto prepared = prepare(*device, m);
+      if (prepared == nullptr) return all;
+      TestRequest r(2, 3);
+      r.setInput(0, a);
+      r.setInput(1, b);
+      r.setOutput(0, 280 * sizeof(float));
+      r.setOutput(1, 280 * sizeof(float));
+      r.setOutput(2, 560 * sizeof(float));
+      auto result = prepared->execute(r.view(), false, 0, 0);
+      EXPECT_TRUE(result.has_value()) << result.error().message;
+      for (uint32_t k = 0; k < 3; ++k) {
+        const std::vector<float> values = r.output<float>(k);
+        all.insert(all.end(), values.begin(), values.end());
+      }
+    }
+    if (steps != nullptr) *steps = profiledSteps(path);
+    return all;
+  };
+  std::vector<std::string> steps;
+  const std::vector<float> fused = run("on", &steps), reference = run("off", nullptr);
+  ASSERT_EQ(reference.size(), 280u * 2 + 560);
+  ASSERT_EQ(fused.size(), reference.size());
+  EXPECT_EQ(std::memcmp(fused.data(), reference.data(), fused.size() * sizeof(float)), 0);
+  const auto shuffles = std::count_if(steps.begin(), steps.end(), [](const std::string& s) {
+    return s.find("CONCATENATION CHANNEL_SHUFFLE SLICE") != std::string::npos && s.find("| fused channel shuffle") != std::string::npos;
+  });
+  EXPECT_EQ(shuffles, 2) << ::testing::PrintToString(steps);
+  // out1, pixel by pixel: a0 relu(b0) a1 relu(b1) a2 relu(b2) a3 relu(b3).
+  for (size_t pixel = 0; pixel < 35; ++pixel) {
+    for (size_t k = 0; k < 4; ++k) {
+      EXPECT_EQ(reference[pixel * 8 + 2 * k], a[pixel * 8 + k]);
+      EXPECT_EQ(reference[pixel * 8 + 2 * k + 1], std::max(b[pixel * 8 + k], 0.0f));
+    }
+  }
+}
+
 TEST(CpuPluginOpen, FastMinElementsOptionIsChecked) {
   for (const char* bad : {"-1", "lots", "", "2000000000000"}) {
     auto loaded =
