@@ -37,10 +37,17 @@ void CpuPreparedModel::fuseChannelShuffles() {
   std::vector<int64_t> producer(operands_.size(), -1);
   std::vector<std::vector<size_t>> readers(operands_.size());
   for (size_t s = 0; s < steps_.size(); ++s) {
-    for (uint32_t in : steps_[s].inputs) {
+    const Step& step = steps_[s];
+    // A fused step reads and writes what its kernel does (its members' own operands stay inside it).
+    for (uint32_t in : step.fused != nullptr ? step.fused->inputs : step.inputs) {
       if (readers[in].empty() || readers[in].back() != s) readers[in].push_back(s);
     }
-    for (uint32_t out : steps_[s].outputs) producer[out] = static_cast<int64_t>(s);
+    if (step.fused != nullptr) {
+      for (const auto& o : step.fused->outputs)
+        producer[step.fused->members[o.member].outputs[o.k]] = static_cast<int64_t>(s);
+    } else {
+      for (uint32_t out : step.outputs) producer[out] = static_cast<int64_t>(s);
+    }
   }
 
   std::vector<bool> taken(steps_.size(), false);

@@ -1290,8 +1290,9 @@ TEST(CpuPluginExecute, ConcatenationOfAnUnreadConcatenationReadsItsPieces) {
 // ShuffleNet v2's unit ends in CONCATENATION, CHANNEL_SHUFFLE and a SLICE of each half; the driver
 // runs the three as one step that writes the halves from the pieces. Here two such units: the first
 // in 2 groups (one half a model output), the second in 4 groups with the shuffled tensor also read
-// whole (by a RELU). The results are those of the operations one by one (fusion off) bit for bit, and
-// by hand the first half interleaves the first unit's pieces.
+// whole (by a RELU and a TANH, themselves fused); a third whose CONCATENATION is also read by a fused
+// run (so the shuffle runs with its SLICEs only). The results are those of the operations one by one
+// (fusion off) bit for bit, and by hand the first half interleaves the first unit's pieces.
 TEST(CpuPluginExecute, ChannelShufflesOfConcatenationsWriteTheirSlicesFromThePieces) {
   TestModel m;
   const std::vector<uint32_t> half{1, 5, 7, 8}, full{1, 5, 7, 16};
@@ -1317,8 +1318,16 @@ TEST(CpuPluginExecute, ChannelShufflesOfConcatenationsWriteTheirSlicesFromThePie
   const uint32_t t = unary(O::TANH, slice(s1, 8, m.addOperand(T::TENSOR_FLOAT32, half)), m.addOperand(T::TENSOR_FLOAT32, half));
   const uint32_t s2 = unit(out1, t, 4);
   const uint32_t out2 = slice(s2, 8, m.addOutput(T::TENSOR_FLOAT32, half));
-  const uint32_t out3 = unary(O::RELU, s2, m.addOutput(T::TENSOR_FLOAT32, full));
-  m.setInputsAndOutputs({in1, in2}, {out1, out2, out3});
+  const uint32_t out3 =
+      unary(O::TANH, unary(O::RELU, s2, m.addOperand(T::TENSOR_FLOAT32, full)), m.addOutput(T::TENSOR_FLOAT32, full));
+  // The third unit: its CONCATENATION is read by an EXP and a NEG too.
+  const uint32_t joined3 = m.addOperand(T::TENSOR_FLOAT32, full), shuffled3 = m.addOperand(T::TENSOR_FLOAT32, full);
+  m.addOperation(O::CONCATENATION, {out2, in2, m.addInt32(3)}, {joined3});
+  const uint32_t out4 =
+      unary(O::NEG, unary(O::EXP, joined3, m.addOperand(T::TENSOR_FLOAT32, full)), m.addOutput(T::TENSOR_FLOAT32, full));
+  m.addOperation(O::CHANNEL_SHUFFLE, {joined3, m.addInt32(2), m.addInt32(3)}, {shuffled3});
+  const uint32_t out5 = slice(shuffled3, 0, m.addOutput(T::TENSOR_FLOAT32, half));
+  m.setInputsAndOutputs({in1, in2}, {out1, out2, out3, out4, out5});
 
   const std::vector<float> a = toFloats(randomReals(280, -1.0, 1.0, 95)), b = toFloats(randomReals(280, -1.0, 1.0, 96));
   const std::string path = ::testing::TempDir() + "/nnrt_cpu_shuffle_profile.tsv";
@@ -1332,15 +1341,14 @@ TEST(CpuPluginExecute, ChannelShufflesOfConcatenationsWriteTheirSlicesFromThePie
       if (device == nullptr) return all;
       auto prepared = prepare(*device, m);
       if (prepared == nullptr) return all;
-      TestRequest r(2, 3);
+      TestRequest r(2, 5);
       r.setInput(0, a);
       r.setInput(1, b);
-      r.setOutput(0, 280 * sizeof(float));
-      r.setOutput(1, 280 * sizeof(float));
-      r.setOutput(2, 560 * sizeof(float));
+      for (uint32_t k : {0u, 1u, 4u}) r.setOutput(k, 280 * sizeof(float));
+      for (uint32_t k : {2u, 3u}) r.setOutput(k, 560 * sizeof(float));
       auto result = prepared->execute(r.view(), false, 0, 0);
       EXPECT_TRUE(result.has_value()) << result.error().message;
-      for (uint32_t k = 0; k < 3; ++k) {
+      for (uint32_t k = 0; k < 5; ++k) {
         const std::vector<float> values = r.output<float>(k);
         all.insert(all.end(), values.begin(), values.end());
       }
@@ -1350,13 +1358,16 @@ TEST(CpuPluginExecute, ChannelShufflesOfConcatenationsWriteTheirSlicesFromThePie
   };
   std::vector<std::string> steps;
   const std::vector<float> fused = run("on", &steps), reference = run("off", nullptr);
-  ASSERT_EQ(reference.size(), 280u * 2 + 560);
+  ASSERT_EQ(reference.size(), 280u * 3 + 560 * 2);
   ASSERT_EQ(fused.size(), reference.size());
-  EXPECT_EQ(std::memcmp(fused.data(), reference.data(), fused.size() * sizeof(float)), 0);
-  const auto shuffles = std::count_if(steps.begin(), steps.end(), [](const std::string& s) {
-    return s.find("CONCATENATION CHANNEL_SHUFFLE SLICE") != std::string::npos && s.find("| fused channel shuffle") != std::string::npos;
-  });
-  EXPECT_EQ(shuffles, 2) << ::testing::PrintToString(steps);
+  for (size_t i = 0; i < fused.size(); ++i)
+    ASSERT_EQ(std::memcmp(&fused[i], &reference[i], sizeof(float)), 0) << "element " << i;
+  // The units' steps: the first with both SLICEs, the second with its one, the third without its
+  // CONCATENATION (which joined the EXP and NEG's run instead).
+  const auto has = [&](const char* step) { return std::find(steps.begin(), steps.end(), step) != steps.end(); };
+  EXPECT_TRUE(has("1-4 CONCATENATION CHANNEL_SHUFFLE SLICE SLICE | fused channel shuffle")) << ::testing::PrintToString(steps);
+  EXPECT_TRUE(has("6-8 CONCATENATION CHANNEL_SHUFFLE SLICE | fused channel shuffle")) << ::testing::PrintToString(steps);
+  EXPECT_TRUE(has("14-15 CHANNEL_SHUFFLE SLICE | fused channel shuffle")) << ::testing::PrintToString(steps);
   // out1, pixel by pixel: a0 relu(b0) a1 relu(b1) a2 relu(b2) a3 relu(b3).
   for (size_t pixel = 0; pixel < 35; ++pixel) {
     for (size_t k = 0; k < 4; ++k) {
