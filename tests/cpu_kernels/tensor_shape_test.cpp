@@ -203,6 +203,10 @@ TEST(TensorShape, RandomTransposeMatchesReference) {
   checkTranspose<float>({64, 3, 60, 40}, {0, 2, 3, 1}, seed++);  // NCHW -> NHWC, parallel
   // Short rows copied column by column, split among threads in the middle of a run of rows.
   checkTranspose<float>({1, 3, 224, 224}, {0, 2, 3, 1}, seed++);
+  // Two to four planes interleaved (the vectorized loops), runs of every length mod 16.
+  checkTranspose<float>({2, 2, 17, 31}, {0, 2, 3, 1}, seed++);
+  checkTranspose<float>({1, 3, 19, 23}, {0, 2, 3, 1}, seed++);
+  checkTranspose<int32_t>({3, 4, 13, 29}, {0, 2, 3, 1}, seed++);
   checkTranspose<uint8_t>({3, 5, 37, 29}, {0, 2, 3, 1}, seed++);
   checkTranspose<float>({2, 15, 41, 67}, {0, 2, 3, 1}, seed++);
   checkTranspose<float>({7, 9, 300}, {0, 2, 1}, seed++);

@@ -44,6 +44,42 @@ void concatPieces(std::span<const Shape> inShapes, uint32_t axis, const Copy& co
   });
 }
 
+// n rows of 2, 3 or 4 four-byte columns from as many separate columns (NCHW to NHWC with few
+// channels: an image's planes interleaved). Compiled for AVX-512 and AVX2 too: the compiler vectorizes
+// the interleaving with permutes, where the strided stores of the general loop stay scalar.
+__attribute__((target_clones("avx512f", "avx2", "default")))
+void interleaveColumns(const uint32_t* const* columns, size_t count, size_t n, uint32_t* __restrict out) {
+  const uint32_t* __restrict a = columns[0];
+  const uint32_t* __restrict b = columns[1];
+  switch (count) {
+    case 2:
+      for (size_t r = 0; r < n; ++r) {
+        out[2 * r] = a[r];
+        out[2 * r + 1] = b[r];
+      }
+      return;
+    case 3: {
+      const uint32_t* __restrict c = columns[2];
+      for (size_t r = 0; r < n; ++r) {
+        out[3 * r] = a[r];
+        out[3 * r + 1] = b[r];
+        out[3 * r + 2] = c[r];
+      }
+      return;
+    }
+    default: {
+      const uint32_t* __restrict c = columns[2];
+      const uint32_t* __restrict d = columns[3];
+      for (size_t r = 0; r < n; ++r) {
+        out[4 * r] = a[r];
+        out[4 * r + 1] = b[r];
+        out[4 * r + 2] = c[r];
+        out[4 * r + 3] = d[r];
+      }
+    }
+  }
+}
+
 template <typename T>
 void transposeTyped(const T* in, const Shape& inShape, std::span<const uint32_t> perm, T* out) {
   const size_t lead = 4 - inShape.rank();
@@ -95,7 +131,11 @@ void transposeTyped(const T* in, const Shape& inShape, std::span<const uint32_t>
       const size_t run = std::min({end - row, outDims[2] - i2, columnwise ? size_t{256} : outDims[2]});
       const T* src = in + i0 * walk[0] + i1 * walk[1] + i2 * walk[2];
       T* dst = out + row * outDims[3];
-      if (columnwise) {
+      if (columnwise && sizeof(T) == 4 && outDims[3] >= 2 && outDims[3] <= 4) {
+        const uint32_t* columns[4];
+        for (size_t i3 = 0; i3 < outDims[3]; ++i3) columns[i3] = reinterpret_cast<const uint32_t*>(src + i3 * walk[3]);
+        interleaveColumns(columns, outDims[3], run, reinterpret_cast<uint32_t*>(dst));
+      } else if (columnwise) {
         for (size_t i3 = 0; i3 < outDims[3]; ++i3) {
           const T* column = src + i3 * walk[3];
           for (size_t r = 0; r < run; ++r)
