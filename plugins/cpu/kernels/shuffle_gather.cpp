@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "plugins/cpu/kernels/parallel.hpp"
+#include "plugins/cpu/kernels/tensor_moves.hpp"
 
 namespace nnrt::cpu {
 
@@ -56,13 +57,10 @@ void ShuffleGather::run(std::span<const void* const> pieces, std::span<void* con
           const Source& s = r.sources[p];
           return static_cast<const uint32_t*>(pieces[s.piece]) + row * widths_[s.piece] + s.offset;
         };
-        if (groups == 2) {  // two groups interleaved (ShuffleNet): a loop the compiler vectorizes
-          const uint32_t* a = source(0);
-          const uint32_t* b = source(1);
-          for (size_t t = 0; t < count; ++t) {
-            to[2 * t] = a[t];
-            to[2 * t + 1] = b[t];
-          }
+        if (groups >= 2 && groups <= 4) {  // ShuffleNet's two groups: one vectorized interleaving
+          const uint32_t* columns[4];
+          for (size_t p = 0; p < groups; ++p) columns[p] = source(p);
+          interleaveColumns(columns, groups, count, to);
           continue;
         }
         for (size_t p = 0; p < groups; ++p) {

@@ -205,4 +205,40 @@ void hashtableLookup(const int32_t* lookups, size_t lookupCount, const int32_t* 
   }
 }
 
+// Compiled for AVX-512 and AVX2 too: the compiler vectorizes the interleaving with permutes, where
+// strided stores stay scalar.
+__attribute__((target_clones("avx512f", "avx2", "default")))
+void interleaveColumns(const uint32_t* const* columns, size_t count, size_t n, uint32_t* __restrict out) {
+  const uint32_t* __restrict a = columns[0];
+  const uint32_t* __restrict b = columns[1];
+  switch (count) {
+    case 2:
+      for (size_t r = 0; r < n; ++r) {
+        out[2 * r] = a[r];
+        out[2 * r + 1] = b[r];
+      }
+      return;
+    case 3: {
+      const uint32_t* __restrict c = columns[2];
+      for (size_t r = 0; r < n; ++r) {
+        out[3 * r] = a[r];
+        out[3 * r + 1] = b[r];
+        out[3 * r + 2] = c[r];
+      }
+      return;
+    }
+    default: {
+      const uint32_t* __restrict c = columns[2];
+      const uint32_t* __restrict d = columns[3];
+      for (size_t r = 0; r < n; ++r) {
+        out[4 * r] = a[r];
+        out[4 * r + 1] = b[r];
+        out[4 * r + 2] = c[r];
+        out[4 * r + 3] = d[r];
+      }
+    }
+  }
+}
+
+
 }  // namespace nnrt::cpu

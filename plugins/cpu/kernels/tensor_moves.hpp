@@ -43,6 +43,11 @@ void spaceToBatch(const void* in, const Shape& inShape, ImageAxes axes, uint32_t
                   uint32_t padTop, uint32_t padLeft, const void* padValue, size_t elementSize, void* out,
                   const Shape& outShape);
 
+// `count` (2 to 4) columns of n four-byte elements side by side: out[r * count + k] = columns[k][r]
+// (an image's planes interleaved into pixels, the groups of a channel shuffle). Vectorized for AVX-512
+// and AVX2 too. out must not overlap the columns.
+void interleaveColumns(const uint32_t* const* columns, size_t count, size_t n, uint32_t* out);
+
 // One dimension of a strided slice, resolved: `count` elements from index `begin` in steps of `stride`
 // (negative strides walk backwards). Every index begin + k * stride (k < count) lies in the dimension.
 struct SliceAxis {

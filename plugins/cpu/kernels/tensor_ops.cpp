@@ -5,6 +5,7 @@
 
 #include "plugins/cpu/kernels/element_copy.hpp"
 #include "plugins/cpu/kernels/parallel.hpp"
+#include "plugins/cpu/kernels/tensor_moves.hpp"
 
 namespace nnrt::cpu {
 
@@ -147,12 +148,10 @@ void channelShuffle(const void* in, const Shape& shape, uint32_t axis, uint32_t 
       for (size_t p = begin; p < end; ++p) {
         const uint32_t* x = from + p * channels;
         uint32_t* y = to + p * channels;
-        if (groups == 2) {  // two halves interleaved (ShuffleNet): a loop the compiler vectorizes
-          const uint32_t* second = x + perGroup;
-          for (size_t k = 0; k < perGroup; ++k) {
-            y[2 * k] = x[k];
-            y[2 * k + 1] = second[k];
-          }
+        if (groups >= 2 && groups <= 4) {  // the groups interleaved (ShuffleNet: two halves)
+          const uint32_t* columns[4];
+          for (size_t g = 0; g < groups; ++g) columns[g] = x + g * perGroup;
+          interleaveColumns(columns, groups, perGroup, y);
           continue;
         }
         for (size_t g = 0; g < groups; ++g)
