@@ -155,8 +155,10 @@ class CpuPreparedModel : public driver::PreparedModel {
   void chainFastSteps();
   void fuseElementwiseSteps();
   void fuseChannelShuffles();
-  template <typename Concatenates, typename JoinsRun>
-  void flattenConcatenations(const Concatenates& concatenates, const JoinsRun& joinsRun);
+  // A static float32 CONCATENATION over the last axis: what both fusions read from its pieces.
+  bool concatenatesFloatsOverLastAxis(const Step& step) const;
+  template <typename JoinsRun>
+  void flattenConcatenations(const JoinsRun& joinsRun);
   void planTemporaries();
 
   // The device option `profile`: the step times of the executions that ran every step, in bounded

@@ -86,20 +86,15 @@ void CpuPreparedModel::fuseElementwiseSteps() {
     }
   };
   index();
-  // A float32 CONCATENATION over the last axis (of a static step): a Concat instruction.
-  auto isLastAxisConcatenation = [&](const Step& step) {
-    if (step.type != static_cast<int32_t>(OperationType::CONCATENATION) || !step.isStatic || step.inputs.size() < 2 ||
-        step.inputs.size() - 1 > FusedProgram::kMaxTerms || step.outputShapes.empty())
-      return false;
-    const auto* params = std::get_if<ops::ConcatenationParams>(&step.params);
-    if (params == nullptr || params->axis + 1 != step.outputShapes[0].size()) return false;
-    return std::all_of(step.inputs.begin(), step.inputs.end() - 1, [&](uint32_t in) { return operands_[in].type == f32; });
+  // A float32 CONCATENATION over the last axis of at most kMaxTerms pieces: a Concat instruction.
+  auto isConcat = [&](const Step& step) {
+    return concatenatesFloatsOverLastAxis(step) && step.inputs.size() - 1 <= FusedProgram::kMaxTerms;
   };
 
   auto fusable = [&](size_t s) -> std::optional<FusedProgram::Instruction> {
     const Step& step = steps_[s];
     if (!step.isStatic || chained[s] || step.outputs.size() != 1) return std::nullopt;
-    if (isLastAxisConcatenation(step)) {
+    if (isConcat(step)) {
       FusedProgram::Instruction in;
       in.op = FusedOp::Concat;
       return in;
@@ -138,7 +133,8 @@ void CpuPreparedModel::fuseElementwiseSteps() {
   // The operands step s's instruction reads: a CONCATENATION's pieces, else the first operands of its operation.
   auto reads = [&](size_t s) {
     const Step& step = steps_[s];
-    const size_t count = fusable(s)->op == FusedOp::Concat ? step.inputs.size() - 1 : fusedOperandCount(fusable(s)->op);
+    const FusedOp op = fusable(s)->op;
+    const size_t count = op == FusedOp::Concat ? step.inputs.size() - 1 : fusedOperandCount(op);
     return std::vector<uint32_t>(step.inputs.begin(), step.inputs.begin() + static_cast<std::ptrdiff_t>(count));
   };
 
@@ -213,8 +209,8 @@ void CpuPreparedModel::fuseElementwiseSteps() {
     return true;
   };
 
-  flattenConcatenations(isLastAxisConcatenation, [&](size_t s) {
-    if (s + 1 >= steps_.size() || chained[s] || !fusable(s + 1)) return false;
+  flattenConcatenations([&](size_t s) {
+    if (s + 1 >= steps_.size() || chained[s] || !isConcat(steps_[s]) || !fusable(s + 1)) return false;
     const std::vector<uint32_t> next = reads(s + 1);
     return std::find(next.begin(), next.end(), steps_[s].outputs[0]) != next.end();
   });
@@ -259,14 +255,24 @@ void CpuPreparedModel::fuseElementwiseSteps() {
   hasFastSteps_ = std::any_of(steps_.begin(), steps_.end(), [](const Step& step) { return step.fast != nullptr; });
 }
 
+bool CpuPreparedModel::concatenatesFloatsOverLastAxis(const Step& step) const {
+  if (step.type != static_cast<int32_t>(OperationType::CONCATENATION) || !step.isStatic || step.inputs.size() < 2 ||
+      step.outputShapes.empty())
+    return false;
+  const auto* params = std::get_if<ops::ConcatenationParams>(&step.params);
+  if (params == nullptr || params->axis + 1 != step.outputShapes[0].size()) return false;
+  const int32_t f32 = static_cast<int32_t>(driver::OperandType::TENSOR_FLOAT32);
+  return std::all_of(step.inputs.begin(), step.inputs.end() - 1, [&](uint32_t in) { return operands_[in].type == f32; });
+}
+
 // A CONCATENATION that the element-wise run after it will read as a Concat instruction (`joinsRun`),
-// and whose pieces include the output of an earlier CONCATENATION over the same axis (`concatenates`),
-// reads that one's pieces instead: DenseNet's x = concat(x, y), layer after layer, reads every layer's
+// and whose pieces include the output of an earlier float32 CONCATENATION over the last axis, reads
+// that one's pieces instead: DenseNet's x = concat(x, y), layer after layer, reads every layer's
 // output where that layer wrote it, and no growing x is copied. Float32 only (a quantized
 // CONCATENATION requantizes its pieces, and twice is not once). An earlier CONCATENATION that nothing
 // reads any more is dropped.
-template <typename Concatenates, typename JoinsRun>
-void CpuPreparedModel::flattenConcatenations(const Concatenates& concatenates, const JoinsRun& joinsRun) {
+template <typename JoinsRun>
+void CpuPreparedModel::flattenConcatenations(const JoinsRun& joinsRun) {
   std::vector<int64_t> producer(operands_.size(), -1);
   std::vector<uint32_t> readers(operands_.size(), 0);
   for (size_t s = 0; s < steps_.size(); ++s) {
@@ -276,16 +282,14 @@ void CpuPreparedModel::flattenConcatenations(const Concatenates& concatenates, c
   std::vector<bool> unread(steps_.size(), false);
   for (size_t s = 0; s < steps_.size(); ++s) {
     Step& step = steps_[s];
-    if (!concatenates(step) || !joinsRun(s)) continue;
-    const uint32_t axis = std::get<ops::ConcatenationParams>(step.params).axis;
+    if (!joinsRun(s)) continue;
     std::vector<uint32_t> pieces;
     std::vector<uint32_t> inner;  // the earlier CONCATENATIONs' outputs read no more
     for (size_t i = 0; i + 1 < step.inputs.size(); ++i) {
       const uint32_t piece = step.inputs[i];
       const int64_t p = producer[piece];
       const Step* earlier = p >= 0 ? &steps_[static_cast<size_t>(p)] : nullptr;
-      if (earlier != nullptr && earlier->fused == nullptr && concatenates(*earlier) &&
-          std::get<ops::ConcatenationParams>(earlier->params).axis == axis) {
+      if (earlier != nullptr && earlier->fused == nullptr && concatenatesFloatsOverLastAxis(*earlier)) {
         pieces.insert(pieces.end(), earlier->inputs.begin(), earlier->inputs.end() - 1);
         inner.push_back(piece);
       } else {

@@ -68,17 +68,11 @@ void CpuPreparedModel::fuseChannelShuffles() {
     std::vector<uint32_t> pieces{x};
     int64_t concat = producer[x];
     if (concat >= 0 && !taken[static_cast<size_t>(concat)] &&
-        is(steps_[static_cast<size_t>(concat)], OperationType::CONCATENATION) && readers[x].size() == 1 &&
+        is(steps_[static_cast<size_t>(concat)], OperationType::CONCATENATION) &&
+        concatenatesFloatsOverLastAxis(steps_[static_cast<size_t>(concat)]) && readers[x].size() == 1 &&
         operands_[x].modelOutput < 0) {
       const Step& c = steps_[static_cast<size_t>(concat)];
-      const auto* params = std::get_if<ops::ConcatenationParams>(&c.params);
-      const bool lastAxis = params != nullptr && params->axis + 1 == shape.size();
-      const bool floats = std::all_of(c.inputs.begin(), c.inputs.end() - 1, [&](uint32_t in) { return operands_[in].type == f32; });
-      if (lastAxis && floats) {
-        pieces.assign(c.inputs.begin(), c.inputs.end() - 1);
-      } else {
-        concat = -1;
-      }
+      pieces.assign(c.inputs.begin(), c.inputs.end() - 1);
     } else {
       concat = -1;
     }
