@@ -768,6 +768,41 @@ void expectStepsBeginning(const std::vector<std::string>& steps, std::initialize
   }
 }
 
+// One execution of `m` on a cpu device opened with `options` and the option `profile` (a temporary
+// file named after `name`): every output's float32 values one after another (empty when anything
+// failed, which the test is told), and the profile's steps (profiledSteps).
+struct ProfiledRun {
+  std::vector<float> values;
+  std::vector<std::string> steps;
+};
+ProfiledRun runProfiled(TestModel& m, std::vector<std::pair<std::string, std::string>> options,
+                        const std::vector<std::vector<float>>& inputs, const std::vector<size_t>& outputElements,
+                        const std::string& name) {
+  const std::string path = ::testing::TempDir() + "/nnrt_cpu_" + name + "_profile.tsv";
+  std::filesystem::remove(path);
+  options.emplace_back("profile", path);
+  ProfiledRun run;
+  {
+    LoadedDevice holder;
+    auto device = loadCpu(holder, options);
+    if (device == nullptr) return run;
+    auto prepared = prepare(*device, m);
+    if (prepared == nullptr) return run;
+    TestRequest r(inputs.size(), outputElements.size());
+    for (size_t k = 0; k < inputs.size(); ++k) r.setInput(static_cast<uint32_t>(k), inputs[k]);
+    for (size_t k = 0; k < outputElements.size(); ++k) r.setOutput(static_cast<uint32_t>(k), outputElements[k] * sizeof(float));
+    auto result = prepared->execute(r.view(), false, 0, 0);
+    EXPECT_TRUE(result.has_value()) << result.error().message;
+    if (!result.has_value()) return run;
+    for (size_t k = 0; k < outputElements.size(); ++k) {
+      const std::vector<float> values = r.output<float>(static_cast<uint32_t>(k));
+      run.values.insert(run.values.end(), values.begin(), values.end());
+    }
+  }
+  run.steps = profiledSteps(path);
+  return run;
+}
+
 // The option `profile`: a prepared model, when released, appends one line per step (its operations,
 // the kernel that ran them, the median and mean time) to the file, under a header that counts the
 // executions, also past those it keeps times of; executions that failed are not counted, and a model
@@ -1200,37 +1235,17 @@ TEST(CpuPluginExecute, ConcatenationsJoinTheElementwiseRunsThatReadThem) {
   m.setInputsAndOutputs({in}, {middle, out});
 
   const std::vector<float> input = toFloats(randomReals(9 * 11 * 24, -2.0, 2.0, 79));
-  const std::string path = ::testing::TempDir() + "/nnrt_cpu_concatenation_profile.tsv";
-  auto run = [&](const char* fusion, const char* fast, std::vector<std::string>* steps) {
-    std::filesystem::remove(path);
-    std::vector<float> all;
-    {
-      LoadedDevice holder;
-      auto device = loadCpu(holder, {{"fusion", fusion}, {"fast", fast}, {"profile", path}});
-      EXPECT_NE(device, nullptr);
-      if (device == nullptr) return all;
-      auto prepared = prepare(*device, m);
-      if (prepared == nullptr) return all;
-      TestRequest r(1, 2);
-      r.setInput(0, input);
-      r.setOutput(0, 9 * 11 * 40 * sizeof(float));
-      r.setOutput(1, 9 * 11 * 56 * sizeof(float));
-      auto result = prepared->execute(r.view(), false, 0, 0);
-      EXPECT_TRUE(result.has_value()) << result.error().message;
-      all = r.output<float>(0);
-      const std::vector<float> more = r.output<float>(1);
-      all.insert(all.end(), more.begin(), more.end());
-    }
-    if (steps != nullptr) *steps = profiledSteps(path);
-    return all;
+  auto run = [&](const char* fusion, const char* fast) {
+    return runProfiled(m, {{"fusion", fusion}, {"fast", fast}}, {input}, {9 * 11 * 40, 9 * 11 * 56}, "concatenation");
   };
   for (const char* fast : {"on", "off"}) {  // oneDNN's convolutions and the reference ones differ in rounding
-    const std::vector<float> reference = run("off", fast, nullptr);
+    const std::vector<float> reference = run("off", fast).values;
     ASSERT_EQ(reference.size(), 9u * 11 * (40 + 56));
     // By hand: the middle x's first pixel holds the input's first 24 values, then the first layer's y.
     for (size_t k = 0; k < 24; ++k) EXPECT_EQ(reference[k], input[k]);
-    std::vector<std::string> steps;
-    const std::vector<float> fused = run("on", fast, &steps);
+    const ProfiledRun on = run("on", fast);
+    const std::vector<float>& fused = on.values;
+    const std::vector<std::string>& steps = on.steps;
     ASSERT_EQ(fused.size(), reference.size());
     EXPECT_EQ(std::memcmp(fused.data(), reference.data(), fused.size() * sizeof(float)), 0) << "fast " << fast;
     // Every CONCATENATION runs in a fused step with the normalization after it.
@@ -1257,24 +1272,8 @@ TEST(CpuPluginExecute, ConcatenationOfAnUnreadConcatenationReadsItsPieces) {
   m.setInputsAndOutputs({a, b, c}, {out});
   const std::vector<float> va = toFloats(randomReals(30, -1.0, 1.0, 90)), vb = toFloats(randomReals(12, -1.0, 1.0, 91)),
                            vc = toFloats(randomReals(24, -1.0, 1.0, 92));
-  const std::string path = ::testing::TempDir() + "/nnrt_cpu_nested_concatenation_profile.tsv";
-  std::filesystem::remove(path);
-  std::vector<float> result;
-  {
-    LoadedDevice holder;
-    auto device = loadCpu(holder, {{"profile", path}});
-    ASSERT_NE(device, nullptr);
-    auto prepared = prepare(*device, m);
-    ASSERT_NE(prepared, nullptr);
-    TestRequest r(3, 1);
-    r.setInput(0, va);
-    r.setInput(1, vb);
-    r.setInput(2, vc);
-    r.setOutput(0, 66 * sizeof(float));
-    auto executed = prepared->execute(r.view(), false, 0, 0);
-    ASSERT_TRUE(executed.has_value()) << executed.error().message;
-    result = r.output<float>(0);
-  }
+  const ProfiledRun run = runProfiled(m, {}, {va, vb, vc}, {66}, "nested_concatenation");
+  const std::vector<float>& result = run.values;
   ASSERT_EQ(result.size(), 66u);
   for (size_t row = 0; row < 6; ++row) {
     for (size_t k = 0; k < 11; ++k) {
@@ -1282,9 +1281,8 @@ TEST(CpuPluginExecute, ConcatenationOfAnUnreadConcatenationReadsItsPieces) {
       EXPECT_EQ(result[row * 11 + k], std::max(piece, 0.0f)) << row << ", " << k;
     }
   }
-  const std::vector<std::string> steps = profiledSteps(path);
-  ASSERT_EQ(steps.size(), 1u) << ::testing::PrintToString(steps);
-  EXPECT_EQ(steps[0], "1-2 CONCATENATION RELU | fused element-wise");
+  ASSERT_EQ(run.steps.size(), 1u) << ::testing::PrintToString(run.steps);
+  EXPECT_EQ(run.steps[0], "1-2 CONCATENATION RELU | fused element-wise");
 }
 
 // ShuffleNet v2's unit ends in CONCATENATION, CHANNEL_SHUFFLE and a SLICE of each half; the driver
@@ -1330,34 +1328,13 @@ TEST(CpuPluginExecute, ChannelShufflesOfConcatenationsWriteTheirSlicesFromThePie
   m.setInputsAndOutputs({in1, in2}, {out1, out2, out3, out4, out5});
 
   const std::vector<float> a = toFloats(randomReals(280, -1.0, 1.0, 95)), b = toFloats(randomReals(280, -1.0, 1.0, 96));
-  const std::string path = ::testing::TempDir() + "/nnrt_cpu_shuffle_profile.tsv";
-  auto run = [&](const char* fusion, std::vector<std::string>* steps) {
-    std::filesystem::remove(path);
-    std::vector<float> all;
-    {
-      LoadedDevice holder;
-      auto device = loadCpu(holder, {{"fusion", fusion}, {"profile", path}});
-      EXPECT_NE(device, nullptr);
-      if (device == nullptr) return all;
-      auto prepared = prepare(*device, m);
-      if (prepared == nullptr) return all;
-      TestRequest r(2, 5);
-      r.setInput(0, a);
-      r.setInput(1, b);
-      for (uint32_t k : {0u, 1u, 4u}) r.setOutput(k, 280 * sizeof(float));
-      for (uint32_t k : {2u, 3u}) r.setOutput(k, 560 * sizeof(float));
-      auto result = prepared->execute(r.view(), false, 0, 0);
-      EXPECT_TRUE(result.has_value()) << result.error().message;
-      for (uint32_t k = 0; k < 5; ++k) {
-        const std::vector<float> values = r.output<float>(k);
-        all.insert(all.end(), values.begin(), values.end());
-      }
-    }
-    if (steps != nullptr) *steps = profiledSteps(path);
-    return all;
+  auto run = [&](const char* fusion) {
+    return runProfiled(m, {{"fusion", fusion}}, {a, b}, {280, 280, 560, 560, 280}, "shuffle");
   };
-  std::vector<std::string> steps;
-  const std::vector<float> fused = run("on", &steps), reference = run("off", nullptr);
+  const ProfiledRun on = run("on");
+  const std::vector<float>& fused = on.values;
+  const std::vector<std::string>& steps = on.steps;
+  const std::vector<float> reference = run("off").values;
   ASSERT_EQ(reference.size(), 280u * 3 + 560 * 2);
   ASSERT_EQ(fused.size(), reference.size());
   for (size_t i = 0; i < fused.size(); ++i)
