@@ -259,6 +259,12 @@ class CpuExecution {
   Result<void> runStep(const Step& step) {
     auto label = [&step] { return operationLabel(step.index, step.type); };  // for errors only
     if (!step.invalid.empty()) return driver::generalFailure(label() + ": " + step.invalid);
+    if (isViewNow(step)) {  // nothing to compute or check: the outputs point into input 0
+      const ops::Arg input0 = argOf(step.inputs[0]);
+      for (size_t k = 0; k < step.outputs.size(); ++k)
+        NNRT_RETURN_IF_ERROR(placeOutput(step, k, step.outputShapes[k], input0, step.viewOffsets.empty() ? -1 : step.viewOffsets[k]));
+      return {};
+    }
     std::vector<ops::Arg> inputs, outputs;
     inputs.reserve(step.inputs.size());
     for (uint32_t index : step.inputs)
@@ -420,6 +426,24 @@ class CpuExecution {
       return driver::generalFailure(operationLabel(step.index, step.type) + ": cpu driver bug: an output was not placed");
     }
     return {};
+  }
+
+  // A RESHAPE or SQUEEZE into a temporary, or a SLICE or SPLIT whose outputs are runs of its input
+  // (Step::viewOffsets), with its prepared shapes: placeOutput points the outputs into input 0. The
+  // check reads the values directly, without the operation's arguments that runStep builds: a
+  // recurrent network unrolled takes several such steps per time step (the GRU's 322 views, 0.15 to
+  // 0.2 us each through runStep, 0.1 us this way).
+  bool isViewNow(const Step& step) const {
+    const bool relabels = step.kernel->outputIsInput0 && step.outputs.size() == 1 &&
+                          model_.operands_[step.outputs[0]].modelOutput < 0;
+    if ((!relabels && step.viewOffsets.empty()) || !step.isStatic || requestOmitsInput_ || step.fast != nullptr ||
+        step.chainedInput)
+      return false;
+    for (uint32_t in : step.inputs) {
+      const Value& v = values_[in];
+      if (!v.omitted && !sameDims(v.dims, model_.operands_[in].dims)) return false;
+    }
+    return true;
   }
 
   // Whether the step's prepared shapes and parameters hold: it had them, and every input has the
