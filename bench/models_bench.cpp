@@ -296,8 +296,8 @@ BENCHMARK(BM_LayerMore)
 // `elements` elements, alone (modes 0: reference kernels, 1: fast layer) and between two pointwise
 // convolutions that run on the fast layer (modes 2: the light operation on the fast layer too, 3:
 // on the reference kernels). Where the fast layer starts to win sets kFastMinElements
-// (fast_path.hpp); mode 1 of CONCATENATION runs the reference kernel (a model whose only fast
-// kernels would be CONCATENATIONs does not take the fast layer).
+// (fast_path.hpp). The fast layer no longer takes CONCATENATION (its reference copies won in every
+// mode), so its modes 1 and 2 run the reference kernel too.
 const char* const kLightOps[] = {"ADD", "RELU6", "SOFTMAX", "CONCATENATION", "LOGISTIC", "TRANSPOSE"};
 
 void BM_Light(benchmark::State& state) {

@@ -512,7 +512,6 @@ Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
       if (operation.outputs[k] < producer.size() && producer[operation.outputs[k]] < 0)
         producer[operation.outputs[k]] = static_cast<int32_t>(i);
   }
-  bool anchored = false;  // a fast kernel that wins alone (not a CONCATENATION)
   std::vector<bool> absorbed(operations.size(), false);  // by an earlier step's epilogue
   for (uint32_t i = 0; i < operations.size(); ++i) {
     if (absorbed[i]) continue;
@@ -575,7 +574,6 @@ Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
               foldTransposes(step, args, operations, i, readers, producer,
                              matchEpilogue(operations, i, readers, step.params), absorbed, written)) {
             hasFastSteps_ = true;
-            anchored = true;
           }
           // Element-wise operations after a convolution or FULLY_CONNECTED that its fast kernel can
           // apply to its output (SiLU, HARD_SWISH, ...): the step writes their output instead. A row
@@ -600,7 +598,6 @@ Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
                                                ", which an earlier operation already wrote");
               written[match.output] = true;
               hasFastSteps_ = true;
-              anchored = true;
             }
           }
           const bool light = isLightOperation(operation.type);
@@ -610,7 +607,6 @@ Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
             if (auto fast = fastLayer_->prepare(args, step.params, KernelOptions{})) {
               step.fast = std::move(*fast);
               hasFastSteps_ = true;
-              anchored |= operation.type != static_cast<int32_t>(driver::OperationType::CONCATENATION);
             }
           }
           if (step.fast == nullptr) {
@@ -622,12 +618,6 @@ Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
       }
     }
     steps_.push_back(std::move(step));
-  }
-  // CONCATENATIONs alone do not pay for taking every core (fast_path.hpp).
-  if (hasFastSteps_ && !anchored) {
-    for (Step& step : steps_)
-      step.fast.reset();
-    hasFastSteps_ = false;
   }
   if (hasFastSteps_) chainFastSteps();
 

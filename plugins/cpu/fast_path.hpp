@@ -112,13 +112,12 @@ class FastLayer {
   virtual detail::SgemmFn sgemm() const { return nullptr; }
 };
 
-// Light operations: element-wise arithmetic, activations, SOFTMAX, CONCATENATION and TRANSPOSE, a
-// few operations per element. On few elements the fast layer loses to the reference kernels (waking
-// the OpenMP team and taking every core cost microseconds, the reference kernel less): the driver
-// offers a light operation to the layer only from kFastMinElements output elements on (the device
-// option fast_min_elements). CONCATENATION on oneDNN (a plain copy) wins only next to other fast
-// kernels, which keep the OpenMP team awake: a model whose only fast kernels would be
-// CONCATENATIONs runs on the reference kernels. Measurements: docs/cpu-performance.md.
+// Light operations: element-wise arithmetic, activations, SOFTMAX and TRANSPOSE, a few operations per
+// element. On few elements the fast layer loses to the reference kernels (waking the OpenMP team and
+// taking every core cost microseconds, the reference kernel less): the driver offers a light
+// operation to the layer only from kFastMinElements output elements on (the device option
+// fast_min_elements). CONCATENATION is not offered at all: the reference kernel's copies beat
+// oneDNN's concat at every size, next to fast kernels too. Measurements: docs/cpu-performance.md.
 bool isLightOperation(int32_t type);
 inline constexpr size_t kFastMinElements = 32768;
 

@@ -73,7 +73,6 @@ bool isLightOperation(int32_t type) {
     case OperationType::ELU:
     case OperationType::PRELU:
     case OperationType::SOFTMAX:
-    case OperationType::CONCATENATION:
     case OperationType::TRANSPOSE:
       return true;
     default:

@@ -151,6 +151,33 @@ TEST(TensorShape, RandomConcatenationMatchesReference) {
   }
 }
 
+TEST(TensorShape, ConcatenationCopiesRunsOfEveryLength) {
+  // Runs of 1 to 5000 bytes per piece and row (the copy takes short runs in fixed-size moves, a
+  // tail of a run over 64 bytes as its last 64 bytes again, and long runs whole), pieces of one and
+  // four bytes per element; every byte placed by its own index arithmetic.
+  for (size_t elementSize : {size_t{1}, size_t{4}}) {
+    for (uint32_t width : {1u, 3u, 4u, 15u, 16u, 17u, 63u, 64u, 65u, 100u, 127u, 128u, 129u, 255u, 1023u, 1024u, 1250u}) {
+      SCOPED_TRACE("element size " + std::to_string(elementSize) + ", width " + std::to_string(width));
+      const uint32_t rows = 3, other = 5;
+      const std::vector<Shape> shapes{{{rows, width}}, {{rows, other}}};
+      std::vector<uint8_t> a(rows * width * elementSize), b(rows * other * elementSize);
+      for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<uint8_t>(i * 7 + 1);
+      for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<uint8_t>(i * 13 + 200);
+      const std::vector<const void*> inputs{a.data(), b.data()};
+      const size_t rowBytes = (width + other) * elementSize;
+      std::vector<uint8_t> out(rows * rowBytes + 1, 0xEE);  // one byte past the end stays
+      concatenation(inputs, shapes, 1, elementSize, out.data());
+      for (size_t r = 0; r < rows; ++r) {
+        for (size_t i = 0; i < width * elementSize; ++i)
+          ASSERT_EQ(out[r * rowBytes + i], a[r * width * elementSize + i]) << "row " << r << ", byte " << i;
+        for (size_t i = 0; i < other * elementSize; ++i)
+          ASSERT_EQ(out[r * rowBytes + width * elementSize + i], b[r * other * elementSize + i]) << "row " << r;
+      }
+      EXPECT_EQ(out.back(), 0xEE);
+    }
+  }
+}
+
 TEST(TensorShape, LargeConcatenationMatchesReference) {
   // Many outer slices: the parallel path.
   const std::vector<float> a = randomFloats(4000 * 7, -1, 1, 1), b = randomFloats(4000 * 9, -1, 1, 2);

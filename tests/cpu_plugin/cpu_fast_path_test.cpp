@@ -546,20 +546,8 @@ TEST_F(FastPathTest, ActivationsAndConcatenation) {
     const uint32_t y = m.addOutput(T::TENSOR_FLOAT32, out);
     m.addOperation(O::CONCATENATION, {in, c1, c2, m.addInt32(axis)}, {y});
     m.setInputsAndOutputs({in}, {y});
-    crossCheck(m, static_cast<uint32_t>(axis + 20));
-  }
-  // Eight pieces are taken, nine are left to the reference kernel (oneDNN's concat of many small
-  // pieces is slower than its copies).
-  for (uint32_t pieces : {8u, 9u}) {
-    TestModel m;
-    const uint32_t in = m.addInput(T::TENSOR_FLOAT32, {1, 64});
-    std::vector<uint32_t> ins{in};
-    for (uint32_t k = 1; k < pieces; ++k) ins.push_back(m.addConstant(T::TENSOR_FLOAT32, {1, 64}, floats(64, 40 + k)));
-    ins.push_back(m.addInt32(0));
-    const uint32_t y = m.addOutput(T::TENSOR_FLOAT32, {pieces, 64});
-    m.addOperation(O::CONCATENATION, ins, {y});
-    m.setInputsAndOutputs({in}, {y});
-    crossCheck(m, 50 + pieces, pieces > 8 ? Fast::Refused : Fast::Taken);
+    // Never on oneDNN: the reference kernel's copies are faster (fast_path.hpp).
+    crossCheck(m, static_cast<uint32_t>(axis + 20), Fast::Refused);
   }
 }
 

@@ -11,7 +11,7 @@
 //   GROUPED_CONV_2D, TRANSPOSE_CONV_2D (a deconvolution), FULLY_CONNECTED, BATCH_MATMUL,
 //   AVERAGE_POOL_2D and MAX_POOL_2D, SOFTMAX with beta 1, ADD, SUB, MUL, DIV, MAXIMUM, MINIMUM
 //   (broadcasting), RELU,
-//   RELU1, RELU6, LOGISTIC, TANH, HARD_SWISH, ELU, PRELU, CONCATENATION, TRANSPOSE (also 8-bit);
+//   RELU1, RELU6, LOGISTIC, TANH, HARD_SWISH, ELU, PRELU, TRANSPOSE (also 8-bit);
 // - 8-bit quantized (QUANT8_ASYMM and QUANT8_ASYMM_SIGNED data): the four convolutions and
 //   FULLY_CONNECTED whose filters are signed with zero point 0 (per-tensor or per-channel).
 // Filters, weights and biases must be constants (BATCH_MATMUL's operands need not be). Everything else stays
@@ -231,9 +231,6 @@ struct Bound {
 // Input 0 as the primitive's source.
 std::vector<Bound> source(const dnnl::memory::desc& desc) { return {{DNNL_ARG_SRC, 0, desc}}; }
 
-constexpr size_t kMaxConcatInputs = 8;  // CONCATENATION with more inputs stays on the reference kernel
-constexpr size_t kMinConcatPieceBytes = 16384;  // ... and so does one whose pieces are this long on average
-
 // One prepared primitive. The bound inputs and the output are re-pointed at every run; the rest
 // (weights, bias, zero points, scratchpad) is owned.
 class Kernel final : public FastKernel {
@@ -426,8 +423,6 @@ class Layer final : public FastLayer {
         }
         case driver::OperationType::PRELU:
           return prelu(op);
-        case driver::OperationType::CONCATENATION:
-          return concatenation(op, std::get<ops::ConcatenationParams>(params));
         default:
           return refuse("no oneDNN primitive is used for this operation");
       }
@@ -837,38 +832,6 @@ class Layer final : public FastLayer {
     const dnnl::eltwise_forward::primitive_desc pd(desc, attr, engine_);
     if (isReference(pd.impl_info_str())) return refuse(onlyReference);
     return std::unique_ptr<FastKernel>(std::make_unique<Kernel>(*this, dnnl::eltwise_forward(pd), source(data), data,
-                                                                pd.scratchpad_desc(),
-                                                                std::string("oneDNN ") + pd.impl_info_str()));
-  }
-
-  Result<std::unique_ptr<FastKernel>> concatenation(const ops::OpArgs& op, const ops::ConcatenationParams& p) {
-    const size_t count = op.inputs.size() - 1;  // the last input is the axis
-    // Many small pieces (an unrolled recurrence's outputs, one per step): oneDNN 2.6's concat took
-    // 370-400 us for 64 pieces of 512 floats, the reference kernel's copies 12-17 us.
-    if (count > kMaxConcatInputs)
-      return refuse("more than " + std::to_string(kMaxConcatInputs) + " inputs: the reference kernel's copies are faster");
-    // Large contiguous pieces (a detector's boxes of every scale joined along axis 1 of [1, n, 85]):
-    // oneDNN 2.6's concat (simple:any) took 466 us for 2.1 MB in three pieces, the reference kernel's
-    // three copies 73 us.
-    size_t outer = 1;
-    for (size_t d = 0; d < p.axis; ++d) outer *= op.outputs[0].dims[d];
-    size_t total = 1;
-    for (uint32_t d : op.outputs[0].dims) total *= d;
-    if (total * sizeof(float) / (outer * count) >= kMinConcatPieceBytes)
-      return refuse("pieces of " + std::to_string(kMinConcatPieceBytes) + " bytes or more: the reference kernel's copies are faster");
-    std::vector<dnnl::memory::desc> sources;
-    std::vector<Bound> bound;
-    for (size_t i = 0; i < count; ++i) {
-      if (op.inputs[i].type != kFloat32) return refuse("an input is not float32");
-      sources.push_back(plainDesc(dims(op.inputs[i].dims.begin(), op.inputs[i].dims.end())));
-      bound.push_back({DNNL_ARG_MULTIPLE_SRC + static_cast<int>(i), i, sources.back()});
-    }
-    const auto dst = plainDesc(dims(op.outputs[0].dims.begin(), op.outputs[0].dims.end()));
-    dnnl::primitive_attr attr;
-    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-    const dnnl::concat::primitive_desc pd(dst, static_cast<int>(p.axis), sources, engine_, attr);
-    if (isReference(pd.impl_info_str())) return refuse(onlyReference);
-    return std::unique_ptr<FastKernel>(std::make_unique<Kernel>(*this, dnnl::concat(pd), bound, dst,
                                                                 pd.scratchpad_desc(),
                                                                 std::string("oneDNN ") + pd.impl_info_str()));
   }

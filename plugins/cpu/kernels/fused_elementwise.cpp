@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "plugins/cpu/kernels/element_copy.hpp"
 #include "plugins/cpu/kernels/exp_float.hpp"
 #include "plugins/cpu/kernels/tanh_float.hpp"
 #include "plugins/cpu/kernels/parallel.hpp"
@@ -269,14 +270,6 @@ void executeHorner(size_t n, const float* a, const float* b, const float* const*
   }
 }
 
-// A run of a piece, typically a few cache lines (DenseNet's 32 channels): 16 floats at a time by
-// fixed-size copies, which compile to vector moves; a memcpy call per run costs more than the copy.
-inline void copyFloats(const float* from, size_t n, float* to) {
-  size_t i = 0;
-  for (; i + 16 <= n; i += 16) __builtin_memcpy(to + i, from + i, 16 * sizeof(float));
-  for (; i < n; ++i) to[i] = from[i];
-}
-
 // Elements [start, start + n) of a Concat over pieces of `widths` columns (rows of their sum), copied
 // run by run from `inputs`, the program's inputs (Concat's terms).
 void concatenate(const Instruction& in, const std::vector<uint32_t>& widths, std::span<const void* const> inputs,
@@ -289,7 +282,7 @@ void concatenate(const Instruction& in, const std::vector<uint32_t>& widths, std
   for (size_t done = 0; done < n;) {
     const size_t length = std::min(offset + widths[piece] - column, n - done);
     const auto* from = static_cast<const float*>(inputs[in.terms[piece]]) + row * widths[piece] + (column - offset);
-    copyFloats(from, length, out + done);
+    detail::copyRun(out + done, from, length * sizeof(float));  // a run of a piece: a few cache lines
     done += length;
     column += length;
     if (column == offset + widths[piece]) {  // on to the next piece, or the next row's first

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <vector>
 
+#include "plugins/cpu/kernels/element_copy.hpp"
 #include "plugins/cpu/kernels/parallel.hpp"
 #include "plugins/cpu/kernels/quantization.hpp"
 #include "plugins/cpu/kernels/tensor_moves.hpp"
@@ -129,8 +130,8 @@ void concatenation(std::span<const void* const> inputs, std::span<const Shape> i
                    size_t elementSize, void* out) {
   auto* outBytes = static_cast<uint8_t*>(out);
   concatPieces(inShapes, axis, [&](size_t k, size_t dst, size_t src, size_t count) {
-    std::memcpy(outBytes + dst * elementSize, static_cast<const uint8_t*>(inputs[k]) + src * elementSize,
-                count * elementSize);
+    detail::copyRun(outBytes + dst * elementSize, static_cast<const uint8_t*>(inputs[k]) + src * elementSize,
+                    count * elementSize);
   });
 }
 
@@ -147,7 +148,7 @@ void concatenation(std::span<const uint8_t* const> inputs, std::span<const Shape
   concatPieces(inShapes, axis, [&](size_t k, size_t dst, size_t src, size_t count) {
     const uint8_t* from = inputs[k] + src;
     if (tables[k].empty()) {
-      std::memcpy(out + dst, from, count);
+      detail::copyRun(out + dst, from, count);
     } else {
       const uint8_t* table = tables[k].data();
       for (size_t i = 0; i < count; ++i)
