@@ -269,6 +269,14 @@ class CpuExecution {
     inputs.reserve(step.inputs.size());
     for (uint32_t index : step.inputs)
       inputs.push_back(argOf(index));
+    // The residual a fused ADD adds (Step::residualInput) is no input of the operation itself.
+    ops::Arg residual;
+    if (step.residualInput) {
+      residual = inputs.back();
+      inputs.pop_back();
+      if (residual.omitted || residual.data == nullptr)
+        return driver::generalFailure(label() + ": the tensor its ADD adds has no value");
+    }
     for (uint32_t index : step.outputs) {
       outputs.push_back(argOf(index));
       outputs.back().dims = model_.operands_[index].dims;  // as declared, for validation
@@ -341,7 +349,16 @@ class CpuExecution {
     const bool chainedReady = !step.chainedInput || values_[step.inputs[0]].writtenFast;
     const bool fast = step.fast != nullptr && params == &step.params && chainedReady;
     for (uint32_t out : step.outputs) values_[out].writtenFast = fast;
-    if (fast) return runFastKernel(step, call);
+    if (step.residualInput && !sameDims(residual.dims, (*shapes)[0])) {
+      return driver::generalFailure(label() + ": its ADD adds a tensor of shape " + ops::shapeToString(residual.dims) +
+                                    " to its output of shape " + ops::shapeToString((*shapes)[0]));
+    }
+    if (fast) {
+      // The kernel adds the residual where it writes: unless planTemporaries put the output on the
+      // residual's bytes, it is copied there first.
+      if (step.residualInput && outputData[0] != residual.data) std::memcpy(outputData[0], residual.data, residual.length);
+      return runFastKernel(step, call);
+    }
     if (step.chainedInput && chainedReady) {
       return driver::generalFailure(label() + ": cpu driver bug: its input is in the fast layer's layout but its fast kernel cannot run");
     }
@@ -351,9 +368,20 @@ class CpuExecution {
     // The operations the fast kernel would have applied to the output (Step::epilogue) follow it.
     auto* values = static_cast<float*>(outputData[0]);
     const size_t count = ops::elementCount((*shapes)[0]).value_or(0);
+    if (step.residualInput && outputData[0] == residual.data) {
+      // The output holds the residual: the convolution's values go elsewhere first.
+      void* const product[1] = {arena_->allocate(count * sizeof(float))};
+      const KernelCall apart{op, product, *params, *arena_};
+      return runOnThreads(step, [&]() -> Result<void> {
+        NNRT_RETURN_IF_ERROR(step.kernel->run(apart));
+        applyEpilogue(step.epilogue, static_cast<float*>(product[0]), count, static_cast<const float*>(residual.data));
+        std::memcpy(values, product[0], count * sizeof(float));
+        return {};
+      });
+    }
     return runOnThreads(step, [&]() -> Result<void> {
       NNRT_RETURN_IF_ERROR(step.kernel->run(call));
-      applyEpilogue(step.epilogue, values, count);
+      applyEpilogue(step.epilogue, values, count, static_cast<const float*>(residual.data));
       return {};
     });
   }

@@ -331,6 +331,34 @@ CpuPreparedModel::EpilogueMatch CpuPreparedModel::matchEpilogue(std::span<const 
         e.alpha = *k;
         return {e, {users[0]}, first.outputs[0]};
       }
+      case T::ADD: {  // a CONV_2D's output plus a tensor of its shape (a residual network's shortcut)
+        if (type != T::CONV_2D || first.input_count != 3 || !floatOutput(first)) return {};
+        const uint32_t r = first.inputs[0] == y ? first.inputs[1] : first.inputs[0];
+        const OperandInfo& residual = operands_[r];
+        const OperandInfo& act = operands_[first.inputs[2]];
+        int32_t code = -1;
+        if (act.type == static_cast<int32_t>(driver::OperandType::INT32) && act.constant != nullptr &&
+            act.constantLength == sizeof(int32_t))
+          std::memcpy(&code, act.constant, sizeof code);
+        const std::vector<uint32_t>& dims = operands_[y].dims;
+        if (r == y || code < 0 || code > 3 || residual.type != static_cast<int32_t>(driver::OperandType::TENSOR_FLOAT32) ||
+            residual.dims != dims || std::find(dims.begin(), dims.end(), 0u) != dims.end() ||
+            std::find(op.inputs, op.inputs + op.input_count, r) != op.inputs + op.input_count)
+          return {};
+        // The kernel adds the residual where it writes, so it must be there when the convolution runs:
+        // a model input, or written by an earlier operation.
+        if (residual.lifetime == NNRT_LIFETIME_TEMPORARY_VARIABLE || residual.lifetime == NNRT_LIFETIME_SUBGRAPH_OUTPUT) {
+          const auto writes = [r](const nnrt_operation& o) {
+            return std::find(o.outputs, o.outputs + o.output_count, r) != o.outputs + o.output_count;
+          };
+          if (std::none_of(operations.begin(), operations.begin() + i, writes)) return {};
+        } else if (residual.lifetime != NNRT_LIFETIME_SUBGRAPH_INPUT) {
+          return {};
+        }
+        e.op = EpilogueOp::AddResidual;
+        e.activation = static_cast<driver::Activation>(code);
+        return {e, {users[0]}, first.outputs[0], r};
+      }
       case T::PRELU: {
         const OperandInfo* alpha = first.input_count == 2 && first.inputs[0] == y ? &operands_[first.inputs[1]] : nullptr;
         if (alpha == nullptr || alpha->type != static_cast<int32_t>(driver::OperandType::TENSOR_FLOAT32) ||
@@ -598,6 +626,10 @@ Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
                                                ", which an earlier operation already wrote");
               written[match.output] = true;
               hasFastSteps_ = true;
+              if (match.epilogue.op == EpilogueOp::AddResidual) {  // read by the step, after the operation's inputs
+                step.inputs.push_back(match.residual);
+                step.residualInput = true;
+              }
             }
           }
           const bool light = isLightOperation(operation.type);
@@ -654,7 +686,8 @@ void CpuPreparedModel::chainFastSteps() {
         operands_[tensor].modelOutput >= 0)
       continue;
     Step& source = steps_[from];
-    if (source.fast == nullptr || source.outputs.size() != 1 ||
+    // A residual ADD's sums are written over the residual, in its layout: never the layer's own.
+    if (source.fast == nullptr || source.outputs.size() != 1 || source.residualInput ||
         !std::all_of(consumer.inputs.begin() + 1, consumer.inputs.end(), constant))
       continue;
     consumer.chainedInput = fastLayer_->chain(*source.fast, *consumer.fast);
@@ -699,6 +732,27 @@ void CpuPreparedModel::planTemporaries() {
     for (uint32_t in : step.inputs) read(in, s);
     for (size_t k = 0; k < step.outputs.size(); ++k) write(step, k, s);
   }
+  // A residual ADD fused into a convolution (Step::residualInput) whose residual nothing reads later:
+  // the output takes the residual's bytes, so the kernel finds the residual where it writes without a
+  // copy (a residual network's chain of shortcuts then lives in one block). `owner`: the temporary
+  // whose block an output shares.
+  std::vector<int64_t> owner(n, -1);
+  auto ownerOf = [&](uint32_t operand) {
+    while (owner[operand] >= 0) operand = static_cast<uint32_t>(owner[operand]);
+    return operand;
+  };
+  for (size_t i = 0; i < steps_.size(); ++i) {
+    const Step& step = steps_[i];
+    if (!step.residualInput) continue;
+    const uint32_t r = step.inputs.back(), z = step.outputs[0], o = ownerOf(r);
+    const auto s = static_cast<int64_t>(i);
+    if (!isTemporary(r) || !isTemporary(z) || root[r] != r || root[z] != z || first[z] != s || last[o] != s ||
+        plannedSize_[z] == 0 || plannedSize_[z] > plannedSize_[o])
+      continue;
+    owner[z] = o;
+    last[o] = std::max(last[o], last[z]);
+    first[z] = -1;  // placed with its owner
+  }
 
   struct Block {
     uint32_t operand;
@@ -729,6 +783,9 @@ void CpuPreparedModel::planTemporaries() {
   }
   plannedOffset_.assign(n, -1);
   for (const Block& block : blocks) plannedOffset_[block.operand] = static_cast<int64_t>(block.offset);
+  for (uint32_t i = 0; i < n; ++i) {
+    if (owner[i] >= 0) plannedOffset_[i] = plannedOffset_[ownerOf(i)];
+  }
   staticTemporaryBytes_ = plannedBytes_ + ExecutionArena::kAlignment;
 }
 

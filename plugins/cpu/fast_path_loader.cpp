@@ -80,7 +80,7 @@ bool isLightOperation(int32_t type) {
   }
 }
 
-void applyEpilogue(const Epilogue& epilogue, float* values, size_t count) {
+void applyEpilogue(const Epilogue& epilogue, float* values, size_t count, const float* residual) {
   switch (epilogue.op) {
     case EpilogueOp::None:
       return;
@@ -107,6 +107,14 @@ void applyEpilogue(const Epilogue& epilogue, float* values, size_t count) {
       const float k = epilogue.alpha;
       detail::parallelFor(count, 1, [values, k](size_t begin, size_t end) {
         for (size_t i = begin; i < end; ++i) values[i] = values[i] / k;
+      });
+      return;
+    }
+    case EpilogueOp::AddResidual: {
+      // As ADD computes it (kernels/elementwise.cpp): the sum, then the fused activation's clamp.
+      const driver::FloatRange range = driver::activationRange(epilogue.activation);
+      detail::parallelFor(count, 1, [values, residual, range](size_t begin, size_t end) {
+        for (size_t i = begin; i < end; ++i) values[i] = std::min(std::max(values[i] + residual[i], range.min), range.max);
       });
       return;
     }

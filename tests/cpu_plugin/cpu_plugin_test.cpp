@@ -969,6 +969,98 @@ TEST(CpuPluginExecute, ConvolutionEpiloguesMatchTheSeparateOperations) {
   EXPECT_EQ(steps.size(), 10u) << ::testing::PrintToString(steps);  // the TANH and the ADD after step 10 fused
 }
 
+// An ADD of a CONV_2D's output and a tensor of its shape (a residual network's shortcut) runs in the
+// convolution's fast kernel, which adds what its output buffer holds: the residual, on whose bytes
+// the output is planned when nothing reads the residual later (a chain of two such blocks), or copied
+// there (the residual read again later; a model input). Not taken: a residual written after the
+// convolution (then the other convolution, which comes later, takes the ADD) and one the convolution
+// reads itself. Against every operation on the reference kernels (fast off), with the same values a
+// request that omits an unused input gets from the reference kernels followed by the ADD (the output
+// holding the residual: the convolution's values computed elsewhere first); the steps from the profile.
+TEST(CpuPluginExecute, ResidualAddsRunInTheirConvolutions) {
+  TestModel m;
+  const std::vector<uint32_t> dims{1, 12, 10, 16};
+  const uint32_t x = m.addInput(T::TENSOR_FLOAT32, dims), x2 = m.addInput(T::TENSOR_FLOAT32, dims);
+  const uint32_t unused = m.addInput(T::TENSOR_FLOAT32, {2});
+  uint32_t seed = 80;
+  auto constant = [&](std::vector<uint32_t> shape, double scale) {
+    size_t n = 1;
+    for (uint32_t d : shape) n *= d;
+    return m.addConstant(T::TENSOR_FLOAT32, shape, toFloats(randomReals(n, -scale, scale, seed++)));
+  };
+  auto image = [&] { return m.addOperand(T::TENSOR_FLOAT32, dims); };
+  auto conv = [&](uint32_t in, uint32_t k) {
+    const uint32_t out = image();
+    const uint32_t pad = m.addInt32(static_cast<int32_t>(k / 2)), one = m.addInt32(1);
+    m.addOperation(O::CONV_2D, {in, constant({16, k, k, 16}, 0.25), constant({16}, 0.5), pad, pad, pad, pad, one, one, m.addInt32(0)},
+                   {out});
+    return out;
+  };
+  auto add = [&](uint32_t a, uint32_t b, int32_t activation, uint32_t out) {
+    m.addOperation(O::ADD, {a, b, m.addInt32(activation)}, {out});
+    return out;
+  };
+  const uint32_t a = conv(x, 1);                                 // 0
+  const uint32_t d = add(conv(conv(a, 3), 1), a, 1, image());    // 1, 2-3: a dies here (its bytes)
+  const uint32_t g = add(d, conv(conv(d, 1), 3), 0, image());    // 4, 5-6: d dies here (the same bytes)
+  const uint32_t k = add(conv(conv(g, 1), 3), g, 3, image());    // 7, 8-9: g is read again (copied)
+  const uint32_t out1 = m.addOutput(T::TENSOR_FLOAT32, dims);
+  m.addOperation(O::MUL, {g, constant({1}, 2.0), m.addInt32(0)}, {out1});  // 10
+  const uint32_t p = conv(k, 1), q = conv(k, 3);                 // 11, 12 (q written after 11)
+  const uint32_t sum = add(p, q, 0, image());                    // 13: taken by 12
+  const uint32_t u = add(conv(sum, 1), x2, 2, image());          // 14-15: a model input (copied)
+  const uint32_t out2 = m.addOutput(T::TENSOR_FLOAT32, dims);
+  add(conv(u, 1), u, 0, out2);                                   // 16, 17: the convolution reads u
+  m.setInputsAndOutputs({x, x2, unused}, {out1, out2});
+
+  const size_t count = 12 * 10 * 16;
+  const std::vector<float> xs = toFloats(randomReals(count, -1.0, 1.0, 3)), x2s = toFloats(randomReals(count, -1.0, 1.0, 4));
+  const std::string path = ::testing::TempDir() + "/nnrt_cpu_residual_test.tsv";
+  std::filesystem::remove(path);
+  auto run = [&](const char* fast, bool omit, bool profile) {
+    LoadedDevice holder;
+    auto device = profile ? loadCpu(holder, {{"fast", fast}, {"profile", path}}) : loadCpu(holder, {{"fast", fast}});
+    EXPECT_NE(device, nullptr);
+    if (device == nullptr) return std::vector<float>{};
+    auto prepared = prepare(*device, m);
+    if (prepared == nullptr) return std::vector<float>{};
+    std::vector<float> all;
+    for (int repeat = 0; repeat < 2; ++repeat) {  // the second execution finds the planned block as the first left it
+      TestRequest r(3, 2);
+      r.setInput(0, xs);
+      r.setInput(1, x2s);
+      if (omit) {
+        r.omitInput(2);
+      } else {
+        r.setInput(2, std::vector<float>{0, 0});
+      }
+      r.setOutput(0, count * sizeof(float));
+      r.setOutput(1, count * sizeof(float));
+      auto result = prepared->execute(r.view(), false, 0, 0);
+      EXPECT_TRUE(result.has_value()) << result.error().message;
+      all = r.output<float>(0);
+      const std::vector<float> more = r.output<float>(1);
+      all.insert(all.end(), more.begin(), more.end());
+    }
+    return all;
+  };
+  const std::vector<float> reference = run("off", false, false);
+  ASSERT_EQ(reference.size(), 2 * count);
+  const std::vector<float> fast = run("on", false, true), omitted = run("on", true, false);
+  for (const std::vector<float>* got : {&fast, &omitted}) {
+    ASSERT_EQ(got->size(), reference.size());
+    for (size_t i = 0; i < got->size(); ++i)
+      ASSERT_NEAR((*got)[i], reference[i], 1e-4 * (1.0 + std::fabs(reference[i]))) << "element " << i;
+  }
+
+  const std::vector<std::string> steps = profiledSteps(path);
+  if (!anyOnOneDnn(steps)) GTEST_SKIP() << "no fast layer in this build";
+  expectStepsBeginning(steps, {"2 CONV_2D 3 ADD | oneDNN", "5 CONV_2D 6 ADD | oneDNN", "8 CONV_2D 9 ADD | oneDNN",
+                               "11 CONV_2D | oneDNN", "12 CONV_2D 13 ADD | oneDNN", "14 CONV_2D 15 ADD | oneDNN",
+                               "16 CONV_2D | oneDNN", "17 ADD | "});
+  EXPECT_EQ(steps.size(), 13u) << ::testing::PrintToString(steps);
+}
+
 // A BATCH_MATMUL followed by a DIV or MUL by one constant (attention's scale) or a FULLY_CONNECTED
 // followed by a MUL takes it as its fast kernel's epilogue; a DIV of the constant by the product does
 // not. Against the operations on the reference kernels (fast off), with and without an omitted

@@ -109,9 +109,8 @@ Result<std::vector<float>> filterScales(const ops::Arg& filter, uint32_t channel
       " with zero point " + std::to_string(filter.zeroPoint) + ")");
 }
 
-// NNAPI's fused activation, then the epilogue (fast_path.hpp), as oneDNN post-ops.
-dnnl::primitive_attr attrFor(driver::Activation activation, const Epilogue& epilogue = {}) {
-  dnnl::post_ops post;
+// NNAPI's fused activation as a oneDNN post-op.
+void appendActivation(dnnl::post_ops& post, driver::Activation activation) {
   switch (activation) {
     case driver::Activation::None:
       break;
@@ -125,6 +124,12 @@ dnnl::primitive_attr attrFor(driver::Activation activation, const Epilogue& epil
       post.append_eltwise(1.0f, dnnl::algorithm::eltwise_clip, 0.0f, 6.0f);
       break;
   }
+}
+
+// NNAPI's fused activation, then the epilogue (fast_path.hpp), as oneDNN post-ops.
+dnnl::primitive_attr attrFor(driver::Activation activation, const Epilogue& epilogue = {}) {
+  dnnl::post_ops post;
+  appendActivation(post, activation);
   switch (epilogue.op) {
     case EpilogueOp::None:
       break;
@@ -148,6 +153,10 @@ dnnl::primitive_attr attrFor(driver::Activation activation, const Epilogue& epil
       break;
     case EpilogueOp::Divide:  // x / alpha as x times its reciprocal (within an ulp of the division)
       post.append_eltwise(1.0f, dnnl::algorithm::eltwise_linear, 1.0f / epilogue.alpha, 0.0f);
+      break;
+    case EpilogueOp::AddResidual:  // x + the destination's values (the residual), then the ADD's activation
+      post.append_sum(1.0f);
+      appendActivation(post, epilogue.activation);
       break;
   }
   dnnl::primitive_attr attr;
@@ -350,6 +359,8 @@ class Layer final : public FastLayer {
       if (type != kFloat32 || (t != T::CONV_2D && t != T::DEPTHWISE_CONV_2D && t != T::GROUPED_CONV_2D &&
                                t != T::TRANSPOSE_CONV_2D && t != T::FULLY_CONNECTED && t != T::BATCH_MATMUL))
         return refuse(std::string("no epilogue ") + epilogueName(epilogue) + " for this operation");
+      if (epilogue.op == EpilogueOp::AddResidual && t != T::CONV_2D)
+        return refuse("a residual ADD is taken after a CONV_2D only");
     }
     const bool fits = std::visit(
         [](const auto& q) {
@@ -551,6 +562,9 @@ class Layer final : public FastLayer {
         p.outputHeight == p.inputHeight * p.filterHeight && p.outputWidth == p.inputWidth * p.filterWidth)
       return patchDeconvolution(p, filter.data, bias.data, epilogue);
     if (op.type == static_cast<int32_t>(driver::OperationType::CONV_2D) && winogradPays(p)) {
+      // Winograd computes into a blocked copy of the output, which does not hold the residual: the
+      // driver asks again without the ADD, which Winograd's saving outweighs.
+      if (epilogue.op == EpilogueOp::AddResidual) return refuse("Winograd pays more than a fused residual ADD");
       if (auto kernel = winograd(p, src, dst, userWeights, filter.data, biasDesc, bias.data, epilogue)) return kernel;
     }
     NNRT_ASSIGN_OR_RETURN(auto pd, convolutionDesc(op.type, p, src, anyWeights, biasDesc, dst,
