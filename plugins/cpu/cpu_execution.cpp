@@ -364,7 +364,7 @@ class CpuExecution {
     }
     // RESHAPE, SQUEEZE into a temporary that points at input 0: nothing to compute, no cores needed.
     if (step.kernel->outputIsInput0 && outputData[0] == inputs[0].data) return {};
-    if (step.epilogue.op == EpilogueOp::None) return runKernel(step, call);
+    if (step.epilogue.empty()) return runKernel(step, call);
     // The operations the fast kernel would have applied to the output (Step::epilogue) follow it.
     auto* values = static_cast<float*>(outputData[0]);
     const size_t count = ops::elementCount((*shapes)[0]).value_or(0);

@@ -264,7 +264,7 @@ bool CpuPreparedModel::internalFloat(uint32_t operand) const {
 
 CpuPreparedModel::EpilogueMatch CpuPreparedModel::matchEpilogue(std::span<const nnrt_operation> operations,
                                                                 uint32_t i, const std::vector<uint32_t>& readers,
-                                                                const OpParams& params) const {
+                                                                const OpParams& params, bool residuals) const {
   using T = driver::OperationType;
   const nnrt_operation& op = operations[i];
   const auto type = static_cast<T>(op.type);
@@ -311,6 +311,37 @@ CpuPreparedModel::EpilogueMatch CpuPreparedModel::matchEpilogue(std::span<const 
     return o.output_count == 1 &&
            operands_[o.outputs[0]].type == static_cast<int32_t>(driver::OperandType::TENSOR_FLOAT32);
   };
+  // Whether `add` is an ADD of `value` (a CONV_2D's output, or its epilogue's) and another float32 tensor
+  // of its shape that a model input or an operation before the convolution holds, with a constant
+  // fused activation: then `e` takes it as its residual.
+  auto residualAdd = [&](const nnrt_operation& add, uint32_t value, Epilogue& e) {
+    if (!residuals || type != T::CONV_2D || static_cast<T>(add.type) != T::ADD || add.input_count != 3 || !floatOutput(add))
+      return false;
+    const uint32_t r = add.inputs[0] == value ? add.inputs[1] : add.inputs[0];
+    const OperandInfo& residual = operands_[r];
+    const OperandInfo& act = operands_[add.inputs[2]];
+    int32_t code = -1;
+    if (act.type == static_cast<int32_t>(driver::OperandType::INT32) && act.constant != nullptr &&
+        act.constantLength == sizeof(int32_t))
+      std::memcpy(&code, act.constant, sizeof code);
+    const std::vector<uint32_t>& dims = operands_[value].dims;
+    if (r == value || (add.inputs[0] != value && add.inputs[1] != value) || code < 0 || code > 3 ||
+        residual.type != static_cast<int32_t>(driver::OperandType::TENSOR_FLOAT32) || residual.dims != dims ||
+        std::find(dims.begin(), dims.end(), 0u) != dims.end())
+      return false;
+    // The kernel adds the residual where it writes, so it must be there when the convolution runs.
+    if (residual.lifetime == NNRT_LIFETIME_TEMPORARY_VARIABLE || residual.lifetime == NNRT_LIFETIME_SUBGRAPH_OUTPUT) {
+      const auto writes = [r](const nnrt_operation& o) {
+        return std::find(o.outputs, o.outputs + o.output_count, r) != o.outputs + o.output_count;
+      };
+      if (std::none_of(operations.begin(), operations.begin() + i, writes)) return false;
+    } else if (residual.lifetime != NNRT_LIFETIME_SUBGRAPH_INPUT) {
+      return false;
+    }
+    e.residual = true;
+    e.activation = static_cast<driver::Activation>(code);
+    return true;
+  };
   const nnrt_operation& first = operations[users[0]];
   if (users.size() == 1) {  // y -> HARD_SWISH, LOGISTIC, TANH, or PRELU by one constant slope
     Epilogue e;
@@ -332,32 +363,8 @@ CpuPreparedModel::EpilogueMatch CpuPreparedModel::matchEpilogue(std::span<const 
         return {e, {users[0]}, first.outputs[0]};
       }
       case T::ADD: {  // a CONV_2D's output plus a tensor of its shape (a residual network's shortcut)
-        if (type != T::CONV_2D || first.input_count != 3 || !floatOutput(first)) return {};
-        const uint32_t r = first.inputs[0] == y ? first.inputs[1] : first.inputs[0];
-        const OperandInfo& residual = operands_[r];
-        const OperandInfo& act = operands_[first.inputs[2]];
-        int32_t code = -1;
-        if (act.type == static_cast<int32_t>(driver::OperandType::INT32) && act.constant != nullptr &&
-            act.constantLength == sizeof(int32_t))
-          std::memcpy(&code, act.constant, sizeof code);
-        const std::vector<uint32_t>& dims = operands_[y].dims;
-        if (r == y || code < 0 || code > 3 || residual.type != static_cast<int32_t>(driver::OperandType::TENSOR_FLOAT32) ||
-            residual.dims != dims || std::find(dims.begin(), dims.end(), 0u) != dims.end() ||
-            std::find(op.inputs, op.inputs + op.input_count, r) != op.inputs + op.input_count)
-          return {};
-        // The kernel adds the residual where it writes, so it must be there when the convolution runs:
-        // a model input, or written by an earlier operation.
-        if (residual.lifetime == NNRT_LIFETIME_TEMPORARY_VARIABLE || residual.lifetime == NNRT_LIFETIME_SUBGRAPH_OUTPUT) {
-          const auto writes = [r](const nnrt_operation& o) {
-            return std::find(o.outputs, o.outputs + o.output_count, r) != o.outputs + o.output_count;
-          };
-          if (std::none_of(operations.begin(), operations.begin() + i, writes)) return {};
-        } else if (residual.lifetime != NNRT_LIFETIME_SUBGRAPH_INPUT) {
-          return {};
-        }
-        e.op = EpilogueOp::AddResidual;
-        e.activation = static_cast<driver::Activation>(code);
-        return {e, {users[0]}, first.outputs[0], r};
+        if (!residualAdd(first, y, e)) return {};
+        return {e, {users[0]}, first.outputs[0], e.residual ? first.inputs[first.inputs[0] == y ? 1 : 0] : 0};
       }
       case T::PRELU: {
         const OperandInfo* alpha = first.input_count == 2 && first.inputs[0] == y ? &operands_[first.inputs[1]] : nullptr;
@@ -382,7 +389,19 @@ CpuPreparedModel::EpilogueMatch CpuPreparedModel::matchEpilogue(std::span<const 
   if (!internalFloat(s) || readers[s] != 1) return {};
   if (!((mul.inputs[0] == y && mul.inputs[1] == s) || (mul.inputs[0] == s && mul.inputs[1] == y))) return {};
   if (!noActivation(mul.inputs[2])) return {};
-  return {Epilogue{EpilogueOp::Swish}, {users[0], users[1]}, mul.outputs[0]};
+  // ... and then a residual ADD that alone reads the product (YOLOv5's bottlenecks).
+  Epilogue e{EpilogueOp::Swish};
+  const uint32_t product = mul.outputs[0];
+  if (internalFloat(product) && readers[product] == 1) {
+    for (uint32_t j = users[1] + 1; j < operations.size(); ++j) {
+      const nnrt_operation& add = operations[j];
+      if (std::find(add.inputs, add.inputs + add.input_count, product) == add.inputs + add.input_count) continue;
+      if (residualAdd(add, product, e))
+        return {e, {users[0], users[1], j}, add.outputs[0], add.inputs[add.inputs[0] == product ? 1 : 0]};
+      break;
+    }
+  }
+  return {e, {users[0], users[1]}, product};
 }
 
 namespace {
@@ -606,30 +625,37 @@ Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
           // Element-wise operations after a convolution or FULLY_CONNECTED that its fast kernel can
           // apply to its output (SiLU, HARD_SWISH, ...): the step writes their output instead. A row
           // whose weights other operations read stays on the reference kernel (sharedWeightsRow).
+          // Should the layer refuse a residual ADD (Winograd serves the convolution), the operation before
+          // it is offered alone.
           const uint32_t weights = operation.input_count > 1 ? operation.inputs[1] : ~0u;
-          if (const EpilogueMatch match = fastLayer_ && step.fast == nullptr &&
-                                                  !sharedWeightsRow(args, step.params, readers, weights)
-                                              ? matchEpilogue(operations, i, readers, step.params)
-                                              : EpilogueMatch{};
-              match.epilogue.op != EpilogueOp::None) {
-            if (auto fast = fastLayer_->prepare(args, step.params, KernelOptions{match.epilogue, {}})) {
-              step.fast = std::move(*fast);
-              step.epilogue = match.epilogue;
-              for (uint32_t j : match.operations) {
-                step.absorbed.emplace_back(j, operations[j].type);
-                absorbed[j] = true;
-              }
-              written[step.outputs[0]] = false;
-              step.outputs = {match.output};
-              if (written[match.output])
-                return driver::invalidArgument(label + "'s epilogue writes operand " + std::to_string(match.output) +
-                                               ", which an earlier operation already wrote");
-              written[match.output] = true;
-              hasFastSteps_ = true;
-              if (match.epilogue.op == EpilogueOp::AddResidual) {  // read by the step, after the operation's inputs
-                step.inputs.push_back(match.residual);
-                step.residualInput = true;
-              }
+          const bool epilogues = fastLayer_ && step.fast == nullptr && !sharedWeightsRow(args, step.params, readers, weights);
+          EpilogueMatch match = epilogues ? matchEpilogue(operations, i, readers, step.params) : EpilogueMatch{};
+          std::optional<Result<std::unique_ptr<FastKernel>>> prepared;
+          if (!match.epilogue.empty()) {
+            prepared = fastLayer_->prepare(args, step.params, KernelOptions{match.epilogue, {}});
+            if (!*prepared && match.epilogue.residual) {
+              match = matchEpilogue(operations, i, readers, step.params, false);
+              prepared.reset();
+              if (!match.epilogue.empty()) prepared = fastLayer_->prepare(args, step.params, KernelOptions{match.epilogue, {}});
+            }
+          }
+          if (prepared && *prepared) {
+            step.fast = std::move(**prepared);
+            step.epilogue = match.epilogue;
+            for (uint32_t j : match.operations) {
+              step.absorbed.emplace_back(j, operations[j].type);
+              absorbed[j] = true;
+            }
+            written[step.outputs[0]] = false;
+            step.outputs = {match.output};
+            if (written[match.output])
+              return driver::invalidArgument(label + "'s epilogue writes operand " + std::to_string(match.output) +
+                                             ", which an earlier operation already wrote");
+            written[match.output] = true;
+            hasFastSteps_ = true;
+            if (match.epilogue.residual) {  // read by the step, after the operation's inputs
+              step.inputs.push_back(match.residual);
+              step.residualInput = true;
             }
           }
           const bool light = isLightOperation(operation.type);
@@ -746,8 +772,10 @@ void CpuPreparedModel::planTemporaries() {
     if (!step.residualInput) continue;
     const uint32_t r = step.inputs.back(), z = step.outputs[0], o = ownerOf(r);
     const auto s = static_cast<int64_t>(i);
+    // (Not when the convolution reads the residual itself: its output would be its input.)
+    const bool readByOperation = std::find(step.inputs.begin(), step.inputs.end() - 1, r) != step.inputs.end() - 1;
     if (!isTemporary(r) || !isTemporary(z) || root[r] != r || root[z] != z || first[z] != s || last[o] != s ||
-        plannedSize_[z] == 0 || plannedSize_[z] > plannedSize_[o])
+        plannedSize_[z] == 0 || plannedSize_[z] > plannedSize_[o] || readByOperation)
       continue;
     owner[z] = o;
     last[o] = std::max(last[o], last[z]);

@@ -94,7 +94,7 @@ class CpuPreparedModel : public driver::PreparedModel {
     // is followed by applyEpilogue. `absorbed`: their operation indices and types (for the profile).
     Epilogue epilogue;
     std::vector<std::pair<uint32_t, int32_t>> absorbed;
-    // EpilogueOp::AddResidual: the residual is the last of `inputs` (after the operation's own), and
+    // Epilogue::residual: the residual is the last of `inputs` (after the operation's own), and
     // the output must hold it when the fast kernel runs; planTemporaries gives the output the
     // residual's bytes when nothing reads the residual later, else the step copies it there.
     bool residualInput = false;
@@ -137,19 +137,21 @@ class CpuPreparedModel : public driver::PreparedModel {
   // Element-wise operations that follow operation `i` (a float32 convolution or FULLY_CONNECTED
   // without fused activation, or a BATCH_MATMUL, decoded as `params`) and read nothing else: SiLU as
   // LOGISTIC and MUL of its output, or one HARD_SWISH, LOGISTIC, TANH, PRELU by one constant slope, or
-  // MUL or DIV by one constant, or (after a CONV_2D) an ADD of a float32 tensor of its shape, other
-  // than its inputs, that a model input or an earlier operation holds. Its output must be a temporary
-  // that only they read. None when there are no such operations.
+  // MUL or DIV by one constant; and after a CONV_2D (with `residuals`), alone or after SiLU, an ADD
+  // of a float32 tensor of its shape, other than its inputs, that a model input or an earlier
+  // operation holds. Its output must be a temporary that only they read. None when there are no such
+  // operations.
   struct EpilogueMatch {
     Epilogue epilogue;
     std::vector<uint32_t> operations;  // indices of the absorbed operations
     uint32_t output = 0;               // the operand the last of them writes
-    uint32_t residual = 0;             // AddResidual: the tensor added
+    uint32_t residual = 0;             // Epilogue::residual: the tensor added
   };
   // A float32 temporary the request never sees: the kinds of operand a fused kernel may leave unwritten.
   bool internalFloat(uint32_t operand) const;
   EpilogueMatch matchEpilogue(std::span<const nnrt_operation> operations, uint32_t i,
-                              const std::vector<uint32_t>& readers, const OpParams& params) const;
+                              const std::vector<uint32_t>& readers, const OpParams& params,
+                              bool residuals = true) const;
   // A float32 BATCH_MATMUL `step` (operation `i`, static, its epilogue `match`) reading the result of a
   // TRANSPOSE that nothing else reads, or whose result only a TRANSPOSE reads (attention's heads split
   // and merged): its fast kernel reads the TRANSPOSE's input, or writes its output, through strides,

@@ -42,17 +42,19 @@ class FastKernel {
 // writing it: what an exporter spells as separate operations (CpuPreparedModel::matchEpilogue finds
 // them). Swish is x * LOGISTIC(x) (SiLU: EfficientNet, YOLOv5+, LLaMA's feed-forward), LeakyRelu a
 // PRELU by one constant slope `alpha` (ONNX's LeakyRelu: YOLO, GANs), Multiply and Divide a MUL or DIV
-// by one constant `alpha` (attention's scale after a BATCH_MATMUL), AddResidual an ADD of a tensor of
-// the output's shape and then the ADD's fused `activation` (a residual network's shortcut after a
-// CONV_2D: the kernel adds the values its output buffer holds when it runs, which the driver puts
-// there, and writes the sums over them), the others the NNAPI operation of the same name.
-enum class EpilogueOp : uint8_t { None, Swish, HardSwish, Logistic, Tanh, LeakyRelu, Multiply, Divide, AddResidual };
+// by one constant `alpha` (attention's scale after a BATCH_MATMUL), the others the NNAPI operation of
+// the same name. After a CONV_2D, then, `residual`: an ADD of a tensor of the output's shape and the
+// ADD's fused `activation` (a residual network's shortcut: the kernel adds the values its output
+// buffer holds when it runs, which the driver puts there, and writes the sums over them).
+enum class EpilogueOp : uint8_t { None, Swish, HardSwish, Logistic, Tanh, LeakyRelu, Multiply, Divide };
 struct Epilogue {
   EpilogueOp op = EpilogueOp::None;
   float alpha = 0.0f;  // LeakyRelu: the slope below zero; Multiply, Divide: the single constant
-  driver::Activation activation = driver::Activation::None;  // AddResidual: the ADD's
+  bool residual = false;
+  driver::Activation activation = driver::Activation::None;  // the residual ADD's
+  bool empty() const { return op == EpilogueOp::None && !residual; }
 };
-// Its operations, e.g. "LOGISTIC MUL".
+// Its element-wise operation's operations, e.g. "LOGISTIC MUL" (not the residual ADD).
 inline const char* epilogueName(const Epilogue& epilogue) {
   switch (epilogue.op) {
     case EpilogueOp::None: return "";
@@ -63,13 +65,12 @@ inline const char* epilogueName(const Epilogue& epilogue) {
     case EpilogueOp::LeakyRelu: return "PRELU";
     case EpilogueOp::Multiply: return "MUL";
     case EpilogueOp::Divide: return "DIV";
-    case EpilogueOp::AddResidual: return "ADD";
   }
   return "";
 }
 // `epilogue` of `count` values in place, by the reference kernels' functions (an execution that runs
-// the reference kernel of a step whose fast kernel took an epilogue). AddResidual adds `residual`
-// (`count` values; null for the others).
+// the reference kernel of a step whose fast kernel took an epilogue), then the residual ADD of
+// `residual` (`count` values; null without one).
 void applyEpilogue(const Epilogue& epilogue, float* values, size_t count, const float* residual = nullptr);
 
 // What the driver asks of a fast kernel beyond its operation: an epilogue, and operands read or written

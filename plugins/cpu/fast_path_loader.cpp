@@ -80,7 +80,10 @@ bool isLightOperation(int32_t type) {
   }
 }
 
-void applyEpilogue(const Epilogue& epilogue, float* values, size_t count, const float* residual) {
+namespace {
+
+// The epilogue's element-wise operation, by the reference kernels' functions.
+void applyOperation(const Epilogue& epilogue, float* values, size_t count) {
   switch (epilogue.op) {
     case EpilogueOp::None:
       return;
@@ -110,14 +113,6 @@ void applyEpilogue(const Epilogue& epilogue, float* values, size_t count, const 
       });
       return;
     }
-    case EpilogueOp::AddResidual: {
-      // As ADD computes it (kernels/elementwise.cpp): the sum, then the fused activation's clamp.
-      const driver::FloatRange range = driver::activationRange(epilogue.activation);
-      detail::parallelFor(count, 1, [values, residual, range](size_t begin, size_t end) {
-        for (size_t i = begin; i < end; ++i) values[i] = std::min(std::max(values[i] + residual[i], range.min), range.max);
-      });
-      return;
-    }
     case EpilogueOp::LeakyRelu: {
       // As PRELU computes it (kernels/nonlinear.cpp).
       const Shape one{{1}};
@@ -126,6 +121,18 @@ void applyEpilogue(const Epilogue& epilogue, float* values, size_t count, const 
       return prelu(values, all, &alpha, one, values, all);
     }
   }
+}
+
+}  // namespace
+
+void applyEpilogue(const Epilogue& epilogue, float* values, size_t count, const float* residual) {
+  applyOperation(epilogue, values, count);
+  if (!epilogue.residual) return;
+  // As ADD computes it (kernels/elementwise.cpp): the sum, then the fused activation's clamp.
+  const driver::FloatRange range = driver::activationRange(epilogue.activation);
+  detail::parallelFor(count, 1, [values, residual, range](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) values[i] = std::min(std::max(values[i] + residual[i], range.min), range.max);
+  });
 }
 
 }  // namespace nnrt::cpu

@@ -972,9 +972,9 @@ TEST(CpuPluginExecute, ConvolutionEpiloguesMatchTheSeparateOperations) {
 // An ADD of a CONV_2D's output and a tensor of its shape (a residual network's shortcut) runs in the
 // convolution's fast kernel, which adds what its output buffer holds: the residual, on whose bytes
 // the output is planned when nothing reads the residual later (a chain of two such blocks), or copied
-// there (the residual read again later; a model input). Not taken: a residual written after the
-// convolution (then the other convolution, which comes later, takes the ADD) and one the convolution
-// reads itself. Against every operation on the reference kernels (fast off), with the same values a
+// there (the residual read again later; a model input; the convolution's own input). Not taken: a
+// residual written after the convolution (then the other convolution, which comes later, takes the
+// ADD). Against every operation on the reference kernels (fast off), with the same values a
 // request that omits an unused input gets from the reference kernels followed by the ADD (the output
 // holding the residual: the convolution's values computed elsewhere first); the steps from the profile.
 TEST(CpuPluginExecute, ResidualAddsRunInTheirConvolutions) {
@@ -1010,7 +1010,7 @@ TEST(CpuPluginExecute, ResidualAddsRunInTheirConvolutions) {
   const uint32_t sum = add(p, q, 0, image());                    // 13: taken by 12
   const uint32_t u = add(conv(sum, 1), x2, 2, image());          // 14-15: a model input (copied)
   const uint32_t out2 = m.addOutput(T::TENSOR_FLOAT32, dims);
-  add(conv(u, 1), u, 0, out2);                                   // 16, 17: the convolution reads u
+  add(conv(u, 3), u, 0, out2);                                   // 16-17: the convolution reads u (copied)
   m.setInputsAndOutputs({x, x2, unused}, {out1, out2});
 
   const size_t count = 12 * 10 * 16;
@@ -1057,8 +1057,60 @@ TEST(CpuPluginExecute, ResidualAddsRunInTheirConvolutions) {
   if (!anyOnOneDnn(steps)) GTEST_SKIP() << "no fast layer in this build";
   expectStepsBeginning(steps, {"2 CONV_2D 3 ADD | oneDNN", "5 CONV_2D 6 ADD | oneDNN", "8 CONV_2D 9 ADD | oneDNN",
                                "11 CONV_2D | oneDNN", "12 CONV_2D 13 ADD | oneDNN", "14 CONV_2D 15 ADD | oneDNN",
-                               "16 CONV_2D | oneDNN", "17 ADD | "});
-  EXPECT_EQ(steps.size(), 13u) << ::testing::PrintToString(steps);
+                               "16 CONV_2D 17 ADD | oneDNN"});
+  EXPECT_EQ(steps.size(), 12u) << ::testing::PrintToString(steps);
+}
+
+// SiLU and then a residual ADD after a CONV_2D (YOLOv5's bottlenecks) run in its fast kernel; where
+// Winograd serves the convolution (3x3, 64 channels, 28x28, no SiLU: oneDNN's Winograd takes none),
+// the layer refuses the ADD and the convolution keeps Winograd. Against the reference kernels (fast
+// off); the steps from the profile.
+TEST(CpuPluginExecute, SiluThenAResidualAddRunInTheConvolution) {
+  TestModel m;
+  const std::vector<uint32_t> dims{1, 28, 28, 64};
+  const uint32_t x = m.addInput(T::TENSOR_FLOAT32, dims);
+  uint32_t seed = 90;
+  auto image = [&] { return m.addOperand(T::TENSOR_FLOAT32, dims); };
+  auto conv = [&](uint32_t in, uint32_t k) {
+    const uint32_t out = image();
+    const uint32_t pad = m.addInt32(static_cast<int32_t>(k / 2)), one = m.addInt32(1);
+    const uint32_t filter = m.addConstant(T::TENSOR_FLOAT32, {64, k, k, 64}, toFloats(randomReals(64 * k * k * 64, -0.1, 0.1, seed++)));
+    const uint32_t bias = m.addConstant(T::TENSOR_FLOAT32, {64}, toFloats(randomReals(64, -0.5, 0.5, seed++)));
+    m.addOperation(O::CONV_2D, {in, filter, bias, pad, pad, pad, pad, one, one, m.addInt32(0)}, {out});
+    return out;
+  };
+  auto silu = [&](uint32_t y, bool sigmoidFirst) {
+    const uint32_t sig = image(), out = image();
+    m.addOperation(O::LOGISTIC, {y}, {sig});
+    m.addOperation(O::MUL, {sigmoidFirst ? sig : y, sigmoidFirst ? y : sig, m.addInt32(0)}, {out});
+    return out;
+  };
+  const uint32_t a = conv(x, 1);                                                  // 0
+  const uint32_t z = image();
+  m.addOperation(O::ADD, {silu(conv(conv(a, 1), 3), false), a, m.addInt32(0)}, {z});  // 1, 2-5
+  const uint32_t zs = image();
+  m.addOperation(O::ADD, {z, silu(conv(z, 3), true), m.addInt32(1)}, {zs});          // 6-9: reads its residual
+  const uint32_t w = image(), out = m.addOutput(T::TENSOR_FLOAT32, dims);
+  const uint32_t pad = m.addInt32(1), one = m.addInt32(1);
+  m.addOperation(O::CONV_2D, {zs, m.addConstant(T::TENSOR_FLOAT32, {64, 3, 3, 64}, toFloats(randomReals(64 * 9 * 64, -0.1, 0.1, seed++))),
+                              m.addConstant(T::TENSOR_FLOAT32, {64}, toFloats(randomReals(64, -0.5, 0.5, seed++))),
+                              pad, pad, pad, pad, one, one, m.addInt32(0)}, {w});   // 10: Winograd
+  m.addOperation(O::ADD, {w, zs, m.addInt32(3)}, {out});                             // 11
+  m.setInputsAndOutputs({x}, {out});
+
+  const size_t count = 28 * 28 * 64;
+  const std::vector<float> xs = toFloats(randomReals(count, -1.0, 1.0, 5));
+  const ProfiledRun reference = runProfiled(m, {{"fast", "off"}}, {xs}, {count}, "silu_residual_reference");
+  const ProfiledRun fast = runProfiled(m, {{"fast", "on"}}, {xs}, {count}, "silu_residual");
+  ASSERT_EQ(reference.values.size(), count);
+  ASSERT_EQ(fast.values.size(), count);
+  for (size_t i = 0; i < count; ++i)
+    ASSERT_NEAR(fast.values[i], reference.values[i], 1e-4 * (1.0 + std::fabs(reference.values[i]))) << "element " << i;
+  if (!anyOnOneDnn(fast.steps)) GTEST_SKIP() << "no fast layer in this build";
+  expectStepsBeginning(fast.steps, {"0 CONV_2D | oneDNN", "1 CONV_2D | oneDNN", "2 CONV_2D 3 LOGISTIC 4 MUL 5 ADD | oneDNN",
+                                    "6 CONV_2D 7 LOGISTIC 8 MUL 9 ADD | oneDNN", "10 CONV_2D | oneDNN jit_fp32_wino",
+                                    "11 ADD | "});
+  EXPECT_EQ(fast.steps.size(), 6u) << ::testing::PrintToString(fast.steps);
 }
 
 // A BATCH_MATMUL followed by a DIV or MUL by one constant (attention's scale) or a FULLY_CONNECTED

@@ -20,6 +20,7 @@
 
 #include <cstring>
 #include <exception>
+#include <optional>
 #include <oneapi/dnnl/dnnl.hpp>
 #include <type_traits>
 #include <variant>
@@ -154,10 +155,10 @@ dnnl::primitive_attr attrFor(driver::Activation activation, const Epilogue& epil
     case EpilogueOp::Divide:  // x / alpha as x times its reciprocal (within an ulp of the division)
       post.append_eltwise(1.0f, dnnl::algorithm::eltwise_linear, 1.0f / epilogue.alpha, 0.0f);
       break;
-    case EpilogueOp::AddResidual:  // x + the destination's values (the residual), then the ADD's activation
-      post.append_sum(1.0f);
-      appendActivation(post, epilogue.activation);
-      break;
+  }
+  if (epilogue.residual) {  // x + the destination's values (the residual), then the ADD's activation
+    post.append_sum(1.0f);
+    appendActivation(post, epilogue.activation);
   }
   dnnl::primitive_attr attr;
   attr.set_post_ops(post);
@@ -353,13 +354,13 @@ class Layer final : public FastLayer {
     const int32_t type = op.inputs[0].type;
     if (type != kFloat32 && type != kQuant8 && type != kQuant8Signed)
       return refuse("only float32 and 8-bit quantized tensors take the oneDNN path");
-    if (epilogue.op != EpilogueOp::None) {
+    if (!epilogue.empty()) {
       using T = driver::OperationType;
       const auto t = static_cast<T>(op.type);
       if (type != kFloat32 || (t != T::CONV_2D && t != T::DEPTHWISE_CONV_2D && t != T::GROUPED_CONV_2D &&
                                t != T::TRANSPOSE_CONV_2D && t != T::FULLY_CONNECTED && t != T::BATCH_MATMUL))
         return refuse(std::string("no epilogue ") + epilogueName(epilogue) + " for this operation");
-      if (epilogue.op == EpilogueOp::AddResidual && t != T::CONV_2D)
+      if (epilogue.residual && t != T::CONV_2D)
         return refuse("a residual ADD is taken after a CONV_2D only");
     }
     const bool fits = std::visit(
@@ -562,10 +563,15 @@ class Layer final : public FastLayer {
         p.outputHeight == p.inputHeight * p.filterHeight && p.outputWidth == p.inputWidth * p.filterWidth)
       return patchDeconvolution(p, filter.data, bias.data, epilogue);
     if (op.type == static_cast<int32_t>(driver::OperationType::CONV_2D) && winogradPays(p)) {
-      // Winograd computes into a blocked copy of the output, which does not hold the residual: the
-      // driver asks again without the ADD, which Winograd's saving outweighs.
-      if (epilogue.op == EpilogueOp::AddResidual) return refuse("Winograd pays more than a fused residual ADD");
-      if (auto kernel = winograd(p, src, dst, userWeights, filter.data, biasDesc, bias.data, epilogue)) return kernel;
+      // Winograd computes into a blocked copy of the output, which does not hold the residual: when it
+      // serves the rest, the driver asks again without the ADD, which Winograd's saving outweighs.
+      if (epilogue.residual) {
+        Epilogue rest = epilogue;
+        rest.residual = false;
+        if (winogradDesc(p, src, dst, userWeights, biasDesc, rest)) return refuse("Winograd pays more than a fused residual ADD");
+      } else if (auto kernel = winograd(p, src, dst, userWeights, filter.data, biasDesc, bias.data, epilogue)) {
+        return kernel;
+      }
     }
     NNRT_ASSIGN_OR_RETURN(auto pd, convolutionDesc(op.type, p, src, anyWeights, biasDesc, dst,
                                                    attrFor(p.activation, epilogue), engine_));
@@ -615,6 +621,26 @@ class Layer final : public FastLayer {
            p.outputHeight >= 14 && p.outputWidth >= 14 && operations * p.batches >= 5e7;
   }
 
+  // oneDNN's Winograd primitive for these shapes and post-ops, if it has one that is not its reference.
+  std::optional<dnnl::convolution_forward::primitive_desc> winogradDesc(const ops::Conv2DParams& p,
+                                                                       const dnnl::memory::desc& src,
+                                                                       const dnnl::memory::desc& dst,
+                                                                       const dnnl::memory::desc& userWeights,
+                                                                       const dnnl::memory::desc& biasDesc,
+                                                                       const Epilogue& epilogue) {
+    auto any = [](const dnnl::memory::desc& d) { return dnnl::memory::desc(d.dims(), dt::f32, dnnl::memory::format_tag::any); };
+    try {
+      const dnnl::convolution_forward::desc desc(
+          dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_winograd, any(src), any(userWeights),
+          biasDesc, any(dst), {1, 1}, {0, 0}, {p.padTop, p.padLeft}, {p.padBottom, p.padRight});
+      dnnl::convolution_forward::primitive_desc pd(desc, attrFor(p.activation, epilogue), engine_);
+      if (isReference(pd.impl_info_str())) return std::nullopt;
+      return pd;
+    } catch (const dnnl::error&) {
+      return std::nullopt;
+    }
+  }
+
   // oneDNN's Winograd convolution, on blocked copies of the activations (it takes no NHWC), or
   // null when oneDNN has none for these shapes (oneDNN 2.6: AVX-512 and channel counts that are
   // multiples of 16); the direct kernel is used then.
@@ -622,13 +648,10 @@ class Layer final : public FastLayer {
                                        const dnnl::memory::desc& dst, const dnnl::memory::desc& userWeights,
                                        const void* weights, const dnnl::memory::desc& biasDesc, const void* bias,
                                        const Epilogue& epilogue) {
-    auto any = [](const dnnl::memory::desc& d) { return dnnl::memory::desc(d.dims(), dt::f32, dnnl::memory::format_tag::any); };
+    const auto found = winogradDesc(p, src, dst, userWeights, biasDesc, epilogue);
+    if (!found) return nullptr;
+    const dnnl::convolution_forward::primitive_desc& pd = *found;
     try {
-      const dnnl::convolution_forward::desc desc(
-          dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_winograd, any(src), any(userWeights),
-          biasDesc, any(dst), {1, 1}, {0, 0}, {p.padTop, p.padLeft}, {p.padBottom, p.padRight});
-      const dnnl::convolution_forward::primitive_desc pd(desc, attrFor(p.activation, epilogue), engine_);
-      if (isReference(pd.impl_info_str())) return nullptr;
       auto kernel = std::make_unique<Kernel>(*this, dnnl::convolution_forward(pd), source(src), dst,
                                              pd.scratchpad_desc(), std::string("oneDNN ") + pd.impl_info_str());
       // oneDNN reorders into its Winograd weight format from plain OIHW only.
