@@ -282,14 +282,14 @@ class CpuExecution {
       outputs.back().dims = model_.operands_[index].dims;  // as declared, for validation
     }
     const ops::OpArgs declared{step.type, inputs, outputs, model_.relaxed_};
-    if (!step.folded.empty() && !isStaticNow(step, inputs)) return runUnfolded(step, std::move(inputs));
+    if (!step.folded.empty() && !isStaticNow(step)) return runUnfolded(step, std::move(inputs));
 
     // Shapes and parameters: from preparation when the inputs have the shapes seen then.
     const std::vector<ops::Shape>* shapes = &step.outputShapes;
     const OpParams* params = &step.params;
     std::vector<ops::Shape> inferred;
     OpParams decoded;
-    if (!isStaticNow(step, inputs)) {
+    if (!isStaticNow(step)) {
       // Every input is known now, so a 0 dimension is a zero-sized tensor (boxes none of which were kept).
       const bool zeroSized = std::any_of(inputs.begin(), inputs.end(), [](const ops::Arg& a) {
         return !a.omitted && std::find(a.dims.begin(), a.dims.end(), 0u) != a.dims.end();
@@ -457,30 +457,22 @@ class CpuExecution {
   }
 
   // A RESHAPE or SQUEEZE into a temporary, or a SLICE or SPLIT whose outputs are runs of its input
-  // (Step::viewOffsets), with its prepared shapes: placeOutput points the outputs into input 0. The
-  // check reads the values directly, without the operation's arguments that runStep builds: a
-  // recurrent network unrolled takes several such steps per time step (the GRU's 322 views, 0.15 to
-  // 0.2 us each through runStep, 0.1 us this way).
+  // (Step::viewOffsets), with its prepared shapes: placeOutput points the outputs into input 0, without
+  // the operation's arguments that runStep builds: a recurrent network unrolled takes several such
+  // steps per time step (the GRU's 322 views, 0.15 to 0.2 us each through runStep, 0.1 us this way).
   bool isViewNow(const Step& step) const {
     const bool relabels = step.kernel->outputIsInput0 && step.outputs.size() == 1 &&
                           model_.operands_[step.outputs[0]].modelOutput < 0;
-    if ((!relabels && step.viewOffsets.empty()) || !step.isStatic || requestOmitsInput_ || step.fast != nullptr ||
-        step.chainedInput)
-      return false;
-    for (uint32_t in : step.inputs) {
-      const Value& v = values_[in];
-      if (!v.omitted && !sameDims(v.dims, model_.operands_[in].dims)) return false;
-    }
-    return true;
+    return (relabels || !step.viewOffsets.empty()) && step.fast == nullptr && !step.chainedInput && isStaticNow(step);
   }
 
   // Whether the step's prepared shapes and parameters hold: it had them, and every input has the
   // dimensions it had at preparation (always so, unless a request gave a model input other ones).
-  bool isStaticNow(const Step& step, const std::vector<ops::Arg>& inputs) const {
+  bool isStaticNow(const Step& step) const {
     if (!step.isStatic || requestOmitsInput_) return false;
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      if (!inputs[i].omitted && !sameDims(inputs[i].dims, model_.operands_[step.inputs[i]].dims))
-        return false;
+    for (uint32_t in : step.inputs) {
+      const Value& v = values_[in];
+      if (!v.omitted && !sameDims(v.dims, model_.operands_[in].dims)) return false;
     }
     return true;
   }

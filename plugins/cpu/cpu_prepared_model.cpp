@@ -298,15 +298,16 @@ CpuPreparedModel::EpilogueMatch CpuPreparedModel::matchEpilogue(std::span<const 
     std::memcpy(&v, info.constant, sizeof v);
     return v;
   };
-  // NNAPI's fused-activation argument of an element-wise operation: NONE.
-  auto noActivation = [&](uint32_t operand) {
+  // NNAPI's fused-activation argument of an element-wise operation, when it is a constant (else -1).
+  auto activationCode = [&](uint32_t operand) {
     const OperandInfo& act = operands_[operand];
     int32_t code = -1;
     if (act.type == static_cast<int32_t>(driver::OperandType::INT32) && act.constant != nullptr &&
         act.constantLength == sizeof(int32_t))
       std::memcpy(&code, act.constant, sizeof code);
-    return code == 0;
+    return code;
   };
+  auto noActivation = [&](uint32_t operand) { return activationCode(operand) == 0; };
   auto floatOutput = [&](const nnrt_operation& o) {
     return o.output_count == 1 &&
            operands_[o.outputs[0]].type == static_cast<int32_t>(driver::OperandType::TENSOR_FLOAT32);
@@ -319,11 +320,7 @@ CpuPreparedModel::EpilogueMatch CpuPreparedModel::matchEpilogue(std::span<const 
       return false;
     const uint32_t r = add.inputs[0] == value ? add.inputs[1] : add.inputs[0];
     const OperandInfo& residual = operands_[r];
-    const OperandInfo& act = operands_[add.inputs[2]];
-    int32_t code = -1;
-    if (act.type == static_cast<int32_t>(driver::OperandType::INT32) && act.constant != nullptr &&
-        act.constantLength == sizeof(int32_t))
-      std::memcpy(&code, act.constant, sizeof code);
+    const int32_t code = activationCode(add.inputs[2]);
     const std::vector<uint32_t>& dims = operands_[value].dims;
     if (r == value || (add.inputs[0] != value && add.inputs[1] != value) || code < 0 || code > 3 ||
         residual.type != static_cast<int32_t>(driver::OperandType::TENSOR_FLOAT32) || residual.dims != dims ||

@@ -803,6 +803,44 @@ ProfiledRun runProfiled(TestModel& m, std::vector<std::pair<std::string, std::st
   return run;
 }
 
+// `executions` executions of `m` on a cpu device opened with `options` (and the option `profile`
+// when `profilePath` is given), `inputs` for every model input but the last, which the model does not
+// read: given two zeros, or left out (`omitLast`: the device then validates every operation again and
+// runs the reference kernels, each followed by the epilogue its fast kernel would have applied). The
+// last execution's outputs one after another, `outputElements` each (empty when the device or the
+// preparation failed, which the test is told).
+std::vector<float> runWithUnusedInput(TestModel& m, std::vector<std::pair<std::string, std::string>> options,
+                                      const std::string& profilePath, const std::vector<std::vector<float>>& inputs,
+                                      bool omitLast, const std::vector<size_t>& outputElements, int executions = 2) {
+  if (!profilePath.empty()) options.emplace_back("profile", profilePath);
+  LoadedDevice holder;
+  auto device = loadCpu(holder, options);
+  EXPECT_NE(device, nullptr);
+  if (device == nullptr) return {};
+  auto prepared = prepare(*device, m);
+  if (prepared == nullptr) return {};
+  std::vector<float> all;
+  for (int repeat = 0; repeat < executions; ++repeat) {  // a later execution finds the planned block as the last left it
+    const auto unused = static_cast<uint32_t>(inputs.size());
+    TestRequest r(unused + 1, outputElements.size());
+    for (uint32_t k = 0; k < unused; ++k) r.setInput(k, inputs[k]);
+    if (omitLast) {
+      r.omitInput(unused);
+    } else {
+      r.setInput(unused, std::vector<float>{0, 0});
+    }
+    for (size_t k = 0; k < outputElements.size(); ++k) r.setOutput(static_cast<uint32_t>(k), outputElements[k] * sizeof(float));
+    auto result = prepared->execute(r.view(), false, 0, 0);
+    EXPECT_TRUE(result.has_value()) << result.error().message;
+    all.clear();
+    for (size_t k = 0; k < outputElements.size(); ++k) {
+      const std::vector<float> values = r.output<float>(static_cast<uint32_t>(k));
+      all.insert(all.end(), values.begin(), values.end());
+    }
+  }
+  return all;
+}
+
 // The option `profile`: a prepared model, when released, appends one line per step (its operations,
 // the kernel that ran them, the median and mean time) to the file, under a header that counts the
 // executions, also past those it keeps times of; executions that failed are not counted, and a model
@@ -919,36 +957,8 @@ TEST(CpuPluginExecute, ConvolutionEpiloguesMatchTheSeparateOperations) {
   const std::string path = ::testing::TempDir() + "/nnrt_cpu_epilogue_test.tsv";
   std::filesystem::remove(path);
   auto run = [&](const char* fast, bool omit, bool profile) {
-    LoadedDevice holder;
-    auto device = profile ? loadCpu(holder, {{"fast", fast}, {"profile", path}}) : loadCpu(holder, {{"fast", fast}});
-    EXPECT_NE(device, nullptr);
-    if (device == nullptr) return std::vector<float>{};
-    auto prepared = prepare(*device, m);
-    if (prepared == nullptr) return std::vector<float>{};
-    std::vector<float> all;
-    for (int repeat = 0; repeat < 2; ++repeat) {
-      TestRequest r(3, 5);
-      r.setInput(0, xs);
-      r.setInput(1, vs);
-      if (omit) {
-        r.omitInput(2);
-      } else {
-        r.setInput(2, std::vector<float>{0, 0});
-      }
-      r.setOutput(0, imageSize * sizeof(float));
-      r.setOutput(1, imageSize * sizeof(float));
-      r.setOutput(2, 96 * sizeof(float));
-      r.setOutput(3, imageSize * sizeof(float));
-      r.setOutput(4, imageSize * sizeof(float));
-      auto result = prepared->execute(r.view(), false, 0, 0);
-      EXPECT_TRUE(result.has_value()) << result.error().message;
-      all = r.output<float>(0);
-      for (uint32_t k : {1u, 2u, 3u, 4u}) {
-        const std::vector<float> more = r.output<float>(k);
-        all.insert(all.end(), more.begin(), more.end());
-      }
-    }
-    return all;
+    return runWithUnusedInput(m, {{"fast", fast}}, profile ? path : "", {xs, vs}, omit,
+                              {imageSize, imageSize, 96, imageSize, imageSize});
   };
   const std::vector<float> reference = run("off", false, false);
   ASSERT_EQ(reference.size(), 4 * imageSize + 96);
@@ -1018,31 +1028,7 @@ TEST(CpuPluginExecute, ResidualAddsRunInTheirConvolutions) {
   const std::string path = ::testing::TempDir() + "/nnrt_cpu_residual_test.tsv";
   std::filesystem::remove(path);
   auto run = [&](const char* fast, bool omit, bool profile) {
-    LoadedDevice holder;
-    auto device = profile ? loadCpu(holder, {{"fast", fast}, {"profile", path}}) : loadCpu(holder, {{"fast", fast}});
-    EXPECT_NE(device, nullptr);
-    if (device == nullptr) return std::vector<float>{};
-    auto prepared = prepare(*device, m);
-    if (prepared == nullptr) return std::vector<float>{};
-    std::vector<float> all;
-    for (int repeat = 0; repeat < 2; ++repeat) {  // the second execution finds the planned block as the first left it
-      TestRequest r(3, 2);
-      r.setInput(0, xs);
-      r.setInput(1, x2s);
-      if (omit) {
-        r.omitInput(2);
-      } else {
-        r.setInput(2, std::vector<float>{0, 0});
-      }
-      r.setOutput(0, count * sizeof(float));
-      r.setOutput(1, count * sizeof(float));
-      auto result = prepared->execute(r.view(), false, 0, 0);
-      EXPECT_TRUE(result.has_value()) << result.error().message;
-      all = r.output<float>(0);
-      const std::vector<float> more = r.output<float>(1);
-      all.insert(all.end(), more.begin(), more.end());
-    }
-    return all;
+    return runWithUnusedInput(m, {{"fast", fast}}, profile ? path : "", {xs, x2s}, omit, {count, count});
   };
   const std::vector<float> reference = run("off", false, false);
   ASSERT_EQ(reference.size(), 2 * count);
@@ -1147,31 +1133,8 @@ TEST(CpuPluginExecute, ProductsTakeAScaleByOneConstantAsTheirEpilogue) {
   const std::string path = ::testing::TempDir() + "/nnrt_cpu_scale_epilogue_test.tsv";
   std::filesystem::remove(path);
   auto run = [&](const char* fast, bool omit, bool profile) {
-    LoadedDevice holder;
-    auto device = profile ? loadCpu(holder, {{"fast", fast}, {"profile", path}, {"fast_min_elements", "0"}})
-                          : loadCpu(holder, {{"fast", fast}, {"fast_min_elements", "0"}});
-    EXPECT_NE(device, nullptr);
-    if (device == nullptr) return std::vector<float>{};
-    auto prepared = prepare(*device, m);
-    if (prepared == nullptr) return std::vector<float>{};
-    TestRequest r(3, 4);
-    r.setInput(0, as);
-    r.setInput(1, bs);
-    if (omit) {
-      r.omitInput(2);
-    } else {
-      r.setInput(2, std::vector<float>{0, 0});
-    }
-    for (uint32_t k = 0; k < 3; ++k) r.setOutput(k, 180 * sizeof(float));
-    r.setOutput(3, 150 * sizeof(float));
-    auto result = prepared->execute(r.view(), false, 0, 0);
-    EXPECT_TRUE(result.has_value()) << result.error().message;
-    std::vector<float> all;
-    for (uint32_t k = 0; k < 4; ++k) {
-      const std::vector<float> more = r.output<float>(k);
-      all.insert(all.end(), more.begin(), more.end());
-    }
-    return all;
+    return runWithUnusedInput(m, {{"fast", fast}, {"fast_min_elements", "0"}}, profile ? path : "", {as, bs}, omit,
+                              {180, 180, 180, 150}, 1);
   };
   const std::vector<float> reference = run("off", false, false);
   ASSERT_EQ(reference.size(), 3 * 180 + 150u);
@@ -1222,32 +1185,7 @@ TEST(CpuPluginExecute, TransposesAroundBatchMatmulsAreFoldedIntoThem) {
   const std::string path = ::testing::TempDir() + "/nnrt_cpu_folded_transpose_test.tsv";
   std::filesystem::remove(path);
   auto run = [&](const char* fast, bool omit, bool profile) {
-    LoadedDevice holder;
-    auto device = profile ? loadCpu(holder, {{"fast", fast}, {"profile", path}}) : loadCpu(holder, {{"fast", fast}});
-    EXPECT_NE(device, nullptr);
-    if (device == nullptr) return std::vector<float>{};
-    auto prepared = prepare(*device, m);
-    if (prepared == nullptr) return std::vector<float>{};
-    std::vector<float> all;
-    for (int repeat = 0; repeat < 2; ++repeat) {
-      TestRequest r(4, 2);
-      r.setInput(0, qs);
-      r.setInput(1, ks);
-      r.setInput(2, vs);
-      if (omit) {
-        r.omitInput(3);
-      } else {
-        r.setInput(3, std::vector<float>{0, 0});
-      }
-      r.setOutput(0, 40 * sizeof(float));
-      r.setOutput(1, 40 * sizeof(float));
-      auto result = prepared->execute(r.view(), false, 0, 0);
-      EXPECT_TRUE(result.has_value()) << result.error().message;
-      all = r.output<float>(0);
-      const std::vector<float> more = r.output<float>(1);
-      all.insert(all.end(), more.begin(), more.end());
-    }
-    return all;
+    return runWithUnusedInput(m, {{"fast", fast}}, profile ? path : "", {qs, ks, vs}, omit, {40, 40});
   };
   const std::vector<float> reference = run("off", false, false);
   ASSERT_EQ(reference.size(), 80u);
