@@ -1,5 +1,7 @@
 #include "core/device/driver_guard.hpp"
 
+#include <pthread.h>
+
 #include <array>
 #include <deque>
 #include <thread>
@@ -27,12 +29,15 @@ struct DriverGuard::Workers {
   std::condition_variable exited;  // a worker ended
   std::deque<std::function<void()>> jobs;
   size_t idle = 0;
-  size_t running = 0;  // threads alive
-  size_t busy = 0;     // of which running a job
+  size_t running = 0;   // threads alive
+  size_t busy = 0;      // of which running a job
+  size_t starting = 0;  // of which not yet waiting for their first job
   bool closing = false;
 
   static void loop(std::shared_ptr<Workers> self) {
+    pthread_setname_np(pthread_self(), "nnrt-call");  // for ps -L, gdb and perf
     std::unique_lock lock(self->mutex);
+    --self->starting;
     while (true) {
       ++self->idle;
       bool woke =
@@ -76,11 +81,15 @@ void DriverGuard::submit(std::function<void()> job) {
   }
   std::lock_guard lock(workers_->mutex);
   workers_->jobs.push_back(std::move(job));
-  if (workers_->idle >= workers_->jobs.size()) {
+  // A thread started for an earlier job that has not reached its first wait counts as free (it takes
+  // the oldest job when it gets there): on a loaded machine a new thread can take a while to run, and
+  // counting it busy would start one more for every call meanwhile.
+  if (workers_->idle + workers_->starting >= workers_->jobs.size()) {
     workers_->wake.notify_one();
     return;
   }
   ++workers_->running;
+  ++workers_->starting;
   std::thread(&Workers::loop, workers_).detach();
 }
 

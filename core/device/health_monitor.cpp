@@ -1,15 +1,48 @@
 #include "core/device/health_monitor.hpp"
 
+#include <pthread.h>
+
 #include <atomic>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
 
 #include "core/support/log.hpp"
 
 namespace nnrt {
 
+// One device's question and the thread that asks it. The thread lives as long as the monitor (it
+// holds the probe, so a thread stuck in a hung driver outlives it safely) and asks once per check:
+// one thread per device, not one per question.
 struct HealthMonitor::Probe {
   std::shared_ptr<DriverDevice> device;
-  std::atomic<bool> inFlight{false};
+  std::atomic<bool> inFlight{false};  // asked and not yet answered
+  std::mutex mutex;
+  std::condition_variable wake;
+  bool asked = false;
+  bool stopping = false;
+  bool started = false;  // only check() and the destructor touch it, never at once
+
+  static void serve(const std::shared_ptr<Probe>& probe);
+  void start(const std::shared_ptr<Probe>& self) {
+    if (started) return;
+    started = true;
+    std::thread([self] { serve(self); }).detach();
+  }
+  void ask() {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      asked = true;
+    }
+    wake.notify_one();
+  }
+  void stop() {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      stopping = true;
+    }
+    wake.notify_one();
+  }
 };
 
 namespace {
@@ -35,16 +68,42 @@ const char* statusText(int32_t status) {
 
 }  // namespace
 
+void HealthMonitor::Probe::serve(const std::shared_ptr<Probe>& probe) {
+  pthread_setname_np(pthread_self(), "nnrt-health");  // for ps -L, gdb and perf
+  for (;;) {
+    {
+      std::unique_lock<std::mutex> lock(probe->mutex);
+      probe->wake.wait(lock, [&] { return probe->asked || probe->stopping; });
+      if (probe->stopping) return;
+      probe->asked = false;
+    }
+    int32_t status = probe->device->queryStatus();
+    bool ok = status == NNRT_DEVICE_STATUS_AVAILABLE || status == NNRT_DEVICE_STATUS_BUSY;
+    setAvailability(*probe->device, ok, statusText(status));
+    probe->inFlight.store(false);
+  }
+}
+
 HealthMonitor::HealthMonitor(std::vector<std::shared_ptr<DriverDevice>> devices, std::chrono::milliseconds interval) {
   for (auto& d : devices) {
     auto probe = std::make_shared<Probe>();
     probe->device = std::move(d);
     probes_.push_back(std::move(probe));
   }
-  if (interval.count() > 0) timer_ = TimerService::instance().every(interval, [this] { check(); });
+  if (interval.count() > 0) {
+    // The threads start now, not at the first check, so the process's threads are all there
+    // from the start.
+    for (const auto& probe : probes_)
+      probe->start(probe);
+    timer_ = TimerService::instance().every(interval, [this] { check(); });
+  }
 }
 
-HealthMonitor::~HealthMonitor() { timer_.reset(); }
+HealthMonitor::~HealthMonitor() {
+  timer_.reset();
+  for (const auto& probe : probes_)
+    probe->stop();  // a thread inside a hung driver stops when (if ever) it returns
+}
 
 void HealthMonitor::check() {
   for (const auto& probe : probes_) {
@@ -53,12 +112,8 @@ void HealthMonitor::check() {
       setAvailability(*probe->device, false, "getStatus did not answer");
       continue;
     }
-    std::thread([probe] {
-      int32_t status = probe->device->queryStatus();
-      bool ok = status == NNRT_DEVICE_STATUS_AVAILABLE || status == NNRT_DEVICE_STATUS_BUSY;
-      setAvailability(*probe->device, ok, statusText(status));
-      probe->inFlight.store(false);
-    }).detach();
+    probe->start(probe);
+    probe->ask();
   }
 }
 

@@ -1,5 +1,5 @@
 // The periodic device health check: every interval, each device's getStatus is asked (on a thread of
-// its own, so a hung driver cannot stall the runtime). OFFLINE, UNKNOWN, or no answer by the next
+// the device's own, started with the monitor, so a hung driver cannot stall the runtime). OFFLINE, UNKNOWN, or no answer by the next
 // check marks the device unavailable; AVAILABLE or BUSY marks it available again. New compilations
 // route around unavailable devices; executions on them take the fallback path.
 #pragma once

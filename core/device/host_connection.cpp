@@ -1,5 +1,7 @@
 #include "core/device/host_connection.hpp"
 
+#include <pthread.h>
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -76,7 +78,10 @@ int reap(pid_t pid, std::chrono::milliseconds wait) {
 
 Result<void> HostConnection::startFirst() {
   NNRT_RETURN_IF_ERROR(start());
-  reader_ = std::thread([this] { supervise(); });
+  reader_ = std::thread([this] {
+    pthread_setname_np(pthread_self(), "nnrt-host");
+    supervise();
+  });
   return {};
 }
 

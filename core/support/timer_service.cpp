@@ -1,5 +1,7 @@
 #include "core/support/timer_service.hpp"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <mutex>
 #include <thread>
@@ -57,7 +59,10 @@ class AsioHandle : public TimerHandle {
 
 class AsioTimerService : public TimerService {
  public:
-  AsioTimerService() : work_(asio::make_work_guard(io_)), thread_([this] { io_.run(); }) {}
+  AsioTimerService() : work_(asio::make_work_guard(io_)), thread_([this] {
+        pthread_setname_np(pthread_self(), "nnrt-timer");
+        io_.run();
+      }) {}
   ~AsioTimerService() override {
     work_.reset();
     io_.stop();

@@ -12,6 +12,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <string>
@@ -168,33 +169,56 @@ void expectAbandoned(const std::string& log, const std::string& device) {
   EXPECT_TRUE(nnrt::DeviceRegistry::global().find(device)->inService());
 }
 
-size_t threadCount() {
-  size_t n = 0;
+// The process's threads, by name (what a failure prints).
+std::vector<std::string> threadNames() {
+  std::vector<std::string> names;
   if (DIR* dir = opendir("/proc/self/task")) {
-    while (dirent* e = readdir(dir))
-      n += e->d_name[0] != '.';
+    while (dirent* e = readdir(dir)) {
+      if (e->d_name[0] == '.')
+        continue;
+      std::string name;
+      if (FILE* f = fopen(("/proc/self/task/" + std::string(e->d_name) + "/comm").c_str(), "r")) {
+        char buf[64] = {};
+        if (fgets(buf, sizeof(buf), f))
+          name = buf;
+        fclose(f);
+      }
+      if (!name.empty() && name.back() == '\n')
+        name.pop_back();
+      names.push_back(name);
+    }
     closedir(dir);
   }
-  return n;
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string s;
+  for (const std::string& n : names)
+    s += n + " ";
+  return s;
 }
 
 TEST(FaultTest, AWellBehavedFaultDeviceRunsAndKeepsItsThreadsFew) {
   TestModel m;
   TestCompilation c(m, {"f_none"});
   ASSERT_EQ(c.finished, ANEURALNETWORKS_NO_ERROR);
-  {
+  // A few executions first: the device's worker threads start with its first calls.
+  for (int i = 0; i < 5; ++i) {
     TestExecution e(c, false);
     ASSERT_EQ(ANeuralNetworksExecution_compute(e.execution), ANEURALNETWORKS_NO_ERROR);
     EXPECT_EQ(e.out, kSum);
   }
-  const size_t before = threadCount();
+  const std::vector<std::string> before = threadNames();
   for (int i = 0; i < 20; ++i) {
     TestExecution e(c, false);
     ASSERT_EQ(ANeuralNetworksExecution_compute(e.execution), ANEURALNETWORKS_NO_ERROR);
     EXPECT_EQ(e.out, kSum);
   }
   // Calls run on the device's reused worker threads, not on a thread each.
-  EXPECT_LE(threadCount(), before + 2);
+  const std::vector<std::string> after = threadNames();
+  EXPECT_LE(after.size(), before.size() + 2) << "before: " << joined(before) << "\nafter: " << joined(after);
 }
 
 TEST(FaultTest, PrepareThatNeverCallsBackMissesTheCompilationDeadline) {
