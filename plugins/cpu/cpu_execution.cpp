@@ -1,5 +1,7 @@
 // Execution of a CpuPreparedModel. One CpuExecution per call holds everything that changes while a
-// request runs (runtime shapes, buffers, the arena), so executions never share mutable state.
+// request runs (runtime shapes, buffers, the arena), so executions never share mutable state. What it
+// holds comes from the prepared model's pools (ExecutionState, the arenas) and goes back after the
+// run: an execution of a model whose shapes preparation knew does not allocate on the heap.
 //
 // Statuses: INVALID_ARGUMENT for a request that does not fit the model (counts, buffer bounds, shapes
 // that contradict the model, dimensions left unknown); OUTPUT_INSUFFICIENT_SIZE (as a result, with
@@ -45,36 +47,99 @@ bool sameDims(std::span<const uint32_t> a, std::span<const uint32_t> b) {
   return std::equal(a.begin(), a.end(), b.begin(), b.end());
 }
 
-// `declared` with its unknown dimensions taken from `given` (rank 0 = nothing given). Fails when the
-// two disagree on the rank or on a known dimension.
-Result<std::vector<uint32_t>> mergeDims(const std::vector<uint32_t>& declared,
-                                        std::span<const uint32_t> given, const std::string& what) {
-  if (given.empty()) return declared;
-  if (!declared.empty() && declared.size() != given.size()) {
-    return driver::invalidArgument(what + " has rank " + std::to_string(given.size()) +
-                                   " in the request, but " + std::to_string(declared.size()) +
-                                   " in the model");
+// An operand's dimensions at execution, held in place: at most NNRT_MAX_RANK of them, the most the
+// driver ABI carries (an operation whose output would have more fails, CpuExecution::placeOutput).
+class RuntimeDims {
+ public:
+  static constexpr size_t kCapacity = NNRT_MAX_RANK;
+
+  // False, and nothing changed, when `dims` has more than kCapacity entries.
+  bool assign(std::span<const uint32_t> dims) {
+    if (dims.size() > kCapacity) return false;
+    std::copy(dims.begin(), dims.end(), dims_.begin());
+    rank_ = static_cast<uint8_t>(dims.size());
+    return true;
   }
-  std::vector<uint32_t> dims(given.begin(), given.end());
-  for (size_t d = 0; d < declared.size(); ++d) {
-    if (declared[d] != 0 && given[d] != 0 && declared[d] != given[d]) {
-      return driver::invalidArgument(what + " is " + ops::shapeToString(given) + " in the request, but " +
-                                     ops::shapeToString(declared) + " in the model");
-    }
-    if (dims[d] == 0) dims[d] = declared[d];
-  }
-  return dims;
+  operator std::span<const uint32_t>() const { return {dims_.data(), rank_}; }
+  uint32_t* begin() { return dims_.data(); }
+  uint32_t* end() { return dims_.data() + rank_; }
+  const uint32_t* begin() const { return dims_.data(); }
+  const uint32_t* end() const { return dims_.data() + rank_; }
+  size_t size() const { return rank_; }
+  bool empty() const { return rank_ == 0; }
+
+ private:
+  std::array<uint32_t, kCapacity> dims_{};
+  uint8_t rank_ = 0;
+};
+
+// "request input 3", for an error message.
+std::string requestArgument(const char* kind, uint32_t k) {
+  return std::string("request ") + kind + " " + std::to_string(k);
 }
 
+// Into `out` (when given): `declared` with its unknown dimensions taken from `given` (rank 0 = nothing
+// given). Fails when the two disagree on the rank or on a known dimension; `kind` and `k` name the
+// request's argument.
+Result<void> mergeDims(std::span<const uint32_t> declared, std::span<const uint32_t> given, const char* kind,
+                       uint32_t k, RuntimeDims* out) {
+  if (given.empty()) {
+    if (out != nullptr && !out->assign(declared))
+      return driver::invalidArgument(requestArgument(kind, k) + " has more than " + std::to_string(NNRT_MAX_RANK) + " dimensions");
+    return {};
+  }
+  if (!declared.empty() && declared.size() != given.size()) {
+    return driver::invalidArgument(requestArgument(kind, k) + " has rank " + std::to_string(given.size()) +
+                                   " in the request, but " + std::to_string(declared.size()) + " in the model");
+  }
+  for (size_t d = 0; d < declared.size(); ++d) {
+    if (declared[d] != 0 && given[d] != 0 && declared[d] != given[d]) {
+      return driver::invalidArgument(requestArgument(kind, k) + " is " + ops::shapeToString(given) +
+                                     " in the request, but " + ops::shapeToString(declared) + " in the model");
+    }
+  }
+  if (out == nullptr) return {};
+  if (!out->assign(given))
+    return driver::invalidArgument(requestArgument(kind, k) + " has more than " + std::to_string(NNRT_MAX_RANK) + " dimensions");
+  for (size_t d = 0; d < declared.size(); ++d) {
+    uint32_t& dim = out->begin()[d];
+    if (dim == 0) dim = declared[d];
+  }
+  return {};
+}
+
+// The runtime state of one operand.
+struct Value {
+  RuntimeDims dims;
+  const void* data = nullptr;
+  size_t length = 0;
+  bool omitted = false;
+  bool sufficient = true;    // model outputs: the request's buffer was large enough
+  bool writtenFast = false;  // by a fast kernel (in the fast layer's layout when chained, Step::chainedInput)
+};
+
 }  // namespace
+
+// Kept between executions (CpuPreparedModel::freeStates_): vectors that keep their capacity.
+struct CpuPreparedModel::ExecutionState {
+  std::vector<Value> values;                 // by operand index
+  std::vector<ops::Arg> inputs, outputs;     // the step runStep runs
+  std::vector<void*> outputData;             // its outputs' bytes
+  std::vector<const void*> fusedInputs;      // runFused's
+  std::vector<void*> fusedOutputs;
+};
+
+void CpuPreparedModel::ExecutionStateDelete::operator()(ExecutionState* state) const { delete state; }
 
 class CpuExecution {
  public:
   using Step = CpuPreparedModel::Step;
 
-  CpuExecution(const CpuPreparedModel& model, const driver::Request& request,
-               const driver::ExecuteOptions& options)
-      : model_(model), request_(request), options_(options), values_(model.operands_.size()) {}
+  CpuExecution(const CpuPreparedModel& model, CpuPreparedModel::ExecutionState& state,
+               const driver::Request& request, const driver::ExecuteOptions& options)
+      : model_(model), request_(request), options_(options), state_(state), values_(state.values) {
+    values_.assign(model.operands_.size(), Value{});
+  }
 
   Result<driver::ExecutionResult> run() {
     const uint64_t start = driver::monotonicNs();
@@ -83,7 +148,7 @@ class CpuExecution {
     driver::ExecutionResult result;
     for (uint32_t index : model_.outputIndexes_) {
       const Value& v = values_[index];
-      result.outputShapes.push_back({v.dims, v.sufficient});
+      result.outputShapes.push_back({std::vector<uint32_t>(v.dims.begin(), v.dims.end()), v.sufficient});
       if (!v.sufficient) result.status = driver::ErrorStatus::OUTPUT_INSUFFICIENT_SIZE;
     }
     if (options_.measureTiming) {
@@ -156,16 +221,6 @@ class CpuExecution {
     }
   }
 
-  // The runtime state of one operand.
-  struct Value {
-    std::vector<uint32_t> dims;
-    const void* data = nullptr;
-    size_t length = 0;
-    bool omitted = false;
-    bool sufficient = true;  // model outputs: the request's buffer was large enough
-    bool writtenFast = false;  // by a fast kernel (in the fast layer's layout when chained, Step::chainedInput)
-  };
-
   Result<void> bindRequest() {
     const auto& m = model_;
     if (request_.inputs().size() != m.inputIndexes_.size() ||
@@ -177,7 +232,15 @@ class CpuExecution {
     }
     for (size_t i = 0; i < m.operands_.size(); ++i) {
       const auto& info = m.operands_[i];
-      if (info.constant != nullptr) values_[i] = {info.dims, info.constant, info.constantLength};
+      if (info.constant != nullptr) {
+        Value& v = values_[i];
+        if (!v.dims.assign(info.dims)) {
+          return driver::invalidArgument("operand " + std::to_string(i) + " has more than " +
+                                         std::to_string(NNRT_MAX_RANK) + " dimensions");
+        }
+        v.data = info.constant;
+        v.length = info.constantLength;
+      }
       if (info.lifetime == NNRT_LIFETIME_NO_VALUE) values_[i].omitted = true;
     }
     for (uint32_t k = 0; k < m.inputIndexes_.size(); ++k) {
@@ -190,18 +253,17 @@ class CpuExecution {
         requestOmitsInput_ = true;
         continue;
       }
-      const std::string what = "request input " + std::to_string(k);
-      NNRT_ASSIGN_OR_RETURN(v.dims, mergeDims(info.dims, {arg.dimensions, arg.rank}, what));
+      NNRT_RETURN_IF_ERROR(mergeDims(info.dims, {arg.dimensions, arg.rank}, "input", k, &v.dims));
       if ((ops::isTensorType(info.type) && v.dims.empty()) ||
           std::find(v.dims.begin(), v.dims.end(), 0u) != v.dims.end()) {
-        return driver::invalidArgument(what + " has unknown dimensions " + ops::shapeToString(v.dims) +
-                                       "; the request must give them");
+        return driver::invalidArgument(requestArgument("input", k) + " has unknown dimensions " +
+                                       ops::shapeToString(v.dims) + "; the request must give them");
       }
       const auto bytes = ops::byteSize(info.type, v.dims);
-      if (!bytes) return driver::invalidArgument(what + " is too large");
+      if (!bytes) return driver::invalidArgument(requestArgument("input", k) + " is too large");
       NNRT_ASSIGN_OR_RETURN(auto buffer, request_.inputBytes(k));
       if (buffer.size() < *bytes) {
-        return driver::invalidArgument(what + " holds " + std::to_string(buffer.size()) + " bytes, but " +
+        return driver::invalidArgument(requestArgument("input", k) + " holds " + std::to_string(buffer.size()) + " bytes, but " +
                                        ops::typeName(info.type) + " " + ops::shapeToString(v.dims) +
                                        " needs " + std::to_string(*bytes));
       }
@@ -265,8 +327,11 @@ class CpuExecution {
         NNRT_RETURN_IF_ERROR(placeOutput(step, k, step.outputShapes[k], input0, step.viewOffsets.empty() ? -1 : step.viewOffsets[k]));
       return {};
     }
-    std::vector<ops::Arg> inputs, outputs;
-    inputs.reserve(step.inputs.size());
+    // The argument lists live in the execution's state, whose vectors keep their capacity.
+    std::vector<ops::Arg>& inputs = state_.inputs;
+    std::vector<ops::Arg>& outputs = state_.outputs;
+    inputs.clear();
+    outputs.clear();
     for (uint32_t index : step.inputs)
       inputs.push_back(argOf(index));
     // The residual a fused ADD adds (Step::residualInput) is no input of the operation itself.
@@ -282,7 +347,7 @@ class CpuExecution {
       outputs.back().dims = model_.operands_[index].dims;  // as declared, for validation
     }
     const ops::OpArgs declared{step.type, inputs, outputs, model_.relaxed_};
-    if (!step.folded.empty() && !isStaticNow(step)) return runUnfolded(step, std::move(inputs));
+    if (!step.folded.empty() && !isStaticNow(step)) return runUnfolded(step, inputs);
 
     // Shapes and parameters: from preparation when the inputs have the shapes seen then.
     const std::vector<ops::Shape>* shapes = &step.outputShapes;
@@ -336,7 +401,8 @@ class CpuExecution {
 
     // SLICE, SPLIT with their prepared shapes: the outputs point into input 0 (Step::viewOffsets).
     const bool views = !step.viewOffsets.empty() && params == &step.params;
-    std::vector<void*> outputData(step.outputs.size());
+    std::vector<void*>& outputData = state_.outputData;
+    outputData.assign(step.outputs.size(), nullptr);
     for (size_t k = 0; k < step.outputs.size(); ++k) {
       NNRT_ASSIGN_OR_RETURN(outputData[k], placeOutput(step, k, (*shapes)[k], inputs[0], views ? step.viewOffsets[k] : -1));
       outputs[k].dims = values_[step.outputs[k]].dims;
@@ -486,7 +552,11 @@ class CpuExecution {
     const uint32_t index = step.outputs[k];
     const auto& info = model_.operands_[index];
     Value& v = values_[index];
-    v.dims = shape;
+    if (!v.dims.assign(shape)) {
+      return driver::generalFailure(operationLabel(step.index, step.type) + ": its output would have " +
+                                    std::to_string(shape.size()) + " dimensions; the cpu driver takes at most " +
+                                    std::to_string(NNRT_MAX_RANK));
+    }
     // At execution a 0 dimension is a zero-sized tensor, not an unknown one: it takes no bytes.
     const bool empty = std::find(shape.begin(), shape.end(), 0u) != shape.end();
     const auto bytes = empty ? std::optional<uint64_t>(0) : ops::byteSize(info.type, shape);
@@ -496,8 +566,7 @@ class CpuExecution {
     void* data = nullptr;
     if (info.modelOutput >= 0) {
       const nnrt_request_argument& arg = request_.outputs()[info.modelOutput];
-      const std::string what = "request output " + std::to_string(info.modelOutput);
-      NNRT_RETURN_IF_ERROR(mergeDims(shape, {arg.dimensions, arg.rank}, what));
+      NNRT_RETURN_IF_ERROR(mergeDims(shape, {arg.dimensions, arg.rank}, "output", static_cast<uint32_t>(info.modelOutput), nullptr));
       if (arg.has_no_value == 0) {
         NNRT_ASSIGN_OR_RETURN(auto buffer, request_.outputBytes(static_cast<uint32_t>(info.modelOutput)));
         if (buffer.size() >= *bytes) {
@@ -532,11 +601,11 @@ class CpuExecution {
         NNRT_RETURN_IF_ERROR(runStep(member));
       return {};
     }
-    std::vector<const void*> inputs;
-    inputs.reserve(fused.inputs.size());
+    std::vector<const void*>& inputs = state_.fusedInputs;
+    inputs.clear();
     for (uint32_t in : fused.inputs) inputs.push_back(values_[in].data);
-    std::vector<void*> outputs;
-    outputs.reserve(fused.outputs.size());
+    std::vector<void*>& outputs = state_.fusedOutputs;
+    outputs.clear();
     const ops::Arg unused;
     for (const auto& o : fused.outputs) {
       const Step& member = fused.members[o.member];
@@ -632,7 +701,8 @@ class CpuExecution {
   std::unique_ptr<ExecutionArena> arenaOwner_;  // from the model's pool while the steps run (runStepsInAnArena)
   ExecutionArena* arena_ = nullptr;
   std::byte* planned_ = nullptr;  // CpuPreparedModel::planTemporaries' block in the arena
-  std::vector<Value> values_;
+  CpuPreparedModel::ExecutionState& state_;
+  std::vector<Value>& values_;  // state_.values
   bool requestOmitsInput_ = false;  // then every operation is validated again
   bool holdsCores_ = false;         // inside runStepsWithEveryCore
   uint64_t kernelNs_ = 0;
@@ -644,7 +714,19 @@ Result<driver::ExecutionResult> CpuPreparedModel::executeSynchronously_1_3(
     return driver::fail(driver::ErrorStatus::MISSED_DEADLINE_TRANSIENT,
                         "the deadline passed before execution");
   }
-  return CpuExecution(*this, request, options).run();
+  ExecutionStatePtr state;
+  {
+    std::lock_guard lock(statesMutex_);
+    if (!freeStates_.empty()) {
+      state = std::move(freeStates_.back());
+      freeStates_.pop_back();
+    }
+  }
+  if (state == nullptr) state.reset(new ExecutionState);
+  auto result = CpuExecution(*this, *state, request, options).run();
+  std::lock_guard lock(statesMutex_);
+  freeStates_.push_back(std::move(state));
+  return result;
 }
 
 }  // namespace nnrt::cpu

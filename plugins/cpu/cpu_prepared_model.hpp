@@ -199,6 +199,16 @@ class CpuPreparedModel : public driver::PreparedModel {
   std::vector<uint64_t> plannedSize_;
   size_t plannedBytes_ = 0;
   mutable ArenaPool arenas_;         // kept between executions
+  // What an execution keeps of its own (the operands' runtime values, the argument lists of the
+  // step it runs), kept between executions like the arenas: an execution of a model whose shapes
+  // preparation knew allocates nothing on the heap (cpu_execution.cpp).
+  struct ExecutionState;
+  struct ExecutionStateDelete {
+    void operator()(ExecutionState* state) const;
+  };
+  using ExecutionStatePtr = std::unique_ptr<ExecutionState, ExecutionStateDelete>;
+  mutable std::mutex statesMutex_;
+  mutable std::vector<ExecutionStatePtr> freeStates_;
   bool hasFastSteps_ = false;        // executions then hold every core (CoreLease)
   size_t minElements_ = kFastMinElements;
   std::shared_ptr<tbb::task_arena> threads_;

@@ -196,6 +196,44 @@ TEST(CpuPluginExecute, UnknownDimensionsComeFromTheRequest) {
   ASSERT_FALSE(unknown.has_value());
   EXPECT_NE(unknown.error().message.find("unknown dimensions [0, 3]"), std::string::npos)
       << unknown.error().message;
+
+  // The execution state goes back to the model after a failed execution too, and serves the next one.
+  TestRequest again(1, 1);
+  again.setInput(0, std::vector<float>{1, 1, 1, 2, 2, 2}, {2, 3});
+  again.setOutput(0, 6 * sizeof(float));
+  auto result = prepared->execute(again.view(), false, 0, 0);
+  ASSERT_TRUE(result.has_value()) << result.error().message;
+  EXPECT_EQ(result->outputShapes[0].dimensions, (std::vector<uint32_t>{2, 3}));
+  EXPECT_EQ(again.output<float>(0), (std::vector<float>{4, 9, 16, 9, 16, 25}));  // (x + [1, 2, 3])^2
+}
+
+// The driver ABI carries at most NNRT_MAX_RANK (8) dimensions, and so does an execution's record of a
+// tensor's shape: an operation whose output would have more fails with the reason, and the execution
+// after it runs.
+TEST(CpuPluginExecute, AnOutputOfMoreThanEightDimensionsFailsWithTheReason) {
+  LoadedDevice holder;
+  auto device = loadCpu(holder);
+  ASSERT_NE(device, nullptr);
+  TestModel m;
+  const uint32_t in = m.addInput(T::TENSOR_FLOAT32, {0, 1, 1, 1, 1, 1, 1, 2});
+  const uint32_t expanded = m.addOperand(T::TENSOR_FLOAT32, {});  // unknown rank: 9 once run
+  m.addOperation(O::EXPAND_DIMS, {in, m.addInt32(0)}, {expanded});
+  const uint32_t shape = m.addConstant(T::TENSOR_INT32, {1}, std::vector<int32_t>{-1});
+  const uint32_t out = m.addOutput(T::TENSOR_FLOAT32, {0});
+  m.addOperation(O::RESHAPE, {expanded, shape}, {out});
+  auto prepared = prepare(*device, m);
+  ASSERT_NE(prepared, nullptr);
+  for (int run = 0; run < 2; ++run) {
+    TestRequest r(1, 1);
+    r.setInput(0, std::vector<float>{1.5f, -2.5f}, {1, 1, 1, 1, 1, 1, 1, 2});
+    r.setOutput(0, 2 * sizeof(float));
+    auto result = prepared->execute(r.view(), false, 0, 0);
+    ASSERT_FALSE(result.has_value());
+    EXPECT_EQ(result.error().code, ResultCode::OP_FAILED);
+    EXPECT_NE(result.error().message.find("operation 0 (EXPAND_DIMS): its output would have 9 dimensions"),
+              std::string::npos)
+        << result.error().message;
+  }
 }
 
 // Three 3x3 CONV_2Ds in a row with 64 channels run as Winograd convolutions whose intermediate
