@@ -2,6 +2,8 @@
 // exactly once, and waiting exclusive work keeps new shared holders out (no starvation).
 #include <gtest/gtest.h>
 
+#include <sched.h>
+
 #include <atomic>
 #include <chrono>
 #include <mutex>
@@ -111,6 +113,37 @@ TEST(CoreLeaseTest, ExclusiveWorkRunsOnTheLeasesOneThread) {
   ASSERT_EQ(runners.size(), 1u);
   EXPECT_EQ(callers.count(*runners.begin()), 0u);
   EXPECT_NE(*runners.begin(), std::this_thread::get_id());
+}
+
+// A job nobody waits behind runs on the CPU its caller queued it from, so that the caller is woken
+// where the runner runs (core_lease.hpp). The caller pins itself to each of two CPUs in turn; a
+// runner that stayed put would match about half the time at most, and one confined to the CPU of
+// the pinned thread that started it (the first caller here) would match only there. Skipped with
+// fewer than two CPUs.
+TEST(CoreLeaseTest, ALoneJobRunsOnItsCallersCpu) {
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  ASSERT_EQ(sched_getaffinity(0, sizeof(allowed), &allowed), 0);
+  std::vector<int> cpus;
+  for (int cpu = 0; cpu < CPU_SETSIZE && cpus.size() < 2; ++cpu)
+    if (CPU_ISSET(cpu, &allowed)) cpus.push_back(cpu);
+  if (cpus.size() < 2) GTEST_SKIP() << "one CPU";
+  CoreLease lease;
+  int matches = 0;
+  constexpr int kRounds = 20;
+  std::thread caller([&] {
+    for (int round = 0; round < kRounds; ++round) {
+      const int cpu = cpus[round % 2];
+      cpu_set_t one;
+      CPU_ZERO(&one);
+      CPU_SET(cpu, &one);
+      ASSERT_EQ(sched_setaffinity(0, sizeof(one), &one), 0);
+      const int ranOn = lease.runExclusive([] { return sched_getcpu(); });
+      matches += ranOn == cpu;
+    }
+  });
+  caller.join();
+  EXPECT_GE(matches, kRounds * 3 / 4) << matches << " of " << kRounds << " jobs ran on their caller's CPU";
 }
 
 TEST(CoreLeaseTest, ValueReturningWorkPassesItsResultAndItsException) {
