@@ -76,7 +76,7 @@ Result<uint32_t> GraphBuilder::otherLayout(const Value& value, const std::vector
   if (value.otherLayout != kNoOperand) return value.otherLayout;
   NNRT_ASSIGN_OR_RETURN(uint32_t in, value.nhwc ? Result<uint32_t>(value.operand) : operand(value));
   const auto& from = operandRecords_.at(in).dimensions;
-  if (from.size() != 4) return refused("a layout change needs a known 4-D shape");
+  if (from.size() != perm.size()) return refused("a layout change needs a known 3-D or 4-D shape");
   std::vector<uint32_t> dims;
   for (int32_t p : perm)
     dims.push_back(from[p]);
@@ -91,14 +91,30 @@ Result<uint32_t> GraphBuilder::otherLayout(const Value& value, const std::vector
 
 Result<uint32_t> GraphBuilder::nhwcOperand(const Value& value) {
   if (value.nhwc) return value.operand;
-  if (value.dims.size() != 4) return refused("an NHWC operand must be 4-D");
+  if (value.dims.size() == 3) return otherLayout(value, {0, 2, 1});
+  if (value.dims.size() != 4) return refused("an NHWC operand must be 3-D or 4-D");
   return otherLayout(value, {0, 2, 3, 1});
 }
 
+Result<uint32_t> GraphBuilder::nhwcImage1D(const Value& value) {
+  if (value.dims.size() != 3) return refused("a 1-D image must be 3-D");
+  NNRT_ASSIGN_OR_RETURN(uint32_t rows, nhwcOperand(value));
+  return reshape(rows, value.type, {value.dims[0], 1, value.dims[2], value.dims[1]});
+}
+
+namespace {
+// ONNX's NCHW (or NCL) dimensions with the channels moved last.
+std::vector<uint32_t> channelsLast(const std::vector<uint32_t>& nchw) {
+  std::vector<uint32_t> dims{nchw[0]};
+  dims.insert(dims.end(), nchw.begin() + 2, nchw.end());
+  dims.push_back(nchw[1]);
+  return dims;
+}
+}  // namespace
+
 Result<void> GraphBuilder::emitNhwc(int32_t type, const std::vector<uint32_t>& inputs, int32_t outType,
                                     const std::vector<uint32_t>& nchwDims, int i) {
-  NNRT_ASSIGN_OR_RETURN(uint32_t out,
-                        addTensor(outType, {nchwDims[0], nchwDims[2], nchwDims[3], nchwDims[1]}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t out, addTensor(outType, channelsLast(nchwDims)));
   NNRT_RETURN_IF_ERROR(addOperation(type, inputs, {out}));
   Value value;
   value.operand = out;
@@ -109,11 +125,25 @@ Result<void> GraphBuilder::emitNhwc(int32_t type, const std::vector<uint32_t>& i
   return {};
 }
 
+Result<void> GraphBuilder::emitNhwc1D(int32_t type, const std::vector<uint32_t>& inputs, int32_t outType,
+                                      const std::vector<uint32_t>& nchwDims, int i) {
+  const std::vector<uint32_t> ncl{nchwDims[0], nchwDims[1], nchwDims[3]};
+  NNRT_ASSIGN_OR_RETURN(uint32_t image, addTensor(outType, channelsLast(nchwDims)));
+  NNRT_RETURN_IF_ERROR(addOperation(type, inputs, {image}));
+  Value value;
+  NNRT_ASSIGN_OR_RETURN(value.operand, reshape(image, outType, channelsLast(ncl)));
+  value.type = outType;
+  value.dims = ncl;
+  value.nhwc = true;
+  define(i, std::move(value));
+  return {};
+}
+
 Result<uint32_t> GraphBuilder::operand(const Value& value) {
   if (value.packed)
     return refused("a 5-D value reaches it (rank 5 goes only through Reshape, Transpose keeping the first two "
                    "axes, element-wise operators, and Slice, Split and Concat after the second axis)");
-  if (value.nhwc) return otherLayout(value, {0, 3, 1, 2});
+  if (value.nhwc) return otherLayout(value, value.dims.size() == 3 ? std::vector<int32_t>{0, 2, 1} : std::vector<int32_t>{0, 3, 1, 2});
   if (value.operand != kNoOperand) return value.operand;
   // An empty constant lives only on the host (folded shapes): NNAPI has no empty tensors.
   if (isEmptyConstant(value)) return refused("an empty tensor has no NNAPI shape");

@@ -26,8 +26,9 @@ struct Value {
   std::vector<uint32_t> dims;          // never empty (rank 0 is [1]); 0 = unknown dimension
   bool scalar = false;                 // rank 0 in ONNX
   std::optional<HostTensor> constant;  // its values when known at load time
-  // A 4-D image the layout-sensitive operations keep as NHWC (NNAPI's own layout, which its drivers run
-  // without converting): `operand` holds it so, `dims` stay ONNX's NCHW ones.
+  // An image the layout-sensitive operations keep with its channels last: a 4-D one as NHWC (NNAPI's
+  // own layout, which its drivers run without converting), a 1-D one ([N, C, L]) as [N, L, C], which
+  // they run as the NHWC image [N, 1, L, C]. `operand` holds it so, `dims` stay ONNX's ones.
   bool nhwc = false;
   uint32_t otherLayout = kNoOperand;  // the same tensor TRANSPOSEd to the other layout, once made
   // A rank-5 value (NNAPI's operations take rank 4 at most) whose `operand` holds it as [d0 * d1, d2, d3,
@@ -71,12 +72,18 @@ class GraphBuilder {
   // The model operand of `value` (in ONNX's layout: an NHWC value is TRANSPOSEd back once), adding a
   // constant to the model on first use.
   Result<uint32_t> operand(const Value& value);
-  // A 4-D `value` as an NHWC operand (an NCHW one TRANSPOSEd once).
+  // A 4-D or 3-D `value` as a channels-last operand (an NCHW or NCL one TRANSPOSEd once).
   Result<uint32_t> nhwcOperand(const Value& value);
-  // Adds NNAPI operation `type` writing an NHWC image that becomes the current node's output 0 with
-  // ONNX's NCHW shape `nchwDims`.
+  // A 3-D `value` [N, C, L] as the NHWC image [N, 1, L, C] (its channels-last operand reshaped).
+  Result<uint32_t> nhwcImage1D(const Value& value);
+  // Adds NNAPI operation `type` writing a channels-last image that becomes the current node's output `i`
+  // with ONNX's NCHW (or NCL) shape `nchwDims`.
   Result<void> emitNhwc(int32_t type, const std::vector<uint32_t>& inputs, int32_t outType,
                         const std::vector<uint32_t>& nchwDims, int i = 0);
+  // Adds NNAPI operation `type` writing the NHWC image [N, 1, L, C] of a 1-D result whose NCHW shape is
+  // `nchwDims` ([N, C, 1, L]): output `i` becomes the channels-last [N, L, C] of ONNX's [N, C, L].
+  Result<void> emitNhwc1D(int32_t type, const std::vector<uint32_t>& inputs, int32_t outType,
+                          const std::vector<uint32_t>& nchwDims, int i = 0);
 
   Result<uint32_t> addTensor(int32_t type, const std::vector<uint32_t>& dims);
   Result<uint32_t> addConstant(int32_t type, const std::vector<uint32_t>& dims, std::vector<uint8_t> bytes);

@@ -99,7 +99,8 @@ Result<Window> windowGeometry(GraphBuilder& b, const Dims& input, uint32_t kerne
 Result<void> convolve(GraphBuilder& b, const Value* x, const Value* w, const Value* bias, uint32_t* sums) {
   const bool integer = sums != nullptr;
   NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
-  // A 1-D convolution [N, C, L] runs as a 2-D one of [N, C, 1, L] (NCHW: the reshapes cost nothing).
+  // A 1-D convolution [N, C, L] runs as a 2-D one of [N, C, 1, L]: with a known shape as the NHWC image
+  // [N, 1, L, C] of its channels-last form (kept so for the next one), else NCHW.
   const bool oneD = x->dims.size() == 3 && !integer;
   if (x->dims.size() != 4 && !oneD)
     return b.refused(integer ? "only 2-D convolutions (4-D input) are supported"
@@ -162,9 +163,9 @@ Result<void> convolve(GraphBuilder& b, const Value* x, const Value* w, const Val
     return b.refused("grouped convolution with dilations has no NNAPI operation");
   }
   // With a known shape the image runs as NHWC, NNAPI's own layout (converted once where it enters).
-  const bool nhwc = allKnown(x->dims) && !integer && !oneD;
-  NNRT_ASSIGN_OR_RETURN(uint32_t in, nhwc ? b.nhwcOperand(*x) : b.operand(*x));
-  if (oneD) {
+  const bool nhwc = allKnown(x->dims) && !integer;
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, !nhwc ? b.operand(*x) : oneD ? b.nhwcImage1D(*x) : b.nhwcOperand(*x));
+  if (oneD && !nhwc) {
     NNRT_ASSIGN_OR_RETURN(in, b.reshape(in, x->type, xDims));
   }
   uint32_t biasOperand;
@@ -206,6 +207,7 @@ Result<void> convolve(GraphBuilder& b, const Value* x, const Value* w, const Val
     inputs.push_back(dh);
   }
   const Dims out{x->dims[0], M, g.outH, g.outW};
+  if (oneD && nhwc) return b.emitNhwc1D(op, inputs, x->type, out);
   if (oneD) {
     NNRT_ASSIGN_OR_RETURN(uint32_t result, apply(b, op, inputs, x->type, out));
     const Dims out1D{x->dims[0], M, g.outW};
@@ -368,10 +370,10 @@ Result<void> pool(GraphBuilder& b, int32_t op, bool global) {
     padFirst = includePad != 0 && (g.padTop || g.padLeft || g.padBottom || g.padRight);
     if (padFirst && ceilMode != 0) return b.refused("count_include_pad with ceil_mode is not supported");
   }
-  // A 2-D pool of a known shape runs as NHWC (see mapConv), its padding too.
-  const bool nhwc = !oneD && allKnown(x->dims);
-  NNRT_ASSIGN_OR_RETURN(uint32_t in, nhwc ? b.nhwcOperand(*x) : b.operand(*x));
-  if (oneD) {
+  // A pool of a known shape runs as NHWC (see convolve), its padding too; a 1-D one as [N, 1, L, C].
+  const bool nhwc = allKnown(x->dims);
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, !nhwc ? b.operand(*x) : oneD ? b.nhwcImage1D(*x) : b.nhwcOperand(*x));
+  if (oneD && !nhwc) {
     NNRT_ASSIGN_OR_RETURN(in, b.reshape(in, x->type, dims));
   }
   if (padFirst) {
@@ -397,6 +399,7 @@ Result<void> pool(GraphBuilder& b, int32_t op, bool global) {
   NNRT_ASSIGN_OR_RETURN(uint32_t nchw, b.scalarBool(!nhwc));
   inputs.push_back(nchw);
   const Dims out{dims[0], dims[1], g.outH, g.outW};
+  if (nhwc && oneD) return b.emitNhwc1D(op, inputs, x->type, out);
   if (nhwc) return b.emitNhwc(op, inputs, x->type, out);
   if (!oneD) return b.emit(op, inputs, x->type, out);
   NNRT_ASSIGN_OR_RETURN(uint32_t pooled, apply(b, op, inputs, x->type, out));

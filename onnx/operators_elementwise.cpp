@@ -103,14 +103,16 @@ struct NhwcPair {
 // single value, their NHWC operands (a per-channel operand as [C], which broadcasts along NHWC's last
 // axis); nullopt when the operation must run in ONNX's layout.
 Result<std::optional<NhwcPair>> nhwcOperands(GraphBuilder& b, const Value& x, const Value& y, const Dims& dims) {
-  if (dims.size() != 4 || !(x.nhwc || y.nhwc)) return std::optional<NhwcPair>();
+  const size_t r = dims.size();  // 4, or 3 for a 1-D image [N, C, L] kept as [N, L, C]
+  if ((r != 4 && r != 3) || !(x.nhwc || y.nhwc)) return std::optional<NhwcPair>();
   const bool swap = !(x.nhwc && x.dims == dims);  // the image of the result's shape is y
   const Value& image = swap ? y : x;
   const Value& other = swap ? x : y;
   if (!image.nhwc || image.dims != dims) return std::optional<NhwcPair>();
   std::optional<uint32_t> second;
   auto broadcastsTo = [&](const Dims& d) {
-    for (size_t a = 0; a < 4; ++a)
+    if (d.size() != r) return false;
+    for (size_t a = 0; a < r; ++a)
       if (d[a] != dims[a] && d[a] != 1) return false;
     return true;
   };
@@ -121,9 +123,9 @@ Result<std::optional<NhwcPair>> nhwcOperands(GraphBuilder& b, const Value& x, co
   } else if (!other.nhwc) {
     // Right-aligned against NCHW: every dimension 1 but the channel one (or all 1).
     const size_t rank = other.dims.size();
-    bool perChannel = rank <= 4;
+    bool perChannel = rank <= r;
     for (size_t d = 0; d < rank && perChannel; ++d) {
-      const size_t axis = d + 4 - rank;
+      const size_t axis = d + r - rank;
       perChannel = other.dims[d] == 1 || (axis == 1 && other.dims[d] == dims[1]);
     }
     if (perChannel) {

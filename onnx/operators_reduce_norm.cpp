@@ -118,7 +118,7 @@ Result<void> mapBatchNorm(GraphBuilder& b) {
     NNRT_ASSIGN_OR_RETURN(uint32_t mulOperand, b.constFloats(mul, {C}));
     NNRT_ASSIGN_OR_RETURN(uint32_t addOperand, b.constFloats(add, {C}));
     NNRT_ASSIGN_OR_RETURN(uint32_t none, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
-    NNRT_ASSIGN_OR_RETURN(uint32_t scaled, b.addTensor(x->type, {d[0], d[2], d[3], d[1]}));
+    NNRT_ASSIGN_OR_RETURN(uint32_t scaled, b.addTensor(x->type, channelsLastDims(d)));
     NNRT_RETURN_IF_ERROR(b.addOperation(ANEURALNETWORKS_MUL, {x->operand, mulOperand, none}, {scaled}));
     NNRT_ASSIGN_OR_RETURN(uint32_t activation, b.scalarInt(b.fuseFollowingActivation()));
     return b.emitNhwc(ANEURALNETWORKS_ADD, {scaled, addOperand, activation}, x->type, d);
@@ -172,9 +172,21 @@ Result<void> reduce(GraphBuilder& b, int32_t op, int32_t pre, int32_t post) {
   }
   bool scalar = none ? x->scalar : out.empty();
   if (out.empty()) out = {1};
-  NNRT_ASSIGN_OR_RETURN(uint32_t current, b.operand(*x));
+  // A channels-last image (Value::nhwc) is reduced so, over the same axes there (a global average of a
+  // convolution's output, say), but where the result's axes would come out in another order than a
+  // channels-last one (without keepdims, the batch axis gone and the channels kept). The result is
+  // channels last when it keeps its rank, or keeps the channels at rank 3; otherwise ([N, C], or the
+  // channels gone) its axes are in the same order either way.
+  const bool channelsLast = x->nhwc && !none && (keep != 0 || reduced[1] || !reduced[0]);
+  const bool resultChannelsLast = channelsLast && (keep != 0 || (!reduced[1] && out.size() == 3));
+  const Dims inDims = channelsLast ? channelsLastDims(x->dims) : x->dims;
+  const Dims outDims = resultChannelsLast ? channelsLastDims(out) : out;
+  if (channelsLast) {
+    for (int32_t& a : list) a = channelsLastAxis(a, rank);
+  }
+  NNRT_ASSIGN_OR_RETURN(uint32_t current, channelsLast ? b.nhwcOperand(*x) : b.operand(*x));
   if (pre != 0) {
-    NNRT_ASSIGN_OR_RETURN(uint32_t t, b.addTensor(x->type, x->dims));
+    NNRT_ASSIGN_OR_RETURN(uint32_t t, b.addTensor(x->type, inDims));
     if (pre == ANEURALNETWORKS_MUL) {
       NNRT_ASSIGN_OR_RETURN(uint32_t f, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
       NNRT_RETURN_IF_ERROR(b.addOperation(pre, {current, current, f}, {t}));
@@ -191,12 +203,12 @@ Result<void> reduce(GraphBuilder& b, int32_t op, int32_t pre, int32_t post) {
     } else {
       NNRT_ASSIGN_OR_RETURN(keepOperand, b.scalarBool(keep != 0));
     }
-    NNRT_ASSIGN_OR_RETURN(uint32_t reducedOperand, b.addTensor(x->type, out));
+    NNRT_ASSIGN_OR_RETURN(uint32_t reducedOperand, b.addTensor(x->type, outDims));
     NNRT_RETURN_IF_ERROR(b.addOperation(op, {current, axesOperand, keepOperand}, {reducedOperand}));
     current = reducedOperand;
   }
   if (post != 0) {
-    NNRT_ASSIGN_OR_RETURN(uint32_t t, b.addTensor(x->type, out));
+    NNRT_ASSIGN_OR_RETURN(uint32_t t, b.addTensor(x->type, outDims));
     NNRT_RETURN_IF_ERROR(b.addOperation(post, {current}, {t}));
     current = t;
   }
@@ -205,6 +217,7 @@ Result<void> reduce(GraphBuilder& b, int32_t op, int32_t pre, int32_t post) {
   v.type = x->type;
   v.dims = out;
   v.scalar = scalar;
+  v.nhwc = resultChannelsLast;
   b.define(0, v);
   return {};
 }

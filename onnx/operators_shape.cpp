@@ -250,8 +250,9 @@ Result<void> mapConcat(GraphBuilder& b) {
     return {};
   }
   // Images a convolution left in NHWC (SqueezeNet's and Inception's branches, concatenated over channels)
-  // are concatenated so, on NHWC's axis, instead of each being transposed to NCHW and the result back.
-  bool nhwc = out.size() == 4;
+  // are concatenated so, on NHWC's axis, instead of each being transposed to NCHW and the result back;
+  // 1-D images ([N, C, L] kept as [N, L, C]) the same way.
+  bool nhwc = out.size() == 4 || out.size() == 3;
   bool anyNhwc = false;
   for (int i = 0; i < b.node()->input_size() && nhwc; ++i) {
     NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(i));
@@ -276,9 +277,9 @@ Result<void> mapConcat(GraphBuilder& b) {
     inputs.push_back(o);
   }
   if (!known) out[axis] = 0;
-  constexpr int32_t kNhwcAxis[4] = {0, 3, 1, 2};  // NCHW axis -> the same axis of the NHWC tensor
   NNRT_ASSIGN_OR_RETURN(uint32_t axisOperand,
-                        b.scalarInt(nhwc ? kNhwcAxis[axis] : static_cast<int32_t>(packed ? axis - 1 : axis)));
+                        b.scalarInt(nhwc ? channelsLastAxis(static_cast<int32_t>(axis), out.size())
+                                         : static_cast<int32_t>(packed ? axis - 1 : axis)));
   inputs.push_back(axisOperand);
   if (packed) {
     NNRT_ASSIGN_OR_RETURN(uint32_t joined, apply(b, ANEURALNETWORKS_CONCATENATION, inputs, first->type, packedDims(out)));
@@ -437,9 +438,9 @@ Result<void> mapSplit(GraphBuilder& b) {
     sizes.back() = size - part * (n - 1);
   }
   if (static_cast<int>(sizes.size()) != n) return b.refused("split sizes do not match the outputs");
-  // An NHWC image is split on the NHWC axis of ONNX's axis (ShuffleNet's halves of its channels).
+  // An NHWC image is split on the NHWC axis of ONNX's axis (ShuffleNet's halves of its channels); a 1-D
+  // image kept channels last the same way.
   const bool nhwc = x->nhwc;
-  constexpr uint32_t kNhwcAxis[4] = {0, 3, 1, 2};
   // A 5-D value is split packed, after its first two axes (the operand's axis - 1).
   const bool packed = x->dims.size() == 5;
   if (packed && axis < 2) return b.refused("a 5-D Split along the first two axes");
@@ -453,14 +454,14 @@ Result<void> mapSplit(GraphBuilder& b) {
     size[axis] = static_cast<int32_t>(sizes[i]);
     offset += sizes[i];
     Dims out(size.begin(), size.end());
-    if (nhwc) {  // begin and size in NHWC order
-      std::vector<int32_t> b4(4), s4(4);
-      for (uint32_t d = 0; d < 4; ++d) {
-        b4[kNhwcAxis[d]] = begin[d];
-        s4[kNhwcAxis[d]] = size[d];
+    if (nhwc) {  // begin and size in channels-last order
+      std::vector<int32_t> lastBegin(begin.size()), lastSize(size.size());
+      for (size_t d = 0; d < begin.size(); ++d) {
+        lastBegin[static_cast<size_t>(channelsLastAxis(static_cast<int32_t>(d), begin.size()))] = begin[d];
+        lastSize[static_cast<size_t>(channelsLastAxis(static_cast<int32_t>(d), size.size()))] = size[d];
       }
-      begin = b4;
-      size = s4;
+      begin = lastBegin;
+      size = lastSize;
     }
     if (packed) {
       begin.erase(begin.begin());

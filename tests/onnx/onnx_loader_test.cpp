@@ -1201,6 +1201,39 @@ TEST(OnnxLoaderTest, ConcatOfNhwcImagesStaysNhwc) {
   }
 }
 
+// 1-D images ([N, C, L]) stay channels last ([N, L, C], run as the NHWC image [N, 1, L, C]) from the
+// convolution that makes them through an Add of two of them, a MaxPool and a ReduceMean over L: the only
+// TRANSPOSEs are x's into that layout and p's back (when p is the output). By hand, x = [[1, 2, 3], [4, 5, 6]] (channels 0
+// and 1): c = Conv k1 with 2 * identity = 2x; c2 = Conv k3 pad 1 summing channel 0's three neighbours
+// (zeros beyond the ends) into channel 0 and taking channel 1's middle one into channel 1 = [[3, 6, 5],
+// [4, 5, 6]]; s = c + c2 = [[5, 10, 11], [12, 15, 18]]; p = MaxPool k2 = [[10, 11], [15, 18]]; m = the
+// means of p's rows = [10.5, 16.5].
+TEST(OnnxLoaderTest, OneDimensionalImagesStayChannelsLast) {
+  for (bool means : {false, true}) {
+    NodeModel m = nodeModel("Conv", {{"x", {1, 2, 3}}}, {{"c", {1, 2, 3}}});
+    addFloats(m, "w", {2, 2, 1}, {2, 0, 0, 2});
+    m.model.mutable_graph()->clear_output();
+    addFloats(m, "w2", {2, 2, 3}, {1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0}, false);
+    setAttribute(addNode(m, "Conv", {"x", "w2"}, {"c2"}), "pads", std::vector<int64_t>{1, 1});
+    addNode(m, "Add", {"c", "c2"}, {"s"});
+    setAttribute(addNode(m, "MaxPool", {"s"}, {"p"}), "kernel_shape", std::vector<int64_t>{2});
+    if (means) {
+      auto* mean = addNode(m, "ReduceMean", {"p"}, {"m"});
+      setAttribute(mean, "axes", std::vector<int64_t>{2});
+      setAttribute(mean, "keepdims", 0);
+      addOutput(m, "m", {1, 2});
+    } else {
+      addOutput(m, "p", {1, 2, 2});
+    }
+    auto loaded = loadOnnxModel(write("channels_last_1d.onnx", m.model));
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+    // x into the channels-last layout; p back (the means come out in either layout's order).
+    EXPECT_EQ(countOperations(*loaded, ANEURALNETWORKS_TRANSPOSE), means ? 1u : 2u);
+    const std::vector<float> expected = means ? std::vector<float>{10.5f, 16.5f} : std::vector<float>{10, 11, 15, 18};
+    EXPECT_EQ(run(*loaded, {{1, 2, 3, 4, 5, 6}}, expected.size()), expected);
+  }
+}
+
 // uint8 tensors are quantized operands of scale 1 and zero point 0. DequantizeLinear per axis 1 with
 // scales [0.5, 2] and zero points [128, 0], by hand: [[0, 10], [255, 128]] -> [[(0 - 128) / 2, 10 * 2],
 // [(255 - 128) / 2, 128 * 2]] = [[-64, 20], [63.5, 256]].
