@@ -73,11 +73,20 @@ Result<Value> describe(const onnx::ValueInfoProto& info, const LoadOptions& opti
   return value;
 }
 
-// Defines the initializers of `graph` in `builder` as constants and returns their names.
-Result<std::set<std::string>> defineInitializers(const onnx::GraphProto& graph, GraphBuilder& builder) {
+// Defines the initializers of `graph` in `builder` as constants and returns their names. With `spent`
+// (the same graph, which the caller no longer needs), each initializer's bytes are freed once decoded:
+// the file's weights are not held twice while the model is built.
+Result<std::set<std::string>> defineInitializers(const onnx::GraphProto& graph, GraphBuilder& builder,
+                                                 onnx::GraphProto* spent = nullptr) {
   std::set<std::string> names;
-  for (const auto& tensor : graph.initializer()) {
+  for (int i = 0; i < graph.initializer_size(); ++i) {
+    const onnx::TensorProto& tensor = graph.initializer(i);
     auto decoded = decodeTensor(tensor, builder.folder());
+    if (spent != nullptr) {
+      onnx::TensorProto& done = *spent->mutable_initializer(i);
+      std::string().swap(*done.mutable_raw_data());  // clear() would keep the capacity
+      done.clear_float_data();
+    }
     if (!decoded.has_value()) return fail(ResultCode::BAD_DATA, "initializer: " + decoded.error().message);
     Value value;
     value.type = decoded->type;
@@ -160,7 +169,8 @@ Result<std::vector<uint32_t>> mapGraph(const onnx::GraphProto& graph, GraphBuild
   return outputOperands;
 }
 
-Result<LoadedModel> build(const onnx::ModelProto& proto, const std::filesystem::path& file,
+// Builds the model of `proto`, whose initializers' bytes it frees as it goes (defineInitializers).
+Result<LoadedModel> build(onnx::ModelProto& proto, const std::filesystem::path& file,
                           const LoadOptions& options) {
   int64_t opset = -1;
   for (const auto& entry : proto.opset_import()) {
@@ -185,7 +195,7 @@ Result<LoadedModel> build(const onnx::ModelProto& proto, const std::filesystem::
   GraphBuilder builder(raw, opset);
 
   builder.setFolder(file.parent_path());
-  auto initializers = defineInitializers(graph, builder);
+  auto initializers = defineInitializers(graph, builder, proto.mutable_graph());
   if (!initializers.has_value()) return badFile(file, initializers.error().message);
   const std::set<std::string>& initializerNames = *initializers;
 
