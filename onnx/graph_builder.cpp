@@ -139,12 +139,20 @@ Result<void> GraphBuilder::emitNhwc1D(int32_t type, const std::vector<uint32_t>&
   return {};
 }
 
+void GraphBuilder::releaseConstant(const std::string& name) {
+  auto it = values_.find(name);
+  if (it == values_.end() || !it->second.constant.has_value()) return;
+  it->second.constant.reset();
+  it->second.released = true;
+}
+
 Result<uint32_t> GraphBuilder::operand(const Value& value) {
   if (value.packed)
     return refused("a 5-D value reaches it (rank 5 goes only through Reshape, Transpose keeping the first two "
                    "axes, element-wise operators, and Slice, Split and Concat after the second axis)");
   if (value.nhwc) return otherLayout(value, value.dims.size() == 3 ? std::vector<int32_t>{0, 2, 1} : std::vector<int32_t>{0, 3, 1, 2});
   if (value.operand != kNoOperand) return value.operand;
+  if (value.released) return refused("loader bug: a constant is read after its last reader");
   // An empty constant lives only on the host (folded shapes): NNAPI has no empty tensors.
   if (isEmptyConstant(value)) return refused("an empty tensor has no NNAPI shape");
   // A constant: add it once and remember its operand under every name that holds it.

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -30,6 +31,8 @@ struct Value {
   // own layout, which its drivers run without converting), a 1-D one ([N, C, L]) as [N, L, C], which
   // they run as the NHWC image [N, 1, L, C]. `operand` holds it so, `dims` stay ONNX's ones.
   bool nhwc = false;
+  // A constant whose readers are all mapped: its host values are gone (GraphBuilder::releaseConstant).
+  bool released = false;
   uint32_t otherLayout = kNoOperand;  // the same tensor TRANSPOSEd to the other layout, once made
   // A rank-5 value (NNAPI's operations take rank 4 at most) whose `operand` holds it as [d0 * d1, d2, d3,
   // d4] (the same elements in the same order): only the operations that know it read it (packedOperand).
@@ -104,6 +107,9 @@ class GraphBuilder {
   // Defines output `i` of the current node as an existing operand.
   void define(int i, Value value);
   void defineName(const std::string& name, Value value);
+  // Frees the host values of constant `name` once nothing will read them (every reader mapped): the
+  // model holds its own copy of what it uses, and a large model's weights are not kept twice.
+  void releaseConstant(const std::string& name);
   const Value* find(const std::string& name) const;
 
   // Attributes of the current node.
@@ -211,9 +217,11 @@ Result<Subgraph> buildSubgraph(GraphBuilder& outer, const onnx::GraphProto& grap
                                const std::vector<Value>& inputs, const std::vector<std::string>& captured);
 
 // Maps `nodes` into `builder` in order, each by its operator's mapping (their inputs defined there before);
-// the builder's current node is none afterwards.
+// the builder's current node is none afterwards. `mapped`, when given, is called with each node once it
+// is mapped (or absorbed into an earlier one).
 Result<void> mapNodes(GraphBuilder& builder,
-                      const google::protobuf::RepeatedPtrField<onnx::NodeProto>& nodes);
+                      const google::protobuf::RepeatedPtrField<onnx::NodeProto>& nodes,
+                      const std::function<void(const onnx::NodeProto&)>& mapped = nullptr);
 
 // Normalizes ONNX axis `axis` for a tensor of `rank`, or refuses it.
 Result<uint32_t> normalizeAxis(const GraphBuilder& builder, int64_t axis, size_t rank);

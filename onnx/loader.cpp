@@ -106,9 +106,11 @@ Result<std::set<std::string>> defineInitializers(const onnx::GraphProto& graph, 
 
 // Maps the nodes of `graph` into `builder` (its inputs and initializers already defined) and returns the
 // operands of its outputs, each written by an operation once; `outputs` gets their names, types and shapes.
+// With `releaseConstants` (the main graph), a constant's host values are freed once every node that reads
+// it is mapped (a convolution's weights once reordered, say) and it is no graph output.
 Result<std::vector<uint32_t>> mapGraph(const onnx::GraphProto& graph, GraphBuilder& builder,
                                        const std::vector<uint32_t>& inputOperands,
-                                       std::vector<TensorInfo>* outputs) {
+                                       std::vector<TensorInfo>* outputs, bool releaseConstants = false) {
   auto error = [](const std::string& what) { return fail(ResultCode::BAD_DATA, what); };
   std::map<std::string, std::vector<const onnx::NodeProto*>> consumers;
   std::set<std::string> graphOutputs;
@@ -125,9 +127,25 @@ Result<std::vector<uint32_t>> mapGraph(const onnx::GraphProto& graph, GraphBuild
   }
   for (const auto& info : graph.output())
     graphOutputs.insert(info.name());
+  // Readers not mapped yet, by name: each node reading it (once per input naming it, or once for its
+  // subgraphs' reads), and one more for a graph output, which is never released.
+  std::map<std::string, size_t> unread;
+  for (const auto& [name, readers] : consumers) unread[name] = readers.size();
+  for (const auto& name : graphOutputs) ++unread[name];
   builder.setConsumers(std::move(consumers), std::move(graphOutputs));
 
-  NNRT_RETURN_IF_ERROR(mapNodes(builder, graph.node()));
+  auto mapped = [&](const onnx::NodeProto& node) {
+    std::vector<std::string> read(node.input().begin(), node.input().end());
+    for (const auto& attribute : node.attribute()) {
+      if (attribute.has_g()) outerNames(attribute.g(), read);
+    }
+    for (const auto& name : read) {
+      auto it = unread.find(name);
+      if (it != unread.end() && it->second > 0 && --it->second == 0) builder.releaseConstant(name);
+    }
+  };
+  NNRT_RETURN_IF_ERROR(mapNodes(builder, graph.node(),
+                                releaseConstants ? std::function<void(const onnx::NodeProto&)>(mapped) : nullptr));
 
   std::vector<uint32_t> outputOperands;
   std::set<uint32_t> inputSet(inputOperands.begin(), inputOperands.end());
@@ -232,7 +250,7 @@ Result<LoadedModel> build(onnx::ModelProto& proto, const std::filesystem::path& 
   }
 
   std::vector<uint32_t> outputOperands;
-  auto mapped = mapGraph(graph, builder, inputOperands, &loaded.outputs);
+  auto mapped = mapGraph(graph, builder, inputOperands, &loaded.outputs, /*releaseConstants=*/true);
   // An empty graph input is refused once the mapping has asked for the constants it needs (an
   // application binds those with LoadOptions::constantInputs, where empty values are fine).
   bool wantsConstant =
@@ -338,7 +356,8 @@ Result<const onnx::NodeProto*> legacyNode(GraphBuilder& builder, const onnx::Nod
 }  // namespace
 
 Result<void> mapNodes(GraphBuilder& builder,
-                      const google::protobuf::RepeatedPtrField<onnx::NodeProto>& nodes) {
+                      const google::protobuf::RepeatedPtrField<onnx::NodeProto>& nodes,
+                      const std::function<void(const onnx::NodeProto&)>& mapped) {
   const auto& mappings = operatorMappings();
   std::deque<onnx::NodeProto> rewritten;  // older opsets' nodes as the mappings read them
   // Constant nodes (which read nothing) first: a lookahead that absorbs later nodes (a channel or pixel
@@ -371,6 +390,7 @@ Result<void> mapNodes(GraphBuilder& builder,
       // A Relu or Clip fused into the operation before it, or an Add that became its bias: its
       // output is that operation's.
       builder.defineName(node.output(0), *builder.find(*result));
+      if (mapped) mapped(original);
       continue;
     }
     NNRT_RETURN_IF_ERROR(mapping->map(builder));
@@ -378,6 +398,7 @@ Result<void> mapNodes(GraphBuilder& builder,
       if (!output.empty() && builder.find(output) == nullptr)
         return builder.refused("output '" + output + "' is not supported");
     }
+    if (mapped) mapped(original);
   }
   builder.setNode(nullptr);
   return {};

@@ -1201,6 +1201,32 @@ TEST(OnnxLoaderTest, ConcatOfNhwcImagesStaysNhwc) {
   }
 }
 
+// A constant's host values are freed once every node reading it is mapped (the loader keeps no second
+// copy of a model's weights), not before: weights two convolutions share, a constant read twice by one
+// node and again by a later one. By hand: c = Conv 1x1 2 * identity of x = 2x, c2 = the same of c = 4x =
+// [4, 8, 12, 16] for x = [1, 2, 3, 4]; k = [2, 3]: k * k = [4, 9], x * k = [2, 6] for x = [1, 2], their sum
+// [6, 15].
+TEST(OnnxLoaderTest, SharedConstantsLastUntilTheirLastReader) {
+  NodeModel shared = scaledConv({1, 2, 1, 2}, 2.0f);
+  addNode(shared, "Conv", {"c", "w"}, {"c2"});
+  addOutput(shared, "c2", {1, 2, 1, 2});
+  auto convs = loadOnnxModel(write("shared_weights.onnx", shared.model));
+  ASSERT_TRUE(convs.has_value()) << convs.error().message;
+  EXPECT_EQ(run(*convs, {{1, 2, 3, 4}}, 4), (std::vector<float>{4, 8, 12, 16}));
+
+  NodeModel twice = nodeModel("Mul", {{"k", {2}}, {"k", {2}}}, {{"kk", {2}}});
+  twice.model.mutable_graph()->clear_input();
+  twice.model.mutable_graph()->clear_output();
+  addFloatInput(twice.model.mutable_graph(), "x", {2});
+  addFloats(twice, "k", {2}, {2, 3}, false);
+  addNode(twice, "Mul", {"x", "k"}, {"xk"});
+  addNode(twice, "Add", {"kk", "xk"}, {"y"});
+  addOutput(twice, "y", {2});
+  auto sums = loadOnnxModel(write("constant_read_twice.onnx", twice.model));
+  ASSERT_TRUE(sums.has_value()) << sums.error().message;
+  EXPECT_EQ(run(*sums, {{1, 2}}, 2), (std::vector<float>{6, 15}));
+}
+
 // 1-D images ([N, C, L]) stay channels last ([N, L, C], run as the NHWC image [N, 1, L, C]) from the
 // convolution that makes them through an Add of two of them, a MaxPool and a ReduceMean over L: the only
 // TRANSPOSEs are x's into that layout and p's back (when p is the output). By hand, x = [[1, 2, 3], [4, 5, 6]] (channels 0
