@@ -5,7 +5,7 @@ For nnrt's ONNX front end against ONNX Runtime on the same file. Writes OUTDIR/e
 Usage: /usr/bin/python3 bench/peer/encoder_pair.py OUTDIR"""
 import sys
 import numpy as np
-from onnx_graph import const, encoder_layer, node, nodes, write_model
+from onnx_graph import const, encoder_layer, node, nodes, write_model, layer_norm as onnx_layer_norm
 
 OUT = sys.argv[1] if len(sys.argv) > 1 else "."
 S, H, HEADS, FFN, LAYERS = 128, 256, 4, 1024, 2
@@ -13,13 +13,7 @@ rng = np.random.default_rng(7)
 
 
 def layer_norm(x):
-    mean = node("ReduceMean", [x], axes=[-1])
-    d = node("Sub", [x, mean])
-    var = node("ReduceMean", [node("Pow", [d, const(np.float32(2.0))])], axes=[-1])
-    std = node("Sqrt", [node("Add", [var, const(np.float32(1e-12))])])
-    g = const((1 + 0.1 * rng.standard_normal(H)).astype(np.float32), "gamma")
-    beta = const((0.1 * rng.standard_normal(H)).astype(np.float32), "beta")
-    return node("Add", [node("Mul", [node("Div", [d, std]), g]), beta])
+    return onnx_layer_norm(x, H, rng, 1e-12)
 
 
 x = "x"

@@ -88,3 +88,16 @@ def encoder_layer(x, rng, layer_norm, seq, hidden, n_heads, ffn, mask_bias=None)
                         node("Add", [node("Erf", [node("Div", [h, const(np.float32(np.sqrt(2.0)))])]),
                                      const(np.float32(1.0))])])
     return layer_norm(node("Add", [linear(gelu, ffn, hidden, rng), x]))
+
+
+def layer_norm(x, hidden, rng, eps):
+    """Layer normalization over the last axis of width hidden, composed as exporters write it (ReduceMean, Sub, Pow,
+    ReduceMean, Add eps, Sqrt, Div), then the scale and shift: random gamma near 1 and beta near 0, drawn from rng in
+    that order."""
+    mean = node("ReduceMean", [x], axes=[-1])
+    d = node("Sub", [x, mean])
+    var = node("ReduceMean", [node("Pow", [d, const(np.float32(2.0))])], axes=[-1])
+    std = node("Sqrt", [node("Add", [var, const(np.float32(eps))])])
+    g = const((1 + 0.1 * rng.standard_normal(hidden)).astype(np.float32), "gamma")
+    beta = const((0.1 * rng.standard_normal(hidden)).astype(np.float32), "beta")
+    return node("Add", [node("Mul", [node("Div", [d, std]), g]), beta])

@@ -14,7 +14,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import onnx_graph as g  # noqa: E402
-from onnx_graph import node, const, conv, encoder_layer, write_model  # noqa: E402
+from onnx_graph import node, const, conv, encoder_layer, write_model, layer_norm as onnx_layer_norm  # noqa: E402
 
 OUT = sys.argv[1] if len(sys.argv) > 1 else "."
 
@@ -86,13 +86,7 @@ H = 64
 
 
 def layer_norm(x):
-    mean = node("ReduceMean", [x], axes=[-1])
-    d = node("Sub", [x, mean])
-    var = node("ReduceMean", [node("Pow", [d, const(np.float32(2.0))])], axes=[-1])
-    std = node("Sqrt", [node("Add", [var, const(np.float32(1e-12))])])
-    gamma = const((1 + 0.1 * rng.standard_normal(H)).astype(np.float32), "gamma")
-    beta = const((0.1 * rng.standard_normal(H)).astype(np.float32), "beta")
-    return node("Add", [node("Mul", [node("Div", [d, std]), gamma]), beta])
+    return onnx_layer_norm(x, H, rng, 1e-12)
 
 
 x = "x"

@@ -10,7 +10,7 @@ import numpy as np
 from onnx import helper
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from onnx_graph import const, encoder_layer, node, nodes, write_model  # noqa: E402
+from onnx_graph import const, encoder_layer, node, nodes, write_model, layer_norm as onnx_layer_norm  # noqa: E402
 
 OUT = sys.argv[1] if len(sys.argv) > 1 else "."
 H, HEADS, FFN, LAYERS, PATCHES = 192, 3, 768, 4, 196
@@ -19,13 +19,7 @@ rng = np.random.default_rng(8)
 
 
 def layer_norm(x):
-    mean = node("ReduceMean", [x], axes=[-1])
-    d = node("Sub", [x, mean])
-    var = node("ReduceMean", [node("Pow", [d, const(np.float32(2.0))])], axes=[-1])
-    std = node("Sqrt", [node("Add", [var, const(np.float32(1e-6))])])
-    g = const((1 + 0.1 * rng.standard_normal(H)).astype(np.float32), "gamma")
-    beta = const((0.1 * rng.standard_normal(H)).astype(np.float32), "beta")
-    return node("Add", [node("Mul", [node("Div", [d, std]), g]), beta])
+    return onnx_layer_norm(x, H, rng, 1e-6)
 
 
 w = const((rng.standard_normal((H, 3, 16, 16)) * np.sqrt(2.0 / 768)).astype(np.float32), "patch_w")
