@@ -13,9 +13,10 @@ namespace nnrt {
 
 // One device's question and the thread that asks it. The thread lives as long as the monitor (it
 // holds the probe, so a thread stuck in a hung driver outlives it safely) and asks once per check:
-// one thread per device, not one per question.
+// one thread per device, not one per question. It holds the device only while it asks: an idle
+// thread does not keep a device (and its plugin) alive past the registry that owns it.
 struct HealthMonitor::Probe {
-  std::shared_ptr<DriverDevice> device;
+  std::weak_ptr<DriverDevice> device;
   std::atomic<bool> inFlight{false};  // asked and not yet answered
   std::mutex mutex;
   std::condition_variable wake;
@@ -77,9 +78,11 @@ void HealthMonitor::Probe::serve(const std::shared_ptr<Probe>& probe) {
       if (probe->stopping) return;
       probe->asked = false;
     }
-    int32_t status = probe->device->queryStatus();
-    bool ok = status == NNRT_DEVICE_STATUS_AVAILABLE || status == NNRT_DEVICE_STATUS_BUSY;
-    setAvailability(*probe->device, ok, statusText(status));
+    if (std::shared_ptr<DriverDevice> device = probe->device.lock()) {
+      int32_t status = device->queryStatus();
+      bool ok = status == NNRT_DEVICE_STATUS_AVAILABLE || status == NNRT_DEVICE_STATUS_BUSY;
+      setAvailability(*device, ok, statusText(status));
+    }
     probe->inFlight.store(false);
   }
 }
@@ -109,7 +112,8 @@ void HealthMonitor::check() {
   for (const auto& probe : probes_) {
     if (probe->inFlight.exchange(true)) {
       // The previous question is still unanswered.
-      setAvailability(*probe->device, false, "getStatus did not answer");
+      if (std::shared_ptr<DriverDevice> device = probe->device.lock())
+        setAvailability(*device, false, "getStatus did not answer");
       continue;
     }
     probe->start(probe);
