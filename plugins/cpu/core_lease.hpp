@@ -22,6 +22,7 @@
 // on the others. A caller woken on another CPU waited about 25 us for it on this kind of virtual
 // machine (an idle virtual CPU is woken through the hypervisor), as long as a small model's whole
 // execution: a 784-256-256-10 MLP took 45-47 us per execution that way, 18.6-18.8 us with the move.
+// The runner may run on the CPUs of the thread that started it and those of the main thread.
 #pragma once
 
 #include <atomic>
@@ -160,14 +161,17 @@ class CoreLease {
     serving_ = this;
     // What top -H and debuggers show; the OpenMP team this thread starts inherits the name.
     pthread_setname_np(pthread_self(), "nnrt-cpu-fast");
-    // The process's CPUs (its main thread's), not those of the thread that happened to start the
-    // runner: an application thread pinned to one CPU would otherwise confine the runner, and every
-    // team thread it starts, to that CPU.
-    cpu_set_t allowed;
+    // The CPUs of the thread that started the runner and those of the process's main thread: an
+    // application thread pinned to one CPU (or a main thread pinned to one, with the calls from
+    // another) would otherwise confine the runner, and every team thread it starts, to one CPU.
+    cpu_set_t allowed, main;
     CPU_ZERO(&allowed);
-    bool follow = sched_getaffinity(getpid(), sizeof(allowed), &allowed) == 0 &&
-                  sched_setaffinity(0, sizeof(allowed), &allowed) == 0;
-    if (!follow) follow = sched_getaffinity(0, sizeof(allowed), &allowed) == 0;
+    CPU_ZERO(&main);
+    const bool follow = sched_getaffinity(0, sizeof(allowed), &allowed) == 0;
+    if (follow && sched_getaffinity(getpid(), sizeof(main), &main) == 0) {
+      CPU_OR(&allowed, &allowed, &main);
+      if (sched_setaffinity(0, sizeof(allowed), &allowed) != 0) sched_getaffinity(0, sizeof(allowed), &allowed);
+    }
     std::unique_lock guard(mutex_);
     for (;;) {
       work_.wait(guard, [this] { return stopping_ || (!queue_.empty() && shared_ == 0); });

@@ -116,10 +116,10 @@ TEST(CoreLeaseTest, ExclusiveWorkRunsOnTheLeasesOneThread) {
 }
 
 // A job nobody waits behind runs on the CPU its caller queued it from, so that the caller is woken
-// where the runner runs (core_lease.hpp). The caller pins itself to each of two CPUs in turn; a
-// runner that stayed put would match about half the time at most, and one confined to the CPU of
-// the pinned thread that started it (the first caller here) would match only there. Skipped with
-// fewer than two CPUs.
+// where the runner runs (core_lease.hpp). The main thread is pinned to one CPU and the caller, which
+// starts the runner, pins itself to each of two CPUs in turn: a runner that stayed put would match
+// about half the time at most, and one confined to the main thread's CPU or to that of the thread that
+// started it would match only there. Skipped with fewer than two CPUs.
 TEST(CoreLeaseTest, ALoneJobRunsOnItsCallersCpu) {
   cpu_set_t allowed;
   CPU_ZERO(&allowed);
@@ -128,21 +128,26 @@ TEST(CoreLeaseTest, ALoneJobRunsOnItsCallersCpu) {
   for (int cpu = 0; cpu < CPU_SETSIZE && cpus.size() < 2; ++cpu)
     if (CPU_ISSET(cpu, &allowed)) cpus.push_back(cpu);
   if (cpus.size() < 2) GTEST_SKIP() << "one CPU";
+  auto pin = [](int cpu) {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    return sched_setaffinity(0, sizeof(one), &one) == 0;
+  };
+  ASSERT_TRUE(pin(cpus[0]));  // the main thread: this test runs on it
   CoreLease lease;
   int matches = 0;
   constexpr int kRounds = 20;
   std::thread caller([&] {
     for (int round = 0; round < kRounds; ++round) {
-      const int cpu = cpus[round % 2];
-      cpu_set_t one;
-      CPU_ZERO(&one);
-      CPU_SET(cpu, &one);
-      ASSERT_EQ(sched_setaffinity(0, sizeof(one), &one), 0);
+      const int cpu = cpus[(round + 1) % 2];  // the runner starts from a thread on the other CPU
+      ASSERT_TRUE(pin(cpu));
       const int ranOn = lease.runExclusive([] { return sched_getcpu(); });
       matches += ranOn == cpu;
     }
   });
   caller.join();
+  ASSERT_EQ(sched_setaffinity(0, sizeof(allowed), &allowed), 0);
   EXPECT_GE(matches, kRounds * 3 / 4) << matches << " of " << kRounds << " jobs ran on their caller's CPU";
 }
 
