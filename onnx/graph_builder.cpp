@@ -102,19 +102,9 @@ Result<uint32_t> GraphBuilder::nhwcImage1D(const Value& value) {
   return reshape(rows, value.type, {value.dims[0], 1, value.dims[2], value.dims[1]});
 }
 
-namespace {
-// ONNX's NCHW (or NCL) dimensions with the channels moved last.
-std::vector<uint32_t> channelsLast(const std::vector<uint32_t>& nchw) {
-  std::vector<uint32_t> dims{nchw[0]};
-  dims.insert(dims.end(), nchw.begin() + 2, nchw.end());
-  dims.push_back(nchw[1]);
-  return dims;
-}
-}  // namespace
-
 Result<void> GraphBuilder::emitNhwc(int32_t type, const std::vector<uint32_t>& inputs, int32_t outType,
                                     const std::vector<uint32_t>& nchwDims, int i) {
-  NNRT_ASSIGN_OR_RETURN(uint32_t out, addTensor(outType, channelsLast(nchwDims)));
+  NNRT_ASSIGN_OR_RETURN(uint32_t out, addTensor(outType, channelsLastDims(nchwDims)));
   NNRT_RETURN_IF_ERROR(addOperation(type, inputs, {out}));
   Value value;
   value.operand = out;
@@ -128,10 +118,10 @@ Result<void> GraphBuilder::emitNhwc(int32_t type, const std::vector<uint32_t>& i
 Result<void> GraphBuilder::emitNhwc1D(int32_t type, const std::vector<uint32_t>& inputs, int32_t outType,
                                       const std::vector<uint32_t>& nchwDims, int i) {
   const std::vector<uint32_t> ncl{nchwDims[0], nchwDims[1], nchwDims[3]};
-  NNRT_ASSIGN_OR_RETURN(uint32_t image, addTensor(outType, channelsLast(nchwDims)));
+  NNRT_ASSIGN_OR_RETURN(uint32_t image, addTensor(outType, channelsLastDims(nchwDims)));
   NNRT_RETURN_IF_ERROR(addOperation(type, inputs, {image}));
   Value value;
-  NNRT_ASSIGN_OR_RETURN(value.operand, reshape(image, outType, channelsLast(ncl)));
+  NNRT_ASSIGN_OR_RETURN(value.operand, reshape(image, outType, channelsLastDims(ncl)));
   value.type = outType;
   value.dims = ncl;
   value.nhwc = true;

@@ -21,6 +21,19 @@ namespace nnrt::onnxfront {
 
 inline constexpr uint32_t kNoOperand = UINT32_MAX;
 
+// The axis of a channels-last image (Value::nhwc) that holds ONNX's `axis` of a rank-`rank` NCHW or NCL
+// value: the channels last, the others one earlier.
+inline int32_t channelsLastAxis(int32_t axis, size_t rank) {
+  return axis == 0 ? 0 : axis == 1 ? static_cast<int32_t>(rank) - 1 : axis - 1;
+}
+// ONNX's NCHW or NCL dimensions as the channels-last image holds them.
+inline std::vector<uint32_t> channelsLastDims(const std::vector<uint32_t>& dims) {
+  std::vector<uint32_t> out{dims[0]};
+  out.insert(out.end(), dims.begin() + 2, dims.end());
+  out.push_back(dims[1]);
+  return out;
+}
+
 struct Value {
   uint32_t operand = kNoOperand;       // kNoOperand: a constant not yet added to the model
   int32_t type = 0;                    // ANEURALNETWORKS_TENSOR_*

@@ -104,6 +104,18 @@ Result<std::set<std::string>> defineInitializers(const onnx::GraphProto& graph, 
   return names;
 }
 
+// The names `node` reads: its inputs, once per input naming it, then each value a subgraph of it reads
+// (If's branches) that the enclosing graphs define, once.
+std::vector<std::string> namesRead(const onnx::NodeProto& node) {
+  std::vector<std::string> names(node.input().begin(), node.input().end());
+  std::vector<std::string> nested;
+  for (const auto& attribute : node.attribute()) {
+    if (attribute.has_g()) outerNames(attribute.g(), nested);
+  }
+  names.insert(names.end(), nested.begin(), nested.end());
+  return names;
+}
+
 // Maps the nodes of `graph` into `builder` (its inputs and initializers already defined) and returns the
 // operands of its outputs, each written by an operation once; `outputs` gets their names, types and shapes.
 // With `releaseConstants` (the main graph), a constant's host values are freed once every node that reads
@@ -115,31 +127,20 @@ Result<std::vector<uint32_t>> mapGraph(const onnx::GraphProto& graph, GraphBuild
   std::map<std::string, std::vector<const onnx::NodeProto*>> consumers;
   std::set<std::string> graphOutputs;
   for (const auto& node : graph.node()) {
-    for (const auto& input : node.input())
-      consumers[input].push_back(&node);
-    // A value a subgraph of the node reads (If's branches) is read by the node too.
-    std::vector<std::string> nested;
-    for (const auto& attribute : node.attribute()) {
-      if (attribute.has_g()) outerNames(attribute.g(), nested);
-    }
-    for (const auto& name : nested)
+    for (const auto& name : namesRead(node))
       consumers[name].push_back(&node);
   }
   for (const auto& info : graph.output())
     graphOutputs.insert(info.name());
-  // Readers not mapped yet, by name: each node reading it (once per input naming it, or once for its
-  // subgraphs' reads), and one more for a graph output, which is never released.
+  // Readers not mapped yet, by name (namesRead's counts), and one more for a graph output, which is
+  // never released.
   std::map<std::string, size_t> unread;
   for (const auto& [name, readers] : consumers) unread[name] = readers.size();
   for (const auto& name : graphOutputs) ++unread[name];
   builder.setConsumers(std::move(consumers), std::move(graphOutputs));
 
   auto mapped = [&](const onnx::NodeProto& node) {
-    std::vector<std::string> read(node.input().begin(), node.input().end());
-    for (const auto& attribute : node.attribute()) {
-      if (attribute.has_g()) outerNames(attribute.g(), read);
-    }
-    for (const auto& name : read) {
+    for (const auto& name : namesRead(node)) {
       auto it = unread.find(name);
       if (it != unread.end() && it->second > 0 && --it->second == 0) builder.releaseConstant(name);
     }

@@ -16,19 +16,6 @@ namespace nnrt::onnxfront {
 
 using Dims = std::vector<uint32_t>;
 
-// The axis of a channels-last image (Value::nhwc) that holds ONNX's `axis` of a rank-`rank` NCHW or NCL
-// value: the channels last, the others one earlier.
-inline int32_t channelsLastAxis(int32_t axis, size_t rank) {
-  return axis == 0 ? 0 : axis == 1 ? static_cast<int32_t>(rank) - 1 : axis - 1;
-}
-// ONNX's NCHW or NCL dimensions as the channels-last image holds them.
-inline Dims channelsLastDims(const Dims& dims) {
-  Dims out{dims[0]};
-  out.insert(out.end(), dims.begin() + 2, dims.end());
-  out.push_back(dims[1]);
-  return out;
-}
-
 // operators.cpp
 Result<uint32_t> apply(GraphBuilder& b, int32_t op, const std::vector<uint32_t>& inputs, int32_t type,
                        const Dims& dims);

@@ -22,14 +22,8 @@ struct HealthMonitor::Probe {
   std::condition_variable wake;
   bool asked = false;
   bool stopping = false;
-  bool started = false;  // only check() and the destructor touch it, never at once
 
   static void serve(const std::shared_ptr<Probe>& probe);
-  void start(const std::shared_ptr<Probe>& self) {
-    if (started) return;
-    started = true;
-    std::thread([self] { serve(self); }).detach();
-  }
   void ask() {
     {
       std::lock_guard<std::mutex> lock(mutex);
@@ -97,7 +91,7 @@ HealthMonitor::HealthMonitor(std::vector<std::shared_ptr<DriverDevice>> devices,
     // The threads start now, not at the first check, so the process's threads are all there
     // from the start.
     for (const auto& probe : probes_)
-      probe->start(probe);
+      std::thread([probe] { Probe::serve(probe); }).detach();
     timer_ = TimerService::instance().every(interval, [this] { check(); });
   }
 }
@@ -116,7 +110,6 @@ void HealthMonitor::check() {
         setAvailability(*device, false, "getStatus did not answer");
       continue;
     }
-    probe->start(probe);
     probe->ask();
   }
 }

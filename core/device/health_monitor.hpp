@@ -17,7 +17,7 @@ class HealthMonitor {
  public:
   HealthMonitor(std::vector<std::shared_ptr<DriverDevice>> devices, std::chrono::milliseconds interval);
   ~HealthMonitor();
-  // One round of checks now (the timer calls this).
+  // One round of checks (the timer calls this: with an interval, which starts the threads that ask).
   void check();
 
  private:

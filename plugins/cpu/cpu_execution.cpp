@@ -83,23 +83,18 @@ std::string requestArgument(const char* kind, uint32_t k) {
 // request's argument.
 Result<void> mergeDims(std::span<const uint32_t> declared, std::span<const uint32_t> given, const char* kind,
                        uint32_t k, RuntimeDims* out) {
-  if (given.empty()) {
-    if (out != nullptr && !out->assign(declared))
-      return driver::invalidArgument(requestArgument(kind, k) + " has more than " + std::to_string(NNRT_MAX_RANK) + " dimensions");
-    return {};
-  }
-  if (!declared.empty() && declared.size() != given.size()) {
+  if (!given.empty() && !declared.empty() && declared.size() != given.size()) {
     return driver::invalidArgument(requestArgument(kind, k) + " has rank " + std::to_string(given.size()) +
                                    " in the request, but " + std::to_string(declared.size()) + " in the model");
   }
-  for (size_t d = 0; d < declared.size(); ++d) {
+  for (size_t d = 0; d < declared.size() && !given.empty(); ++d) {
     if (declared[d] != 0 && given[d] != 0 && declared[d] != given[d]) {
       return driver::invalidArgument(requestArgument(kind, k) + " is " + ops::shapeToString(given) +
                                      " in the request, but " + ops::shapeToString(declared) + " in the model");
     }
   }
   if (out == nullptr) return {};
-  if (!out->assign(given))
+  if (!out->assign(given.empty() ? declared : given))
     return driver::invalidArgument(requestArgument(kind, k) + " has more than " + std::to_string(NNRT_MAX_RANK) + " dimensions");
   for (size_t d = 0; d < declared.size(); ++d) {
     uint32_t& dim = out->begin()[d];
