@@ -34,11 +34,10 @@ bool fullyKnown(const std::vector<ops::Shape>& shapes) {
 }
 
 // A float32 FULLY_CONNECTED of one row whose weights other operations read too (a recurrence
-// unrolled step by step, as the ONNX front end writes GRU): the weights stay in the cache from one
-// step to the next, where the reference kernel's OpenBLAS sgemv reads them about 3.5 times as fast as
-// oneDNN's inner product (512x512: 11-12 against 38-45 us). Weights read once per execution (a
-// classifier's) come from memory, where oneDNN's is faster (1024x1000: 117-139 against 155-208 us);
-// those keep the fast layer. Measurements: docs/cpu-performance.md.
+// unrolled step by step, as the ONNX front end writes GRU): offered to the fast layer without an
+// epilogue, so that its matrix-vector product on packed weights takes it (one packed copy for all the
+// steps, SharedForms) rather than oneDNN's inner product with the epilogue, which reads the weights
+// at about a third of the speed (512x512: 38-45 us against 11-12). Measurements: docs/cpu-performance.md.
 bool sharedWeightsRow(const ops::OpArgs& op, const OpParams& params, const std::vector<uint32_t>& readers,
                       uint32_t weightsOperand) {
   if (op.type != static_cast<int32_t>(driver::OperationType::FULLY_CONNECTED) || op.inputs.empty() ||
@@ -557,6 +556,7 @@ Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
         producer[operation.outputs[k]] = static_cast<int32_t>(i);
   }
   std::vector<bool> absorbed(operations.size(), false);  // by an earlier step's epilogue
+  SharedForms shared;  // the fast kernels' packed constants, for this preparation
   for (uint32_t i = 0; i < operations.size(); ++i) {
     if (absorbed[i]) continue;
     const nnrt_operation& operation = operations[i];
@@ -621,7 +621,7 @@ Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
           }
           // Element-wise operations after a convolution or FULLY_CONNECTED that its fast kernel can
           // apply to its output (SiLU, HARD_SWISH, ...): the step writes their output instead. A row
-          // whose weights other operations read stays on the reference kernel (sharedWeightsRow).
+          // whose weights other operations read takes none (sharedWeightsRow).
           // Should the layer refuse a residual ADD (Winograd serves the convolution), the operation before
           // it is offered alone.
           const uint32_t weights = operation.input_count > 1 ? operation.inputs[1] : ~0u;
@@ -629,11 +629,11 @@ Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
           EpilogueMatch match = epilogues ? matchEpilogue(operations, i, readers, step.params) : EpilogueMatch{};
           std::optional<Result<std::unique_ptr<FastKernel>>> prepared;
           if (!match.epilogue.empty()) {
-            prepared = fastLayer_->prepare(args, step.params, KernelOptions{match.epilogue, {}});
+            prepared = fastLayer_->prepare(args, step.params, KernelOptions{match.epilogue, {}, &shared});
             if (!*prepared && match.epilogue.residual) {
               match = matchEpilogue(operations, i, readers, step.params, false);
               prepared.reset();
-              if (!match.epilogue.empty()) prepared = fastLayer_->prepare(args, step.params, KernelOptions{match.epilogue, {}});
+              if (!match.epilogue.empty()) prepared = fastLayer_->prepare(args, step.params, KernelOptions{match.epilogue, {}, &shared});
             }
           }
           if (prepared && *prepared) {
@@ -657,9 +657,8 @@ Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
           }
           const bool light = isLightOperation(operation.type);
           if (step.fast == nullptr && fastLayer_ &&
-              (!light || ops::elementCount(step.outputShapes[0]).value_or(0) >= minElements_) &&
-              !sharedWeightsRow(args, step.params, readers, weights)) {
-            if (auto fast = fastLayer_->prepare(args, step.params, KernelOptions{})) {
+              (!light || ops::elementCount(step.outputShapes[0]).value_or(0) >= minElements_)) {
+            if (auto fast = fastLayer_->prepare(args, step.params, KernelOptions{{}, {}, &shared})) {
               step.fast = std::move(*fast);
               hasFastSteps_ = true;
             }

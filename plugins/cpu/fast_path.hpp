@@ -14,6 +14,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -76,6 +77,13 @@ void applyEpilogue(const Epilogue& epilogue, float* values, size_t count, const 
 // What the driver asks of a fast kernel beyond its operation: an epilogue, and operands read or written
 // through strides instead of densely (a TRANSPOSE before or after a BATCH_MATMUL that the driver folded
 // into it: the kernel reads the TRANSPOSE's input, or writes its output, in place).
+// Forms the layer makes of a model's constants (weights packed for a product) that several kernels of
+// the model may share: the steps of an unrolled recurrence read the same weights, which are then
+// packed once and stay in the cache from one step to the next. Keyed by the constant's address and a
+// description of the form; one map per model preparation (an address means the same values only
+// within one model), and the kernels keep what they take from it.
+using SharedForms = std::map<std::pair<const void*, std::string>, std::shared_ptr<const void>>;
+
 struct KernelOptions {
   Epilogue epilogue;
   // Per input (index < inputs) or the output (index == kOutput): the distance in elements between
@@ -86,6 +94,7 @@ struct KernelOptions {
     std::vector<int64_t> strides;
   };
   std::vector<Strided> strided;
+  SharedForms* shared = nullptr;  // null: nothing is shared
   const std::vector<int64_t>* stridesOf(int index) const {
     for (const Strided& s : strided)
       if (s.index == index) return &s.strides;

@@ -409,6 +409,81 @@ TEST_F(FastPathTest, FullyConnectedOnRandomShapes) {
   }
 }
 
+// One row (batch 1): the layer's own matrix-vector product on packed weights, on AVX-512 machines.
+// Output counts around the 64-row panels and odd input sizes (the columns are taken in pairs).
+TEST_F(FastPathTest, OneRowFullyConnectedOnPackedWeights) {
+  __builtin_cpu_init();
+  const bool avx512 = __builtin_cpu_supports("avx512f") != 0;
+  std::mt19937 rng(17);
+  auto pick = [&](uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng); };
+  const uint32_t fixedUnits[] = {1, 15, 16, 63, 64, 65, 129};
+  for (uint32_t seed = 0; seed < 20; ++seed) {
+    const uint32_t units = seed < 7 ? fixedUnits[seed] : pick(1, 300), inputSize = seed < 7 ? 2 * seed + 1 : pick(1, 700);
+    SCOPED_TRACE("case " + std::to_string(seed) + ": " + std::to_string(inputSize) + " -> " + std::to_string(units));
+    TestModel m;
+    const uint32_t in = m.addInput(T::TENSOR_FLOAT32, {1, inputSize});
+    const uint32_t w = m.addConstant(T::TENSOR_FLOAT32, {units, inputSize}, floats(units * inputSize, seed + 1));
+    const uint32_t b = m.addConstant(T::TENSOR_FLOAT32, {units}, floats(units, seed + 2));
+    const uint32_t out = m.addOutput(T::TENSOR_FLOAT32, {1, units});
+    m.addOperation(O::FULLY_CONNECTED, {in, w, b, m.addInt32(static_cast<int32_t>(seed % 4))}, {out});
+    m.setInputsAndOutputs({in}, {out});
+    std::string name;
+    crossCheck(m, seed, Fast::Taken, &name);
+    if (avx512) EXPECT_NE(name.find("packed weights"), std::string::npos) << name;
+  }
+}
+
+// The operations of one model that read the same weights (an unrolled recurrence) share one packed
+// copy (SharedForms), and the product gives the same bits whichever direction a run reads the
+// panels in and whichever of the kernels runs it.
+TEST_F(FastPathTest, OneRowProductsShareTheirPackedWeights) {
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f") == 0) GTEST_SKIP() << "the packed product needs AVX-512";
+  const uint32_t units = 300, inputSize = 257;  // parallel: more than 2^15 weights
+  TestModel m;
+  const uint32_t in = m.addInput(T::TENSOR_FLOAT32, {1, inputSize});
+  const uint32_t w = m.addConstant(T::TENSOR_FLOAT32, {units, inputSize}, floats(units * inputSize, 5));
+  const uint32_t b = m.addConstant(T::TENSOR_FLOAT32, {units}, floats(units, 6));
+  const uint32_t out = m.addOutput(T::TENSOR_FLOAT32, {1, units});
+  m.addOperation(O::FULLY_CONNECTED, {in, w, b, m.addInt32(0)}, {out});
+  m.setInputsAndOutputs({in}, {out});
+  const driver::Model model(m.view());
+  const nnrt_operation& operation = model.main().operations()[0];
+  std::vector<ops::Arg> inputs = ops::inputArgs(model, model.main(), operation);
+  std::vector<ops::Arg> outputs = ops::outputArgs(model, model.main(), operation);
+  const ops::OpArgs declared{operation.type, inputs, outputs, false};
+  auto entry = cpu::selectKernel(declared);
+  ASSERT_TRUE(entry.has_value()) << entry.error().message;
+  auto params = (*entry)->decode(declared);
+  ASSERT_TRUE(params.has_value()) << params.error().message;
+  const std::vector<float> x = floats(inputSize, 7);
+  inputs[0].data = x.data();
+  inputs[0].length = x.size() * sizeof(float);
+  const ops::OpArgs op{operation.type, inputs, outputs, false};
+  cpu::SharedForms shared;
+  cpu::KernelOptions options;
+  options.shared = &shared;
+  auto first = layer_->prepare(op, *params, options);
+  auto second = layer_->prepare(op, *params, options);
+  ASSERT_TRUE(first.has_value() && second.has_value());
+  EXPECT_EQ(shared.size(), 1u) << "one packed copy for both";
+
+  std::vector<float> reference(units);
+  cpu::ExecutionArena arena;
+  void* refData[] = {reference.data()};
+  ASSERT_TRUE((*entry)->run(cpu::KernelCall{op, refData, *params, arena}).has_value());
+  std::vector<std::vector<float>> runs;
+  for (int r = 0; r < 4; ++r) {  // first, second, first, second: both directions on each kernel
+    std::vector<float> got(units, -1.0f);
+    void* data[] = {got.data()};
+    ASSERT_TRUE(((r % 2 == 0) ? **first : **second).run(cpu::KernelCall{op, data, *params, arena}).has_value());
+    for (uint32_t i = 0; i < units; ++i)
+      ASSERT_NEAR(got[i], reference[i], 1e-4 * (1.0 + std::fabs(reference[i]))) << "run " << r << ", element " << i;
+    runs.push_back(std::move(got));
+  }
+  for (int r = 1; r < 4; ++r) EXPECT_EQ(runs[r], runs[0]) << "run " << r << " differs from run 0 in some bits";
+}
+
 TEST_F(FastPathTest, PoolsOnRandomShapes) {
   std::mt19937 rng(17);
   auto pick = [&](uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng); };

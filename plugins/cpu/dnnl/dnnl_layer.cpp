@@ -15,7 +15,8 @@
 // - 8-bit quantized (QUANT8_ASYMM and QUANT8_ASYMM_SIGNED data): the four convolutions and
 //   FULLY_CONNECTED whose filters are signed with zero point 0 (per-tensor or per-channel).
 // Filters, weights and biases must be constants (BATCH_MATMUL's operands need not be). Everything else stays
-// on the reference kernels.
+// on the reference kernels. A float32 FULLY_CONNECTED of one row runs a product of the layer's own on
+// packed weights instead of oneDNN's (matrix_vector.hpp).
 #include <omp.h>
 
 #include <cstring>
@@ -28,6 +29,7 @@
 
 #include "nnrt/driver/activation.hpp"
 #include "nnrt/driver/ops/operand_types.hpp"
+#include "plugins/cpu/dnnl/matrix_vector.hpp"
 #include "plugins/cpu/fast_path.hpp"
 
 namespace nnrt::cpu::dnnl_layer {
@@ -394,7 +396,7 @@ class Layer final : public FastLayer {
         case driver::OperationType::TRANSPOSE_CONV_2D:
           return convolution(op, std::get<ops::TransposeConv2DParams>(params), 1, epilogue);
         case driver::OperationType::FULLY_CONNECTED:
-          return fullyConnected(op, std::get<ops::FullyConnectedParams>(params), epilogue);
+          return fullyConnected(op, std::get<ops::FullyConnectedParams>(params), options);
         case driver::OperationType::BATCH_MATMUL:
           return batchMatmul(op, std::get<ops::BatchMatmulParams>(params), options);
         case driver::OperationType::AVERAGE_POOL_2D:
@@ -693,12 +695,31 @@ class Layer final : public FastLayer {
   }
 
   Result<std::unique_ptr<FastKernel>> fullyConnected(const ops::OpArgs& op, const ops::FullyConnectedParams& p,
-                                                     const Epilogue& epilogue) {
+                                                     const KernelOptions& options) {
+    const Epilogue& epilogue = options.epilogue;
     const ops::Arg& weights = op.inputs[1];
     const ops::Arg& bias = op.inputs[2];
     if (weights.type != kFloat32 || !weights.hasValue() || !bias.hasValue())
       return refuse("the weights and bias must be float32 constants");
     const dnnl::memory::dim m = p.batchSize, k = p.inputSize, n = p.numUnits;
+    // One row without an epilogue: the layer's own product on packed weights (matrix_vector.hpp).
+    // The weights are packed once per model: the operations of an unrolled recurrence share them.
+    if (m == 1 && epilogue.empty() && matrixVectorSupported()) {
+      const std::pair<const void*, std::string> key{
+          weights.data, "packed " + std::to_string(n) + "x" + std::to_string(k) + " bias " +
+                            std::to_string(reinterpret_cast<uintptr_t>(bias.data))};
+      std::shared_ptr<const void>* found = nullptr;
+      if (options.shared != nullptr) found = &(*options.shared)[key];
+      std::shared_ptr<const PackedMatrix> packed =
+          found != nullptr && *found ? std::static_pointer_cast<const PackedMatrix>(*found) : nullptr;
+      if (packed == nullptr) {
+        packed = std::make_shared<const PackedMatrix>(static_cast<const float*>(weights.data),
+                                                      static_cast<const float*>(bias.data), static_cast<size_t>(n),
+                                                      static_cast<size_t>(k));
+        if (found != nullptr) *found = packed;
+      }
+      return std::unique_ptr<FastKernel>(std::make_unique<MatrixVectorKernel>(std::move(packed), p.activation, threads_));
+    }
     const auto src = plainDesc({m, k});
     const auto dst = plainDesc({m, n});
     const auto userWeights = plainDesc({n, k});
