@@ -653,8 +653,10 @@ class CpuExecution {
     const detail::ParallelExecutor* team = model_.fastLayer_ ? model_.fastLayer_->executor() : nullptr;
     if (holdsCores_ && team != nullptr) {
       // Holding every core: the kernel's loops run on the fast layer's OpenMP team, which is awake
-      // between the fast kernels, instead of waking oneTBB's threads beside its spinning ones.
+      // between the fast kernels, instead of waking oneTBB's threads beside its spinning ones; so do
+      // the products the layer prepared for the step.
       detail::ScopedExecutor onTeam(team);
+      detail::ScopedProducts products(step.products.get());
       task();
     } else {
       // An execution without fast kernels shares the cores with others like it (the arena bounds them).

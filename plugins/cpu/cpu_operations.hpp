@@ -63,6 +63,10 @@ struct KernelEntry {
   // The output shapes are known only once the kernel has run (the boxes BOX_WITH_NMS_LIMIT keeps): the
   // kernel places its outputs through KernelCall::placeOutput.
   bool shapesFromData = false;
+  // The inputs (2-D weights) the kernel multiplies a vector by at every time step, through
+  // detail::gemvAccumulate: the recurrent operations. When they are constants the fast layer may
+  // prepare those products (FastLayer::prepareProducts). Empty for other operations.
+  std::span<const uint32_t> stepMatrices{};
 };
 
 // Short names for the rows of the kernel tables (each table file says `using namespace table_names;`).

@@ -685,21 +685,33 @@ std::string bidirectionalLstmLimit(const ops::OpArgs& op) {
 
 using namespace table_names;
 
+// KernelEntry::stepMatrices: RNN's input and recurrent weights (a sequence's steps multiply both);
+// an LSTM's recurrent weights and projection, and the single-step LSTM's input weights (the sequences
+// multiply the input by its weights for many steps at once, a matrix product); both directions'.
+constexpr uint32_t kRnnMatrices[] = {1, 2};
+constexpr uint32_t kBidirectionalRnnMatrices[] = {1, 2, 5, 6};
+constexpr uint32_t kLstmMatrices[] = {1, 2, 3, 4, 5, 6, 7, 8, 16};
+constexpr uint32_t kSequenceLstmMatrices[] = {5, 6, 7, 8, 16};
+constexpr uint32_t kBidirectionalLstmMatrices[] = {5, 6, 7, 8, 16, 22, 23, 24, 25, 33};
+
 const KernelEntry kRecurrentKernels[] = {
-    {T::RNN, F32, noParams, rnnFloat, rnnLimit},
+    {T::RNN, F32, noParams, rnnFloat, rnnLimit, false, false, false, kRnnMatrices},
     {T::RNN, F16, noParams, viaFloat32<rnnFloat>, rnnLimit},
-    {T::UNIDIRECTIONAL_SEQUENCE_RNN, F32, noParams, sequenceRnnFloat, rnnLimit},
+    {T::UNIDIRECTIONAL_SEQUENCE_RNN, F32, noParams, sequenceRnnFloat, rnnLimit, false, false, false, kRnnMatrices},
     {T::UNIDIRECTIONAL_SEQUENCE_RNN, F16, noParams, viaFloat32<sequenceRnnFloat>, rnnLimit},
-    {T::BIDIRECTIONAL_SEQUENCE_RNN, F32, noParams, bidirectionalSequenceRnnFloat, bidirectionalRnnLimit},
+    {T::BIDIRECTIONAL_SEQUENCE_RNN, F32, noParams, bidirectionalSequenceRnnFloat, bidirectionalRnnLimit, false, false,
+     false, kBidirectionalRnnMatrices},
     {T::BIDIRECTIONAL_SEQUENCE_RNN, F16, noParams, viaFloat32<bidirectionalSequenceRnnFloat>,
      bidirectionalRnnLimit},
     {T::SVDF, F32, noParams, svdfFloat, svdfLimit},
     {T::SVDF, F16, noParams, viaFloat32<svdfFloat>, svdfLimit},
-    {T::LSTM, F32, noParams, lstmFloat, lstmLimit},
+    {T::LSTM, F32, noParams, lstmFloat, lstmLimit, false, false, false, kLstmMatrices},
     {T::LSTM, F16, noParams, viaFloat32<lstmFloat>, lstmLimit},
-    {T::UNIDIRECTIONAL_SEQUENCE_LSTM, F32, noParams, sequenceLstmFloat, lstmLimit},
+    {T::UNIDIRECTIONAL_SEQUENCE_LSTM, F32, noParams, sequenceLstmFloat, lstmLimit, false, false, false,
+     kSequenceLstmMatrices},
     {T::UNIDIRECTIONAL_SEQUENCE_LSTM, F16, noParams, viaFloat32<sequenceLstmFloat>, lstmLimit},
-    {T::BIDIRECTIONAL_SEQUENCE_LSTM, F32, noParams, bidirectionalSequenceLstmFloat, bidirectionalLstmLimit},
+    {T::BIDIRECTIONAL_SEQUENCE_LSTM, F32, noParams, bidirectionalSequenceLstmFloat, bidirectionalLstmLimit, false,
+     false, false, kBidirectionalLstmMatrices},
     {T::BIDIRECTIONAL_SEQUENCE_LSTM, F16, noParams, viaFloat32<bidirectionalSequenceLstmFloat>,
      bidirectionalLstmLimit},
 };

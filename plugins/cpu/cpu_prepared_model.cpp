@@ -183,7 +183,9 @@ void CpuPreparedModel::writeProfile() const {
       line.operations = std::to_string(step.index) + " " + ops::operationName(step.type);
       for (const auto& [index, type] : step.absorbed)
         line.operations += " " + std::to_string(index) + " " + ops::operationName(type);
-      line.kernel = step.fast != nullptr ? step.fast->name() : "reference";
+      line.kernel = step.fast != nullptr ? step.fast->name()
+                    : step.products != nullptr ? "reference, products on packed weights (avx512)"
+                                               : "reference";
     }
     lines.push_back(std::move(line));
   }
@@ -671,6 +673,10 @@ Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
         }
       }
     }
+    if (fastLayer_ && !step.kernel->stepMatrices.empty()) {
+      prepareProducts(step, shared);
+      if (step.products != nullptr) hasFastSteps_ = true;
+    }
     steps_.push_back(std::move(step));
   }
   if (hasFastSteps_) chainFastSteps();
@@ -682,6 +688,35 @@ Result<void> CpuPreparedModel::planSteps(const driver::Model& model) {
     }
   }
   return {};
+}
+
+// The constant 2-D float32 inputs among the step's KernelEntry::stepMatrices, at the addresses the
+// executions pass to the kernel, those that lie one after the other in memory with the same row length
+// joined into one (the LSTM's gates, which its kernel multiplies as one matrix when they are so).
+void CpuPreparedModel::prepareProducts(Step& step, SharedForms& shared) const {
+  std::vector<ConstantMatrix> matrices;
+  for (uint32_t k : step.kernel->stepMatrices) {
+    if (k >= step.inputs.size()) continue;
+    const OperandInfo& info = operands_[step.inputs[k]];
+    if (info.constant == nullptr || info.type != static_cast<int32_t>(driver::OperandType::TENSOR_FLOAT32) ||
+        info.dims.size() != 2 || info.dims[0] == 0 || info.dims[1] == 0 ||
+        info.constantLength != size_t{info.dims[0]} * info.dims[1] * sizeof(float))
+      continue;
+    matrices.push_back({static_cast<const float*>(info.constant), info.dims[0], info.dims[1]});
+  }
+  if (matrices.empty()) return;
+  std::sort(matrices.begin(), matrices.end(), [](const ConstantMatrix& a, const ConstantMatrix& b) { return a.data < b.data; });
+  std::vector<ConstantMatrix> joined;
+  for (const ConstantMatrix& m : matrices) {
+    ConstantMatrix* last = joined.empty() ? nullptr : &joined.back();
+    if (last != nullptr && last->data == m.data && last->rows == m.rows && last->cols == m.cols) continue;  // twice
+    if (last != nullptr && last->cols == m.cols && last->data + last->rows * last->cols == m.data) {
+      last->rows += m.rows;
+    } else {
+      joined.push_back(m);
+    }
+  }
+  step.products = fastLayer_->prepareProducts(joined, &shared);
 }
 
 // Offers the fast layer each pair of fast steps where one's single output is a temporary that only

@@ -86,6 +86,11 @@ class CpuPreparedModel : public driver::PreparedModel {
     std::vector<int64_t> viewOffsets;
     // The fast layer's kernel for those shapes and parameters (null: the reference kernel runs).
     std::unique_ptr<FastKernel> fast;
+    // The fast layer's form of the products the reference kernel does over constant weights at every
+    // time step (KernelEntry::stepMatrices; null: none), taken while the execution holds every core.
+    std::unique_ptr<detail::PreparedProducts> products;
+    // Whether the step runs on the fast layer's threads: a fast kernel, or prepared products.
+    bool usesFastLayer() const { return fast != nullptr || products != nullptr; }
     // Input 0 is written by a fast kernel in the layer's own layout (FastLayer::chain): this step's
     // fast kernel runs exactly when that one's did, else the reference kernel runs.
     bool chainedInput = false;
@@ -161,6 +166,8 @@ class CpuPreparedModel : public driver::PreparedModel {
                       const std::vector<uint32_t>& readers, const std::vector<int32_t>& producer,
                       const EpilogueMatch& match, std::vector<bool>& absorbed, std::vector<bool>& written);
   void chainFastSteps();
+  // The fast layer's products over the constant matrices of `step` (KernelEntry::stepMatrices).
+  void prepareProducts(Step& step, SharedForms& shared) const;
   void fuseElementwiseSteps();
   void fuseChannelShuffles();
   // A static float32 CONCATENATION over the last axis: what both fusions read from its pieces.

@@ -252,7 +252,7 @@ void CpuPreparedModel::fuseElementwiseSteps() {
     s = end;
   }
   steps_ = std::move(steps);
-  hasFastSteps_ = std::any_of(steps_.begin(), steps_.end(), [](const Step& step) { return step.fast != nullptr; });
+  hasFastSteps_ = std::any_of(steps_.begin(), steps_.end(), [](const Step& step) { return step.usesFastLayer(); });
 }
 
 bool CpuPreparedModel::concatenatesFloatsOverLastAxis(const Step& step) const {

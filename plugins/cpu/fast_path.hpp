@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -84,6 +85,12 @@ void applyEpilogue(const Epilogue& epilogue, float* values, size_t count, const 
 // within one model), and the kernels keep what they take from it.
 using SharedForms = std::map<std::pair<const void*, std::string>, std::shared_ptr<const void>>;
 
+// A row-major float32 constant of `rows` x `cols` (one matrix, or several one after the other in memory).
+struct ConstantMatrix {
+  const float* data;
+  size_t rows, cols;
+};
+
 struct KernelOptions {
   Epilogue epilogue;
   // Per input (index < inputs) or the output (index == kOutput): the distance in elements between
@@ -126,6 +133,13 @@ class FastLayer {
   // A single-threaded SGEMM for the reference kernels' products (detail::ScopedSgemm), callable from
   // any thread of the device; null: they keep to OpenBLAS.
   virtual detail::SgemmFn sgemm() const { return nullptr; }
+  // The matrix-vector products a reference kernel does over `matrices` (constants of one step: a
+  // recurrent operation's weights, KernelEntry::stepMatrices), prepared in the layer's own form
+  // (detail::ScopedProducts at execution); null when the layer has none. Thread-safe.
+  virtual std::unique_ptr<detail::PreparedProducts> prepareProducts(std::span<const ConstantMatrix> /*matrices*/,
+                                                                    SharedForms* /*shared*/) {
+    return nullptr;
+  }
 };
 
 // Light operations: element-wise arithmetic, activations, SOFTMAX and TRANSPOSE, a few operations per
@@ -147,7 +161,7 @@ struct FastLayerOptions {
 // together; the entry's name carries the version of the options and of the FastLayer interface.
 using CreateFastLayerFn = FastLayer* (*)(const FastLayerOptions& options);
 inline constexpr const char* kFastLayerLibrary = "libnnrt_cpu_dnnl.so";
-inline constexpr const char* kFastLayerEntry = "nnrt_cpu_create_fast_layer_5";
+inline constexpr const char* kFastLayerEntry = "nnrt_cpu_create_fast_layer_6";
 
 // Loads the fast layer from `directory` (the driver passes its own; empty: beside the driver's
 // library). Returns null, with the reason in `why`, when it is missing or fails to load.

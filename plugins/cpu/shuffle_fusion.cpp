@@ -139,7 +139,7 @@ void CpuPreparedModel::fuseChannelShuffles() {
     }
   }
   steps_ = std::move(steps);
-  hasFastSteps_ = std::any_of(steps_.begin(), steps_.end(), [](const Step& step) { return step.fast != nullptr; });
+  hasFastSteps_ = std::any_of(steps_.begin(), steps_.end(), [](const Step& step) { return step.usesFastLayer(); });
 }
 
 }  // namespace nnrt::cpu

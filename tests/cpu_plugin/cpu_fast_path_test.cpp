@@ -429,7 +429,9 @@ TEST_F(FastPathTest, OneRowFullyConnectedOnPackedWeights) {
     m.setInputsAndOutputs({in}, {out});
     std::string name;
     crossCheck(m, seed, Fast::Taken, &name);
-    if (avx512) EXPECT_NE(name.find("packed weights"), std::string::npos) << name;
+    if (avx512) {
+      EXPECT_NE(name.find("packed weights"), std::string::npos) << name;
+    }
   }
 }
 
@@ -482,6 +484,55 @@ TEST_F(FastPathTest, OneRowProductsShareTheirPackedWeights) {
     runs.push_back(std::move(got));
   }
   for (int r = 1; r < 4; ++r) EXPECT_EQ(runs[r], runs[0]) << "run " << r << " differs from run 0 in some bits";
+}
+
+// The products the layer prepares for a recurrent operation's reference kernel (FastLayer::
+// prepareProducts): out += rows of a prepared matrix times a vector, for any run of rows within one
+// (a gate of stacked gates, rows that start or end inside a 64-row panel), against a double loop;
+// nothing done for a matrix it does not hold or a different row length.
+TEST_F(FastPathTest, PreparedProductsTakeRowsWithinTheirMatrices) {
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f") == 0) GTEST_SKIP() << "the packed products need AVX-512";
+  const size_t rows = 300, cols = 129, otherRows = 7, otherCols = 40;
+  const std::vector<float> stacked = floats(rows * cols, 21), other = floats(otherRows * otherCols, 22);
+  const cpu::ConstantMatrix matrices[] = {{stacked.data(), rows, cols}, {other.data(), otherRows, otherCols}};
+  cpu::SharedForms shared;
+  auto products = layer_->prepareProducts(matrices, &shared);
+  ASSERT_NE(products, nullptr);
+  const std::vector<float> vec = floats(cols, 23), start = floats(rows, 24);
+  struct Run {
+    size_t first, count;
+  };
+  for (Run run : {Run{0, rows}, Run{64, 128}, Run{37, 10}, Run{10, 290}, Run{299, 1}, Run{0, 1}}) {
+    SCOPED_TRACE("rows " + std::to_string(run.first) + " + " + std::to_string(run.count));
+    std::vector<float> out(start.begin(), start.begin() + run.count), guard(out.size() + 32, 7.0f);
+    std::copy(out.begin(), out.end(), guard.begin() + 16);  // 16 guard values each side
+    ASSERT_TRUE(products->accumulate(stacked.data() + run.first * cols, run.count, cols, vec.data(), guard.data() + 16));
+    for (size_t i = 0; i < 16; ++i) {
+      ASSERT_EQ(guard[i], 7.0f) << "wrote before the rows";
+      ASSERT_EQ(guard[16 + run.count + i], 7.0f) << "wrote after the rows";
+    }
+    for (size_t r = 0; r < run.count; ++r) {
+      double want = start[r];
+      for (size_t c = 0; c < cols; ++c) want += double{stacked[(run.first + r) * cols + c]} * vec[c];
+      ASSERT_NEAR(guard[16 + r], want, 1e-4 * (1.0 + std::fabs(want))) << "row " << r;
+    }
+  }
+  std::vector<float> out(otherRows, 0.5f);
+  const std::vector<float> otherVec = floats(otherCols, 25);
+  ASSERT_TRUE(products->accumulate(other.data(), otherRows, otherCols, otherVec.data(), out.data()));
+  for (size_t r = 0; r < otherRows; ++r) {
+    double want = 0.5;
+    for (size_t c = 0; c < otherCols; ++c) want += double{other[r * otherCols + c]} * otherVec[c];
+    EXPECT_NEAR(out[r], want, 1e-4 * (1.0 + std::fabs(want))) << "row " << r;
+  }
+  std::vector<float> untouched(rows, 1.0f);
+  EXPECT_FALSE(products->accumulate(stacked.data(), rows, cols - 1, vec.data(), untouched.data())) << "other row length";
+  EXPECT_FALSE(products->accumulate(stacked.data() + 1, 2, cols, vec.data(), untouched.data())) << "not a row start";
+  EXPECT_FALSE(products->accumulate(stacked.data() + 290 * cols, 11, cols, vec.data(), untouched.data()))
+      << "past the matrix";
+  EXPECT_FALSE(products->accumulate(vec.data(), 1, cols, vec.data(), untouched.data())) << "another matrix";
+  EXPECT_EQ(untouched, std::vector<float>(rows, 1.0f));
 }
 
 TEST_F(FastPathTest, PoolsOnRandomShapes) {

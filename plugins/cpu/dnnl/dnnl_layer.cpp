@@ -341,6 +341,13 @@ class Layer final : public FastLayer {
   const std::string& description() const override { return description_; }
   const detail::ParallelExecutor* executor() const override { return &executor_; }
   detail::SgemmFn sgemm() const override { return &sgemmOneThread; }
+  std::unique_ptr<detail::PreparedProducts> prepareProducts(std::span<const ConstantMatrix> matrices,
+                                                            SharedForms* shared) override {
+    if (matrices.empty() || !matrixVectorSupported()) return nullptr;
+    std::vector<std::shared_ptr<const PackedMatrix>> packed;
+    for (const ConstantMatrix& m : matrices) packed.push_back(packedForm(m, nullptr, shared));
+    return std::make_unique<PackedProducts>(std::move(packed), threads_);
+  }
   bool chain(FastKernel& producer, FastKernel& consumer) override {
     auto* from = dynamic_cast<Kernel*>(&producer);
     auto* to = dynamic_cast<Kernel*>(&consumer);
@@ -705,19 +712,8 @@ class Layer final : public FastLayer {
     // One row without an epilogue: the layer's own product on packed weights (matrix_vector.hpp).
     // The weights are packed once per model: the operations of an unrolled recurrence share them.
     if (m == 1 && epilogue.empty() && matrixVectorSupported()) {
-      const std::pair<const void*, std::string> key{
-          weights.data, "packed " + std::to_string(n) + "x" + std::to_string(k) + " bias " +
-                            std::to_string(reinterpret_cast<uintptr_t>(bias.data))};
-      std::shared_ptr<const void>* found = nullptr;
-      if (options.shared != nullptr) found = &(*options.shared)[key];
-      std::shared_ptr<const PackedMatrix> packed =
-          found != nullptr && *found ? std::static_pointer_cast<const PackedMatrix>(*found) : nullptr;
-      if (packed == nullptr) {
-        packed = std::make_shared<const PackedMatrix>(static_cast<const float*>(weights.data),
-                                                      static_cast<const float*>(bias.data), static_cast<size_t>(n),
-                                                      static_cast<size_t>(k));
-        if (found != nullptr) *found = packed;
-      }
+      auto packed = packedForm({static_cast<const float*>(weights.data), static_cast<size_t>(n), static_cast<size_t>(k)},
+                               static_cast<const float*>(bias.data), options.shared);
       return std::unique_ptr<FastKernel>(std::make_unique<MatrixVectorKernel>(std::move(packed), p.activation, threads_));
     }
     const auto src = plainDesc({m, k});
@@ -1083,7 +1079,7 @@ Result<void> Kernel::run(const KernelCall& call) {
 }  // namespace nnrt::cpu::dnnl_layer
 
 // The entry point loadFastLayer() looks up. Null when oneDNN cannot start a CPU engine.
-extern "C" __attribute__((visibility("default"))) nnrt::cpu::FastLayer* nnrt_cpu_create_fast_layer_5(
+extern "C" __attribute__((visibility("default"))) nnrt::cpu::FastLayer* nnrt_cpu_create_fast_layer_6(
     const nnrt::cpu::FastLayerOptions& options) {
   try {
     return new nnrt::cpu::dnnl_layer::Layer(options);

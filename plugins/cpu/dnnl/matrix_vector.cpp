@@ -5,78 +5,62 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <exception>
+#include <limits>
 #include <new>
 
 namespace nnrt::cpu::dnnl_layer {
 namespace {
 
+constexpr size_t kPanelRows = PackedMatrix::kPanelRows;
 // 16 floats per AVX-512 register; the loops over a panel's registers are unrolled (#pragma GCC unroll)
 // so that its accumulators stay in registers.
-constexpr size_t kVectors = PackedMatrix::kPanelRows / 16;
+constexpr size_t kVectors = kPanelRows / 16;
 
 float* alignedFloats(size_t count) {
-  const size_t bytes = (count * sizeof(float) + 63) / 64 * 64;
-  void* p = std::aligned_alloc(64, std::max<size_t>(bytes, 64));
+  const size_t bytes = std::max<size_t>((count * sizeof(float) + 63) / 64 * 64, 64);
+  void* p = std::aligned_alloc(64, bytes);
   if (p == nullptr) throw std::bad_alloc();
-  std::memset(p, 0, std::max<size_t>(bytes, 64));
+  std::memset(p, 0, bytes);
   return static_cast<float*>(p);
 }
 
 // Below this many weights one thread runs the product: waking the team costs more than it saves.
 constexpr size_t kParallelWeights = size_t{1} << 15;
 
-}  // namespace
-
-void PackedMatrix::Free::operator()(float* p) const { std::free(p); }
-
-bool matrixVectorSupported() {
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512f") != 0;
+// The 16 lanes of register v of panel p that hold rows of [first, last), as a mask.
+__mmask16 rowsMask(size_t p, size_t v, size_t first, size_t last) {
+  const size_t row = p * kPanelRows + 16 * v;
+  uint32_t mask = 0xffff;
+  if (row < first) mask &= first - row >= 16 ? 0u : 0xffffu << (first - row);
+  if (row + 16 > last) mask &= last <= row ? 0u : (1u << (last - row)) - 1;
+  return static_cast<__mmask16>(mask);
 }
 
-PackedMatrix::PackedMatrix(const float* w, const float* b, size_t rows_, size_t cols_)
-    : rows(rows_),
-      cols(cols_),
-      panelCount((rows_ + kPanelRows - 1) / kPanelRows),
-      weights(alignedFloats(panelCount * kPanelRows * cols_)),
-      bias(alignedFloats(panelCount * kPanelRows)) {
-  // Panel p, column c, row j of the panel: weights[(p * cols + c) * 64 + j].
-  for (size_t r = 0; r < rows; ++r) {
-    float* panel = weights.get() + (r / kPanelRows) * cols * kPanelRows + r % kPanelRows;
-    const float* row = w + r * cols;
-    for (size_t c = 0; c < cols; ++c) panel[c * kPanelRows] = row[c];
-  }
-  if (b != nullptr) std::memcpy(bias.get(), b, rows * sizeof(float));
-}
-
-MatrixVectorKernel::MatrixVectorKernel(std::shared_ptr<const PackedMatrix> matrix, driver::Activation activation,
-                                       int threads)
-    : matrix_(std::move(matrix)), threads_(std::max(threads, 1)) {
-  const driver::FloatRange range = driver::activationRange(activation);
-  low_ = range.min;
-  high_ = range.max;
-}
-
-// (GCC 12 warns that _mm512_max_ps's own _mm512_undefined_ps may be used uninitialized.)
+// Panels [pBegin, pEnd) of the product (rows [first, last) of them stored, at out[row - first]), in
+// `backwards` order. (GCC 12 warns that _mm512_max_ps's own _mm512_undefined_ps may be used
+// uninitialized.)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-__attribute__((target("avx512f"))) void MatrixVectorKernel::panels(const float* in, float* out, size_t first,
-                                                                    size_t last, bool backwards) const {
-  const PackedMatrix& m = *matrix_;
-  const size_t count = last - first, cols = m.cols, pairs = cols / 2;
-  constexpr size_t kPanelRows = PackedMatrix::kPanelRows;
-  const __m512 low = _mm512_set1_ps(low_), high = _mm512_set1_ps(high_);
-  const bool clamp = !(low_ == -high_ && std::isinf(high_));
+__attribute__((target("avx512f"))) void panels(const PackedMatrix& m, const float* in, float* out, size_t first,
+                                               size_t last, size_t pBegin, size_t pEnd, bool backwards,
+                                               bool accumulate, float lowValue, float highValue) {
+  const size_t count = pEnd - pBegin, cols = m.cols, pairs = cols / 2;
+  const __m512 low = _mm512_set1_ps(lowValue), high = _mm512_set1_ps(highValue);
+  const bool clamp = !accumulate && !(std::isinf(lowValue) && std::isinf(highValue));
   for (size_t q = 0; q < count; ++q) {
-    const size_t p = first + (backwards ? count - 1 - q : q);
+    const size_t p = pBegin + (backwards ? count - 1 - q : q);
     const float* w = m.weights.get() + p * cols * kPanelRows;
+    __mmask16 masks[kVectors];
     __m512 even[kVectors], odd[kVectors];
 #pragma GCC unroll 4
     for (size_t v = 0; v < kVectors; ++v) {
-      even[v] = _mm512_load_ps(m.bias.get() + p * kPanelRows + 16 * v);
+      masks[v] = rowsMask(p, v, first, last);
+      const ptrdiff_t at = static_cast<ptrdiff_t>(p * kPanelRows + 16 * v) - static_cast<ptrdiff_t>(first);
+      even[v] = accumulate ? _mm512_maskz_loadu_ps(masks[v], out + at)
+                           : _mm512_load_ps(m.bias.get() + p * kPanelRows + 16 * v);
       odd[v] = _mm512_setzero_ps();
     }
     for (size_t c = 0; c < pairs; ++c, w += 2 * kPanelRows) {
@@ -94,36 +78,96 @@ __attribute__((target("avx512f"))) void MatrixVectorKernel::panels(const float* 
     }
 #pragma GCC unroll 4
     for (size_t v = 0; v < kVectors; ++v) {
-      const size_t row = p * kPanelRows + 16 * v;
-      if (row >= m.rows) break;
       __m512 sum = _mm512_add_ps(even[v], odd[v]);
       // max(low, x) and min(high, x) keep a NaN, as the reference kernel's clamp does.
       if (clamp) sum = _mm512_min_ps(high, _mm512_max_ps(low, sum));
-      const size_t left = m.rows - row;
-      const __mmask16 mask = left >= 16 ? static_cast<__mmask16>(0xffff) : static_cast<__mmask16>((1u << left) - 1);
-      _mm512_mask_storeu_ps(out + row, mask, sum);
+      const ptrdiff_t at = static_cast<ptrdiff_t>(p * kPanelRows + 16 * v) - static_cast<ptrdiff_t>(first);
+      _mm512_mask_storeu_ps(out + at, masks[v], sum);
     }
   }
 }
 #pragma GCC diagnostic pop
 
-driver::Result<void> MatrixVectorKernel::run(const KernelCall& call) {
-  const auto* in = static_cast<const float*>(call.op.inputs[0].data);
-  auto* out = static_cast<float*>(call.outputData[0]);
-  const PackedMatrix& m = *matrix_;
+}  // namespace
+
+void PackedMatrix::Free::operator()(float* p) const { std::free(p); }
+
+bool matrixVectorSupported() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") != 0;
+}
+
+PackedMatrix::PackedMatrix(const float* w, const float* b, size_t rows_, size_t cols_)
+    : source(w),
+      rows(rows_),
+      cols(cols_),
+      panelCount((rows_ + kPanelRows - 1) / kPanelRows),
+      weights(alignedFloats(panelCount * kPanelRows * cols_)),
+      bias(alignedFloats(panelCount * kPanelRows)) {
+  // Panel p, column c, row j of the panel: weights[(p * cols + c) * 64 + j].
+  for (size_t r = 0; r < rows; ++r) {
+    float* panel = weights.get() + (r / kPanelRows) * cols * kPanelRows + r % kPanelRows;
+    const float* row = w + r * cols;
+    for (size_t c = 0; c < cols; ++c) panel[c * kPanelRows] = row[c];
+  }
+  if (b != nullptr) std::memcpy(bias.get(), b, rows * sizeof(float));
+}
+
+void packedProduct(const PackedMatrix& m, const float* in, float* out, size_t first, size_t last, bool accumulate,
+                   float low, float high, int threads) {
+  if (first >= last) return;
+  const size_t pBegin = first / kPanelRows, pEnd = (last + kPanelRows - 1) / kPanelRows, count = pEnd - pBegin;
   const bool backwards = m.backwards.load(std::memory_order_relaxed);
   m.backwards.store(!backwards, std::memory_order_relaxed);
-  const size_t team = m.rows * m.cols < kParallelWeights ? 1 : std::min<size_t>(threads_, m.panelCount);
+  const size_t team =
+      (last - first) * m.cols < kParallelWeights ? 1 : std::min<size_t>(static_cast<size_t>(std::max(threads, 1)), count);
   if (team <= 1 || omp_in_parallel()) {
-    panels(in, out, 0, m.panelCount, backwards);
-    return {};
+    panels(m, in, out, first, last, pBegin, pEnd, backwards, accumulate, low, high);
+    return;
   }
 #pragma omp parallel num_threads(static_cast<int>(team))
   {
     const auto t = static_cast<size_t>(omp_get_thread_num()), n = static_cast<size_t>(omp_get_num_threads());
-    panels(in, out, m.panelCount * t / n, m.panelCount * (t + 1) / n, backwards);
+    panels(m, in, out, first, last, pBegin + count * t / n, pBegin + count * (t + 1) / n, backwards, accumulate,
+           low, high);
   }
+}
+
+std::shared_ptr<const PackedMatrix> packedForm(const ConstantMatrix& matrix, const float* bias, SharedForms* shared) {
+  const std::pair<const void*, std::string> key{
+      matrix.data, "packed " + std::to_string(matrix.rows) + "x" + std::to_string(matrix.cols) + " bias " +
+                       std::to_string(reinterpret_cast<uintptr_t>(bias))};
+  std::shared_ptr<const void>* found = shared != nullptr ? &(*shared)[key] : nullptr;
+  if (found != nullptr && *found) return std::static_pointer_cast<const PackedMatrix>(*found);
+  auto packed = std::make_shared<const PackedMatrix>(matrix.data, bias, matrix.rows, matrix.cols);
+  if (found != nullptr) *found = packed;
+  return packed;
+}
+
+MatrixVectorKernel::MatrixVectorKernel(std::shared_ptr<const PackedMatrix> matrix, driver::Activation activation,
+                                       int threads)
+    : matrix_(std::move(matrix)), threads_(std::max(threads, 1)) {
+  const driver::FloatRange range = driver::activationRange(activation);
+  low_ = range.min;
+  high_ = range.max;
+}
+
+driver::Result<void> MatrixVectorKernel::run(const KernelCall& call) {
+  packedProduct(*matrix_, static_cast<const float*>(call.op.inputs[0].data), static_cast<float*>(call.outputData[0]),
+                0, matrix_->rows, false, low_, high_, threads_);
   return {};
+}
+
+bool PackedProducts::accumulate(const float* matrix, size_t rows, size_t cols, const float* vec, float* out) const {
+  for (const auto& m : matrices_) {
+    if (m->cols != cols || matrix < m->source || matrix >= m->source + m->rows * m->cols) continue;
+    const auto offset = static_cast<size_t>(matrix - m->source);
+    if (offset % cols != 0 || offset / cols + rows > m->rows) continue;
+    constexpr float inf = std::numeric_limits<float>::infinity();
+    packedProduct(*m, vec, out, offset / cols, offset / cols + rows, true, -inf, inf, threads_);
+    return true;
+  }
+  return false;
 }
 
 }  // namespace nnrt::cpu::dnnl_layer

@@ -1,32 +1,36 @@
-// A float32 FULLY_CONNECTED of one row (a matrix-vector product) on weights packed at preparation, a
-// kernel of the fast layer's own (plugins/cpu/fast_path.hpp). oneDNN's inner product is built for
-// many rows: on one it reads the weights at a third of the speed the cache delivers them, and an
-// unrolled recurrence (the ONNX front end's GRU) runs one such product over the same weights per
-// step. Measurements: docs/cpu-performance.md, "Matrix-vector products".
+// Matrix-vector products on weights packed at preparation, kernels of the fast layer's own
+// (plugins/cpu/fast_path.hpp): a float32 FULLY_CONNECTED of one row, and the products the recurrent
+// operations' reference kernels do over their weights once per time step (FastLayer::prepareProducts).
+// oneDNN's inner product is built for many rows: on one it reads the weights at a third of the speed
+// the cache delivers them. Measurements: docs/cpu-performance.md, "Recurrent models".
 #pragma once
 
 #include <atomic>
 #include <cstddef>
 #include <memory>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "nnrt/driver/activation.hpp"
 #include "plugins/cpu/fast_path.hpp"
 
 namespace nnrt::cpu::dnnl_layer {
 
-// Whether this CPU runs the kernel (AVX-512F); elsewhere oneDNN's inner product serves.
+// Whether this CPU runs these kernels (AVX-512F); elsewhere oneDNN's inner product and the reference
+// kernels' products serve.
 bool matrixVectorSupported();
 
-// A row-major rows x cols matrix and its bias in panels of 64 rows, each stored column by column (a
-// column of a panel is one 256-byte line of its 64 rows' weights), read front to back; rows past the
-// last are 0. The kernels of one model over the same weights share one (SharedForms).
+// A row-major rows x cols matrix and its bias (null: zeros) in panels of 64 rows, each stored column by
+// column (a column of a panel is one 256-byte line of its 64 rows' weights), read front to back; rows
+// past the last are 0. The kernels of one model over the same weights share one (SharedForms).
 struct PackedMatrix {
   PackedMatrix(const float* weights, const float* bias, size_t rows, size_t cols);
   static constexpr size_t kPanelRows = 64;
   struct Free {
     void operator()(float* p) const;
   };
+  const float* source;  // the constant it was packed from
   size_t rows, cols, panelCount;
   std::unique_ptr<float[], Free> weights, bias;  // 64-byte aligned
   // The direction of the next product over these weights: every other one reads the panels from the
@@ -35,10 +39,15 @@ struct PackedMatrix {
   mutable std::atomic<bool> backwards{false};
 };
 
-// out[n] = activation(bias[n] + sum_k weights[n, k] * in[k]) on a PackedMatrix. A run splits the panels
-// evenly over `threads` OpenMP threads, the same panels to the same thread each time. Each output is
-// summed in the same order whatever the split and direction (the even columns and the odd ones
-// apart, from the bias and from 0, then the two added).
+// Rows [first, last) of matrix * in into out[0, last - first): from the bias, clamped to [low, high],
+// or (accumulate) added to out's values. The panels holding those rows are split evenly over up to
+// `threads` OpenMP threads, the same panels to the same thread each time. Each output is summed in
+// the same order whatever the split and direction (the even columns and the odd ones apart, then the
+// two added).
+void packedProduct(const PackedMatrix& matrix, const float* in, float* out, size_t first, size_t last,
+                   bool accumulate, float low, float high, int threads);
+
+// out[n] = activation(bias[n] + sum_k weights[n, k] * in[k]): FULLY_CONNECTED of one row.
 class MatrixVectorKernel final : public FastKernel {
  public:
   MatrixVectorKernel(std::shared_ptr<const PackedMatrix> matrix, driver::Activation activation, int threads);
@@ -46,13 +55,26 @@ class MatrixVectorKernel final : public FastKernel {
   driver::Result<void> run(const KernelCall& call) override;
 
  private:
-  // Panels [first, last) of the product into out, in `backwards` order.
-  void panels(const float* in, float* out, size_t first, size_t last, bool backwards) const;
-
   std::shared_ptr<const PackedMatrix> matrix_;
   float low_, high_;  // the fused activation's range
   int threads_;
   std::string name_ = "matrix-vector product on packed weights (avx512)";
 };
+
+// The products over the packed forms of a step's constant matrices (FastLayer::prepareProducts).
+class PackedProducts final : public detail::PreparedProducts {
+ public:
+  PackedProducts(std::vector<std::shared_ptr<const PackedMatrix>> matrices, int threads)
+      : matrices_(std::move(matrices)), threads_(threads) {}
+  bool accumulate(const float* matrix, size_t rows, size_t cols, const float* vec, float* out) const override;
+
+ private:
+  std::vector<std::shared_ptr<const PackedMatrix>> matrices_;
+  int threads_;
+};
+
+// The packed form of `matrix` (with `bias`, may be null), from `shared` when an operation of the same
+// model made it already (null `shared`: a new one).
+std::shared_ptr<const PackedMatrix> packedForm(const ConstantMatrix& matrix, const float* bias, SharedForms* shared);
 
 }  // namespace nnrt::cpu::dnnl_layer

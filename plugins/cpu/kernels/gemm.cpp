@@ -102,6 +102,9 @@ bool nextProductBackwards(const float* matrix) {
 
 void gemvAccumulate(const float* matrix, size_t rows, size_t cols, const float* vec, float* out) {
   if (rows == 0 || cols == 0) return;
+  if (const PreparedProducts* prepared = currentProducts;
+      prepared != nullptr && prepared->accumulate(matrix, rows, cols, vec, out))
+    return;
   const size_t block = blockOf(rows), pieces = (rows + block - 1) / block;
 #if defined(__x86_64__)
   // Worth it when the matrix does not fit the L1 and L2 caches at once, but part of it fits L2.
