@@ -828,6 +828,12 @@ class Layer final : public FastLayer {
     const ops::Arg& output = op.outputs[0];
     if (output.type != input.type || output.scale != input.scale || output.zeroPoint != input.zeroPoint)
       return refuse("the output's type or quantization differs from the input's");
+    // 2 to 4 planes interleaved (NCHW to NHWC of an image's 3 channels, the ONNX models' input): the
+    // reference kernel's vectorized interleave is faster (8-13 against 19-22 us for 1x3x224x224).
+    const size_t rank = p.perm.size();
+    if (input.type == kFloat32 && rank >= 2 && p.perm[rank - 2] == rank - 1 &&
+        input.dims[p.perm[rank - 1]] >= 2 && input.dims[p.perm[rank - 1]] <= 4)
+      return refuse("2 to 4 planes interleaved: the reference kernel is faster");
     const dt data = input.type == kFloat32 ? dt::f32 : int8Type(input.type);
     const dims in(input.dims.begin(), input.dims.end());
     const dims inStrides = plainStrides(in);
