@@ -75,6 +75,12 @@ class Builder {
     check(m_.setOperandValue(i, &byte, 1));
     return i;
   }
+  // An optional tensor given no value (NNAPI's setOperandValue(index, nullptr, 0)).
+  uint32_t omitted(std::vector<uint32_t> dims) {
+    uint32_t i = add(kTensorFloat, dims);
+    check(m_.setOperandValue(i, nullptr, 0));
+    return i;
+  }
   uint32_t floatScalar(float value) {
     uint32_t i = add(static_cast<int32_t>(driver::OperandType::FLOAT32), {});
     check(m_.setOperandValue(i, &value, sizeof value));

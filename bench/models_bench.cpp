@@ -5,6 +5,8 @@
 //   cnn        6 x CONV_2D 3x3, 64 -> 64 channels, 56x56, pad 1 + RELU
 //   mobilenet  MobileNet v1 1.0 224 (float32, RELU6, depthwise separable blocks, average pool, FC 1000, softmax)
 //   resnet     4 residual blocks of 2 CONV_2D 3x3 64 channels 56x56 and an ADD (+RELU) of the block input
+//   lstm       UNIDIRECTIONAL_SEQUENCE_LSTM over 64 time steps, input 256, 512 units, batch 1 (the shape of
+//              bench/peer/lstm_pair.py's model): 4 MB of recurrent weights multiplied by the state each step
 //
 // BM_Model/<model>/fast:<0|1>/threads:<n> runs n executions at once (each its own Execution of one
 // compiled model): items_per_second is executions per second of all of them together, so 8 concurrent
@@ -95,6 +97,29 @@ BuiltModel build(const std::string& name, bool fast) {
       y = sum;
     }
     m.inputSize = m.outputSize = 56 * 56 * 64;
+  } else if (name == "lstm") {
+    constexpr uint32_t kSteps = 64, kInput = 256, kUnits = 512;
+    x = b.tensor({kSteps, 1, kInput});
+    std::vector<uint32_t> in{x};
+    for (uint32_t g = 0; g < 4; ++g) in.push_back(b.constant({kUnits, kInput}, randomValues(kUnits * kInput, 100 + g)));
+    for (uint32_t g = 0; g < 4; ++g)
+      in.push_back(b.constant({kUnits, kUnits}, randomValues(kUnits * kUnits, 110 + g)));
+    for (uint32_t g = 0; g < 3; ++g) in.push_back(b.omitted({kUnits}));  // no peepholes
+    for (uint32_t g = 0; g < 4; ++g) in.push_back(b.constant({kUnits}, randomValues(kUnits, 120 + g)));
+    in.push_back(b.omitted({kUnits, kUnits}));  // no projection
+    in.push_back(b.omitted({kUnits}));
+    in.push_back(b.constant({1, kUnits}, std::vector<float>(kUnits, 0.0f)));  // output and cell state
+    in.push_back(b.constant({1, kUnits}, std::vector<float>(kUnits, 0.0f)));
+    in.push_back(b.scalar(4));  // tanh
+    in.push_back(b.floatScalar(0.0f));
+    in.push_back(b.floatScalar(0.0f));
+    in.push_back(b.boolScalar(true));  // time major
+    for (uint32_t g = 0; g < 4; ++g) in.push_back(b.omitted({kUnits}));  // no layer normalization
+    y = b.tensor({kSteps, 1, kUnits});
+    b.op(OperationType::UNIDIRECTIONAL_SEQUENCE_LSTM, in, {y});
+    m.flops = 2.0 * kSteps * 4 * kUnits * (kInput + kUnits);
+    m.inputSize = kSteps * kInput;
+    m.outputSize = kSteps * kUnits;
   } else {  // mobilenet
     x = b.tensor({1, 224, 224, 3});
     uint32_t size = 112, channels = 32;
@@ -131,7 +156,7 @@ const BuiltModel& model(const std::string& name, bool fast) {
   return it->second;
 }
 
-const char* const kModels[] = {"mlp", "cnn", "mobilenet", "resnet"};
+const char* const kModels[] = {"mlp", "cnn", "mobilenet", "resnet", "lstm"};
 
 void BM_Model(benchmark::State& state) {
   const BuiltModel& m = model(kModels[state.range(0)], state.range(1) != 0);
@@ -143,7 +168,7 @@ void BM_Model(benchmark::State& state) {
       benchmark::Counter(m.flops * static_cast<double>(state.iterations()) / 1e9, benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_Model)
-    ->ArgsProduct({{0, 1, 2, 3}, {1, 0}})
+    ->ArgsProduct({{0, 1, 2, 3, 4}, {1, 0}})
     ->ArgNames({"model", "fast"})
     ->Threads(1)
     ->Threads(8)
