@@ -12,7 +12,8 @@
 // compiled model): items_per_second is executions per second of all of them together, so 8 concurrent
 // executions should show at least the throughput of 1. BM_Layer/<i> runs one layer shape as a
 // one-operation model and reports its GFLOP/s and the share of the machine's float32 peak
-// (NNRT_PEAK_GFLOPS, else an FMA loop on 2 threads measured when the first layer runs: machinePeakGflops).
+// (NNRT_PEAK_GFLOPS, else an AVX-512 FMA loop on 2 threads measured when the first layer runs:
+// machinePeakGflops; without either, no share).
 //
 //   build/bin/models_bench --benchmark_filter=BM_Model --benchmark_min_time=2
 #include <benchmark/benchmark.h>
@@ -221,60 +222,41 @@ __attribute__((target("avx512f"))) float fmaChainsAvx512(long iterations) {
   for (const __m512& v : a) sum += _mm512_cvtss_f32(v);
   return sum;
 }
-__attribute__((target("avx2,fma"))) float fmaChainsAvx2(long iterations) {
-  __m256 a[12];
-  const __m256 b = _mm256_set1_ps(0.999999f), c = _mm256_set1_ps(1e-7f);
-  for (int j = 0; j < 12; ++j) a[j] = _mm256_set1_ps(1.0f + static_cast<float>(j));
-  for (long i = 0; i < iterations; ++i) {
-#pragma GCC unroll 12
-    for (int j = 0; j < 12; ++j) a[j] = _mm256_fmadd_ps(a[j], b, c);
-  }
-  float sum = 0;
-  for (const __m256& v : a) sum += _mm256_cvtss_f32(v);
-  return sum;
-}
-
-// kThreads threads of independent FMAs (12 chains each: AVX-512 where the CPU has it, else AVX2), in
-// GFLOP/s: the best of 5 runs of about 0.1 s. The cores' clock moves with the host's state (523-573
-// measured on the 2-core Zen 5 of the notes in one session), so a layer's share of the peak is taken
-// against this run's.
+// kThreads threads of independent AVX-512 FMAs (12 chains each) in GFLOP/s: the best of 5 runs of about
+// 0.1 s. The cores' clock moves with the host's state (523-573 measured on the 2-core Zen 5 of the
+// notes in one session), so a layer's share of the peak is taken against this run's.
 double fmaLoopGflops() {
-  __builtin_cpu_init();
-  const bool avx512 = __builtin_cpu_supports("avx512f") != 0;
-  const int lanes = avx512 ? 16 : 8;
   constexpr long kIterations = 4'000'000;
   double best = 0;
   for (int run = 0; run < 5; ++run) {
     std::atomic<float> sink{0};
     const auto start = std::chrono::steady_clock::now();
     std::vector<std::thread> threads;
-    for (int t = 0; t < kThreads; ++t) {
-      threads.emplace_back([&sink, avx512] {
-        sink.store(avx512 ? fmaChainsAvx512(kIterations) : fmaChainsAvx2(kIterations), std::memory_order_relaxed);
-      });
-    }
+    for (int t = 0; t < kThreads; ++t)
+      threads.emplace_back([&sink] { sink.store(fmaChainsAvx512(kIterations), std::memory_order_relaxed); });
     for (std::thread& t : threads) t.join();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    best = std::max(best, 2.0 * kIterations * 12 * lanes * kThreads / seconds / 1e9);
+    best = std::max(best, 2.0 * kIterations * 12 * 16 * kThreads / seconds / 1e9);
   }
   return best;
 }
 
-// NNRT_PEAK_GFLOPS, or the FMA loop above, measured once.
+// NNRT_PEAK_GFLOPS, or the FMA loop above, measured once; 0 (unknown) without either AVX-512 or the variable.
 double machinePeakGflops() {
   static const double peak = [] {
     if (const char* given = std::getenv("NNRT_PEAK_GFLOPS")) return std::atof(given);
-    return fmaLoopGflops();
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") != 0 ? fmaLoopGflops() : 0.0;
   }();
   return peak;
 }
 
-// A layer's GFLOP/s and its share of the machine's float32 peak (machinePeakGflops).
+// A layer's GFLOP/s and its share of the machine's float32 peak (machinePeakGflops), when known.
 void countFlops(benchmark::State& state, double flops) {
   const double peak = machinePeakGflops();
   const double gflops = flops * static_cast<double>(state.iterations()) / 1e9;
   state.counters["GFLOP/s"] = benchmark::Counter(gflops, benchmark::Counter::kIsRate);
-  state.counters["peak%"] = benchmark::Counter(100.0 * gflops / peak, benchmark::Counter::kIsRate);
+  if (peak > 0) state.counters["peak%"] = benchmark::Counter(100.0 * gflops / peak, benchmark::Counter::kIsRate);
 }
 
 void BM_Layer(benchmark::State& state) {
