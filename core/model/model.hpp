@@ -61,8 +61,9 @@ struct ReferencedSubgraph {
 // The main subgraph, where a subgraph index is asked for.
 inline constexpr uint32_t kMainSubgraph = UINT32_MAX;
 
-// A validated model. Operations are in topological order; originalIndex maps back to the order of
-// addOperation. Immutable and shared; the constant bytes it points to live as long as it does.
+// A validated model. Operations are in topological order, the order of addOperation kept where it is
+// one (among the operations whose inputs are ready, the one added first comes first); originalIndex
+// maps back to the order of addOperation. Immutable and shared; the constant bytes it points to live as long as it does.
 struct FinishedModel {
   std::vector<Operand> operands;
   std::vector<Operation> operations;     // sorted

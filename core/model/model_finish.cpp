@@ -1,7 +1,8 @@
 // ANeuralNetworksModel_finish: whole-graph validation, topological sort, constants gathered into
 // their final pools, and the driver view built once.
 #include <cstring>
-#include <deque>
+#include <functional>
+#include <queue>
 
 #include "core/model/model.hpp"
 #include "core/model/model_view.hpp"
@@ -81,7 +82,10 @@ Result<void> ModelBuilder::validateGraph(FinishedModel& model) const {
 }
 
 Result<void> ModelBuilder::sortOperations(FinishedModel& model) const {
-  // Kahn's algorithm, stable: among ready operations, the one added first runs first.
+  // Kahn's algorithm, stable: among ready operations, the one added first runs first (a heap of their
+  // indexes), so operations added in a valid order keep it. (A queue in the order they became ready
+  // interleaved independent chains: the two directions of an unrolled bidirectional recurrence then
+  // alternated step by step, each evicting the other's weights from the cache.)
   const size_t n = model.operations.size();
   std::vector<int64_t> writer(model.operands.size(), -1);
   for (size_t i = 0; i < n; ++i) {
@@ -97,18 +101,18 @@ Result<void> ModelBuilder::sortOperations(FinishedModel& model) const {
       }
     }
   }
-  std::deque<uint32_t> ready;
+  std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<>> ready;
   for (size_t i = 0; i < n; ++i) {
-    if (pending[i] == 0) ready.push_back(static_cast<uint32_t>(i));
+    if (pending[i] == 0) ready.push(static_cast<uint32_t>(i));
   }
   std::vector<uint32_t> order;
   order.reserve(n);
   while (!ready.empty()) {
-    uint32_t op = ready.front();
-    ready.pop_front();
+    const uint32_t op = ready.top();
+    ready.pop();
     order.push_back(op);
     for (uint32_t c : consumers[op]) {
-      if (--pending[c] == 0) ready.push_back(c);
+      if (--pending[c] == 0) ready.push(c);
     }
   }
   if (order.size() != n) {

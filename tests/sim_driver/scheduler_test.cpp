@@ -123,6 +123,40 @@ Result<void> run(const std::shared_ptr<const CompiledModel>& compiled, const flo
   return e.compute();
 }
 
+// ANeuralNetworksModel_finish sorts the operations topologically, keeping the order they were added in
+// where it is valid: two independent chains added one after the other stay one after the other (not
+// interleaved step by step, which made the two directions of an unrolled bidirectional recurrence evict
+// each other's weights from the cache), and an operation added before the one writing its input moves
+// after it, no further.
+TEST(ModelOrder, OperationsAddedInAValidOrderKeepIt) {
+  const int32_t tensor = static_cast<int32_t>(driver::OperandType::TENSOR_FLOAT32);
+  const int32_t scalar = static_cast<int32_t>(driver::OperandType::INT32);
+  const int32_t add = static_cast<int32_t>(driver::OperationType::ADD);
+  ModelBuilder m(std::make_shared<const ExtensionRegistry>());
+  for (int i = 0; i < 9; ++i) ASSERT_TRUE(m.addOperand(tensor, kDims, 0, 0));  // 0 x, 1 one, 2..8 results
+  ASSERT_TRUE(m.addOperand(scalar, {}, 0, 0));                                  // 9 activation
+  const float one[4] = {1, 1, 1, 1};
+  int32_t none = 0;
+  ASSERT_TRUE(m.setOperandValue(1, one, sizeof one));
+  ASSERT_TRUE(m.setOperandValue(9, &none, sizeof none));
+  auto addOp = [&](uint32_t in, uint32_t out) {
+    const uint32_t ins[] = {in, 1, 9}, outs[] = {out};
+    ASSERT_TRUE(m.addOperation(add, ins, outs));
+  };
+  addOp(0, 2);  // chain A: x -> 2 -> 3 -> 4
+  addOp(2, 3);
+  addOp(3, 4);
+  addOp(0, 5);  // chain B: x -> 5 -> 6
+  addOp(5, 6);
+  addOp(8, 7);  // reads 8, which the next operation writes
+  addOp(6, 8);
+  const uint32_t in[] = {0}, out[] = {4, 7};
+  ASSERT_TRUE(m.identifyInputsAndOutputs(in, out));
+  auto finished = m.finish();
+  ASSERT_TRUE(finished.has_value()) << finished.error().message;
+  EXPECT_EQ(m.finishedModel()->originalIndex, (std::vector<uint32_t>{0, 1, 2, 3, 4, 6, 5}));
+}
+
 TEST_F(SchedulerTest, IndependentStepsOnTwoDevicesOverlap) {
   auto reg = registry(50);
   auto compiled = compile(buildModel(*reg, /*chain=*/false), *reg);
