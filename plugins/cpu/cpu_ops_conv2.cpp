@@ -107,7 +107,7 @@ Result<void> transposeConvQuant(const KernelCall& c) {
 Result<void> resizeNearestAny(const KernelCall& c) {
   const bool align = flagAt(c, 4), halfPixel = flagAt(c, 5);
   const size_t size = ops::elementSize(c.op.inputs[0].type);
-  runNhwc(c, flagAt(c, 3), size, [&](const void* in, const Shape& inShape, void* out, const Shape& outShape) {
+  runNhwcOrPlanes(c, flagAt(c, 3), [&](const void* in, const Shape& inShape, void* out, const Shape& outShape) {
     resizeNearest(in, inShape, size, align, halfPixel, out, outShape);
   });
   return {};

@@ -55,12 +55,12 @@ Result<void> lrnFloat(const KernelCall& c) {
   return {};
 }
 
-// ---- RESIZE_BILINEAR (NHWC kernels; NCHW models go through runNhwc's transposes) --------------------------
+// ---- RESIZE_BILINEAR (NHWC kernels; an NCHW tensor's planes are resized as images of one channel) ------
 
 // Inputs 3, 4, 5: layout, align corners, half pixel centers (each optional).
 Result<void> resizeFloat(const KernelCall& c) {
   const bool align = flagAt(c, 4), halfPixel = flagAt(c, 5);
-  runNhwc(c, flagAt(c, 3), sizeof(float), [&](const void* in, const Shape& inShape, void* out, const Shape& outShape) {
+  runNhwcOrPlanes(c, flagAt(c, 3), [&](const void* in, const Shape& inShape, void* out, const Shape& outShape) {
     resizeBilinear(static_cast<const float*>(in), inShape, align, halfPixel, static_cast<float*>(out), outShape);
   });
   return {};
@@ -69,7 +69,7 @@ Result<void> resizeFloat(const KernelCall& c) {
 Result<void> resizeQuant(const KernelCall& c) {
   const bool align = flagAt(c, 4), halfPixel = flagAt(c, 5);
   const Quant inQuant = quantOf(c.op.inputs[0]), outQuant = quantOf(c.op.outputs[0]);
-  runNhwc(c, flagAt(c, 3), 1, [&](const void* in, const Shape& inShape, void* out, const Shape& outShape) {
+  runNhwcOrPlanes(c, flagAt(c, 3), [&](const void* in, const Shape& inShape, void* out, const Shape& outShape) {
     resizeBilinear(static_cast<const uint8_t*>(in), inShape, inQuant, align, halfPixel, static_cast<uint8_t*>(out),
                    outShape, outQuant);
   });

@@ -94,4 +94,18 @@ void runNhwc(const KernelCall& c, bool nchw, size_t elementSize, const Body& bod
   transpose(outData, outNhwc, kToNchw, elementSize, c.outputData[0]);
 }
 
+// As runNhwc, for operations that treat every channel alike and apart (the resizes): an NCHW operation's
+// N x C planes are given to body as N * C images of one channel each, in place, without transposes.
+template <class Body>
+void runNhwcOrPlanes(const KernelCall& c, bool nchw, const Body& body) {
+  const ops::Arg& in = c.op.inputs[0];
+  const ops::Arg& out = c.op.outputs[0];
+  if (!nchw) {
+    body(in.data, shapeOf(in), c.outputData[0], shapeOf(out));
+    return;
+  }
+  body(in.data, Shape{{in.dims[0] * in.dims[1], in.dims[2], in.dims[3], 1}}, c.outputData[0],
+       Shape{{out.dims[0] * out.dims[1], out.dims[2], out.dims[3], 1}});
+}
+
 }  // namespace nnrt::cpu

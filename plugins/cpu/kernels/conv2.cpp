@@ -190,16 +190,24 @@ void resizeNearest(const void* input, const Shape& inShape, size_t elementSize, 
   const uint32_t n = inShape.dims[0], h = inShape.dims[1], w = inShape.dims[2], c = inShape.dims[3];
   const uint32_t oh = outShape.dims[1], ow = outShape.dims[2];
   const auto* in = static_cast<const uint8_t*>(input);
-  auto* dst = static_cast<uint8_t*>(out);
   const size_t pixelBytes = size_t{c} * elementSize;
-  for (uint32_t b = 0; b < n; ++b)
-    for (uint32_t y = 0; y < oh; ++y) {
-      const uint32_t iy = nearestIndex(y, h, oh, alignCorners, halfPixelCenters);
-      for (uint32_t x = 0; x < ow; ++x, dst += pixelBytes) {
-        const uint32_t ix = nearestIndex(x, w, ow, alignCorners, halfPixelCenters);
-        std::memcpy(dst, in + ((size_t{b} * h + iy) * w + ix) * pixelBytes, pixelBytes);
+  std::vector<uint32_t> columns(ow);  // the same for every row
+  for (uint32_t x = 0; x < ow; ++x) columns[x] = nearestIndex(x, w, ow, alignCorners, halfPixelCenters);
+  // Output rows (an image's row of pixels each) shared out over the threads.
+  detail::parallelFor(size_t{n} * oh, size_t{ow} * c, [&](size_t first, size_t last) {
+    for (size_t row = first; row < last; ++row) {
+      const size_t b = row / oh;
+      const uint32_t iy = nearestIndex(static_cast<uint32_t>(row % oh), h, oh, alignCorners, halfPixelCenters);
+      const uint8_t* source = in + (b * h + iy) * w * pixelBytes;
+      uint8_t* dst = static_cast<uint8_t*>(out) + row * ow * pixelBytes;
+      if (pixelBytes == 4) {  // float32 or int32, one channel: an NCHW plane's row
+        for (uint32_t x = 0; x < ow; ++x) std::memcpy(dst + 4 * size_t{x}, source + 4 * size_t{columns[x]}, 4);
+      } else {
+        for (uint32_t x = 0; x < ow; ++x, dst += pixelBytes)
+          std::memcpy(dst, source + columns[x] * pixelBytes, pixelBytes);
       }
     }
+  });
 }
 
 // ---- INSTANCE_NORMALIZATION -------------------------------------------------------------------------------

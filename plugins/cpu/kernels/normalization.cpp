@@ -49,21 +49,23 @@ void forEachBilinear(const Shape& inShape, bool alignCorners, bool halfPixelCent
   const uint32_t oh = outShape.dims[1], ow = outShape.dims[2];
   std::vector<Sample> columns(ow);  // the same for every row
   for (uint32_t x = 0; x < ow; ++x) columns[x] = sampleAt(x, iw, ow, alignCorners, halfPixelCenters);
-  for (uint32_t b = 0; b < n; ++b) {
-    for (uint32_t y = 0; y < oh; ++y) {
+  // Output rows (an image's row of pixels each) shared out over the threads.
+  detail::parallelFor(size_t{n} * oh, size_t{ow} * c * 4, [&](size_t first, size_t last) {
+    for (size_t row = first; row < last; ++row) {
+      const size_t b = row / oh;
+      const auto y = static_cast<uint32_t>(row % oh);
       const Sample sy = sampleAt(y, ih, oh, alignCorners, halfPixelCenters);
+      const size_t row0 = (b * ih + sy.lo) * iw, row1 = (b * ih + sy.hi) * iw;
       for (uint32_t x = 0; x < ow; ++x) {
         const Sample& sx = columns[x];
-        const size_t row0 = (static_cast<size_t>(b) * ih + sy.lo) * iw;
-        const size_t row1 = (static_cast<size_t>(b) * ih + sy.hi) * iw;
-        const size_t outBase = ((static_cast<size_t>(b) * oh + y) * ow + x) * c;
+        const size_t outBase = (row * ow + x) * c;
         for (uint32_t k = 0; k < c; ++k) {
           emit(outBase + k, (row0 + sx.lo) * c + k, (row0 + sx.hi) * c + k, (row1 + sx.lo) * c + k,
                (row1 + sx.hi) * c + k, sy.frac, sx.frac);
         }
       }
     }
-  }
+  });
 }
 
 }  // namespace
@@ -135,6 +137,43 @@ void localResponseNormalization(const float* in, const Shape& shape, uint32_t ax
 
 void resizeBilinear(const float* in, const Shape& inShape, bool alignCorners, bool halfPixelCenters, float* out,
                     const Shape& outShape) {
+  const uint32_t n = inShape.dims[0], ih = inShape.dims[1], iw = inShape.dims[2];
+  const uint32_t oh = outShape.dims[1], ow = outShape.dims[2];
+  if (inShape.dims[3] == 1) {
+    // One channel (an NCHW tensor's planes, kernel_call.hpp's runNhwcOrPlanes): each input row an output
+    // row reads is interpolated along x once (output rows share them when enlarging), then each output
+    // row between two of those, a loop that vectorizes. The same arithmetic as the general case below.
+    std::vector<Sample> columns(ow), rows(oh);
+    for (uint32_t x = 0; x < ow; ++x) columns[x] = sampleAt(x, iw, ow, alignCorners, halfPixelCenters);
+    std::vector<char> read(ih, 0);
+    for (uint32_t y = 0; y < oh; ++y) {
+      rows[y] = sampleAt(y, ih, oh, alignCorners, halfPixelCenters);
+      read[rows[y].lo] = read[rows[y].hi] = 1;
+    }
+    detail::parallelFor(n, size_t{oh} * ow * 4, [&](size_t first, size_t last) {
+      std::vector<float> alongX(size_t{ih} * ow);
+      for (size_t b = first; b < last; ++b) {
+        const float* plane = in + b * ih * iw;
+        for (uint32_t r = 0; r < ih; ++r) {
+          if (read[r] == 0) continue;
+          const float* source = plane + size_t{r} * iw;
+          float* line = alongX.data() + size_t{r} * ow;
+          for (uint32_t x = 0; x < ow; ++x) {
+            const Sample& sx = columns[x];
+            line[x] = source[sx.lo] + (source[sx.hi] - source[sx.lo]) * sx.frac;
+          }
+        }
+        for (uint32_t y = 0; y < oh; ++y) {
+          const float* top = alongX.data() + size_t{rows[y].lo} * ow;
+          const float* bottom = alongX.data() + size_t{rows[y].hi} * ow;
+          const float fy = rows[y].frac;
+          float* o = out + (b * oh + y) * ow;
+          for (uint32_t x = 0; x < ow; ++x) o[x] = top[x] + (bottom[x] - top[x]) * fy;
+        }
+      }
+    });
+    return;
+  }
   forEachBilinear(inShape, alignCorners, halfPixelCenters, outShape,
                   [&](size_t o, size_t i00, size_t i01, size_t i10, size_t i11, float fy, float fx) {
                     const float top = in[i00] + (in[i01] - in[i00]) * fx;
