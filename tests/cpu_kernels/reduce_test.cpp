@@ -2,6 +2,8 @@
 // random rank-4 tensor and a large NHWC spatial mean against a double reference.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "cpu_kernels/test_support.hpp"
@@ -96,6 +98,85 @@ TEST(Reduce, LastAxisMeanOfManyRowsMatchesReference) {
   std::vector<float> out(expected.size());
   mean(in.data(), {dims}, axes, out.data());
   expectFloatsNear(out, expected);
+}
+
+// REDUCE_SUM, REDUCE_MAX, REDUCE_MIN and MEAN over every subset of axes of a tensor whose last dimension
+// (130) spans more than one 64-element block of the column loops, against reductions in double
+// (sums) or exact ones (extrema): a run of consecutive axes takes the parallel block loops (rows or
+// columns), the others the general loop.
+TEST(Reduce, EveryAxisSubsetOfAWideTensorMatchesReference) {
+  const std::vector<uint32_t> dims{2, 5, 7, 130};
+  const auto in = randomFloats(countOf(dims), -10, 10, 4);
+  for (uint32_t mask = 1; mask < 16; ++mask) {
+    SCOPED_TRACE("axes mask " + std::to_string(mask));
+    std::vector<uint32_t> axes;
+    std::vector<bool> reduced(4);
+    size_t count = 1;
+    for (uint32_t k = 0; k < 4; ++k) {
+      if (mask & (1u << k)) {
+        axes.push_back(k);
+        reduced[k] = true;
+        count *= dims[k];
+      }
+    }
+    std::vector<double> sums = referenceMean(in, dims, reduced);
+    for (double& v : sums) v *= static_cast<double>(count);
+    // The extrema: each input element against the output element of its kept coordinates.
+    std::vector<float> largest(sums.size(), -1e30f), smallest(sums.size(), 1e30f);
+    for (size_t i = 0; i < in.size(); ++i) {
+      size_t rest = i, o = 0, stride = 1;
+      for (size_t k = 4; k-- > 0;) {
+        const size_t c = rest % dims[k];
+        rest /= dims[k];
+        if (!reduced[k]) {
+          o += c * stride;
+          stride *= dims[k];
+        }
+      }
+      largest[o] = std::max(largest[o], in[i]);
+      smallest[o] = std::min(smallest[o], in[i]);
+    }
+    std::vector<float> out(sums.size());
+    reduceSum(in.data(), {dims}, axes, out.data());
+    for (size_t i = 0; i < out.size(); ++i) ASSERT_NEAR(out[i], sums[i], 1e-4 * (1.0 + std::fabs(sums[i]))) << i;
+    reduceMax(in.data(), {dims}, axes, out.data());
+    EXPECT_EQ(out, largest);
+    reduceMin(in.data(), {dims}, axes, out.data());
+    EXPECT_EQ(out, smallest);
+    mean(in.data(), {dims}, axes, out.data());
+    for (size_t i = 0; i < out.size(); ++i) {
+      const double want = sums[i] / static_cast<double>(count);
+      ASSERT_NEAR(out[i], want, 1e-5 * (1.0 + std::fabs(want))) << i;
+    }
+  }
+}
+
+// ARGMAX and ARGMIN along the last axis (rows of 37: two vector blocks and a tail) with many ties, a
+// NaN first value (index 0, as comparisons against it are all false) and a NaN inside a row (passed
+// over), against the definition: the first index whose value no other value beats.
+TEST(Reduce, ArgExtremaOfRowsKeepTheFirstIndexAndPassOverNaN) {
+  const size_t rows = 9, n = 37;
+  std::vector<float> in(rows * n);
+  const auto values = randomFloats(in.size(), 0, 5, 5);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = std::floor(values[i]);  // 0..4: ties everywhere
+  in[0] = std::nanf("");           // row 0 starts with NaN
+  in[1 * n + 20] = std::nanf("");  // row 1 has one inside
+  for (const bool largest : {true, false}) {
+    std::vector<int32_t> got(rows);
+    const Shape shape{{static_cast<uint32_t>(rows), static_cast<uint32_t>(n)}};
+    if (largest) {
+      argMax(in.data(), shape, 1, got.data());
+    } else {
+      argMin(in.data(), shape, 1, got.data());
+    }
+    for (size_t r = 0; r < rows; ++r) {
+      const float* x = in.data() + r * n;
+      size_t best = 0;
+      for (size_t k = 1; k < n; ++k)
+        if (largest ? x[k] > x[best] : x[k] < x[best]) best = k;
+      EXPECT_EQ(got[r], static_cast<int32_t>(best)) << (largest ? "argmax" : "argmin") << " row " << r;
+    }
+  }
 }
 
 }  // namespace

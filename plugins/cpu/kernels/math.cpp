@@ -72,31 +72,41 @@ void extremumQuant8(const uint8_t* a, const Shape& aShape, Quant aQuant, const u
   });
 }
 
+// out[i] = f(in[i]) over n values, the function chosen once, outside the loop, so that the loops
+// vectorize (all but LOG and SIN, which call the C library). Compiled for AVX-512 and AVX2 as well as
+// the baseline: the same bits on each (the kernels are built without contracted multiply-adds). EXP of
+// 802816 values (a one-operation model, 2 threads): 545-560 -> 130-139 us.
+__attribute__((target_clones("avx512f", "avx2", "default")))
+void unaryRun(const float* in, size_t n, UnaryMath f, float* out) {
+  switch (f) {
+    case UnaryMath::Abs:
+      for (size_t i = 0; i < n; ++i) out[i] = std::fabs(in[i]);
+      return;
+    case UnaryMath::Exp:
+      for (size_t i = 0; i < n; ++i) out[i] = expFloat(in[i]);
+      return;
+    case UnaryMath::Log:
+      for (size_t i = 0; i < n; ++i) out[i] = std::log(in[i]);
+      return;
+    case UnaryMath::Neg:
+      for (size_t i = 0; i < n; ++i) out[i] = -in[i];
+      return;
+    case UnaryMath::Rsqrt:
+      for (size_t i = 0; i < n; ++i) out[i] = 1.0f / std::sqrt(in[i]);
+      return;
+    case UnaryMath::Sin:
+      for (size_t i = 0; i < n; ++i) out[i] = std::sin(in[i]);
+      return;
+    case UnaryMath::Sqrt:
+      for (size_t i = 0; i < n; ++i) out[i] = std::sqrt(in[i]);
+      return;
+  }
+}
+
 }  // namespace
 
 void unaryMath(const float* in, size_t count, UnaryMath f, float* out) {
-  // The function is chosen once, outside the loop (ABS, NEG, SQRT and RSQRT loops then vectorize).
-  auto run = [&](auto function) {
-    detail::parallelFor(count, 8, [&](size_t begin, size_t end) {
-      for (size_t i = begin; i < end; ++i) out[i] = function(in[i]);
-    });
-  };
-  switch (f) {
-    case UnaryMath::Abs:
-      return run([](float x) { return std::fabs(x); });
-    case UnaryMath::Exp:
-      return run([](float x) { return expFloat(x); });
-    case UnaryMath::Log:
-      return run([](float x) { return std::log(x); });
-    case UnaryMath::Neg:
-      return run([](float x) { return -x; });
-    case UnaryMath::Rsqrt:
-      return run([](float x) { return 1.0f / std::sqrt(x); });
-    case UnaryMath::Sin:
-      return run([](float x) { return std::sin(x); });
-    case UnaryMath::Sqrt:
-      return run([](float x) { return std::sqrt(x); });
-  }
+  detail::parallelFor(count, 8, [&](size_t begin, size_t end) { unaryRun(in + begin, end - begin, f, out + begin); });
 }
 
 void unaryMath(const int32_t* in, size_t count, UnaryMath f, int32_t* out) {

@@ -1,4 +1,4 @@
-// Internal to the kernel library: the mean of one row of float32, as MEAN over the last axis
+// Internal to the kernel library: the sum and the mean of one row of float32, as MEAN over the last axes
 // computes it (reduce.cpp) and the fused element-wise kernel's row means do (fused_elementwise.cpp):
 // summed in double with 8 partial sums in a fixed order, so that the loop vectorizes and both give
 // the same bits.
@@ -9,7 +9,7 @@
 
 namespace nnrt::cpu::detail {
 
-[[gnu::always_inline]] inline float rowMean(const float* x, size_t length) {
+[[gnu::always_inline]] inline double rowSum(const float* x, size_t length) {
   std::array<double, 8> partial{};
   size_t i = 0;
   for (; i + 8 <= length; i += 8) {
@@ -18,7 +18,11 @@ namespace nnrt::cpu::detail {
   double sum = 0.0;
   for (double p : partial) sum += p;
   for (; i < length; ++i) sum += static_cast<double>(x[i]);
-  return static_cast<float>(sum / static_cast<double>(length));
+  return sum;
+}
+
+[[gnu::always_inline]] inline float rowMean(const float* x, size_t length) {
+  return static_cast<float>(rowSum(x, length) / static_cast<double>(length));
 }
 
 }  // namespace nnrt::cpu::detail
