@@ -131,7 +131,7 @@ Result<void> resizeNearestQuant(const KernelCall& c) {
 Result<void> instanceNormFloat(const KernelCall& c) {
   const float gamma = c.op.inputs[1].scalar<float>(), beta = c.op.inputs[2].scalar<float>(),
               epsilon = c.op.inputs[3].scalar<float>();
-  runNhwc(c, flagAt(c, 4), sizeof(float), [&](const void* in, const Shape& inShape, void* out, const Shape&) {
+  runNhwcOrPlanes(c, flagAt(c, 4), [&](const void* in, const Shape& inShape, void* out, const Shape&) {
     instanceNormalization(static_cast<const float*>(in), inShape, gamma, beta, epsilon, static_cast<float*>(out));
   });
   return {};

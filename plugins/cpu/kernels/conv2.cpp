@@ -1,12 +1,14 @@
 #include "plugins/cpu/kernels/conv2.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <vector>
 
 #include "plugins/cpu/kernels/conv.hpp"
 #include "plugins/cpu/kernels/parallel.hpp"
+#include "plugins/cpu/kernels/row_mean.hpp"
 #include "plugins/cpu/kernels/quantization.hpp"
 
 namespace nnrt::cpu {
@@ -216,6 +218,33 @@ void instanceNormalization(const float* input, const Shape& shape, float gamma, 
                            float* out) {
   const uint32_t n = shape.dims[0], c = shape.dims[3];
   const size_t plane = size_t{shape.dims[1]} * shape.dims[2];
+  if (c == 1 && plane > 0) {
+    // Images of one channel (an NCHW tensor's planes, kernel_call.hpp's runNhwcOrPlanes), shared out over
+    // the threads: each plane's sum and squares by 8 partial sums in double (detail::rowSum), loops that
+    // vectorize where one running sum would wait on each addition.
+    detail::parallelFor(n, 6 * plane, [&](size_t first, size_t last) {
+      for (size_t b = first; b < last; ++b) {
+        const float* in = input + b * plane;
+        const double mean = detail::rowSum(in, plane) / static_cast<double>(plane);
+        std::array<double, 8> partial{};
+        size_t i = 0;
+        for (; i + 8 <= plane; i += 8) {
+          for (size_t k = 0; k < 8; ++k) {
+            const double d = in[i + k] - mean;
+            partial[k] += d * d;
+          }
+        }
+        double squares = 0.0;
+        for (double p : partial) squares += p;
+        for (; i < plane; ++i) squares += (in[i] - mean) * (in[i] - mean);
+        const double factor = static_cast<double>(gamma) / std::sqrt(squares / static_cast<double>(plane) +
+                                                                     static_cast<double>(epsilon));
+        float* o = out + b * plane;
+        for (i = 0; i < plane; ++i) o[i] = static_cast<float>((in[i] - mean) * factor + static_cast<double>(beta));
+      }
+    });
+    return;
+  }
   // Blocks of up to 16 channels of one image, shared out over the threads: each walks the image's
   // pixels in order, its channels side by side (the sums of each channel in pixel order, as one
   // channel at a time would add them).
