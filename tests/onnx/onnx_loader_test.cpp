@@ -388,6 +388,38 @@ TEST(OnnxLoaderTest, CumSumExclusiveReverse) {
   EXPECT_EQ(run(*loaded, {{1, 2, 3, 4, 5, 6}}, 6), (std::vector<float>{5, 3, 0, 11, 6, 0}));
 }
 
+// CumSum along an axis longer than two blocks of 64 and not a whole number of them (300: padded to 320,
+// five blocks), in all four forms, against sums in double: the blocks' own sums, then the totals of
+// the blocks before each (after each, reverse) added.
+TEST(OnnxLoaderTest, CumSumOfALongAxisInBlocks) {
+  const size_t rows = 3, n = 300;
+  std::vector<float> x(rows * n);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>((i * 37) % 19) * 0.25f - 2.0f;
+  for (int exclusive : {0, 1}) {
+    for (int reverse : {0, 1}) {
+      SCOPED_TRACE("exclusive " + std::to_string(exclusive) + ", reverse " + std::to_string(reverse));
+      NodeModel m = nodeModel("CumSum", {{"x", {3, 300}}}, {{"y", {3, 300}}});
+      addInts(m, "axis", {1});
+      setAttribute(m.node, "exclusive", exclusive);
+      setAttribute(m.node, "reverse", reverse);
+      auto loaded = loadOnnxModel(write("cumsum_long.onnx", m.model));
+      ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+      const std::vector<float> got = run(*loaded, {x}, rows * n);
+      ASSERT_EQ(got.size(), rows * n);
+      for (size_t r = 0; r < rows; ++r) {
+        for (size_t j = 0; j < n; ++j) {
+          double want = 0.0;
+          for (size_t i = 0; i < n; ++i) {
+            const bool enters = (reverse != 0 ? i >= j : i <= j) && !(exclusive != 0 && i == j);
+            if (enters) want += x[r * n + i];
+          }
+          ASSERT_NEAR(got[r * n + j], want, 1e-4 * (1.0 + std::fabs(want))) << "row " << r << ", element " << j;
+        }
+      }
+    }
+  }
+}
+
 // Einsum by the definition: every assignment of the equation's letters (`letters` in order, sizes
 // `sizes`) adds the product of the operands' elements it names to the output element it names.
 std::vector<float> einsumBySums(const std::vector<std::string>& terms, const std::string& out,
