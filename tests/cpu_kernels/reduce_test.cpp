@@ -179,5 +179,29 @@ TEST(Reduce, ArgExtremaOfRowsKeepTheFirstIndexAndPassOverNaN) {
   }
 }
 
+// TOPK_V2 with ties everywhere (values 0..4), k of 3 (one pass keeping the best few) and 20 (a partial
+// sort): the k largest, larger first, equal values by lower index first, against a stable sort.
+TEST(Reduce, TopKKeepsTheLowerIndexFirstAmongEqualValues) {
+  const size_t rows = 7, n = 53;
+  std::vector<float> in(rows * n);
+  const auto values = randomFloats(in.size(), 0, 5, 6);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = std::floor(values[i]);
+  for (const uint32_t k : {1u, 3u, 16u, 20u}) {
+    std::vector<float> got(rows * k);
+    std::vector<int32_t> indices(rows * k);
+    topK(in.data(), rows, n, k, got.data(), indices.data());
+    for (size_t r = 0; r < rows; ++r) {
+      std::vector<int32_t> order(n);
+      for (size_t i = 0; i < n; ++i) order[i] = static_cast<int32_t>(i);
+      const float* row = in.data() + r * n;
+      std::stable_sort(order.begin(), order.end(), [row](int32_t a, int32_t b) { return row[a] > row[b]; });
+      for (uint32_t j = 0; j < k; ++j) {
+        EXPECT_EQ(indices[r * k + j], order[j]) << "k " << k << ", row " << r << ", place " << j;
+        EXPECT_EQ(got[r * k + j], row[order[j]]) << "k " << k << ", row " << r << ", place " << j;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace nnrt::cpu::test
