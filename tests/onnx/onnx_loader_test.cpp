@@ -420,6 +420,38 @@ TEST(OnnxLoaderTest, CumSumOfALongAxisInBlocks) {
   }
 }
 
+// InstanceNormalization of a 3-D input [N, C, L], as PyTorch exports GroupNorm before opset 18 (x
+// reshaped to [N, groups, -1]): each (n, c) row normalized over its L values, then scaled and shifted
+// per channel; against the same in double.
+TEST(OnnxLoaderTest, InstanceNormalizationOfThreeDimensions) {
+  const size_t n = 2, c = 3, l = 50;
+  NodeModel m = nodeModel("InstanceNormalization", {{"x", {2, 3, 50}}}, {{"y", {2, 3, 50}}});
+  const std::vector<float> scale{0.5f, -1.0f, 2.0f}, bias{0.25f, 0.0f, -1.5f};
+  addFloats(m, "scale", {3}, scale);
+  addFloats(m, "bias", {3}, bias);
+  auto* epsilon = m.node->add_attribute();
+  epsilon->set_name("epsilon");
+  epsilon->set_type(onnx::AttributeProto::FLOAT);
+  epsilon->set_f(0.01f);
+  auto loaded = loadOnnxModel(write("instance_norm_3d.onnx", m.model));
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  std::vector<float> x(n * c * l);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>((i * 29) % 23) * 0.1f - 1.0f;
+  const std::vector<float> got = run(*loaded, {x}, x.size());
+  ASSERT_EQ(got.size(), x.size());
+  for (size_t row = 0; row < n * c; ++row) {
+    double mean = 0.0, variance = 0.0;
+    for (size_t i = 0; i < l; ++i) mean += x[row * l + i];
+    mean /= static_cast<double>(l);
+    for (size_t i = 0; i < l; ++i) variance += (x[row * l + i] - mean) * (x[row * l + i] - mean);
+    variance /= static_cast<double>(l);
+    for (size_t i = 0; i < l; ++i) {
+      const double want = (x[row * l + i] - mean) / std::sqrt(variance + 0.01) * scale[row % c] + bias[row % c];
+      ASSERT_NEAR(got[row * l + i], want, 1e-5 * (1.0 + std::fabs(want))) << "row " << row << ", element " << i;
+    }
+  }
+}
+
 // Einsum by the definition: every assignment of the equation's letters (`letters` in order, sizes
 // `sizes`) adds the product of the operands' elements it names to the output element it names.
 std::vector<float> einsumBySums(const std::vector<std::string>& terms, const std::string& out,
