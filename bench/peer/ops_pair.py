@@ -1,5 +1,5 @@
 """Single ONNX operators at the sizes real models run them (an image's 64x112x112 activations, a transformer's
-128x768 rows, a classifier's 512x1000 scores, ...), one model each, for nnrt's ONNX front end against ONNX Runtime
+128x768 rows, a classifier's 512x1000 scores, a scan over 4096 steps, ...), one model each, for nnrt's ONNX front end against ONNX Runtime
 on the same files: where a reference kernel is slow, one operation shows it (`bash bench/peer/ops_compare.sh`).
 Writes OUTDIR/<name>.onnx, OUTDIR/<name>.f32 (the input) and OUTDIR/ops.txt (name and input dimensions per line).
 Usage: /usr/bin/python3 bench/peer/ops_pair.py OUTDIR"""
@@ -59,4 +59,27 @@ model('reshape_transpose', [N('Reshape',['x','s'],['r']),N('Transpose',['r'],['t
 model('pow2', [N('Pow',['x','two'],['y'])], [1,64,112,112],[1,64,112,112],[c('two',np.float32(2))])
 model('reciprocal', [N('Reciprocal',['x'],['y'])], [1,64,112,112],[1,64,112,112])
 model('where_mask', [N('Greater',['x','z'],['m']),N('Where',['m','x','z'],['y'])], [1,64,112,112],[1,64,112,112],[c('z',np.float32(0))])
+# Second round: gathers, sorting, scans, other activations and layouts.
+model('gather_rows', [N('Gather',['x','i'],['y'],axis=0)], [30522//10,768],[512,768],[c('i',rng.integers(0,3052,512).astype(np.int64))])
+model('topk', [N('TopK',['x','k'],['y','idx'],axis=-1)], [512,1000],[512,5],[c('k',np.array([5],np.int64))])
+model('cumsum', [N('CumSum',['x','ax'],['y'])], [64,4096],[64,4096],[c('ax',np.array(1,np.int64))])
+model('mish', [N('Softplus',['x'],['s']),N('Tanh',['s'],['t']),N('Mul',['x','t'],['y'])], [1,64,112,112],[1,64,112,112])
+model('log', [N('Abs',['x'],['a']),N('Log',['a'],['y'])], [1,64,112,112],[1,64,112,112])
+model('softmax_c', [N('Softmax',['x'],['y'],axis=1)], [1,21,128,128],[1,21,128,128])
+model('logsoftmax', [N('LogSoftmax',['x'],['y'],axis=-1)], [128,1000],[128,1000])
+model('max3', [N('Max',['x','x','x'],['y'])], [1,64,112,112],[1,64,112,112])
+model('tile', [N('Tile',['x','r'],['y'])], [1,64,56,56],[1,64,112,112],[c('r',np.array([1,1,2,2],np.int64))])
+model('expand', [N('Expand',['x','s'],['y'])], [1,64,1,1],[1,64,56,56],[c('s',np.array([1,64,56,56],np.int64))])
+model('reducesum_last', [N('ReduceSum',['x','ax'],['y'],keepdims=0)], [512,1000],[512],[c('ax',np.array([-1],np.int64))])
+model('reducel2', [N('ReduceL2',['x'],['y'],axes=[-1],keepdims=0)], [512,1000],[512])
+model('prelu', [N('PRelu',['x','a'],['y'])], [1,64,112,112],[1,64,112,112],[c('a',(rng.random((64,1,1))*0.2).astype(np.float32))])
+model('gelu_tanh', [N('Mul',['x','x'],['x2']),N('Mul',['x2','x'],['x3']),N('Mul',['x3','k'],['kx3']),N('Add',['x','kx3'],['in']),N('Mul',['in','s'],['sin']),N('Tanh',['sin'],['t']),N('Add',['t','one'],['t1']),N('Mul',['x','t1'],['m']),N('Mul',['m','half'],['y'])], [128,3072],[128,3072],[c('k',np.float32(0.044715)),c('s',np.float32(0.7978845608)),c('one',np.float32(1)),c('half',np.float32(0.5))])
+model('conv1x1_big', [N('Conv',['x','w','b'],['y'])], [1,256,56,56],[1,256,56,56],[c('w',(rng.standard_normal((256,256,1,1))*0.05).astype(np.float32)),c('b',np.zeros(256,np.float32))])
+model('conv1d', [N('Conv',['x','w','b'],['y'],kernel_shape=[3],pads=[1,1])], [1,256,500],[1,256,500],[c('w',(rng.standard_normal((256,256,3))*0.03).astype(np.float32)),c('b',np.zeros(256,np.float32))])
+model('maxpool1d', [N('MaxPool',['x'],['y'],kernel_shape=[3],strides=[2],pads=[1,1])], [1,256,1000],[1,256,500])
+model('lrn', [N('LRN',['x'],['y'],size=5,alpha=1e-4,beta=0.75,bias=1.0)], [1,96,55,55],[1,96,55,55])
+model('space2depth', [N('SpaceToDepth',['x'],['y'],blocksize=2)], [1,32,112,112],[1,128,56,56])
+model('mean_keepdims_c', [N('ReduceMean',['x'],['y'],axes=[1],keepdims=1)], [1,64,112,112],[1,1,112,112])
+model('groupnorm', [N('Reshape',['x','s'],['r']),N('InstanceNormalization',['r','g','b'],['n']),N('Reshape',['n','s2'],['y'])], [1,64,56,56],[1,64,56,56],[c('s',np.array([1,32,2*56*56],np.int64)),c('g',np.ones(32,np.float32)),c('b',np.zeros(32,np.float32)),c('s2',np.array([1,64,56,56],np.int64))])
+model('equal_cast', [N('Greater',['x','z'],['m']),N('Cast',['m'],['y'],to=TensorProto.FLOAT)], [1,64,112,112],[1,64,112,112],[c('z',np.float32(0))])
 out.close()

@@ -101,6 +101,27 @@ void spaceToDepth(const void* in, const Shape& inShape, ImageAxes axes, uint32_t
   outShape.dims[axes.c] *= block * block;
   const uint32_t channels = inShape.dims[axes.c];
   const auto s = strides4(inShape);
+  if (axes.c == 1 && elementSize == 4 && block >= 2 && block <= 4) {
+    // NCHW, 4-byte values: input row (n, c, Y) splits into `block` output rows, one per x % block
+    // (channel ((Y % block) * block + j) * channels + c, row Y / block), the rows shared out over the
+    // threads (element by element before: 706 us for 32x112x112).
+    const uint32_t inH = inShape.dims[2], outW = outShape.dims[3];
+    const size_t rows = size_t{inShape.dims[0]} * channels * inH;
+    const auto o = strides4(outShape);
+    detail::parallelFor(rows, size_t{outW} * block, [&](size_t first, size_t last) {
+      uint32_t* columns[4];
+      for (size_t row = first; row < last; ++row) {
+        const size_t n = row / (size_t{channels} * inH), c = row / inH % channels;
+        const uint32_t y = static_cast<uint32_t>(row % inH);
+        for (uint32_t j = 0; j < block; ++j) {
+          const size_t channel = (size_t{y % block} * block + j) * channels + c;
+          columns[j] = static_cast<uint32_t*>(out) + n * o[0] + channel * o[1] + (y / block) * o[2];
+        }
+        deinterleaveColumns(static_cast<const uint32_t*>(in) + row * outW * block, block, outW, columns);
+      }
+    });
+    return;
+  }
   gather4d(in, outShape, elementSize, nullptr, out, [&](const std::array<uint32_t, 4>& o) {
     const uint32_t offset = o[axes.c] / channels, c = o[axes.c] % channels;
     const uint32_t y = o[axes.h] * block + offset / block, x = o[axes.w] * block + offset % block;
@@ -255,6 +276,39 @@ void interleaveColumns(const uint32_t* const* columns, size_t count, size_t n, u
         out[4 * r + 1] = b[r];
         out[4 * r + 2] = c[r];
         out[4 * r + 3] = d[r];
+      }
+    }
+  }
+}
+
+__attribute__((target_clones("avx512f", "avx2", "default")))
+void deinterleaveColumns(const uint32_t* __restrict in, size_t count, size_t n, uint32_t* const* columns) {
+  uint32_t* __restrict a = columns[0];
+  uint32_t* __restrict b = columns[1];
+  switch (count) {
+    case 2:
+      for (size_t r = 0; r < n; ++r) {
+        a[r] = in[2 * r];
+        b[r] = in[2 * r + 1];
+      }
+      return;
+    case 3: {
+      uint32_t* __restrict c = columns[2];
+      for (size_t r = 0; r < n; ++r) {
+        a[r] = in[3 * r];
+        b[r] = in[3 * r + 1];
+        c[r] = in[3 * r + 2];
+      }
+      return;
+    }
+    default: {
+      uint32_t* __restrict c = columns[2];
+      uint32_t* __restrict d = columns[3];
+      for (size_t r = 0; r < n; ++r) {
+        a[r] = in[4 * r];
+        b[r] = in[4 * r + 1];
+        c[r] = in[4 * r + 2];
+        d[r] = in[4 * r + 3];
       }
     }
   }

@@ -47,6 +47,9 @@ void spaceToBatch(const void* in, const Shape& inShape, ImageAxes axes, uint32_t
 // (an image's planes interleaved into pixels, the groups of a channel shuffle). Vectorized for AVX-512
 // and AVX2 too. out must not overlap the columns.
 void interleaveColumns(const uint32_t* const* columns, size_t count, size_t n, uint32_t* out);
+// The inverse: n pixels of `count` (2 to 4) four-byte elements split into columns: columns[k][r] =
+// in[r * count + k]. The columns must not overlap in.
+void deinterleaveColumns(const uint32_t* in, size_t count, size_t n, uint32_t* const* columns);
 
 // One dimension of a strided slice, resolved: `count` elements from index `begin` in steps of `stride`
 // (negative strides walk backwards). Every index begin + k * stride (k < count) lies in the dimension.
