@@ -269,6 +269,7 @@ const std::vector<OperatorMapping>& operatorMappings() {
       {"Log", {}, [](GraphBuilder& b) { return unary(b, ANEURALNETWORKS_LOG); }},
       {"LogSoftmax", {"axis"}, [](GraphBuilder& b) { return softmaxLike(b, ANEURALNETWORKS_LOG_SOFTMAX); }},
       {"Loop", {"body"}, mapLoop},
+      {"LpNormalization", {"axis", "p"}, mapLpNorm},
       {"LRN", {"alpha", "beta", "bias", "size"}, mapLrn},
       {"LSTM",
        {"activation_alpha", "activation_beta", "activations", "clip", "direction", "hidden_size",

@@ -207,6 +207,7 @@ Result<void> mapBatchNorm(GraphBuilder& b);
 Result<void> reduce(GraphBuilder& b, int32_t op, int32_t pre = 0, int32_t post = 0);
 Result<void> argMinMax(GraphBuilder& b, int32_t op);
 Result<void> mapLrn(GraphBuilder& b);
+Result<void> mapLpNorm(GraphBuilder& b);
 Result<void> mapInstanceNorm(GraphBuilder& b);
 Result<void> mapGroupNorm(GraphBuilder& b);
 Result<void> mapLayerNorm(GraphBuilder& b);

@@ -284,6 +284,34 @@ Result<void> mapLrn(GraphBuilder& b) {
                 {in, radius, biasOperand, alphaOperand, betaOperand, axis}, x->type, x->dims);
 }
 
+// LpNormalization: x divided by its p-norm along `axis`. p = 2: L2_NORMALIZATION (up to 4-D; a vector of
+// zeros gives zeros, where ONNX's reference divides by 0); p = 1: x / REDUCE_SUM(ABS(x)) along the axis.
+Result<void> mapLpNorm(GraphBuilder& b) {
+  NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
+  NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
+  NNRT_ASSIGN_OR_RETURN(int64_t axisValue, b.attrInt("axis", -1));
+  NNRT_ASSIGN_OR_RETURN(int64_t p, b.attrInt("p", 2));
+  if (p != 1 && p != 2) return b.refused("p must be 1 or 2");
+  const size_t rank = x->dims.size();
+  if (rank == 0) return b.refused("a scalar has no axis");
+  NNRT_ASSIGN_OR_RETURN(uint32_t axis, normalizeAxis(b, axisValue, rank));
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
+  if (p == 2) {
+    if (rank > 4) return b.refused("p = 2 over more than 4 dimensions (NNAPI L2_NORMALIZATION)");
+    NNRT_ASSIGN_OR_RETURN(uint32_t axisOperand, b.scalarInt(static_cast<int32_t>(axis)));
+    return b.emit(ANEURALNETWORKS_L2_NORMALIZATION, {in, axisOperand}, x->type, x->dims);
+  }
+  Dims reduced = x->dims;
+  reduced[axis] = 1;
+  NNRT_ASSIGN_OR_RETURN(uint32_t magnitude, apply(b, ANEURALNETWORKS_ABS, {in}, x->type, x->dims));
+  NNRT_ASSIGN_OR_RETURN(uint32_t axes, b.constInts({static_cast<int32_t>(axis)}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t keep, b.scalarBool(true));
+  NNRT_ASSIGN_OR_RETURN(uint32_t norm, apply(b, ANEURALNETWORKS_REDUCE_SUM, {magnitude, axes, keep}, x->type, reduced));
+  NNRT_ASSIGN_OR_RETURN(uint32_t out, arithmetic(b, ANEURALNETWORKS_DIV, in, norm, x->type, x->dims));
+  defineOperand(b, 0, out, x->type, x->dims);
+  return {};
+}
+
 // InstanceNormalization: INSTANCE_NORMALIZATION (gamma 1, beta 0; NNAPI's are scalars) then the
 // per-channel scale and bias; inputs of rank 3 or 5 as 4-D images.
 Result<void> mapInstanceNorm(GraphBuilder& b) {

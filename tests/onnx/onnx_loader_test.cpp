@@ -452,6 +452,28 @@ TEST(OnnxLoaderTest, InstanceNormalizationOfThreeDimensions) {
   }
 }
 
+// LpNormalization by hand on [[3, 4, 0], [1, -1, 2]]: p = 2 along the last axis (norms 5 and sqrt(6)),
+// p = 1 along axis 0 (column sums of magnitudes 4, 5, 2).
+TEST(OnnxLoaderTest, LpNormalizationByHand) {
+  const std::vector<float> x{3, 4, 0, 1, -1, 2};
+  const float r6 = 1.0f / std::sqrt(6.0f);
+  struct Case {
+    int64_t p, axis;
+    std::vector<float> want;
+  };
+  for (const Case& c : {Case{2, -1, {0.6f, 0.8f, 0.0f, r6, -r6, 2 * r6}}, Case{1, 0, {0.75f, 0.8f, 0.0f, 0.25f, -0.2f, 1.0f}}}) {
+    SCOPED_TRACE("p " + std::to_string(c.p));
+    NodeModel m = nodeModel("LpNormalization", {{"x", {2, 3}}}, {{"y", {2, 3}}});
+    setAttribute(m.node, "p", c.p);
+    setAttribute(m.node, "axis", c.axis);
+    auto loaded = loadOnnxModel(write("lp_norm.onnx", m.model));
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+    const std::vector<float> got = run(*loaded, {x}, 6);
+    ASSERT_EQ(got.size(), 6u);
+    for (size_t i = 0; i < 6; ++i) EXPECT_NEAR(got[i], c.want[i], 1e-6) << i;
+  }
+}
+
 // Einsum by the definition: every assignment of the equation's letters (`letters` in order, sizes
 // `sizes`) adds the product of the operands' elements it names to the output element it names.
 std::vector<float> einsumBySums(const std::vector<std::string>& terms, const std::string& out,
