@@ -112,11 +112,17 @@ void mul(const uint8_t* a, const Shape& aShape, Quant aQuant, const uint8_t* b, 
   });
 }
 
+namespace {
+// Compiled for AVX-512 and AVX2 as well as the baseline, which has no rounding instruction (SSE2: a
+// library call per element; 802816 values 402 -> 45 us).
+__attribute__((target_clones("avx512f", "avx2", "default")))
+void floorRun(const float* in, size_t n, float* out) {
+  for (size_t i = 0; i < n; ++i) out[i] = std::floor(in[i]);
+}
+}  // namespace
+
 void floor(const float* in, size_t count, float* out) {
-  detail::parallelFor(count, 1, [&](size_t begin, size_t end) {
-    for (size_t i = begin; i < end; ++i)
-      out[i] = std::floor(in[i]);
-  });
+  detail::parallelFor(count, 1, [&](size_t begin, size_t end) { floorRun(in + begin, end - begin, out + begin); });
 }
 
 }  // namespace nnrt::cpu

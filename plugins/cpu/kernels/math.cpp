@@ -166,13 +166,34 @@ void minimum(const uint8_t* a, const Shape& aShape, Quant aQuant, const uint8_t*
 
 void logical(const uint8_t* a, const Shape& aShape, const uint8_t* b, const Shape& bShape, Logical op, uint8_t* out,
              const Shape& outShape) {
+  if (aShape.dims == outShape.dims && bShape.dims == outShape.dims) {
+    // No broadcasting: the operation chosen outside the loops, which vectorize (802816 values 277 -> 20 us).
+    // (Byte stores may alias anything: the pointers are copied to restrict-qualified locals, or every
+    // store would reload them from the closure and nothing would vectorize.)
+    detail::parallelFor(outShape.elements(), 1, [a, b, out, op](size_t begin, size_t end) {
+      const uint8_t* __restrict x = a + begin;
+      const uint8_t* __restrict y = b + begin;
+      uint8_t* __restrict z = out + begin;
+      const size_t n = end - begin;
+      if (op == Logical::And) {
+        for (size_t i = 0; i < n; ++i) z[i] = static_cast<uint8_t>((x[i] != 0) & (y[i] != 0));
+      } else {
+        for (size_t i = 0; i < n; ++i) z[i] = static_cast<uint8_t>((x[i] != 0) | (y[i] != 0));
+      }
+    });
+    return;
+  }
   broadcastBinary(a, aShape, b, bShape, out, outShape, [op](uint8_t x, uint8_t y) {
     return static_cast<uint8_t>(op == Logical::And ? (x != 0 && y != 0) : (x != 0 || y != 0));
   });
 }
 
 void logicalNot(const uint8_t* in, size_t count, uint8_t* out) {
-  for (size_t i = 0; i < count; ++i) out[i] = in[i] == 0 ? 1 : 0;
+  detail::parallelFor(count, 1, [in, out](size_t begin, size_t end) {
+    const uint8_t* __restrict x = in + begin;
+    uint8_t* __restrict z = out + begin;
+    for (size_t i = 0; i < end - begin; ++i) z[i] = x[i] == 0 ? 1 : 0;
+  });
 }
 
 void select(const uint8_t* condition, const void* a, const void* b, size_t count, size_t elementSize, void* out) {
