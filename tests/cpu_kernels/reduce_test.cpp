@@ -27,6 +27,33 @@ TEST(Reduce, MeanByHand) {
   expectFloatsNear({out[0], out[1]}, {2, 5});
 }
 
+// The output element input element `i` belongs to: its kept coordinates, row-major.
+size_t outputIndex(size_t i, const std::vector<uint32_t>& dims, const std::vector<bool>& reduced) {
+  size_t rest = i, o = 0, stride = 1;
+  for (size_t k = dims.size(); k-- > 0;) {
+    const size_t c = rest % dims[k];
+    rest /= dims[k];
+    if (!reduced[k]) {
+      o += c * stride;
+      stride *= dims[k];
+    }
+  }
+  return o;
+}
+
+// The axes whose bits are set in `mask` (of 4), and which dimensions they reduce.
+std::vector<uint32_t> axesOfMask(uint32_t mask, std::vector<bool>& reduced) {
+  std::vector<uint32_t> axes;
+  reduced.assign(4, false);
+  for (uint32_t k = 0; k < 4; ++k) {
+    if (mask & (1u << k)) {
+      axes.push_back(k);
+      reduced[k] = true;
+    }
+  }
+  return axes;
+}
+
 // Mean over `axes` in double: each input element adds into the output element of its kept coordinates.
 std::vector<double> referenceMean(const std::vector<float>& in, const std::vector<uint32_t>& dims,
                                   const std::vector<bool>& reduced) {
@@ -40,18 +67,7 @@ std::vector<double> referenceMean(const std::vector<float>& in, const std::vecto
     }
   }
   std::vector<double> out(countOf(kept), 0.0);
-  for (size_t i = 0; i < in.size(); ++i) {
-    size_t rest = i, o = 0, stride = 1;
-    for (size_t k = dims.size(); k-- > 0;) {
-      const size_t c = rest % dims[k];
-      rest /= dims[k];
-      if (!reduced[k]) {
-        o += c * stride;
-        stride *= dims[k];
-      }
-    }
-    out[o] += in[i];
-  }
+  for (size_t i = 0; i < in.size(); ++i) out[outputIndex(i, dims, reduced)] += in[i];
   for (double& v : out)
     v /= static_cast<double>(count);
   return out;
@@ -62,14 +78,8 @@ TEST(Reduce, RandomMeanEveryAxisSubsetMatchesReference) {
   const auto in = randomFloats(countOf(dims), -10, 10, 1);
   for (uint32_t mask = 1; mask < 16; ++mask) {
     SCOPED_TRACE("axes mask " + std::to_string(mask));
-    std::vector<uint32_t> axes;
-    std::vector<bool> reduced(4);
-    for (uint32_t k = 0; k < 4; ++k) {
-      if (mask & (1u << k)) {
-        axes.push_back(k);
-        reduced[k] = true;
-      }
-    }
+    std::vector<bool> reduced;
+    const std::vector<uint32_t> axes = axesOfMask(mask, reduced);
     const auto expected = referenceMean(in, dims, reduced);
     std::vector<float> out(expected.size());
     mean(in.data(), {dims}, axes, out.data());
@@ -109,30 +119,16 @@ TEST(Reduce, EveryAxisSubsetOfAWideTensorMatchesReference) {
   const auto in = randomFloats(countOf(dims), -10, 10, 4);
   for (uint32_t mask = 1; mask < 16; ++mask) {
     SCOPED_TRACE("axes mask " + std::to_string(mask));
-    std::vector<uint32_t> axes;
-    std::vector<bool> reduced(4);
+    std::vector<bool> reduced;
+    const std::vector<uint32_t> axes = axesOfMask(mask, reduced);
     size_t count = 1;
-    for (uint32_t k = 0; k < 4; ++k) {
-      if (mask & (1u << k)) {
-        axes.push_back(k);
-        reduced[k] = true;
-        count *= dims[k];
-      }
-    }
+    for (uint32_t k : axes) count *= dims[k];
     std::vector<double> sums = referenceMean(in, dims, reduced);
     for (double& v : sums) v *= static_cast<double>(count);
     // The extrema: each input element against the output element of its kept coordinates.
     std::vector<float> largest(sums.size(), -1e30f), smallest(sums.size(), 1e30f);
     for (size_t i = 0; i < in.size(); ++i) {
-      size_t rest = i, o = 0, stride = 1;
-      for (size_t k = 4; k-- > 0;) {
-        const size_t c = rest % dims[k];
-        rest /= dims[k];
-        if (!reduced[k]) {
-          o += c * stride;
-          stride *= dims[k];
-        }
-      }
+      const size_t o = outputIndex(i, dims, reduced);
       largest[o] = std::max(largest[o], in[i]);
       smallest[o] = std::min(smallest[o], in[i]);
     }
