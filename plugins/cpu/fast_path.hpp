@@ -75,9 +75,6 @@ inline const char* epilogueName(const Epilogue& epilogue) {
 // `residual` (`count` values; null without one).
 void applyEpilogue(const Epilogue& epilogue, float* values, size_t count, const float* residual = nullptr);
 
-// What the driver asks of a fast kernel beyond its operation: an epilogue, and operands read or written
-// through strides instead of densely (a TRANSPOSE before or after a BATCH_MATMUL that the driver folded
-// into it: the kernel reads the TRANSPOSE's input, or writes its output, in place).
 // Forms the layer makes of a model's constants (weights packed for a product) that several kernels of
 // the model may share: the steps of an unrolled recurrence read the same weights, which are then
 // packed once and stay in the cache from one step to the next. Keyed by the constant's address and a
@@ -91,6 +88,10 @@ struct ConstantMatrix {
   size_t rows, cols;
 };
 
+// What the driver asks of a fast kernel beyond its operation: an epilogue, and operands read or written
+// through strides instead of densely (a TRANSPOSE before or after a BATCH_MATMUL that the driver folded
+// into it: the kernel reads the TRANSPOSE's input, or writes its output, in place), and
+// where forms of constants shared by the model's kernels go.
 struct KernelOptions {
   Epilogue epilogue;
   // Per input (index < inputs) or the output (index == kOutput): the distance in elements between
