@@ -1,7 +1,6 @@
 #include "plugins/cpu/kernels/conv2.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -195,14 +194,15 @@ void resizeNearest(const void* input, const Shape& inShape, size_t elementSize, 
   const size_t pixelBytes = size_t{c} * elementSize;
   std::vector<uint32_t> columns(ow);  // the same for every row
   for (uint32_t x = 0; x < ow; ++x) columns[x] = nearestIndex(x, w, ow, alignCorners, halfPixelCenters);
-  // Output rows (an image's row of pixels each) shared out over the threads.
+  // Output rows (an image's row of pixels each) shared out over the threads. (Without the fixed-size
+  // moves below, 256 planes of 40x40 to 80x80 took 1.50-1.54 ms instead of 0.48.)
   detail::parallelFor(size_t{n} * oh, size_t{ow} * c, [&](size_t first, size_t last) {
     for (size_t row = first; row < last; ++row) {
       const size_t b = row / oh;
       const uint32_t iy = nearestIndex(static_cast<uint32_t>(row % oh), h, oh, alignCorners, halfPixelCenters);
       const uint8_t* source = in + (b * h + iy) * w * pixelBytes;
       uint8_t* dst = static_cast<uint8_t*>(out) + row * ow * pixelBytes;
-      if (pixelBytes == 4) {  // float32 or int32, one channel: an NCHW plane's row
+      if (pixelBytes == 4) {  // one 4-byte channel (an NCHW plane's row): fixed-size moves, not a memcpy call each
         for (uint32_t x = 0; x < ow; ++x) std::memcpy(dst + 4 * size_t{x}, source + 4 * size_t{columns[x]}, 4);
       } else {
         for (uint32_t x = 0; x < ow; ++x, dst += pixelBytes)
@@ -226,21 +226,14 @@ void instanceNormalization(const float* input, const Shape& shape, float gamma, 
       for (size_t b = first; b < last; ++b) {
         const float* in = input + b * plane;
         const double mean = detail::rowSum(in, plane) / static_cast<double>(plane);
-        std::array<double, 8> partial{};
-        size_t i = 0;
-        for (; i + 8 <= plane; i += 8) {
-          for (size_t k = 0; k < 8; ++k) {
-            const double d = in[i + k] - mean;
-            partial[k] += d * d;
-          }
-        }
-        double squares = 0.0;
-        for (double p : partial) squares += p;
-        for (; i < plane; ++i) squares += (in[i] - mean) * (in[i] - mean);
+        const double squares = detail::rowSum(in, plane, [mean](float v) {
+          const double d = v - mean;
+          return d * d;
+        });
         const double factor = static_cast<double>(gamma) / std::sqrt(squares / static_cast<double>(plane) +
                                                                      static_cast<double>(epsilon));
         float* o = out + b * plane;
-        for (i = 0; i < plane; ++i) o[i] = static_cast<float>((in[i] - mean) * factor + static_cast<double>(beta));
+        for (size_t i = 0; i < plane; ++i) o[i] = static_cast<float>((in[i] - mean) * factor + static_cast<double>(beta));
       }
     });
     return;

@@ -9,16 +9,22 @@
 
 namespace nnrt::cpu::detail {
 
-[[gnu::always_inline]] inline double rowSum(const float* x, size_t length) {
+// The sum of term(x[i]) over the row (term gives a double); rowSum(x, n) sums x[i] itself.
+template <typename Term>
+[[gnu::always_inline]] inline double rowSum(const float* x, size_t length, const Term& term) {
   std::array<double, 8> partial{};
   size_t i = 0;
   for (; i + 8 <= length; i += 8) {
-    for (size_t k = 0; k < 8; ++k) partial[k] += static_cast<double>(x[i + k]);
+    for (size_t k = 0; k < 8; ++k) partial[k] += term(x[i + k]);
   }
   double sum = 0.0;
   for (double p : partial) sum += p;
-  for (; i < length; ++i) sum += static_cast<double>(x[i]);
+  for (; i < length; ++i) sum += term(x[i]);
   return sum;
+}
+
+[[gnu::always_inline]] inline double rowSum(const float* x, size_t length) {
+  return rowSum(x, length, [](float v) { return static_cast<double>(v); });
 }
 
 [[gnu::always_inline]] inline float rowMean(const float* x, size_t length) {
