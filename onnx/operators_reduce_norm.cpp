@@ -323,25 +323,26 @@ Result<void> mapInstanceNorm(GraphBuilder& b) {
   if (x->dims.size() < 3) return b.refused("input of rank below 3 (no spatial axis)");
   uint32_t C = x->dims[1];
   if (scale->dims != Dims{C} || bias->dims != Dims{C}) return b.refused("scale and B must have shape [C]");
+  if (x->dims.size() != 4 && !allKnown(x->dims)) return b.refused("input shape unknown");
+  // INSTANCE_NORMALIZATION's scalars (gamma 1, beta 0, epsilon, NCHW), and the per-channel scale and bias.
+  NNRT_ASSIGN_OR_RETURN(uint32_t gamma, b.scalarFloat(1.0f));
+  NNRT_ASSIGN_OR_RETURN(uint32_t beta, b.scalarFloat(0.0f));
+  NNRT_ASSIGN_OR_RETURN(uint32_t epsilon, b.scalarFloat(eps));
+  NNRT_ASSIGN_OR_RETURN(uint32_t nchw, b.scalarBool(true));
+  NNRT_ASSIGN_OR_RETURN(uint32_t s, b.operand(*scale));
+  NNRT_ASSIGN_OR_RETURN(uint32_t perChannelScale, b.reshape(s, scale->type, {C, 1, 1}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t o, b.operand(*bias));
+  NNRT_ASSIGN_OR_RETURN(uint32_t perChannelBias, b.reshape(o, bias->type, {C, 1, 1}));
   if (x->dims.size() != 4) {
     // [N, C, L] (PyTorch's GroupNorm exported before opset 18: x reshaped to [N, groups, -1]) or
     // [N, C, D, H, W]: as the NCHW image [N, C, L, 1], normalized, scaled and shifted, reshaped back.
-    if (!allKnown(x->dims)) return b.refused("input shape unknown");
     uint32_t rest = 1;
     for (size_t d = 2; d < x->dims.size(); ++d) rest *= x->dims[d];
     const Dims image{x->dims[0], C, rest, 1};
     NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
     NNRT_ASSIGN_OR_RETURN(uint32_t current, b.reshape(in, x->type, image));
-    NNRT_ASSIGN_OR_RETURN(uint32_t gamma, b.scalarFloat(1.0f));
-    NNRT_ASSIGN_OR_RETURN(uint32_t beta, b.scalarFloat(0.0f));
-    NNRT_ASSIGN_OR_RETURN(uint32_t epsilon, b.scalarFloat(eps));
-    NNRT_ASSIGN_OR_RETURN(uint32_t nchw, b.scalarBool(true));
     NNRT_ASSIGN_OR_RETURN(current, apply(b, ANEURALNETWORKS_INSTANCE_NORMALIZATION,
                                          {current, gamma, beta, epsilon, nchw}, x->type, image));
-    NNRT_ASSIGN_OR_RETURN(uint32_t s, b.operand(*scale));
-    NNRT_ASSIGN_OR_RETURN(uint32_t perChannelScale, b.reshape(s, scale->type, {C, 1, 1}));
-    NNRT_ASSIGN_OR_RETURN(uint32_t o, b.operand(*bias));
-    NNRT_ASSIGN_OR_RETURN(uint32_t perChannelBias, b.reshape(o, bias->type, {C, 1, 1}));
     NNRT_ASSIGN_OR_RETURN(current, arithmetic(b, ANEURALNETWORKS_MUL, current, perChannelScale, x->type, image));
     NNRT_ASSIGN_OR_RETURN(current, arithmetic(b, ANEURALNETWORKS_ADD, current, perChannelBias, x->type, image));
     NNRT_ASSIGN_OR_RETURN(current, b.reshape(current, x->type, x->dims));
@@ -350,16 +351,8 @@ Result<void> mapInstanceNorm(GraphBuilder& b) {
   }
   Chain c(b, *x);
   NNRT_RETURN_IF_ERROR(c.start(*x));
-  NNRT_ASSIGN_OR_RETURN(uint32_t gamma, b.scalarFloat(1.0f));
-  NNRT_ASSIGN_OR_RETURN(uint32_t beta, b.scalarFloat(0.0f));
-  NNRT_ASSIGN_OR_RETURN(uint32_t epsilon, b.scalarFloat(eps));
-  NNRT_ASSIGN_OR_RETURN(uint32_t nchw, b.scalarBool(true));
   NNRT_RETURN_IF_ERROR(
       c.add(ANEURALNETWORKS_INSTANCE_NORMALIZATION, {c.current(), gamma, beta, epsilon, nchw}));
-  NNRT_ASSIGN_OR_RETURN(uint32_t s, b.operand(*scale));
-  NNRT_ASSIGN_OR_RETURN(uint32_t perChannelScale, b.reshape(s, scale->type, {C, 1, 1}));
-  NNRT_ASSIGN_OR_RETURN(uint32_t o, b.operand(*bias));
-  NNRT_ASSIGN_OR_RETURN(uint32_t perChannelBias, b.reshape(o, bias->type, {C, 1, 1}));
   NNRT_ASSIGN_OR_RETURN(uint32_t f1, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
   NNRT_RETURN_IF_ERROR(c.add(ANEURALNETWORKS_MUL, {c.current(), perChannelScale, f1}));
   NNRT_ASSIGN_OR_RETURN(uint32_t f2, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
