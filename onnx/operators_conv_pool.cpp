@@ -517,10 +517,11 @@ Result<void> mapGemm(GraphBuilder& b) {
   return {};
 }
 
-// MatMul of an N-D A [..., K] by a constant float32 matrix B [K, N], as exporters write every
-// projection of a transformer: one FULLY_CONNECTED over A's rows (B transposed to its [N, K] weights
-// at load time) and a RESHAPE back to [..., N]. The same sums as numpy's matmul. The Add of a
-// constant vector that usually follows becomes the FULLY_CONNECTED's bias (else it is zero).
+// MatMul of an A [..., K] by a constant float32 matrix B [K, N], as exporters write every projection
+// of a transformer (and tf2onnx every dense layer, A of rank 2): one FULLY_CONNECTED over A's rows (B
+// transposed to its [N, K] weights at load time, so that the cpu device packs them once), with a
+// RESHAPE to and from [rows, K] where A has more than two dimensions. The same sums as numpy's matmul.
+// The Add of a constant vector that usually follows becomes the FULLY_CONNECTED's bias (else it is zero).
 Result<void> matMulByConstantMatrix(GraphBuilder& b, const Value& a, const Value& w) {
   const uint32_t K = w.dims[0], N = w.dims[1];
   if (a.dims.back() != K || K == 0 || N == 0) return b.refused("operands do not multiply");
@@ -531,14 +532,21 @@ Result<void> matMulByConstantMatrix(GraphBuilder& b, const Value& a, const Value
   std::memcpy(m.data(), w.constant->bytes.data(), m.size() * 4);
   NNRT_ASSIGN_OR_RETURN(uint32_t weights, b.constFloats(transposed(m, K, N), {N, K}));
   NNRT_ASSIGN_OR_RETURN(uint32_t bias, b.constFloats(b.absorbFollowingBias(N, a.dims.size()).value_or(std::vector<float>(N, 0.0f))));
+  const bool matrix = a.dims.size() == 2;
   NNRT_ASSIGN_OR_RETURN(uint32_t input, b.operand(a));
-  NNRT_ASSIGN_OR_RETURN(uint32_t flat, b.reshape(input, a.type, {rows, K}));
+  uint32_t flat = input;
+  if (!matrix) {
+    NNRT_ASSIGN_OR_RETURN(flat, b.reshape(input, a.type, {rows, K}));
+  }
   NNRT_ASSIGN_OR_RETURN(uint32_t fuse, b.scalarInt(b.fuseFollowingActivation()));  // after the bias
   NNRT_ASSIGN_OR_RETURN(uint32_t product, b.addTensor(a.type, {rows, N}));
   NNRT_RETURN_IF_ERROR(b.addOperation(ANEURALNETWORKS_FULLY_CONNECTED, {flat, weights, bias, fuse}, {product}));
   Dims out = a.dims;
   out.back() = N;
-  NNRT_ASSIGN_OR_RETURN(uint32_t shaped, b.reshape(product, a.type, out));
+  uint32_t shaped = product;
+  if (!matrix) {
+    NNRT_ASSIGN_OR_RETURN(shaped, b.reshape(product, a.type, out));
+  }
   defineOperand(b, 0, shaped, a.type, out);
   return {};
 }
@@ -550,7 +558,7 @@ Result<void> mapMatMul(GraphBuilder& b) {
   if (a->scalar || w->scalar || a->dims.size() < 2 || w->dims.size() < 2) {
     return b.refused("1-D operands are not supported");
   }
-  if (w->dims.size() == 2 && a->dims.size() > 2 && w->constant.has_value() &&
+  if (w->dims.size() == 2 && w->constant.has_value() &&
       a->type == ANEURALNETWORKS_TENSOR_FLOAT32) {
     return matMulByConstantMatrix(b, *a, *w);
   }

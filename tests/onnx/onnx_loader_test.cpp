@@ -874,6 +874,25 @@ TEST(OnnxLoaderTest, MatMulOfABatchByAConstantMatrix) {
             (std::vector<float>{4, 5, 10, 11, 16, 17, 22, 23}));
 }
 
+// A 2-D A by a constant matrix (tf2onnx's dense layer) is the same FULLY_CONNECTED without reshapes, its
+// weights packed by the cpu device instead of read in place by a BATCH_MATMUL: A [3, 3] = 1..9, B as above,
+// then a one-row A [1, 3] = (2, -1, 5) -> (7, 4).
+TEST(OnnxLoaderTest, MatMulOfAMatrixByAConstantMatrix) {
+  NodeModel m = nodeModel("MatMul", {{"a", {3, 3}}}, {{"y", {3, 2}}});
+  addFloats(m, "w", {3, 2}, {1, 0, 0, 1, 1, 1});
+  auto loaded = loadOnnxModel(write("matmul2d.onnx", m.model));
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  EXPECT_TRUE(hasOperation(*loaded, ANEURALNETWORKS_FULLY_CONNECTED));
+  EXPECT_FALSE(hasOperation(*loaded, ANEURALNETWORKS_BATCH_MATMUL));
+  EXPECT_FALSE(hasOperation(*loaded, ANEURALNETWORKS_RESHAPE));
+  EXPECT_EQ(run(*loaded, {{1, 2, 3, 4, 5, 6, 7, 8, 9}}, 6), (std::vector<float>{4, 5, 10, 11, 16, 17}));
+  NodeModel row = nodeModel("MatMul", {{"a", {1, 3}}}, {{"y", {1, 2}}});
+  addFloats(row, "w", {3, 2}, {1, 0, 0, 1, 1, 1});
+  auto oneRow = loadOnnxModel(write("matmul_row.onnx", row.model));
+  ASSERT_TRUE(oneRow.has_value()) << oneRow.error().message;
+  EXPECT_EQ(run(*oneRow, {{2, -1, 5}}, 2), (std::vector<float>{7, 4}));
+}
+
 // The Add of a constant vector after such a MatMul becomes the FULLY_CONNECTED's bias (no ADD left):
 // the rows above plus bias (100, 200); a second model whose MatMul result is also a graph output keeps its
 // ADD, with the same sums.
