@@ -147,6 +147,29 @@ TEST(Reduce, EveryAxisSubsetOfAWideTensorMatchesReference) {
   }
 }
 
+// Rows of every length from 1 to 140 (the row loops take 64 or 32 values at a time, then 16 or 8, then
+// one): REDUCE_MAX, REDUCE_MIN exactly, REDUCE_SUM against a sum in double.
+TEST(Reduce, RowsOfEveryLengthMatchReference) {
+  for (uint32_t n = 1; n <= 140; ++n) {
+    SCOPED_TRACE("row length " + std::to_string(n));
+    const uint32_t rows = 3;
+    const auto in = randomFloats(size_t{rows} * n, -10, 10, 100 + n);
+    const std::vector<uint32_t> axes{1};
+    std::vector<float> largest(rows), smallest(rows), sums(rows);
+    reduceMax(in.data(), {{rows, n}}, axes, largest.data());
+    reduceMin(in.data(), {{rows, n}}, axes, smallest.data());
+    reduceSum(in.data(), {{rows, n}}, axes, sums.data());
+    for (uint32_t r = 0; r < rows; ++r) {
+      const float* x = in.data() + size_t{r} * n;
+      EXPECT_EQ(largest[r], *std::max_element(x, x + n)) << "row " << r;
+      EXPECT_EQ(smallest[r], *std::min_element(x, x + n)) << "row " << r;
+      double sum = 0;
+      for (uint32_t k = 0; k < n; ++k) sum += x[k];
+      EXPECT_NEAR(sums[r], sum, 1e-5 * (1.0 + std::fabs(sum))) << "row " << r;
+    }
+  }
+}
+
 // ARGMAX and ARGMIN along the last axis (rows of 37: two vector blocks and a tail) with many ties, a
 // NaN first value (index 0, as comparisons against it are all false) and a NaN inside a row (passed
 // over), against the definition: the first index whose value no other value beats.

@@ -1,11 +1,13 @@
 // SOFTMAX in float and quant8: hand-computed distributions (beta, non-last axis), then random tensors
-// along every axis, with inputs large enough to overflow exp() unless the maximum is subtracted.
+// along every axis, with inputs large enough to overflow exp() unless the maximum is subtracted; LOG_SOFTMAX
+// on the same tensors (and a negative beta) against the definition in double.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <string>
 
 #include "cpu_kernels/test_support.hpp"
+#include "plugins/cpu/kernels/nonlinear.hpp"
 #include "plugins/cpu/kernels/softmax.hpp"
 
 namespace nnrt::cpu::test {
@@ -100,6 +102,36 @@ TEST(Softmax, RandomFloatMatchesReference) {
     std::vector<float> out(in.size());
     softmax(in.data(), c.shape, c.beta, c.axis, out.data());
     expectFloatsNear(out, referenceSoftmax(c, in, 1.0));
+  }
+}
+
+// LOG_SOFTMAX: beta * x - log(sum of exp(beta * x)) along the axis, in double with the largest term taken
+// out; the rows of the cases above (lengths 1 to 512, last and other axes) and one with beta -1.5.
+TEST(Softmax, RandomLogSoftmaxMatchesReference) {
+  uint32_t seed = 50;
+  std::vector<Case> cases(std::begin(kCases), std::end(kCases));
+  cases.push_back({{{6, 77}}, 1, -1.5f});
+  for (const Case& c : cases) {
+    SCOPED_TRACE("case " + std::to_string(seed));
+    const auto in = randomFloats(c.shape.elements(), -100, 100, seed++);
+    size_t outer = 1, inner = 1;
+    for (uint32_t i = 0; i < c.axis; ++i) outer *= c.shape.dims[i];
+    for (size_t i = c.axis + 1; i < c.shape.rank(); ++i) inner *= c.shape.dims[i];
+    const size_t n = c.shape.dims[c.axis];
+    std::vector<double> expected(in.size());
+    for (size_t o = 0; o < outer; ++o) {
+      for (size_t i = 0; i < inner; ++i) {
+        const auto at = [&](size_t k) { return (o * n + k) * inner + i; };
+        double best = -1e300;
+        for (size_t k = 0; k < n; ++k) best = std::max(best, double(c.beta) * in[at(k)]);
+        double sum = 0;
+        for (size_t k = 0; k < n; ++k) sum += std::exp(double(c.beta) * in[at(k)] - best);
+        for (size_t k = 0; k < n; ++k) expected[at(k)] = double(c.beta) * in[at(k)] - best - std::log(sum);
+      }
+    }
+    std::vector<float> out(in.size());
+    logSoftmax(in.data(), c.shape, c.beta, c.axis, out.data());
+    expectFloatsNear(out, expected);
   }
 }
 

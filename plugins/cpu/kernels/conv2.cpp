@@ -7,7 +7,7 @@
 
 #include "plugins/cpu/kernels/conv.hpp"
 #include "plugins/cpu/kernels/parallel.hpp"
-#include "plugins/cpu/kernels/row_mean.hpp"
+#include "plugins/cpu/kernels/row_reduce.hpp"
 #include "plugins/cpu/kernels/quantization.hpp"
 
 namespace nnrt::cpu {
@@ -214,27 +214,33 @@ void resizeNearest(const void* input, const Shape& inShape, size_t elementSize, 
 
 // ---- INSTANCE_NORMALIZATION -------------------------------------------------------------------------------
 
+namespace {
+
+// One plane of INSTANCE_NORMALIZATION, compiled for AVX-512 and AVX2 too (detail::rowSum's vectors).
+__attribute__((target_clones("avx512f", "avx2", "default")))
+void normalizePlane(const float* in, size_t plane, float gamma, float beta, float epsilon, float* o) {
+  const double mean = detail::rowSum(in, plane) / static_cast<double>(plane);
+  const double squares = detail::rowSum(in, plane, [mean](float v) {
+    const double d = v - mean;
+    return d * d;
+  });
+  const double factor =
+      static_cast<double>(gamma) / std::sqrt(squares / static_cast<double>(plane) + static_cast<double>(epsilon));
+  for (size_t i = 0; i < plane; ++i) o[i] = static_cast<float>((in[i] - mean) * factor + static_cast<double>(beta));
+}
+
+}  // namespace
+
 void instanceNormalization(const float* input, const Shape& shape, float gamma, float beta, float epsilon,
                            float* out) {
   const uint32_t n = shape.dims[0], c = shape.dims[3];
   const size_t plane = size_t{shape.dims[1]} * shape.dims[2];
   if (c == 1 && plane > 0) {
     // Images of one channel (an NCHW tensor's planes, kernel_call.hpp's runNhwcOrPlanes), shared out over
-    // the threads: each plane's sum and squares by 8 partial sums in double (detail::rowSum), loops that
+    // the threads: each plane's sum and squares by partial sums in double (detail::rowSum), loops that
     // vectorize where one running sum would wait on each addition.
     detail::parallelFor(n, 6 * plane, [&](size_t first, size_t last) {
-      for (size_t b = first; b < last; ++b) {
-        const float* in = input + b * plane;
-        const double mean = detail::rowSum(in, plane) / static_cast<double>(plane);
-        const double squares = detail::rowSum(in, plane, [mean](float v) {
-          const double d = v - mean;
-          return d * d;
-        });
-        const double factor = static_cast<double>(gamma) / std::sqrt(squares / static_cast<double>(plane) +
-                                                                     static_cast<double>(epsilon));
-        float* o = out + b * plane;
-        for (size_t i = 0; i < plane; ++i) o[i] = static_cast<float>((in[i] - mean) * factor + static_cast<double>(beta));
-      }
+      for (size_t b = first; b < last; ++b) normalizePlane(input + b * plane, plane, gamma, beta, epsilon, out + b * plane);
     });
     return;
   }

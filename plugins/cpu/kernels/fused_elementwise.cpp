@@ -8,7 +8,7 @@
 #include "plugins/cpu/kernels/exp_float.hpp"
 #include "plugins/cpu/kernels/tanh_float.hpp"
 #include "plugins/cpu/kernels/parallel.hpp"
-#include "plugins/cpu/kernels/row_mean.hpp"
+#include "plugins/cpu/kernels/row_reduce.hpp"
 
 namespace nnrt::cpu {
 namespace {

@@ -8,8 +8,10 @@
 #include "nnrt/driver/half.hpp"
 #include "nnrt/driver/types.hpp"
 #include "plugins/cpu/kernels/broadcast.hpp"
+#include "plugins/cpu/kernels/exp_float.hpp"
 #include "plugins/cpu/kernels/parallel.hpp"
 #include "plugins/cpu/kernels/quantization.hpp"
+#include "plugins/cpu/kernels/row_reduce.hpp"
 
 namespace nnrt::cpu {
 
@@ -105,11 +107,40 @@ void pow(const float* base, const Shape& baseShape, const float* exponent, const
   broadcastBinary(base, baseShape, exponent, exponentShape, out, outShape, [](float b, float e) { return std::pow(b, e); });
 }
 
+namespace {
+
+// LOG_SOFTMAX of n consecutive elements, compiled for AVX-512 and AVX2 too: the largest beta * x (beta
+// keeps the order of x, or reverses it when negative), the exponentials by expFloat (within 2 ulp) summed
+// in double over 16 lanes, y = beta * x - (largest + log(sum)) in double.
+__attribute__((target_clones("avx512f", "avx2", "default")))
+void logSoftmaxRow(const float* x, size_t n, float beta, float* y) {
+  constexpr float kInf = std::numeric_limits<float>::infinity();
+  const float largest = beta * (beta < 0.0f ? detail::rowExtremum<false>(x, n, kInf) : detail::rowExtremum<true>(x, n, -kInf));
+  double sums[16] = {};
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    for (size_t k = 0; k < 16; ++k) sums[k] += static_cast<double>(expFloat(beta * x[i + k] - largest));
+  }
+  double sum = 0.0;
+  for (double s : sums) sum += s;
+  for (; i < n; ++i) sum += static_cast<double>(expFloat(beta * x[i] - largest));
+  const double shift = static_cast<double>(largest) + std::log(sum);
+  for (i = 0; i < n; ++i) y[i] = static_cast<float>(static_cast<double>(beta) * x[i] - shift);
+}
+
+}  // namespace
+
 void logSoftmax(const float* x, const Shape& shape, float beta, uint32_t axis, float* out) {
   size_t outer = 1, inner = 1;
   for (uint32_t d = 0; d < axis; ++d) outer *= shape.dims[d];
   for (uint32_t d = axis + 1; d < shape.rank(); ++d) inner *= shape.dims[d];
   const size_t n = shape.dims[axis];
+  if (inner == 1) {  // the usual case: each row along the last axis
+    detail::parallelFor(outer, n * 4, [&](size_t begin, size_t end) {
+      for (size_t row = begin; row < end; ++row) logSoftmaxRow(x + row * n, n, beta, out + row * n);
+    });
+    return;
+  }
   detail::parallelFor(outer * inner, n * 4, [&](size_t begin, size_t end) {
     for (size_t t = begin; t < end; ++t) {
       const size_t base = (t / inner) * n * inner + t % inner;

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "plugins/cpu/kernels/parallel.hpp"
-#include "plugins/cpu/kernels/row_mean.hpp"
+#include "plugins/cpu/kernels/row_reduce.hpp"
 
 namespace nnrt::cpu {
 
@@ -135,23 +135,16 @@ void topKRows(const T* in, size_t rows, size_t rowLength, uint32_t k, T* values,
   });
 }
 
-// One row's largest (smallest) value from `init`, 16 running values that the loop keeps in vector lanes.
+// One row's largest (smallest) value from `init` (detail::rowExtremum), compiled for AVX-512 and AVX2 too.
 __attribute__((target_clones("avx512f", "avx2", "default")))
 float rowExtremum(const float* x, size_t n, bool larger, float init) {
-  float lanes[16];
-  std::fill(lanes, lanes + 16, init);
-  size_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    if (larger) {
-      for (size_t k = 0; k < 16; ++k) lanes[k] = std::max(lanes[k], x[i + k]);
-    } else {
-      for (size_t k = 0; k < 16; ++k) lanes[k] = std::min(lanes[k], x[i + k]);
-    }
-  }
-  float acc = init;
-  for (float v : lanes) acc = larger ? std::max(acc, v) : std::min(acc, v);
-  for (; i < n; ++i) acc = larger ? std::max(acc, x[i]) : std::min(acc, x[i]);
-  return acc;
+  return larger ? detail::rowExtremum<true>(x, n, init) : detail::rowExtremum<false>(x, n, init);
+}
+
+// One row's sum in double (detail::rowSum), compiled for AVX-512 and AVX2 too.
+__attribute__((target_clones("avx512f", "avx2", "default")))
+double rowSum(const float* x, size_t n) {
+  return detail::rowSum(x, n);
 }
 
 template <typename T>
@@ -259,11 +252,11 @@ void reduceBlock(const float* in, const Block& b, Acc init, const Row& row, cons
   });
 }
 
-// Float sums over a Block in double (rows: detail::rowSum, 8 partial sums), each output finish(sum).
+// Float sums over a Block in double (rows: rowSum, 32 partial sums), each output finish(sum).
 template <typename Finish>
 void sumBlock(const float* in, const Block& b, const Finish& finish, float* out) {
   reduceBlock<double>(
-      in, b, 0.0, [](const float* x, size_t n) { return detail::rowSum(x, n); },
+      in, b, 0.0, [](const float* x, size_t n) { return rowSum(x, n); },
       [](const float* x, size_t reduced, size_t stride, size_t width, double* acc) {
         columnSums(x, reduced, stride, width, acc);
       },

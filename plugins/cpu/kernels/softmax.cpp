@@ -7,6 +7,7 @@
 
 #include "plugins/cpu/kernels/exp_float.hpp"
 #include "plugins/cpu/kernels/parallel.hpp"
+#include "plugins/cpu/kernels/row_reduce.hpp"
 #include "plugins/cpu/kernels/quantization.hpp"
 
 namespace nnrt::cpu {
@@ -28,26 +29,16 @@ struct Slices {
   size_t start(size_t slice) const { return (slice / inner) * axisSize * inner + slice % inner; }
 };
 
-// One softmax over n consecutive elements: 16 running maxima and sums that the loops keep in vector
-// lanes, and the vectorizable exponential of the element-wise kernels (exp_float.hpp). Compiled for
+// One softmax over n consecutive elements: the row's maximum (detail::rowExtremum), 16 running sums that
+// the loop keeps in vector lanes, and the vectorizable exponential of the element-wise kernels (exp_float.hpp). Compiled for
 // AVX-512 and AVX2 as well as the baseline (the kernels keep IEEE order: -ffp-contract=off).
 __attribute__((target_clones("avx512f", "avx2", "default")))
 void softmaxRow(const float* x, size_t n, float beta, float* y) {
   constexpr size_t kLanes = 16;
-  float lanes[kLanes];
-  std::fill(lanes, lanes + kLanes, x[0]);
+  const float maxValue = detail::rowExtremum<true>(x, n, x[0]);
+  float sums[kLanes] = {};
   size_t i = 0;
   for (; i + kLanes <= n; i += kLanes) {
-    for (size_t j = 0; j < kLanes; ++j)
-      lanes[j] = std::max(lanes[j], x[i + j]);
-  }
-  float maxValue = lanes[0];
-  for (size_t j = 1; j < kLanes; ++j)
-    maxValue = std::max(maxValue, lanes[j]);
-  for (; i < n; ++i)
-    maxValue = std::max(maxValue, x[i]);
-  float sums[kLanes] = {};
-  for (i = 0; i + kLanes <= n; i += kLanes) {
     for (size_t j = 0; j < kLanes; ++j) {
       const float e = expFloat((x[i + j] - maxValue) * beta);
       y[i + j] = e;
