@@ -2,11 +2,16 @@
 // (including ones large enough to run in parallel) against a double-precision reference.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdint>
 #include <functional>
+#include <limits>
 #include <string>
 
 #include "cpu_kernels/test_support.hpp"
+#include "nnrt/driver/types.hpp"
 #include "plugins/cpu/kernels/elementwise.hpp"
+#include "plugins/cpu/kernels/nonlinear.hpp"
 
 namespace nnrt::cpu::test {
 namespace {
@@ -62,6 +67,44 @@ TEST(Elementwise, FloorByHand) {
   std::vector<float> out(5);
   floor(in.data(), in.size(), out.data());
   expectFloatsNear(out, {-2, -1, 2, 3, 0});
+}
+
+// CAST between float32, int32 and uint8 (TENSOR_QUANT8_ASYMM), by NNAPI's rule: toward zero, clamped to the
+// output's range, NaN to 0; integers to float exactly (16777217 to the nearest float, 16777216). Enough
+// values (4099) to run over the threads, the edge values at both ends.
+TEST(Elementwise, CastTruncatesClampsAndMapsNaNToZeroByHand) {
+  using OT = driver::OperandType;
+  const auto f32 = static_cast<int32_t>(OT::TENSOR_FLOAT32), i32 = static_cast<int32_t>(OT::TENSOR_INT32),
+             u8 = static_cast<int32_t>(OT::TENSOR_QUANT8_ASYMM);
+  const float inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> edges{-2.7f, -0.5f, 0.5f, 254.9f, 255.5f, 3e9f, -3e9f, -2147483648.0f, inf, -inf, std::nanf("")};
+  const std::vector<int32_t> toInt{-2, 0, 0, 254, 255, 2147483647, -2147483647 - 1, -2147483647 - 1, 2147483647, -2147483647 - 1, 0};
+  const std::vector<uint8_t> toByte{0, 0, 0, 254, 255, 255, 0, 0, 255, 0, 0};
+  std::vector<float> in(4099, 7.9f);
+  std::copy(edges.begin(), edges.end(), in.begin());
+  std::copy(edges.begin(), edges.end(), in.end() - static_cast<std::ptrdiff_t>(edges.size()));
+  std::vector<int32_t> ints(in.size());
+  std::vector<uint8_t> bytes(in.size());
+  cast(in.data(), f32, in.size(), ints.data(), i32);
+  cast(in.data(), f32, in.size(), bytes.data(), u8);
+  for (size_t k = 0; k < edges.size(); ++k) {
+    for (size_t at : {k, in.size() - edges.size() + k}) {
+      EXPECT_EQ(ints[at], toInt[k]) << "float " << in[at];
+      EXPECT_EQ(bytes[at], toByte[k]) << "float " << in[at];
+    }
+  }
+  EXPECT_EQ(ints[2000], 7);
+  EXPECT_EQ(bytes[2000], 7);
+  const std::vector<int32_t> integers{16777217, -5, 0, 300};
+  std::vector<float> floats(4);
+  cast(integers.data(), i32, 4, floats.data(), f32);
+  EXPECT_EQ(floats, (std::vector<float>{16777216.0f, -5.0f, 0.0f, 300.0f}));
+  const std::vector<uint8_t> small{0, 1, 255};
+  std::vector<int32_t> widened(3);
+  cast(small.data(), u8, 3, floats.data(), f32);
+  cast(small.data(), u8, 3, widened.data(), i32);
+  EXPECT_EQ(std::vector<float>(floats.begin(), floats.begin() + 3), (std::vector<float>{0, 1, 255}));
+  EXPECT_EQ(widened, (std::vector<int32_t>{0, 1, 255}));
 }
 
 TEST(Elementwise, QuantAddRequantizesEachOperandByHand) {

@@ -155,7 +155,43 @@ void logSoftmax(const float* x, const Shape& shape, float beta, uint32_t axis, f
   });
 }
 
+namespace {
+
+// A float as an integer in [lo, hi]: NaN is 0, the rest truncated toward zero after clamping (what store
+// does through double; every float in range truncates exactly).
+template <typename To>
+To truncated(float v, float lo, float hi) {
+  if (std::isnan(v)) return 0;
+  if (v <= lo) return std::numeric_limits<To>::min();
+  if (v >= hi) return std::numeric_limits<To>::max();
+  return static_cast<To>(v);
+}
+
+// out[i] = convert(in[i]) over the threads: typed loops for the casts models use (a load and store per
+// element through a switch on the types took 1.3 ms for 800 000 floats).
+template <typename From, typename To, typename Convert>
+void castLoop(const void* in, size_t count, void* out, const Convert& convert) {
+  const auto* x = static_cast<const From*>(in);
+  auto* y = static_cast<To*>(out);
+  detail::parallelFor(count, 2, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) y[i] = convert(x[i]);
+  });
+}
+
+}  // namespace
+
 void cast(const void* in, int32_t from, size_t count, void* out, int32_t to) {
+  using OT = driver::OperandType;
+  const auto f32 = static_cast<int32_t>(OT::TENSOR_FLOAT32), i32 = static_cast<int32_t>(OT::TENSOR_INT32),
+             u8 = static_cast<int32_t>(OT::TENSOR_QUANT8_ASYMM);
+  if (from == f32 && to == i32) {
+    // -2^31 is a float; 2^31 the first float above INT32_MAX.
+    return castLoop<float, int32_t>(in, count, out, [](float v) { return truncated<int32_t>(v, -2147483648.0f, 2147483648.0f); });
+  }
+  if (from == f32 && to == u8) return castLoop<float, uint8_t>(in, count, out, [](float v) { return truncated<uint8_t>(v, 0.0f, 255.0f); });
+  if (from == i32 && to == f32) return castLoop<int32_t, float>(in, count, out, [](int32_t v) { return static_cast<float>(v); });
+  if (from == u8 && to == f32) return castLoop<uint8_t, float>(in, count, out, [](uint8_t v) { return static_cast<float>(v); });
+  if (from == u8 && to == i32) return castLoop<uint8_t, int32_t>(in, count, out, [](uint8_t v) { return static_cast<int32_t>(v); });
   for (size_t i = 0; i < count; ++i) store(load(in, from, i), out, to, i);
 }
 
