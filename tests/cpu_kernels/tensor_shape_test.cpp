@@ -10,6 +10,7 @@
 
 #include "cpu_kernels/test_support.hpp"
 #include "plugins/cpu/kernels/shuffle_gather.hpp"
+#include "plugins/cpu/kernels/tensor_ops.hpp"
 #include "plugins/cpu/kernels/tensor_shape.hpp"
 
 namespace nnrt::cpu::test {
@@ -275,6 +276,58 @@ TEST(TensorShape, RandomPadMatchesReference) {
   checkPad<float>({2, 5, 4, 3}, {1, 0, 2, 2, 0, 3, 1, 1}, 0.0f, 4);
   checkPad<int32_t>({2, 5, 4, 3}, {0, 0, 0, 0, 0, 0, 0, 0}, int32_t{-1}, 5);
   checkPad<float>({2, 64, 64, 16}, {0, 0, 1, 1, 1, 1, 0, 0}, 0.0f, 6);  // parallel
+}
+
+// MIRROR_PAD by its definition (REFLECT: index -1 reads 1, index n reads n - 2; SYMMETRIC: -1 reads 0, n
+// reads n - 1), over shapes whose last axis is copied in runs (an NHWC image padded in H and W, and a long
+// last axis padded by a little) and element by element (a short last axis padded); REVERSE of the last
+// and of an inner axis.
+TEST(TensorShape, MirrorPadAndReverseMatchTheirDefinitions) {
+  struct Case {
+    std::vector<uint32_t> dims, pads;
+  };
+  const std::vector<Case> cases{{{2, 5, 6, 8}, {0, 0, 2, 1, 1, 2, 0, 0}},
+                                {{3, 40}, {1, 2, 2, 2}},
+                                {{4, 6}, {0, 1, 3, 2}}};
+  uint32_t seed = 40;
+  for (const Case& c : cases) {
+    for (const MirrorMode mode : {MirrorMode::Reflect, MirrorMode::Symmetric}) {
+      SCOPED_TRACE("case " + std::to_string(seed));
+      const Shape shape{c.dims};
+      const auto in = randomFloats(shape.elements(), -5, 5, seed++);
+      std::vector<uint32_t> outDims(c.dims.size());
+      for (size_t d = 0; d < c.dims.size(); ++d) outDims[d] = c.dims[d] + c.pads[2 * d] + c.pads[2 * d + 1];
+      std::vector<float> out(countOf(outDims));
+      mirrorPad(in.data(), shape, c.pads, mode, sizeof(float), out.data());
+      const int64_t edge = mode == MirrorMode::Reflect ? 1 : 0;
+      for (size_t o = 0; o < out.size(); ++o) {
+        size_t rest = o, from = 0, stride = 1;
+        for (size_t d = c.dims.size(); d-- > 0;) {
+          const auto n = static_cast<int64_t>(c.dims[d]);
+          int64_t p = static_cast<int64_t>(rest % outDims[d]) - c.pads[2 * d];
+          rest /= outDims[d];
+          if (p < 0) p = -p - 1 + edge;
+          if (p >= n) p = 2 * n - 1 - p - edge;
+          from += static_cast<size_t>(p) * stride;
+          stride *= c.dims[d];
+        }
+        ASSERT_EQ(out[o], in[from]) << "output element " << o;
+      }
+    }
+    for (uint32_t axis : {0u, static_cast<uint32_t>(c.dims.size() - 1)}) {
+      const Shape shape{c.dims};
+      const auto in = randomFloats(shape.elements(), -5, 5, seed++);
+      std::vector<float> out(in.size());
+      reverse(in.data(), shape, axis, sizeof(float), out.data());
+      size_t inner = 1;
+      for (size_t d = axis + 1; d < c.dims.size(); ++d) inner *= c.dims[d];
+      const size_t n = c.dims[axis];
+      for (size_t o = 0; o < out.size(); ++o) {
+        const size_t k = o / inner % n, from = o + ((n - 1 - k) - k) * inner;
+        ASSERT_EQ(out[o], in[from]) << "axis " << axis << ", element " << o;
+      }
+    }
+  }
 }
 
 // Two pieces of 3 channels, 2 rows, shuffled in 2 groups: channels a0 b0 a1 b1 a2 b2, split after 2 and 4.

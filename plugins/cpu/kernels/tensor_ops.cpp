@@ -69,6 +69,19 @@ void gatherByMaps(const void* in, const Shape& inShape, const IndexMaps& maps, s
   const auto* src = static_cast<const unsigned char*>(in);
   auto* dst = static_cast<unsigned char*>(out);
   const std::vector<size_t>& last = offsets[rank - 1];
+  // The last axis's map as runs of consecutive input elements (an NHWC pad or shuffle keeps whole
+  // channel rows): one memcpy per run where the runs are long, else element by element.
+  struct Run {
+    size_t to, from, length;
+  };
+  std::vector<Run> runs;
+  for (size_t j = 0; j < rowLength;) {
+    size_t k = j + 1;
+    while (k < rowLength && last[k] == last[k - 1] + 1) ++k;
+    runs.push_back({j * elementSize, last[j] * elementSize, (k - j) * elementSize});
+    j = k;
+  }
+  const bool byRuns = runs.size() * 4 <= rowLength;
   detail::parallelFor(rows, rowLength, [&](size_t begin, size_t end) {
     for (size_t row = begin; row < end; ++row) {
       size_t base = 0;
@@ -79,8 +92,13 @@ void gatherByMaps(const void* in, const Shape& inShape, const IndexMaps& maps, s
         rest /= extent;
       }
       unsigned char* to = dst + row * rowLength * elementSize;
+      const unsigned char* from = src + base * elementSize;
+      if (byRuns) {
+        for (const Run& r : runs) std::memcpy(to + r.to, from + r.from, r.length);
+        continue;
+      }
       for (size_t j = 0; j < rowLength; ++j) {
-        copyElement(to + j * elementSize, src + (base + last[j]) * elementSize, elementSize);
+        copyElement(to + j * elementSize, from + last[j] * elementSize, elementSize);
       }
     }
   });
