@@ -110,13 +110,10 @@ TEST(Reduce, LastAxisMeanOfManyRowsMatchesReference) {
   expectFloatsNear(out, expected);
 }
 
-// REDUCE_SUM, REDUCE_MAX, REDUCE_MIN and MEAN over every subset of axes of a tensor whose last dimension
-// (130) spans more than one 64-element block of the column loops, against reductions in double
-// (sums) or exact ones (extrema): a run of consecutive axes takes the parallel block loops (rows or
-// columns), the others the general loop.
-TEST(Reduce, EveryAxisSubsetOfAWideTensorMatchesReference) {
-  const std::vector<uint32_t> dims{2, 5, 7, 130};
-  const auto in = randomFloats(countOf(dims), -10, 10, 4);
+// REDUCE_SUM, REDUCE_MAX, REDUCE_MIN and MEAN over every subset of axes of `dims`, against reductions in
+// double (sums) or exact ones (extrema).
+void checkEveryAxisSubset(const std::vector<uint32_t>& dims, uint32_t seed) {
+  const auto in = randomFloats(countOf(dims), -10, 10, seed);
   for (uint32_t mask = 1; mask < 16; ++mask) {
     SCOPED_TRACE("axes mask " + std::to_string(mask));
     std::vector<bool> reduced;
@@ -145,6 +142,20 @@ TEST(Reduce, EveryAxisSubsetOfAWideTensorMatchesReference) {
       ASSERT_NEAR(out[i], want, 1e-5 * (1.0 + std::fabs(want))) << i;
     }
   }
+}
+
+// A tensor whose last dimension (130) spans more than one 64-element block of the column loops: a run of
+// consecutive axes takes the parallel block loops (rows or columns), the others the general loop.
+TEST(Reduce, EveryAxisSubsetOfAWideTensorMatchesReference) {
+  checkEveryAxisSubset({2, 5, 7, 130}, 4);
+}
+
+// Axes of one count as reduced or kept, whichever makes one run ([1, 37, 1, 90]: axes 0, 1, 3 are the
+// run 1..3); a narrow NHWC tensor's spatial sums ([1, 40, 40, 24]: one column block, 1600 rows) cut into
+// segments that run in parallel.
+TEST(Reduce, AxesOfOneAndNarrowColumnsMatchReference) {
+  checkEveryAxisSubset({1, 37, 1, 90}, 7);
+  checkEveryAxisSubset({1, 40, 40, 24}, 8);
 }
 
 // Rows of every length from 1 to 140 (the row loops take 64 or 32 values at a time, then 16 or 8, then

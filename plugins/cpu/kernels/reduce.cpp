@@ -187,9 +187,9 @@ void argExtremum(const T* in, const Shape& inShape, uint32_t axis, bool largest,
 
 namespace {
 
-// The reduction as outer x reduced x inner, when `axes` are one run of consecutive dimensions (what the
-// models reduce: the last axes, an image's spatial ones, one axis) and something is reduced; false
-// otherwise (the general loop of reduceOver then runs).
+// The reduction as outer x reduced x inner, when `axes` are one run of consecutive dimensions, axes of
+// one aside (what the models reduce: the last axes, an image's spatial ones, one axis) and something is
+// reduced; false otherwise (the general loop of reduceOver then runs).
 struct Block {
   size_t outer = 1, reduced = 1, inner = 1;
 };
@@ -200,11 +200,17 @@ bool blockOf(const Shape& shape, std::span<const uint32_t> axes, Block& b) {
     if (a >= shape.rank()) return false;
     marked[a] = true;
   }
-  const auto first = static_cast<size_t>(std::find(marked.begin(), marked.end(), true) - marked.begin());
-  size_t last = first;
-  while (last + 1 < marked.size() && marked[last + 1]) ++last;
-  if (std::find(marked.begin() + static_cast<std::ptrdiff_t>(last) + 1, marked.end(), true) != marked.end())
-    return false;
+  // Axes of one count as either (reducing one changes nothing: N of an NCHW image's axes 0, 2, 3).
+  size_t first = shape.rank(), last = 0;
+  for (size_t d = 0; d < shape.rank(); ++d) {
+    if (marked[d] && shape.dims[d] != 1) {
+      first = std::min(first, d);
+      last = d;
+    }
+  }
+  if (first == shape.rank()) return false;  // only axes of one: the general loop copies
+  for (size_t d = first; d <= last; ++d)
+    if (!marked[d] && shape.dims[d] != 1) return false;
   b = Block{};
   for (size_t d = 0; d < shape.rank(); ++d) (d < first ? b.outer : d <= last ? b.reduced : b.inner) *= shape.dims[d];
   return b.reduced > 0;
@@ -229,19 +235,45 @@ void columnExtrema(const float* x, size_t reduced, size_t stride, size_t width, 
 }
 // Over a Block, in parallel: rows (inner 1) by `row(x, reduced) -> Acc`, others by columns of up to 64
 // kept elements at a time, `columns(x, reduced, stride, width, acc)` from `init`; out[o * inner + i] =
-// finish(acc).
-template <typename Acc, typename Row, typename Columns, typename Finish>
+// finish(acc). With fewer than 8 such column blocks (a spatial mean of a narrow NHWC tensor) the reduced
+// rows are cut into up to 8 segments as well, each from `init`, then joined in order by `combine`: how
+// many depends on the shape alone, so the result does not depend on the number of threads.
+template <typename Acc, typename Row, typename Columns, typename Combine, typename Finish>
 void reduceBlock(const float* in, const Block& b, Acc init, const Row& row, const Columns& columns,
-                 const Finish& finish, float* out) {
+                 const Combine& combine, const Finish& finish, float* out) {
   if (b.inner == 1) {
     detail::parallelFor(b.outer, b.reduced, [&](size_t begin, size_t end) {
       for (size_t o = begin; o < end; ++o) out[o] = finish(row(in + o * b.reduced, b.reduced));
     });
     return;
   }
-  constexpr size_t kWidth = 64;
-  const size_t chunks = (b.inner + kWidth - 1) / kWidth;
-  detail::parallelFor(b.outer * chunks, b.reduced * kWidth, [&](size_t begin, size_t end) {
+  constexpr size_t kWidth = 64, kSegments = 8, kSegmentRows = 256;
+  const size_t chunks = (b.inner + kWidth - 1) / kWidth, tasks = b.outer * chunks;
+  const size_t segments = tasks >= kSegments ? 1 : std::min(kSegments, b.reduced / kSegmentRows);
+  if (segments > 1) {
+    const size_t per = (b.reduced + segments - 1) / segments;
+    std::array<Acc, kSegments * kSegments * kWidth> partial;  // tasks * segments * kWidth at most
+    detail::parallelFor(tasks * segments, per * kWidth, [&](size_t begin, size_t end) {
+      for (size_t t = begin; t < end; ++t) {
+        const size_t task = t / segments, r0 = t % segments * per, r1 = std::min(b.reduced, r0 + per);
+        const size_t o = task / chunks, i0 = task % chunks * kWidth, width = std::min(kWidth, b.inner - i0);
+        Acc* acc = partial.data() + t * kWidth;
+        std::fill(acc, acc + width, init);
+        if (r1 > r0) columns(in + (o * b.reduced + r0) * b.inner + i0, r1 - r0, b.inner, width, acc);
+      }
+    });
+    for (size_t task = 0; task < tasks; ++task) {
+      const size_t o = task / chunks, i0 = task % chunks * kWidth, width = std::min(kWidth, b.inner - i0);
+      const Acc* first = partial.data() + task * segments * kWidth;
+      for (size_t i = 0; i < width; ++i) {
+        Acc acc = first[i];
+        for (size_t k = 1; k < segments; ++k) acc = combine(acc, first[k * kWidth + i]);
+        out[o * b.inner + i0 + i] = finish(acc);
+      }
+    }
+    return;
+  }
+  detail::parallelFor(tasks, b.reduced * kWidth, [&](size_t begin, size_t end) {
     Acc acc[kWidth];
     for (size_t task = begin; task < end; ++task) {
       const size_t o = task / chunks, i0 = task % chunks * kWidth, width = std::min(kWidth, b.inner - i0);
@@ -260,7 +292,7 @@ void sumBlock(const float* in, const Block& b, const Finish& finish, float* out)
       [](const float* x, size_t reduced, size_t stride, size_t width, double* acc) {
         columnSums(x, reduced, stride, width, acc);
       },
-      finish, out);
+      [](double a, double b) { return a + b; }, finish, out);
 }
 
 void extremumBlock(const float* in, const Block& b, bool larger, float* out) {
@@ -270,7 +302,7 @@ void extremumBlock(const float* in, const Block& b, bool larger, float* out) {
       [&](const float* x, size_t reduced, size_t stride, size_t width, float* acc) {
         columnExtrema(x, reduced, stride, width, larger, acc);
       },
-      [](float v) { return v; }, out);
+      [larger](float a, float b) { return larger ? std::max(a, b) : std::min(a, b); }, [](float v) { return v; }, out);
 }
 
 }  // namespace
