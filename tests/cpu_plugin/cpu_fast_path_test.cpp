@@ -67,7 +67,9 @@ class FastPathTest : public ::testing::Test {
     auto params = (*entry)->decode(declared);
     EXPECT_TRUE(params.has_value()) << params.error().message;
     if (!params.has_value()) return false;
-    auto fast = (layer != nullptr ? layer : layer_)->prepare(declared, *params, cpu::KernelOptions{});
+    cpu::KernelOptions options;
+    options.epilogue = epilogue_;
+    auto fast = (layer != nullptr ? layer : layer_)->prepare(declared, *params, options);
     if (expect == Fast::Refused) {
       EXPECT_FALSE(fast.has_value()) << "the fast layer took an operation it should refuse";
       return false;
@@ -120,8 +122,11 @@ class FastPathTest : public ::testing::Test {
       EXPECT_GE(exact, outputCount * 9 / 10) << "most elements agree exactly";
       return;
     }
-    const auto* ref = reinterpret_cast<const float*>(reference.data());
+    auto* ref = reinterpret_cast<float*>(reference.data());
     const auto* got = reinterpret_cast<const float*>(fastOut.data());
+    if (epilogue_.op == cpu::EpilogueOp::Swish) {  // the reference kernel's output, then x * logistic(x)
+      for (size_t i = 0; i < outputCount; ++i) ref[i] = static_cast<float>(ref[i] / (1.0 + std::exp(-static_cast<double>(ref[i]))));
+    }
     for (size_t i = 0; i < outputCount; ++i) {
       ASSERT_NEAR(got[i], ref[i], tolerance_ * (1.0 + std::fabs(ref[i])))
           << "element " << i << " of " << outputCount << " (" << fast.name() << ")";
@@ -129,6 +134,7 @@ class FastPathTest : public ::testing::Test {
   }
 
   static cpu::FastLayer* layer_;
+  cpu::Epilogue epilogue_;   // asked of the fast kernel (Swish only: the comparison applies it to the reference)
   double tolerance_ = 1e-4;  // float32: absolute and relative
   double inputRange_ = 2.0;
 };
@@ -407,6 +413,43 @@ TEST_F(FastPathTest, FullyConnectedOnRandomShapes) {
     m.setInputsAndOutputs({in}, {out});
     crossCheck(m, seed);
   }
+}
+
+// The swish epilogue (LOGISTIC then MUL) of CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED: on AVX-512
+// machines the layer's own pass after the primitive where the output has 16384 values or more (a count
+// that is no multiple of 16 among them: the pass's masked tail), oneDNN's post-op below; against the
+// reference kernel followed by x / (1 + exp(-x)) in double, inputs up to +-6 (outputs far into both tails).
+TEST_F(FastPathTest, SwishEpilogueAsAPassOrAPostOp) {
+  epilogue_.op = cpu::EpilogueOp::Swish;
+  inputRange_ = 6.0;
+  struct Case {
+    ConvCase conv;
+    bool depthwise, pass;
+  };
+  const std::vector<Case> cases{
+      {{1, 40, 40, 16, 24, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 0, false}, false, true},   // 38400 values
+      {{1, 10, 10, 8, 8, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, false}, false, false},    // 800: the post-op
+      {{1, 33, 35, 21, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 0, false}, true, true},     // 24255 values
+      {{1, 31, 29, 20, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 0, true}, true, true}};     // NCHW, 17980
+  for (uint32_t seed = 0; seed < cases.size(); ++seed) {
+    SCOPED_TRACE("case " + std::to_string(seed));
+    TestModel m;
+    addConv(m, cases[seed].conv, cases[seed].depthwise, seed * 10 + 3);
+    std::string name;
+    crossCheck(m, seed, Fast::Taken, &name);
+    const bool avx512 = __builtin_cpu_supports("avx512f") != 0;
+    EXPECT_EQ(name.find("swish pass") != std::string::npos, cases[seed].pass && avx512) << name;
+  }
+  TestModel m;
+  const uint32_t in = m.addInput(T::TENSOR_FLOAT32, {300, 50});
+  const uint32_t w = m.addConstant(T::TENSOR_FLOAT32, {70, 50}, floats(70 * 50, 5));
+  const uint32_t b = m.addConstant(T::TENSOR_FLOAT32, {70}, floats(70, 6));
+  const uint32_t out = m.addOutput(T::TENSOR_FLOAT32, {300, 70});  // 21000 values
+  m.addOperation(O::FULLY_CONNECTED, {in, w, b, m.addInt32(0)}, {out});
+  m.setInputsAndOutputs({in}, {out});
+  std::string name;
+  crossCheck(m, 9, Fast::Taken, &name);
+  EXPECT_EQ(name.find("swish pass") != std::string::npos, __builtin_cpu_supports("avx512f") != 0) << name;
 }
 
 // One row (batch 1): the layer's own matrix-vector product on packed weights, on AVX-512 machines.

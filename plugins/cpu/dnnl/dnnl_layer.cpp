@@ -16,7 +16,8 @@
 //   FULLY_CONNECTED whose filters are signed with zero point 0 (per-tensor or per-channel).
 // Filters, weights and biases must be constants (BATCH_MATMUL's operands need not be). Everything else stays
 // on the reference kernels. A float32 FULLY_CONNECTED of one row runs a product of the layer's own on
-// packed weights instead of oneDNN's (matrix_vector.hpp).
+// packed weights instead of oneDNN's (matrix_vector.hpp); a swish epilogue over a large output, a pass of
+// the layer's own after the primitive (swish_pass.hpp).
 #include <omp.h>
 
 #include <cstring>
@@ -30,6 +31,7 @@
 #include "nnrt/driver/activation.hpp"
 #include "nnrt/driver/ops/operand_types.hpp"
 #include "plugins/cpu/dnnl/matrix_vector.hpp"
+#include "plugins/cpu/dnnl/swish_pass.hpp"
 #include "plugins/cpu/fast_path.hpp"
 
 namespace nnrt::cpu::dnnl_layer {
@@ -92,6 +94,9 @@ bool windowsFit(const ops::Pool2DParams& p) {
          windowFits(p.inputWidth, p.filterW, 1, p.padLeft, p.padRight, true);
 }
 constexpr const char* onlyReference = "oneDNN has only its reference implementation for this case";
+
+// The smallest output (in values) whose swish epilogue runs as the layer's own pass (swish_pass.hpp).
+constexpr size_t kSwishPassMinimum = 16384;
 
 // The oneDNN type of an 8-bit quantized NNAPI type.
 dt int8Type(int32_t type) { return type == kQuant8 ? dt::u8 : dt::s8; }
@@ -371,6 +376,19 @@ class Layer final : public FastLayer {
         return refuse(std::string("no epilogue ") + epilogueName(epilogue) + " for this operation");
       if (epilogue.residual && t != T::CONV_2D)
         return refuse("a residual ADD is taken after a CONV_2D only");
+    }
+    // Swish as a pass of the layer's own after the primitive (swish_pass.hpp), faster than oneDNN's
+    // post-op where the output is large enough to pay for the pass's parallel region (about 1 us: an
+    // excitation's 1x1 products keep the post-op); the same order of operations, as nothing follows the
+    // swish (no residual ADD).
+    size_t outputCount = 1;
+    for (uint32_t d : op.outputs[0].dims) outputCount *= d;
+    if (epilogue.op == EpilogueOp::Swish && !epilogue.residual && outputCount >= kSwishPassMinimum &&
+        swishPassSupported()) {
+      KernelOptions plain = options;
+      plain.epilogue.op = EpilogueOp::None;
+      NNRT_ASSIGN_OR_RETURN(std::unique_ptr<FastKernel> kernel, prepare(op, params, plain));
+      return std::unique_ptr<FastKernel>(std::make_unique<SwishAfter>(std::move(kernel), outputCount));
     }
     const bool fits = std::visit(
         [](const auto& q) {
