@@ -9,6 +9,7 @@
 #include "plugins/cpu/kernels/tanh_float.hpp"
 #include "plugins/cpu/kernels/parallel.hpp"
 #include "plugins/cpu/kernels/row_reduce.hpp"
+#include "plugins/cpu/kernels/sin_float.hpp"
 
 namespace nnrt::cpu {
 namespace {
@@ -127,8 +128,13 @@ void execute(const Instruction& in, size_t n, size_t rowLength, unsigned scalars
       return unary(n, a, scalars, out, [](float x) { return -x; });
     case FusedOp::Rsqrt:
       return unary(n, a, scalars, out, [](float x) { return 1.0f / std::sqrt(x); });
-    case FusedOp::Sin:
-      return unary(n, a, scalars, out, [](float x) { return std::sin(x); });
+    case FusedOp::Sin:  // as SIN computes it (sin_float.hpp)
+      if (scalars & 1u) {
+        sinValues(a, 1, out);
+        std::fill(out + 1, out + n, out[0]);
+        return;
+      }
+      return sinValues(a, n, out);
     case FusedOp::Sqrt:
       return unary(n, a, scalars, out, [](float x) { return std::sqrt(x); });
     case FusedOp::Floor:

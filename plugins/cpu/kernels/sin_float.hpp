@@ -1,0 +1,68 @@
+// The float32 sine of SIN, in arithmetic a loop vectorizes (the C library's sinf is a call per element):
+// computed in double, so that the result is the exact sine rounded once to float in all but the rarest
+// cases, for |x| <= kSinFloatLimit; beyond it (and for infinities and NaN) sinFloatInRange's result is
+// not used: sinValues takes the C library's sin for those values. SIN (math.cpp) and the fused
+// element-wise kernel's SIN both run sinValues: the same bits.
+//
+// Method: x = n·π/2 + r with n the nearest integer to x·2/π and |r| <= π/4, π/2 in two parts (the first
+// with 33 significant bits, so that n times it is exact for |n| < 2^20); sin r and cos r by their Taylor
+// polynomials to r^13 and r^14 (truncation below 1e-12 relative); the quadrant n mod 4 picks ±sin r or
+// ±cos r. The same operations in the same order on every instruction set (-ffp-contract=off).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace nnrt::cpu {
+
+inline constexpr float kSinFloatLimit = 524288.0f;  // 2^19: |n| < 2^19 · 2/π
+
+inline float sinFloatInRange(float x) {
+  constexpr double kTwoOverPi = 0.63661977236758134308;
+  constexpr double kPiOver2Hi = 1.5707963267341256141;   // the first 33 bits of π/2
+  constexpr double kPiOver2Lo = 6.0771005065061922e-11;  // π/2 - kPiOver2Hi
+  constexpr double kRound = 6755399441055744.0;          // 1.5·2^52: adding and subtracting it rounds to an integer
+  const double xd = x;
+  const double shifted = xd * kTwoOverPi + kRound;
+  const double n = shifted - kRound;
+  uint64_t bits;
+  std::memcpy(&bits, &shifted, sizeof bits);
+  const auto quadrant = static_cast<uint32_t>(bits) & 3u;  // n mod 4 (the low bits of n's two's complement)
+  const double r = (xd - n * kPiOver2Hi) - n * kPiOver2Lo;
+  const double r2 = r * r;
+  double s = -1.0 / 6227020800.0;  // -1/13!
+  s = s * r2 + 1.0 / 39916800.0;
+  s = s * r2 - 1.0 / 362880.0;
+  s = s * r2 + 1.0 / 5040.0;
+  s = s * r2 - 1.0 / 120.0;
+  s = s * r2 + 1.0 / 6.0;
+  const double sine = r * (1.0 - r2 * s);  // a product by r: sin(-0) is -0
+  double c = 1.0 / 87178291200.0;  // 1/14!
+  c = c * r2 - 1.0 / 479001600.0;
+  c = c * r2 + 1.0 / 3628800.0;
+  c = c * r2 - 1.0 / 40320.0;
+  c = c * r2 + 1.0 / 720.0;
+  c = c * r2 - 1.0 / 24.0;
+  c = c * r2 + 0.5;
+  const double cosine = 1.0 - r2 * c;
+  const double value = (quadrant & 1u) != 0 ? cosine : sine;
+  return static_cast<float>((quadrant & 2u) != 0 ? -value : value);
+}
+
+// out[i] = sin(in[i]) for i < n: blocks of 256 by sinFloatInRange (a loop that vectorizes), then the C
+// library's sin for the values beyond its range; `out` may be `in` (each block goes through a buffer).
+[[gnu::always_inline]] inline void sinValues(const float* in, size_t n, float* out) {
+  for (size_t base = 0; base < n; base += 256) {
+    const size_t m = std::min<size_t>(256, n - base);
+    float block[256];
+    for (size_t i = 0; i < m; ++i) block[i] = sinFloatInRange(in[base + i]);
+    for (size_t i = 0; i < m; ++i)
+      if (!(std::fabs(in[base + i]) <= kSinFloatLimit)) block[i] = std::sin(in[base + i]);
+    std::copy(block, block + m, out + base);
+  }
+}
+
+}  // namespace nnrt::cpu
