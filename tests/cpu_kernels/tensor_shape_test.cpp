@@ -330,6 +330,39 @@ TEST(TensorShape, MirrorPadAndReverseMatchTheirDefinitions) {
   }
 }
 
+// TILE by its definition (output coordinate k reads input coordinate k mod the input's extent), over
+// shapes whose rows are filled by doubling (a scalar and a short row tiled many times), whose rows repeat
+// the previous one (leading dimensions of one tiled), and whose rows come from different input rows.
+TEST(TensorShape, TileMatchesItsDefinition) {
+  struct Case {
+    std::vector<uint32_t> dims, multiples;
+  };
+  const std::vector<Case> cases{{{1, 1, 1, 1}, {1, 6, 5, 113}},
+                                {{1, 3}, {7, 11}},
+                                {{2, 1, 3}, {2, 4, 3}},
+                                {{3, 2, 5}, {1, 3, 1}},
+                                {{1, 1, 70}, {2, 40, 2}}};
+  uint32_t seed = 60;
+  for (const Case& c : cases) {
+    SCOPED_TRACE("case " + std::to_string(seed));
+    const Shape shape{c.dims};
+    const auto in = randomFloats(shape.elements(), -5, 5, seed++);
+    std::vector<uint32_t> outDims(c.dims.size());
+    for (size_t d = 0; d < c.dims.size(); ++d) outDims[d] = c.dims[d] * c.multiples[d];
+    std::vector<float> out(countOf(outDims), -1.0f);
+    tile(in.data(), shape, c.multiples, sizeof(float), out.data());
+    for (size_t o = 0; o < out.size(); ++o) {
+      size_t rest = o, from = 0, stride = 1;
+      for (size_t d = c.dims.size(); d-- > 0;) {
+        from += rest % outDims[d] % c.dims[d] * stride;
+        rest /= outDims[d];
+        stride *= c.dims[d];
+      }
+      ASSERT_EQ(out[o], in[from]) << "output element " << o;
+    }
+  }
+}
+
 // Two pieces of 3 channels, 2 rows, shuffled in 2 groups: channels a0 b0 a1 b1 a2 b2, split after 2 and 4.
 TEST(ShuffleGather, InterleavesTwoPiecesByHand) {
   std::string why;
