@@ -1282,6 +1282,30 @@ TEST(OnnxLoaderTest, ScalingAnNhwcImageByNhwcPerChannelValuesStaysNhwc) {
   }
 }
 
+// A global pool of an image held NCHW (the model input) is MEAN or REDUCE_MAX over its planes, with no
+// TRANSPOSE: x [1, 2, 2, 2] = planes [1, 2, 3, 4] and [-5, 6, 7, -8] -> averages [2.5, 0], maxima [4, 7].
+// After a convolution (an NHWC image) it stays the pool: c = 2x, averages [5, 0].
+TEST(OnnxLoaderTest, GlobalPoolsOfAnNchwImageReduceItsPlanes) {
+  const std::vector<float> x{1, 2, 3, 4, -5, 6, 7, -8};
+  for (const char* op : {"GlobalAveragePool", "GlobalMaxPool"}) {
+    const bool average = std::string(op) == "GlobalAveragePool";
+    NodeModel m = nodeModel(op, {{"x", {1, 2, 2, 2}}}, {{"y", {1, 2, 1, 1}}});
+    auto loaded = loadOnnxModel(write("global_nchw.onnx", m.model));
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+    EXPECT_TRUE(hasOperation(*loaded, average ? ANEURALNETWORKS_MEAN : ANEURALNETWORKS_REDUCE_MAX)) << op;
+    EXPECT_FALSE(hasOperation(*loaded, ANEURALNETWORKS_TRANSPOSE)) << op;
+    const std::vector<float> want = average ? std::vector<float>{2.5f, 0.0f} : std::vector<float>{4.0f, 7.0f};
+    EXPECT_EQ(run(*loaded, {x}, 2), want) << op;
+  }
+  NodeModel m = scaledConv({1, 2, 2, 2}, 2.0f);
+  addOutput(m, "y", {1, 2, 1, 1});
+  addNode(m, "GlobalAveragePool", {"c"}, {"y"});
+  auto loaded = loadOnnxModel(write("global_nhwc.onnx", m.model));
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  EXPECT_TRUE(hasOperation(*loaded, ANEURALNETWORKS_AVERAGE_POOL_2D));
+  EXPECT_EQ(run(*loaded, {x}, 2), (std::vector<float>{5.0f, 0.0f}));
+}
+
 // Concat of NHWC images (SqueezeNet's fire modules: two convolutions concatenated over channels) stays
 // NHWC, on the NHWC axis that is ONNX's `axis`: only x and y are TRANSPOSEd. x [1, 2, 1, 2] (channels
 // [1, 2] and [3, 4]); c1 = 2x, c2 = 3x (Conv 1x1), y = Concat(c1, c2, x). Over channels (axis 1):
