@@ -13,6 +13,7 @@
 #include "plugins/cpu/kernels/elementwise.hpp"
 #include "plugins/cpu/kernels/exp_float.hpp"
 #include "plugins/cpu/kernels/fused_elementwise.hpp"
+#include "plugins/cpu/kernels/log_float.hpp"
 #include "plugins/cpu/kernels/sin_float.hpp"
 #include "plugins/cpu/kernels/tanh_float.hpp"
 #include "plugins/cpu/kernels/tensor_shape.hpp"
@@ -203,6 +204,46 @@ TEST(TanhFloat, IsWithinTwoUlpOfTheExactTangent) {
   EXPECT_EQ(tanhFloat(50.0f), 1.0f);
   EXPECT_EQ(tanhFloat(-1e30f), -1.0f);
   EXPECT_TRUE(std::isnan(tanhFloat(NAN)));
+}
+
+// logValues (LOG's logarithm and its fused form's) on every 61st positive float32, subnormal ones
+// included, against the logarithm in double precision: within 1 ulp, the correctly rounded value for all
+// but a few in a million; the C library's values for zero (-inf), negative numbers and NaN (NaN) and +inf;
+// and in place (out = in).
+TEST(LogFloat, IsTheRoundedLogarithmAlmostEverywhere) {
+  std::vector<float> xs;
+  for (uint32_t bits = 1; bits < 0x7F800000u; bits += 61) {
+    float x;
+    std::memcpy(&x, &bits, sizeof x);
+    xs.push_back(x);
+  }
+  std::vector<float> ys(xs.size());
+  logValues(xs.data(), xs.size(), ys.data());
+  double worst = 0;
+  float worstAt = 0;
+  size_t inexact = 0;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    const double want = std::log(static_cast<double>(xs[i]));
+    const double error = ulpError(ys[i], want);
+    inexact += ys[i] != static_cast<float>(want);
+    if (error > worst) {
+      worst = error;
+      worstAt = xs[i];
+    }
+  }
+  std::printf("logValues: worst %.3f ulp at %.9g, %zu of %zu not the rounded logarithm\n", worst, worstAt, inexact,
+              xs.size());
+  EXPECT_LE(worst, 1.0) << "at " << worstAt;
+  EXPECT_LE(inexact, xs.size() / 100000);
+  std::vector<float> special{1.0f, 0.0f, -0.0f, -1.0f, NAN, INFINITY, -INFINITY, 1e-45f, 3.4028235e38f};
+  const std::vector<float> given = special;
+  logValues(special.data(), special.size(), special.data());
+  EXPECT_EQ(special[0], 0.0f);
+  EXPECT_EQ(special[1], -INFINITY);
+  EXPECT_EQ(special[2], -INFINITY);
+  for (size_t i : {3, 4, 6}) EXPECT_TRUE(std::isnan(special[i])) << given[i];
+  EXPECT_EQ(special[5], INFINITY);
+  for (size_t i : {7, 8}) EXPECT_EQ(special[i], static_cast<float>(std::log(static_cast<double>(given[i])))) << given[i];
 }
 
 // sinValues (SIN's sine and its fused form's) on every 61st float32 from 0 to 2^19 and -0 to -2^19, against

@@ -6,6 +6,7 @@
 
 #include "plugins/cpu/kernels/element_copy.hpp"
 #include "plugins/cpu/kernels/exp_float.hpp"
+#include "plugins/cpu/kernels/log_float.hpp"
 #include "plugins/cpu/kernels/tanh_float.hpp"
 #include "plugins/cpu/kernels/parallel.hpp"
 #include "plugins/cpu/kernels/row_reduce.hpp"
@@ -122,8 +123,13 @@ void execute(const Instruction& in, size_t n, size_t rowLength, unsigned scalars
       return unary(n, a, scalars, out, [](float x) { return std::fabs(x); });
     case FusedOp::Exp:
       return unary(n, a, scalars, out, [](float x) { return expFloat(x); });
-    case FusedOp::Log:
-      return unary(n, a, scalars, out, [](float x) { return std::log(x); });
+    case FusedOp::Log:  // as LOG computes it (log_float.hpp)
+      if (scalars & 1u) {
+        logValues(a, 1, out);
+        std::fill(out + 1, out + n, out[0]);
+        return;
+      }
+      return logValues(a, n, out);
     case FusedOp::Neg:
       return unary(n, a, scalars, out, [](float x) { return -x; });
     case FusedOp::Rsqrt:

@@ -7,7 +7,8 @@
 // Method: x = n·π/2 + r with n the nearest integer to x·2/π and |r| <= π/4, π/2 in two parts (the first
 // with 33 significant bits, so that n times it is exact for |n| < 2^20); sin r and cos r by their Taylor
 // polynomials to r^13 and r^14 (truncation below 1e-12 relative); the quadrant n mod 4 picks ±sin r or
-// ±cos r. The same operations in the same order on every instruction set (-ffp-contract=off).
+// ±cos r. The same operations in the same order on every instruction set (-ffp-contract=off). Written so
+// that GCC vectorizes a loop over it: the quadrant in doubles, selects between computed doubles.
 #pragma once
 
 #include <algorithm>
@@ -26,11 +27,14 @@ inline float sinFloatInRange(float x) {
   constexpr double kPiOver2Lo = 6.0771005065061922e-11;  // π/2 - kPiOver2Hi
   constexpr double kRound = 6755399441055744.0;          // 1.5·2^52: adding and subtracting it rounds to an integer
   const double xd = x;
-  const double shifted = xd * kTwoOverPi + kRound;
-  const double n = shifted - kRound;
-  uint64_t bits;
-  std::memcpy(&bits, &shifted, sizeof bits);
-  const auto quadrant = static_cast<uint32_t>(bits) & 3u;  // n mod 4 (the low bits of n's two's complement)
+  const double n = (xd * kTwoOverPi + kRound) - kRound;
+  // The quadrant q = n mod 4 in 0..3, as high = q >= 2 and low = q mod 2, in double arithmetic (selects
+  // of doubles only: a loop with them vectorizes).
+  const double quarter = n * 0.25;  // exact
+  const double nearest = (quarter + kRound) - kRound;
+  const double q = n - 4.0 * (nearest - (nearest > quarter ? 1.0 : 0.0));
+  const double high = q >= 2.0 ? 1.0 : 0.0;
+  const double low = q - 2.0 * high;
   const double r = (xd - n * kPiOver2Hi) - n * kPiOver2Lo;
   const double r2 = r * r;
   double s = -1.0 / 6227020800.0;  // -1/13!
@@ -48,8 +52,8 @@ inline float sinFloatInRange(float x) {
   c = c * r2 - 1.0 / 24.0;
   c = c * r2 + 0.5;
   const double cosine = 1.0 - r2 * c;
-  const double value = (quadrant & 1u) != 0 ? cosine : sine;
-  return static_cast<float>((quadrant & 2u) != 0 ? -value : value);
+  const double value = low != 0.0 ? cosine : sine;
+  return static_cast<float>(value * (high != 0.0 ? -1.0 : 1.0));  // a product, not a negation in one arm
 }
 
 // out[i] = sin(in[i]) for i < n: blocks of 256 by sinFloatInRange (a loop that vectorizes), then the C
@@ -59,8 +63,12 @@ inline float sinFloatInRange(float x) {
     const size_t m = std::min<size_t>(256, n - base);
     float block[256];
     for (size_t i = 0; i < m; ++i) block[i] = sinFloatInRange(in[base + i]);
-    for (size_t i = 0; i < m; ++i)
-      if (!(std::fabs(in[base + i]) <= kSinFloatLimit)) block[i] = std::sin(in[base + i]);
+    unsigned beyond = 0;  // whether any value needs the C library (a loop that vectorizes too)
+    for (size_t i = 0; i < m; ++i) beyond |= std::fabs(in[base + i]) <= kSinFloatLimit ? 0u : 1u;
+    if (beyond != 0) {
+      for (size_t i = 0; i < m; ++i)
+        if (!(std::fabs(in[base + i]) <= kSinFloatLimit)) block[i] = std::sin(in[base + i]);
+    }
     std::copy(block, block + m, out + base);
   }
 }
