@@ -86,12 +86,22 @@ Result<void> softplus(Chain& c) {
 
 }  // namespace
 
+// Softplus on its own as max(x, 0) + log(exp(-|x|) + 1): ONNX's value where exp(x) is finite (the same
+// operations for x <= 0), and x where exp(x) overflows (above 88.7 the literal form gives +inf; PyTorch
+// and ONNX Runtime give x). Mish keeps the literal form: its TANH takes +inf to 1 exactly.
 Result<void> mapSoftplus(GraphBuilder& b) {
   NNRT_ASSIGN_OR_RETURN(const Value* x, b.requiredInput(0));
   NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
   Chain c(b, *x, true);
   NNRT_RETURN_IF_ERROR(c.start(*x));
+  NNRT_RETURN_IF_ERROR(c.unary(ANEURALNETWORKS_ABS));
+  NNRT_RETURN_IF_ERROR(c.unary(ANEURALNETWORKS_NEG));
   NNRT_RETURN_IF_ERROR(softplus(c));
+  const uint32_t tail = c.current();
+  NNRT_ASSIGN_OR_RETURN(uint32_t in, c.input(*x));
+  NNRT_RETURN_IF_ERROR(c.add(ANEURALNETWORKS_RELU, {in}));
+  NNRT_ASSIGN_OR_RETURN(uint32_t fuse, b.scalarInt(ANEURALNETWORKS_FUSED_NONE));
+  NNRT_RETURN_IF_ERROR(c.add(ANEURALNETWORKS_ADD, {c.current(), tail, fuse}));
   c.finish();
   return {};
 }

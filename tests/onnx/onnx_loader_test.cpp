@@ -1179,6 +1179,21 @@ TEST(OnnxLoaderTest, ComposedActivationsOfAnNhwcImageStayNhwc) {
   }
 }
 
+// Softplus where exp(x) overflows float32 (x above 88.7) is x, as log(1 + exp(x)) is in exact arithmetic,
+// not the +inf of the literal form; elsewhere log1p(exp(x)) in double (to 2e-6 relative).
+TEST(OnnxLoaderTest, SoftplusOfLargeValuesIsTheValue) {
+  NodeModel m = nodeModel("Softplus", {{"x", {6}}}, {{"y", {6}}});
+  auto loaded = loadOnnxModel(write("softplus.onnx", m.model));
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  const std::vector<float> x{-30.0f, -2.0f, 0.0f, 3.0f, 100.0f, 3e38f};
+  const std::vector<float> got = run(*loaded, {x}, 6);
+  ASSERT_EQ(got.size(), 6u);
+  for (size_t i = 0; i < 6; ++i) {
+    const double want = x[i] > 50 ? x[i] : std::log1p(std::exp(static_cast<double>(x[i])));
+    EXPECT_NEAR(got[i], want, 2e-6 * std::max(1.0, std::fabs(want))) << x[i];
+  }
+}
+
 // A BatchNormalization that alone reads a Conv's result is folded into the Conv's weights and bias, and
 // the Relu after it becomes the Conv's fused activation: one CONV_2D, no MUL, ADD or RELU. x [1, 2, 1, 2]
 // = [1, 2, 3, 4]; Conv 1x1 2 * identity with bias [1, -1]: channels [3, 5] and [5, 7]; scale [1, 2],
