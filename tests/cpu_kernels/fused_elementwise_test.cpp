@@ -148,6 +148,27 @@ double ulpError(float got, double want) {
   return std::fabs(static_cast<double>(got) - want) / ulp;
 }
 
+// The worst error in ulp of ys against exact(xs) in double (and where), and how many are not the
+// correctly rounded value.
+struct Accuracy {
+  double worst = 0;
+  float worstAt = 0;
+  size_t inexact = 0;
+};
+Accuracy accuracyOf(const std::vector<float>& xs, const std::vector<float>& ys, double (*exact)(double)) {
+  Accuracy a;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    const double want = exact(static_cast<double>(xs[i]));
+    const double error = ulpError(ys[i], want);
+    a.inexact += ys[i] != static_cast<float>(want);
+    if (error > a.worst) {
+      a.worst = error;
+      a.worstAt = xs[i];
+    }
+  }
+  return a;
+}
+
 TEST(ExpFloat, IsWithinTwoUlpOfTheExactExponential) {
   double worst = 0;
   float worstAt = 0;
@@ -219,22 +240,11 @@ TEST(LogFloat, IsTheRoundedLogarithmAlmostEverywhere) {
   }
   std::vector<float> ys(xs.size());
   logValues(xs.data(), xs.size(), ys.data());
-  double worst = 0;
-  float worstAt = 0;
-  size_t inexact = 0;
-  for (size_t i = 0; i < xs.size(); ++i) {
-    const double want = std::log(static_cast<double>(xs[i]));
-    const double error = ulpError(ys[i], want);
-    inexact += ys[i] != static_cast<float>(want);
-    if (error > worst) {
-      worst = error;
-      worstAt = xs[i];
-    }
-  }
-  std::printf("logValues: worst %.3f ulp at %.9g, %zu of %zu not the rounded logarithm\n", worst, worstAt, inexact,
+  const Accuracy a = accuracyOf(xs, ys, [](double v) { return std::log(v); });
+  std::printf("logValues: worst %.3f ulp at %.9g, %zu of %zu not the rounded logarithm\n", a.worst, a.worstAt, a.inexact,
               xs.size());
-  EXPECT_LE(worst, 1.0) << "at " << worstAt;
-  EXPECT_LE(inexact, xs.size() / 100000);
+  EXPECT_LE(a.worst, 1.0) << "at " << a.worstAt;
+  EXPECT_LE(a.inexact, xs.size() / 100000);
   std::vector<float> special{1.0f, 0.0f, -0.0f, -1.0f, NAN, INFINITY, -INFINITY, 1e-45f, 3.4028235e38f};
   const std::vector<float> given = special;
   logValues(special.data(), special.size(), special.data());
@@ -261,21 +271,10 @@ TEST(SinFloat, IsTheRoundedSineAlmostEverywhere) {
     }
   std::vector<float> ys(xs.size());
   sinValues(xs.data(), xs.size(), ys.data());
-  double worst = 0;
-  float worstAt = 0;
-  size_t inexact = 0;
-  for (size_t i = 0; i < xs.size(); ++i) {
-    const double want = std::sin(static_cast<double>(xs[i]));
-    const double error = ulpError(ys[i], want);
-    inexact += ys[i] != static_cast<float>(want);
-    if (error > worst) {
-      worst = error;
-      worstAt = xs[i];
-    }
-  }
-  std::printf("sinValues: worst %.3f ulp at %.9g, %zu of %zu not the rounded sine\n", worst, worstAt, inexact, xs.size());
-  EXPECT_LE(worst, 1.0) << "at " << worstAt;
-  EXPECT_LE(inexact, xs.size() / 100000);
+  const Accuracy a = accuracyOf(xs, ys, [](double v) { return std::sin(v); });
+  std::printf("sinValues: worst %.3f ulp at %.9g, %zu of %zu not the rounded sine\n", a.worst, a.worstAt, a.inexact, xs.size());
+  EXPECT_LE(a.worst, 1.0) << "at " << a.worstAt;
+  EXPECT_LE(a.inexact, xs.size() / 100000);
   std::vector<float> special{0.0f, -0.0f, NAN, INFINITY, -INFINITY, 1e6f, -3e38f, 524288.5f, 1.5707964f};
   const std::vector<float> given = special;
   sinValues(special.data(), special.size(), special.data());

@@ -93,6 +93,16 @@ template <typename Op>
   }
   for (size_t i = 0; i < n; ++i) out[i] = op(a[i]);
 }
+// unary for functions over whole runs of values (values(in, count, out)).
+template <typename Values>
+[[gnu::always_inline]] inline void unaryValues(size_t n, const float* a, unsigned scalars, float* out, const Values& values) {
+  if (scalars & 1u) {
+    values(a, 1, out);
+    std::fill(out + 1, out + n, out[0]);
+    return;
+  }
+  values(a, n, out);
+}
 
 // Compiled for AVX-512 and AVX2 as well as the baseline, chosen when the library loads: the loops are
 // short, in L1, and limited by how many elements an instruction moves.
@@ -124,23 +134,13 @@ void execute(const Instruction& in, size_t n, size_t rowLength, unsigned scalars
     case FusedOp::Exp:
       return unary(n, a, scalars, out, [](float x) { return expFloat(x); });
     case FusedOp::Log:  // as LOG computes it (log_float.hpp)
-      if (scalars & 1u) {
-        logValues(a, 1, out);
-        std::fill(out + 1, out + n, out[0]);
-        return;
-      }
-      return logValues(a, n, out);
+      return unaryValues(n, a, scalars, out, [](const float* x, size_t count, float* y) { logValues(x, count, y); });
     case FusedOp::Neg:
       return unary(n, a, scalars, out, [](float x) { return -x; });
     case FusedOp::Rsqrt:
       return unary(n, a, scalars, out, [](float x) { return 1.0f / std::sqrt(x); });
     case FusedOp::Sin:  // as SIN computes it (sin_float.hpp)
-      if (scalars & 1u) {
-        sinValues(a, 1, out);
-        std::fill(out + 1, out + n, out[0]);
-        return;
-      }
-      return sinValues(a, n, out);
+      return unaryValues(n, a, scalars, out, [](const float* x, size_t count, float* y) { sinValues(x, count, y); });
     case FusedOp::Sqrt:
       return unary(n, a, scalars, out, [](float x) { return std::sqrt(x); });
     case FusedOp::Floor:

@@ -32,6 +32,27 @@ template <typename Term>
   return sum;
 }
 
+// The loop the row functions share: `step(acc, at)` over four accumulators in turn, blocks of 4 * kWidth
+// values (four chains that do not wait on each other), joined as (a, b), (c, d), then (a, c) by
+// `join(into, from)`, then blocks of kWidth into `a`; returns where the scalar tail starts. The other
+// three start as copies of `a`.
+template <size_t kWidth, typename Acc, typename Step, typename Join>
+[[gnu::always_inline]] inline size_t fourChains(size_t length, Acc& a, const Step& step, const Join& join) {
+  Acc b = a, c = a, d = a;
+  size_t i = 0;
+  for (; i + 4 * kWidth <= length; i += 4 * kWidth) {
+    step(a, i);
+    step(b, i + kWidth);
+    step(c, i + 2 * kWidth);
+    step(d, i + 3 * kWidth);
+  }
+  join(a, b);
+  join(c, d);
+  join(a, c);
+  for (; i + kWidth <= length; i += kWidth) step(a, i);
+  return i;
+}
+
 // The sum of the row's values in double: partial sums k, k + 8, k + 16 and k + 24 of every 32 values,
 // added pairwise, then the tail.
 [[gnu::always_inline]] inline double rowSum(const float* x, size_t length) {
@@ -42,18 +63,8 @@ template <typename Term>
     std::memcpy(&v, x + at, sizeof v);
     acc += __builtin_convertvector(v, Doubles8);
   };
-  Doubles8 a = {}, b = {}, c = {}, d = {};
-  size_t i = 0;
-  for (; i + 32 <= length; i += 32) {
-    add(a, i);
-    add(b, i + 8);
-    add(c, i + 16);
-    add(d, i + 24);
-  }
-  a += b;
-  c += d;
-  a += c;
-  for (; i + 8 <= length; i += 8) add(a, i);
+  Doubles8 a = {};
+  size_t i = fourChains<8>(length, a, add, [](Doubles8& into, const Doubles8& from) { into += from; });
   double sum = 0.0;
   for (size_t k = 0; k < 8; ++k) sum += a[k];
   for (; i < length; ++i) sum += static_cast<double>(x[i]);
@@ -82,21 +93,10 @@ template <bool kLarger>
   };
   Floats16 a;
   for (size_t k = 0; k < 16; ++k) a[k] = init;
-  Floats16 b = a, c = a, d = a;
-  size_t i = 0;
-  for (; i + 64 <= length; i += 64) {
-    pickAt(a, i);
-    pickAt(b, i + 16);
-    pickAt(c, i + 32);
-    pickAt(d, i + 48);
-  }
-  pick(a, b);
-  pick(c, d);
-  pick(a, c);
-  for (; i + 16 <= length; i += 16) pickAt(a, i);
+  const size_t i = fourChains<16>(length, a, pickAt, pick);
   float acc = init;
   for (size_t k = 0; k < 16; ++k) acc = kLarger ? std::max(acc, a[k]) : std::min(acc, a[k]);
-  for (; i < length; ++i) acc = kLarger ? std::max(acc, x[i]) : std::min(acc, x[i]);
+  for (size_t k = i; k < length; ++k) acc = kLarger ? std::max(acc, x[k]) : std::min(acc, x[k]);
   return acc;
 }
 
