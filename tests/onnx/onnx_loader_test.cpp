@@ -1321,6 +1321,27 @@ TEST(OnnxLoaderTest, GlobalPoolsOfAnNchwImageReduceItsPlanes) {
   EXPECT_EQ(run(*loaded, {x}, 2), (std::vector<float>{5.0f, 0.0f}));
 }
 
+// A YOLO head: an NHWC image [1, 6, 2, 2] (c = 2x of x = 0..23) split into [1, 2, 3, 2, 2] (2 anchors of 3
+// predictions) and transposed to [1, 2, 2, 2, 3] is one TRANSPOSE of the NHWC tensor (two in all, with x's to
+// NHWC): y[a][h][w][k] = c[a * 3 + k][h][w].
+TEST(OnnxLoaderTest, AnchorsOfAnNhwcImageAreMovedByOneTranspose) {
+  NodeModel m = scaledConv({1, 6, 2, 2}, 2.0f);
+  addOutput(m, "y", {1, 2, 2, 2, 3});
+  addInts(m, "split", {1, 2, 3, 2, 2}, false);
+  addNode(m, "Reshape", {"c", "split"}, {"r"});
+  setAttribute(addNode(m, "Transpose", {"r"}, {"y"}), "perm", std::vector<int64_t>{0, 1, 3, 4, 2});
+  auto loaded = loadOnnxModel(write("yolo_head.onnx", m.model));
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  EXPECT_EQ(countOperations(*loaded, ANEURALNETWORKS_TRANSPOSE), 2u);
+  std::vector<float> x(24), want(24);
+  for (size_t i = 0; i < 24; ++i) x[i] = static_cast<float>(i);
+  for (size_t a = 0; a < 2; ++a)
+    for (size_t h = 0; h < 2; ++h)
+      for (size_t w = 0; w < 2; ++w)
+        for (size_t k = 0; k < 3; ++k) want[((a * 2 + h) * 2 + w) * 3 + k] = 2.0f * static_cast<float>((a * 3 + k) * 4 + h * 2 + w);
+  EXPECT_EQ(run(*loaded, {x}, 24), want);
+}
+
 // Concat of NHWC images (SqueezeNet's fire modules: two convolutions concatenated over channels) stays
 // NHWC, on the NHWC axis that is ONNX's `axis`: only x and y are TRANSPOSEd. x [1, 2, 1, 2] (channels
 // [1, 2] and [3, 4]); c1 = 2x, c2 = 3x (Conv 1x1), y = Concat(c1, c2, x). Over channels (axis 1):
