@@ -724,7 +724,7 @@ TEST_F(FastPathTest, ActivationsAndConcatenation) {
 TEST_F(FastPathTest, TransposeOnRandomPermutations) {
   std::mt19937 rng(37);
   auto pick = [&](uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng); };
-  int taken = 0;
+  int taken = 0, refused = 0;
   for (uint32_t seed = 0; seed < 24; ++seed) {
     const uint32_t rank = pick(1, 4);
     std::vector<uint32_t> dims, out;
@@ -747,9 +747,13 @@ TEST_F(FastPathTest, TransposeOnRandomPermutations) {
         m.addOutput(type, out, type == T::TENSOR_FLOAT32 ? 0.0f : 0.5f, type == T::TENSOR_FLOAT32 ? 0 : 3);
     m.addOperation(O::TRANSPOSE, {in, p}, {y});
     m.setInputsAndOutputs({in}, {y});
-    taken += crossCheck(m, seed, Fast::Either);
+    // The last axis staying last (rows moved whole) stays on the reference kernel, which is faster.
+    const bool rowsMoved = rank >= 2 && perm.back() == static_cast<int32_t>(rank - 1);
+    refused += rowsMoved;
+    taken += crossCheck(m, seed, rowsMoved ? Fast::Refused : Fast::Either);
   }
-  EXPECT_GE(taken, 20) << "most permutations take oneDNN's reorder";
+  EXPECT_GE(refused, 4) << "the permutations cover rows moved whole";
+  EXPECT_GE(taken, 24 - refused - 4) << "most other permutations take oneDNN's reorder";
 }
 
 // Quantized CONV_2D / DEPTHWISE_CONV_2D / FULLY_CONNECTED: `dataType` for input and output, filters

@@ -852,6 +852,9 @@ class Layer final : public FastLayer {
     if (input.type == kFloat32 && rank >= 2 && p.perm[rank - 2] == rank - 1 &&
         input.dims[p.perm[rank - 1]] >= 2 && input.dims[p.perm[rank - 1]] <= 4)
       return refuse("2 to 4 planes interleaved: the reference kernel is faster");
+    // The last axis staying last (whole rows moved: attention's heads, a detection head's anchors): the
+    // reference kernel's row copies are faster (1x128x12x64 by [0, 2, 1, 3]: 14.3 against 6.8 us).
+    if (rank >= 2 && p.perm[rank - 1] == rank - 1) return refuse("rows moved whole: the reference kernel is faster");
     const dt data = input.type == kFloat32 ? dt::f32 : int8Type(input.type);
     const dims in(input.dims.begin(), input.dims.end());
     const dims inStrides = plainStrides(in);
