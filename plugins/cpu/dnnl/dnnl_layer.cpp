@@ -388,7 +388,7 @@ class Layer final : public FastLayer {
       KernelOptions plain = options;
       plain.epilogue.op = EpilogueOp::None;
       NNRT_ASSIGN_OR_RETURN(std::unique_ptr<FastKernel> kernel, prepare(op, params, plain));
-      return std::unique_ptr<FastKernel>(std::make_unique<SwishAfter>(std::move(kernel), outputCount));
+      return std::unique_ptr<FastKernel>(std::make_unique<SwishAfter>(std::move(kernel), outputCount, threads_));
     }
     const bool fits = std::visit(
         [](const auto& q) {

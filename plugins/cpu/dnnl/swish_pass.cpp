@@ -55,7 +55,7 @@ driver::Result<void> SwishAfter::run(const KernelCall& call) {
   auto* out = static_cast<float*>(call.outputData[0]);
   const size_t count = count_;
   // Whole vectors to each thread but the last; the same split for the same team.
-#pragma omp parallel
+#pragma omp parallel num_threads(threads_)
   {
     const auto threads = static_cast<size_t>(omp_get_num_threads()), t = static_cast<size_t>(omp_get_thread_num());
     const size_t per = (count / threads + 15) / 16 * 16;

@@ -21,17 +21,18 @@ bool swishPassSupported();
 // to 0 as exp does), within 2e-7 of the exact value relative to it (SwishPass test); NaN stays NaN.
 void swishInPlace(float* values, size_t count);
 
-// `inner`, then the pass over its float32 output of `count` values, split over the OpenMP team.
+// `inner`, then the pass over its float32 output of `count` values, split over `threads` OpenMP threads.
 class SwishAfter final : public FastKernel {
  public:
-  SwishAfter(std::unique_ptr<FastKernel> inner, size_t count)
-      : inner_(std::move(inner)), count_(count), name_(inner_->name() + " + swish pass (avx512)") {}
+  SwishAfter(std::unique_ptr<FastKernel> inner, size_t count, int threads)
+      : inner_(std::move(inner)), count_(count), threads_(threads), name_(inner_->name() + " + swish pass (avx512)") {}
   const std::string& name() const override { return name_; }
   driver::Result<void> run(const KernelCall& call) override;
 
  private:
   std::unique_ptr<FastKernel> inner_;
   size_t count_;
+  int threads_;
   std::string name_;
 };
 
