@@ -8,11 +8,12 @@
 // operations in the same order on every instruction set (-ffp-contract=off).
 #pragma once
 
-#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+
+#include "plugins/cpu/kernels/values_in_range.hpp"
 
 namespace nnrt::cpu {
 
@@ -45,23 +46,13 @@ inline float logPositive(float x) {
   return static_cast<float>(exponent * 0.69314718055994530942 + (2.0 * s + 2.0 * s * s2 * p));
 }
 
-// out[i] = ln(in[i]) for i < n: blocks of 256 by logPositive, then the C library's log for the values
-// that are not positive and finite (zero, negative numbers, the infinities, NaN) in a block that has
-// any; `out` may be `in` (each block goes through a buffer).
+// out[i] = ln(in[i]) for i < n: logPositive, the C library's log for the values that are not positive and
+// finite (zero, negative numbers, the infinities, NaN) (values_in_range.hpp); `out` may be `in`.
 [[gnu::always_inline]] inline void logValues(const float* in, size_t n, float* out) {
   constexpr float kLargest = 3.40282347e+38f;
-  for (size_t base = 0; base < n; base += 256) {
-    const size_t m = std::min<size_t>(256, n - base);
-    float block[256];
-    for (size_t i = 0; i < m; ++i) block[i] = logPositive(in[base + i]);
-    unsigned other = 0;  // a loop that vectorizes too (& where && would branch)
-    for (size_t i = 0; i < m; ++i) other |= (in[base + i] > 0.0f) & (in[base + i] <= kLargest) ? 0u : 1u;
-    if (other != 0) {
-      for (size_t i = 0; i < m; ++i)
-        if (!((in[base + i] > 0.0f) & (in[base + i] <= kLargest))) block[i] = std::log(in[base + i]);
-    }
-    std::copy(block, block + m, out + base);
-  }
+  detail::valuesInRange(
+      in, n, out, [](float x) { return logPositive(x); }, [](float x) { return (x > 0.0f) & (x <= kLargest); },
+      [](float x) { return std::log(x); });
 }
 
 }  // namespace nnrt::cpu

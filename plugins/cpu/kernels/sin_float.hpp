@@ -11,11 +11,12 @@
 // that GCC vectorizes a loop over it: the quadrant in doubles, selects between computed doubles.
 #pragma once
 
-#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+
+#include "plugins/cpu/kernels/values_in_range.hpp"
 
 namespace nnrt::cpu {
 
@@ -56,21 +57,12 @@ inline float sinFloatInRange(float x) {
   return static_cast<float>(value * (high != 0.0 ? -1.0 : 1.0));  // a product, not a negation in one arm
 }
 
-// out[i] = sin(in[i]) for i < n: blocks of 256 by sinFloatInRange (a loop that vectorizes), then the C
-// library's sin for the values beyond its range; `out` may be `in` (each block goes through a buffer).
+// out[i] = sin(in[i]) for i < n: sinFloatInRange, the C library's sin beyond its range (values_in_range.hpp);
+// `out` may be `in`.
 [[gnu::always_inline]] inline void sinValues(const float* in, size_t n, float* out) {
-  for (size_t base = 0; base < n; base += 256) {
-    const size_t m = std::min<size_t>(256, n - base);
-    float block[256];
-    for (size_t i = 0; i < m; ++i) block[i] = sinFloatInRange(in[base + i]);
-    unsigned beyond = 0;  // whether any value needs the C library (a loop that vectorizes too)
-    for (size_t i = 0; i < m; ++i) beyond |= std::fabs(in[base + i]) <= kSinFloatLimit ? 0u : 1u;
-    if (beyond != 0) {
-      for (size_t i = 0; i < m; ++i)
-        if (!(std::fabs(in[base + i]) <= kSinFloatLimit)) block[i] = std::sin(in[base + i]);
-    }
-    std::copy(block, block + m, out + base);
-  }
+  detail::valuesInRange(
+      in, n, out, [](float x) { return sinFloatInRange(x); }, [](float x) { return std::fabs(x) <= kSinFloatLimit; },
+      [](float x) { return std::sin(x); });
 }
 
 }  // namespace nnrt::cpu
