@@ -429,10 +429,7 @@ TEST(OnnxLoaderTest, InstanceNormalizationOfThreeDimensions) {
   const std::vector<float> scale{0.5f, -1.0f, 2.0f}, bias{0.25f, 0.0f, -1.5f};
   addFloats(m, "scale", {3}, scale);
   addFloats(m, "bias", {3}, bias);
-  auto* epsilon = m.node->add_attribute();
-  epsilon->set_name("epsilon");
-  epsilon->set_type(onnx::AttributeProto::FLOAT);
-  epsilon->set_f(0.01f);
+  setFloatAttribute(m.node, "epsilon", 0.01f);
   auto loaded = loadOnnxModel(write("instance_norm_3d.onnx", m.model));
   ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
   std::vector<float> x(n * c * l);
