@@ -205,6 +205,39 @@ TEST_F(FastPathTest, Conv2DOnRandomShapes) {
   }
 }
 
+// A 1x1 CONV_2D with strides and no padding runs on a dense copy of the pixels it reads: images whose
+// sizes the strides do not divide, unequal strides, both layouts, two batches, every activation, and a
+// Swish epilogue after it (the pass). Padded or unit-stride ones read their input in place.
+TEST_F(FastPathTest, StridedPointwiseConv2DReadsGatheredPixels) {
+  struct Case {
+    ConvCase conv;
+    bool gathered;
+  };
+  const std::vector<Case> cases{
+      {{1, 28, 28, 64, 48, 1, 1, 0, 0, 0, 0, 2, 2, 1, 1, 1, false}, true},    // a residual network's shortcut
+      {{2, 15, 23, 37, 29, 1, 1, 0, 0, 0, 0, 3, 2, 1, 1, 3, false}, true},    // strideW 3, strideH 2
+      {{1, 17, 9, 24, 40, 1, 1, 0, 0, 0, 0, 2, 3, 1, 1, 2, true}, true},      // NCHW
+      {{2, 7, 7, 96, 130, 1, 1, 0, 0, 0, 0, 2, 2, 2, 2, 0, true}, true},      // dilation is moot for 1x1
+      {{1, 9, 11, 20, 33, 1, 1, 0, 0, 0, 0, 1, 4, 1, 1, 0, false}, true},     // strided across only
+      {{1, 12, 12, 16, 16, 1, 1, 1, 0, 1, 0, 2, 2, 1, 1, 1, false}, false},   // padded: in place
+      {{1, 12, 12, 16, 16, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1, 1, false}, false}};  // unit strides
+  for (uint32_t seed = 0; seed < cases.size(); ++seed) {
+    SCOPED_TRACE("case " + std::to_string(seed));
+    TestModel m;
+    addConv(m, cases[seed].conv, false, seed * 10 + 700);
+    std::string name;
+    ASSERT_TRUE(crossCheck(m, seed, Fast::Taken, &name));
+    EXPECT_EQ(name.find("gathered") != std::string::npos, cases[seed].gathered) << name;
+  }
+  epilogue_.op = cpu::EpilogueOp::Swish;
+  TestModel m;
+  addConv(m, {1, 40, 40, 16, 48, 1, 1, 0, 0, 0, 0, 2, 2, 1, 1, 0, false}, false, 777);  // 19200 values
+  std::string name;
+  ASSERT_TRUE(crossCheck(m, 7, Fast::Taken, &name));
+  EXPECT_NE(name.find("gathered"), std::string::npos) << name;
+  epilogue_ = {};
+}
+
 // 3x3 stride-1 CONV_2D with enough channels, pixels and work runs as Winograd F(2x2, 3x3) on CPUs where
 // oneDNN has it (AVX-512, channel counts that are multiples of 16; the others stay direct): odd image
 // sizes, every padding, activation and both layouts; with the option off it stays direct.

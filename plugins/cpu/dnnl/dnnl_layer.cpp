@@ -262,6 +262,9 @@ class Kernel final : public FastKernel {
   // Runs the primitive on its own copies of the source and destination in the layouts `src` and
   // `dst` (e.g. blocked nChw16c): each run reorders the bound input in and the output out.
   void stage(const dnnl::memory::desc& src, const dnnl::memory::desc& dst);
+  // Only the source, which the primitive reads as `gathered`: each run copies every strideH-th row
+  // and strideW-th column of the bound image (NHWC or NCHW, as `gathered`) there.
+  void gatherSource(const dnnl::memory::desc& gathered, uint32_t strideH, uint32_t strideW);
   // FastLayer::chain: `producer` writes its output in the blocked layout it computes in, and
   // `consumer` reads it so, when both stage NHWC <-> the same nChw16c layout between them.
   static bool chain(Kernel& producer, Kernel& consumer);
@@ -281,10 +284,12 @@ class Kernel final : public FastKernel {
   // layout oneDNN's Winograd takes) is a loop of the layer's own; anything else a oneDNN reorder.
   struct Restage {
     dnnl::memory from, to;
-    dnnl::primitive reorder;  // null for the NHWC <-> nChw16c loop
+    dnnl::primitive reorder;  // null for the layer's own loops
     std::vector<dnnl_exec_arg_t> args;
     bool toBlocked = false;
+    uint32_t strideH = 0, strideW = 0;  // gatherSource's (then not NHWC <-> nChw16c)
   };
+  dnnl_status_t gather(const Restage& r);
   Restage restage(const dnnl::memory& from, const dnnl::memory& to);
   dnnl_status_t run(Restage& r);
   std::vector<Restage> stageIn_, stageOut_;
@@ -600,9 +605,42 @@ class Layer final : public FastLayer {
         return kernel;
       }
     }
+    if (op.type == static_cast<int32_t>(driver::OperationType::CONV_2D) && readsStridedPixels(p))
+      return gatheredConvolution(op, p, src, dst, userWeights, biasDesc, epilogue);
     NNRT_ASSIGN_OR_RETURN(auto pd, convolutionDesc(op.type, p, src, anyWeights, biasDesc, dst,
                                                    attrFor(p.activation, epilogue), engine_));
     return convolutionKernel(pd, src, dst, userWeights, filter.data, copied(biasDesc, bias.data));
+  }
+
+  // A 1x1 convolution with strides and no padding (a residual network's projection shortcut) reads
+  // only every strideH-th row and strideW-th column of its input.
+  static bool readsStridedPixels(const ops::Conv2DParams& p) {
+    return p.filterHeight == 1 && p.filterWidth == 1 && (p.strideH > 1 || p.strideW > 1) && p.padTop == 0 &&
+           p.padBottom == 0 && p.padLeft == 0 && p.padRight == 0 &&
+           p.outputHeight == (p.inputHeight - 1) / p.strideH + 1 && p.outputWidth == (p.inputWidth - 1) / p.strideW + 1;
+  }
+
+  // Such a convolution on a dense copy of the pixels it reads, with unit strides: oneDNN 2.6's
+  // `brgconv_1x1` runs some strided layers at about half the speed of the same product on unit
+  // strides (ResNet-50's and ResNeXt's 512 -> 1024 shortcut from 28x28 to 14x14: 1736 against 970 us
+  // on 2 cores), and never faster (docs/cpu-performance.md, "Strided 1x1 convolutions"). The copy
+  // costs about 6 us for that layer's 14x14x512 (Kernel::gather).
+  Result<std::unique_ptr<FastKernel>> gatheredConvolution(const ops::OpArgs& op, const ops::Conv2DParams& p,
+                                                          const dnnl::memory::desc& src, const dnnl::memory::desc& dst,
+                                                          const dnnl::memory::desc& userWeights,
+                                                          const dnnl::memory::desc& biasDesc, const Epilogue& epilogue) {
+    const auto gathered = imageDesc(p.batches, p.inputChannels, p.outputHeight, p.outputWidth, p.nchw);
+    ops::Conv2DParams unit = p;
+    unit.inputHeight = p.outputHeight;
+    unit.inputWidth = p.outputWidth;
+    unit.strideH = unit.strideW = 1;
+    const dnnl::memory::desc anyWeights(userWeights.dims(), dt::f32, dnnl::memory::format_tag::any);
+    NNRT_ASSIGN_OR_RETURN(auto pd, convolutionDesc(op.type, unit, gathered, anyWeights, biasDesc, dst,
+                                                   attrFor(p.activation, epilogue), engine_));
+    NNRT_ASSIGN_OR_RETURN(auto kernel, convolutionKernel(pd, src, dst, userWeights, op.inputs[1].data,
+                                                         copied(biasDesc, op.inputs[2].data)));
+    static_cast<Kernel&>(*kernel).gatherSource(gathered, p.strideH, p.strideW);
+    return kernel;
   }
 
   // PatchDeconvolution: the inner product of every input pixel with the filter as [kh * kw * M, C]
@@ -1009,6 +1047,47 @@ void Kernel::stage(const dnnl::memory::desc& src, const dnnl::memory::desc& dst)
   owned_.push_back(stagedDst);
 }
 
+void Kernel::gatherSource(const dnnl::memory::desc& gathered, uint32_t strideH, uint32_t strideW) {
+  const dnnl::memory& input = inputs_.at(0).second;
+  const dnnl::memory staged(gathered, layer_.stream().get_engine());
+  stageIn_.push_back(Restage{input, staged, {}, {}, false, strideH, strideW});
+  retarget(input, staged);
+  owned_.push_back(staged);
+  name_ += " on the strided pixels gathered";
+}
+
+// Output pixel (y, x) of `to` is input pixel (y * strideH, x * strideW) of `from`: a run of C values
+// per pixel in NHWC, a strided row per channel and row in NCHW.
+dnnl_status_t Kernel::gather(const Restage& r) {
+  const dims in = r.from.get_desc().dims(), out = r.to.get_desc().dims();
+  const bool nchw = r.to.get_desc() == dnnl::memory::desc(out, dt::f32, dnnl::memory::format_tag::nchw);
+  const dnnl::memory::dim batches = out[0], channels = out[1], height = out[2], width = out[3];
+  const dnnl::memory::dim inHeight = in[2], inWidth = in[3], sh = r.strideH, sw = r.strideW;
+  const auto* from = static_cast<const float*>(r.from.get_data_handle());
+  auto* to = static_cast<float*>(r.to.get_data_handle());
+  if (nchw) {
+#pragma omp parallel for collapse(2) schedule(static)
+    for (dnnl::memory::dim plane = 0; plane < batches * channels; ++plane) {
+      for (dnnl::memory::dim y = 0; y < height; ++y) {
+        const float* row = from + (plane * inHeight + y * sh) * inWidth;
+        float* into = to + (plane * height + y) * width;
+        for (dnnl::memory::dim x = 0; x < width; ++x) into[x] = row[x * sw];
+      }
+    }
+    return dnnl_success;
+  }
+#pragma omp parallel for collapse(2) schedule(static)
+  for (dnnl::memory::dim n = 0; n < batches; ++n) {
+    for (dnnl::memory::dim y = 0; y < height; ++y) {
+      const float* row = from + ((n * inHeight + y * sh) * inWidth) * channels;
+      float* into = to + ((n * height + y) * width) * channels;
+      for (dnnl::memory::dim x = 0; x < width; ++x)
+        std::memcpy(into + x * channels, row + x * sw * channels, static_cast<size_t>(channels) * sizeof(float));
+    }
+  }
+  return dnnl_success;
+}
+
 void Kernel::retarget(const dnnl::memory& from, const dnnl::memory& to) {
   for (dnnl_exec_arg_t& arg : args_)
     if (arg.memory == from.get()) arg.memory = to.get();
@@ -1036,6 +1115,7 @@ Kernel::Restage Kernel::restage(const dnnl::memory& from, const dnnl::memory& to
 // oneDNN 2.6's reorder between NHWC and nChw16c runs at a fraction of memory speed (70 µs each way
 // for 56x56x64 on the machine of docs/cpu-performance.md); this loop copies 16 channels at a time.
 dnnl_status_t Kernel::run(Restage& r) {
+  if (r.strideH > 0) return gather(r);
   if (r.reorder) {
     return dnnl_primitive_execute(r.reorder.get(), layer_.stream().get(), static_cast<int>(r.args.size()),
                                   r.args.data());
@@ -1067,7 +1147,7 @@ bool Kernel::chain(Kernel& producer, Kernel& consumer) {
   Restage& in = consumer.stageIn_[0];
   const dnnl::memory::desc blocked = out.from.get_desc();
   // Only the NHWC <-> nChw16c copies: the blocked tensor then has the NHWC tensor's size.
-  if (out.reorder || in.reorder || blocked != in.to.get_desc() || blocked.get_size() != out.to.get_desc().get_size())
+  if (out.reorder || in.reorder || in.strideH > 0 || blocked != in.to.get_desc() || blocked.get_size() != out.to.get_desc().get_size())
     return false;
   const dnnl::engine engine = producer.layer_.stream().get_engine();
   // The tensor the execution binds is now the blocked one, at the same address; the staged copies go.
