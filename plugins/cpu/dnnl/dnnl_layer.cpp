@@ -31,6 +31,7 @@
 #include "nnrt/driver/activation.hpp"
 #include "nnrt/driver/ops/operand_types.hpp"
 #include "plugins/cpu/dnnl/matrix_vector.hpp"
+#include "plugins/cpu/dnnl/softmax_rows.hpp"
 #include "plugins/cpu/dnnl/swish_pass.hpp"
 #include "plugins/cpu/fast_path.hpp"
 
@@ -838,6 +839,12 @@ class Layer final : public FastLayer {
   }
 
   Result<std::unique_ptr<FastKernel>> softmax(const ops::OpArgs& op, const ops::SoftmaxParams& p) {
+    const auto& in = op.inputs[0].dims;
+    if (p.axis + 1 == in.size() && in.back() > 0 && softmaxRowsSupported()) {  // rows: the layer's own
+      size_t rows = 1;
+      for (size_t d = 0; d + 1 < in.size(); ++d) rows *= in[d];
+      return std::unique_ptr<FastKernel>(std::make_unique<SoftmaxRows>(rows, in.back(), p.beta, threads_));
+    }
     if (p.beta != 1.0f) return refuse("oneDNN's softmax has no beta; beta " + std::to_string(p.beta) + " is not 1");
     dims shape(op.inputs[0].dims.begin(), op.inputs[0].dims.end());
     const auto data = plainDesc(shape);
