@@ -434,39 +434,58 @@ Result<void> mapGru(GraphBuilder& b) {
     NNRT_ASSIGN_OR_RETURN(uint32_t hBegin, b.constInts({0, 2 * static_cast<int32_t>(H)}));
     NNRT_ASSIGN_OR_RETURN(uint32_t pairSize, b.constInts({static_cast<int32_t>(batch), 2 * static_cast<int32_t>(H)}));
     const Dims pairDims{batch, 2 * H};
+    // One step without linear_before_reset. The gates are taken apart before their element-wise
+    // work, so that the reset gate's (ADD LOGISTIC MUL) and the rest's (the update gate, the candidate
+    // and the new state: ADD LOGISTIC ADD TANH SUB MUL MUL ADD) are each consecutive, one fused step
+    // each; the slices of one row are views (a 64-step, 512-unit GRU: one step fewer per time step).
+    auto resetBeforeStep = [&](uint32_t begin, uint32_t size, uint32_t t, uint32_t h) -> Result<uint32_t> {
+      NNRT_ASSIGN_OR_RETURN(uint32_t rColumns,
+                            b.constInts({static_cast<int32_t>(t * batch), static_cast<int32_t>(H)}));
+      NNRT_ASSIGN_OR_RETURN(uint32_t xz, apply(b, ANEURALNETWORKS_SLICE, {projectedZR, begin, gateSize}, f32, stepDims));
+      NNRT_ASSIGN_OR_RETURN(uint32_t xr, apply(b, ANEURALNETWORKS_SLICE, {projectedZR, rColumns, gateSize}, f32, stepDims));
+      NNRT_ASSIGN_OR_RETURN(uint32_t xh, apply(b, ANEURALNETWORKS_SLICE, {projectedH, begin, size}, f32, stepDims));
+      NNRT_ASSIGN_OR_RETURN(uint32_t fromStateZR,
+                            apply(b, ANEURALNETWORKS_FULLY_CONNECTED, {h, recurrentZR, zeroBiasZR, none}, f32, pairDims));
+      NNRT_ASSIGN_OR_RETURN(uint32_t zIn, apply(b, ANEURALNETWORKS_SLICE, {fromStateZR, zBegin, gateSize}, f32, stepDims));
+      NNRT_ASSIGN_OR_RETURN(uint32_t rIn, apply(b, ANEURALNETWORKS_SLICE, {fromStateZR, rBegin, gateSize}, f32, stepDims));
+      NNRT_ASSIGN_OR_RETURN(uint32_t rSum, arithmetic(b, ANEURALNETWORKS_ADD, xr, rIn, f32, stepDims));
+      NNRT_ASSIGN_OR_RETURN(uint32_t r, apply(b, ANEURALNETWORKS_LOGISTIC, {rSum}, f32, stepDims));
+      NNRT_ASSIGN_OR_RETURN(uint32_t reset, arithmetic(b, ANEURALNETWORKS_MUL, r, h, f32, stepDims));
+      NNRT_ASSIGN_OR_RETURN(uint32_t candidateIn, fullyConnected(reset, recurrentH, zeroBias, batch));
+      NNRT_ASSIGN_OR_RETURN(uint32_t zSum, arithmetic(b, ANEURALNETWORKS_ADD, xz, zIn, f32, stepDims));
+      NNRT_ASSIGN_OR_RETURN(uint32_t z, apply(b, ANEURALNETWORKS_LOGISTIC, {zSum}, f32, stepDims));
+      NNRT_ASSIGN_OR_RETURN(uint32_t sum, arithmetic(b, ANEURALNETWORKS_ADD, xh, candidateIn, f32, stepDims));
+      NNRT_ASSIGN_OR_RETURN(uint32_t candidate, apply(b, ANEURALNETWORKS_TANH, {sum}, f32, stepDims));
+      NNRT_ASSIGN_OR_RETURN(uint32_t keep, arithmetic(b, ANEURALNETWORKS_SUB, one, z, f32, stepDims));
+      NNRT_ASSIGN_OR_RETURN(uint32_t fresh, arithmetic(b, ANEURALNETWORKS_MUL, keep, candidate, f32, stepDims));
+      NNRT_ASSIGN_OR_RETURN(uint32_t kept, arithmetic(b, ANEURALNETWORKS_MUL, z, h, f32, stepDims));
+      return arithmetic(b, ANEURALNETWORKS_ADD, fresh, kept, f32, stepDims);
+    };
     std::vector<uint32_t> steps(seq);
     for (uint32_t s = 0; s < seq; ++s) {
       const uint32_t t = reverse ? seq - 1 - s : s;
       NNRT_ASSIGN_OR_RETURN(uint32_t begin, b.constInts({static_cast<int32_t>(t * batch), 0}));
       NNRT_ASSIGN_OR_RETURN(uint32_t size, b.constInts({static_cast<int32_t>(batch), -1}));
+      if (linearBeforeReset == 0) {
+        NNRT_ASSIGN_OR_RETURN(state, resetBeforeStep(begin, size, t, state));
+        NNRT_ASSIGN_OR_RETURN(steps[t], b.reshape(state, f32, {1, 1, batch, H}));
+        continue;
+      }
       NNRT_ASSIGN_OR_RETURN(uint32_t xzr, apply(b, ANEURALNETWORKS_SLICE, {projectedZR, begin, size}, f32, pairDims));
       NNRT_ASSIGN_OR_RETURN(uint32_t xh, apply(b, ANEURALNETWORKS_SLICE, {projectedH, begin, size}, f32, stepDims));
-      uint32_t fromStateZR, fromStateH = kNoOperand;
-      if (linearBeforeReset == 0) {
-        NNRT_ASSIGN_OR_RETURN(fromStateZR,
-                              apply(b, ANEURALNETWORKS_FULLY_CONNECTED, {state, recurrentZR, zeroBiasZR, none}, f32,
-                                    pairDims));
-      } else {
-        NNRT_ASSIGN_OR_RETURN(uint32_t fromState,
-                              apply(b, ANEURALNETWORKS_FULLY_CONNECTED, {state, recurrentAll, recurrentAllBias, none},
-                                    f32, {batch, 3 * H}));
-        NNRT_ASSIGN_OR_RETURN(fromStateZR, apply(b, ANEURALNETWORKS_SLICE, {fromState, zBegin, pairSize}, f32, pairDims));
-        NNRT_ASSIGN_OR_RETURN(fromStateH, apply(b, ANEURALNETWORKS_SLICE, {fromState, hBegin, gateSize}, f32, stepDims));
-      }
+      // linear_before_reset: one product over [Rz; Rr; Rh] (biased by [0; 0; Rbh]), SLICEd.
+      NNRT_ASSIGN_OR_RETURN(uint32_t fromState,
+                            apply(b, ANEURALNETWORKS_FULLY_CONNECTED, {state, recurrentAll, recurrentAllBias, none},
+                                  f32, {batch, 3 * H}));
+      NNRT_ASSIGN_OR_RETURN(uint32_t fromStateZR, apply(b, ANEURALNETWORKS_SLICE, {fromState, zBegin, pairSize}, f32, pairDims));
+      NNRT_ASSIGN_OR_RETURN(uint32_t fromStateH, apply(b, ANEURALNETWORKS_SLICE, {fromState, hBegin, gateSize}, f32, stepDims));
       NNRT_ASSIGN_OR_RETURN(uint32_t sumZR, arithmetic(b, ANEURALNETWORKS_ADD, xzr, fromStateZR, f32, pairDims));
       NNRT_ASSIGN_OR_RETURN(uint32_t gatesZR, apply(b, ANEURALNETWORKS_LOGISTIC, {sumZR}, f32, pairDims));
       uint32_t gates[2];
       NNRT_ASSIGN_OR_RETURN(gates[0], apply(b, ANEURALNETWORKS_SLICE, {gatesZR, zBegin, gateSize}, f32, stepDims));
       NNRT_ASSIGN_OR_RETURN(gates[1], apply(b, ANEURALNETWORKS_SLICE, {gatesZR, rBegin, gateSize}, f32, stepDims));
-      uint32_t candidateIn;
-      if (linearBeforeReset == 0) {
-        NNRT_ASSIGN_OR_RETURN(uint32_t reset,
-                              arithmetic(b, ANEURALNETWORKS_MUL, gates[1], state, f32, stepDims));
-        NNRT_ASSIGN_OR_RETURN(candidateIn, fullyConnected(reset, recurrentH, zeroBias, batch));
-      } else {
-        NNRT_ASSIGN_OR_RETURN(candidateIn,
-                              arithmetic(b, ANEURALNETWORKS_MUL, gates[1], fromStateH, f32, stepDims));
-      }
+      NNRT_ASSIGN_OR_RETURN(uint32_t candidateIn,
+                            arithmetic(b, ANEURALNETWORKS_MUL, gates[1], fromStateH, f32, stepDims));
       NNRT_ASSIGN_OR_RETURN(uint32_t sum,
                             arithmetic(b, ANEURALNETWORKS_ADD, xh, candidateIn, f32, stepDims));
       NNRT_ASSIGN_OR_RETURN(uint32_t candidate, apply(b, ANEURALNETWORKS_TANH, {sum}, f32, stepDims));
