@@ -511,6 +511,30 @@ TEST_F(FastPathTest, OneRowFullyConnectedOnPackedWeights) {
   }
 }
 
+// A one-row FULLY_CONNECTED whose bias is not a constant (an unrolled GRU's per-step input projection)
+// reads the bias the execution gives at each run (here the model input, random); with more rows oneDNN's
+// inner product, which takes constant biases only, leaves it to the reference kernel.
+TEST_F(FastPathTest, OneRowFullyConnectedWithABiasGivenAtRun) {
+  __builtin_cpu_init();
+  const bool avx512 = __builtin_cpu_supports("avx512f") != 0;
+  const uint32_t units[] = {1, 17, 64, 65, 300, 40};
+  const uint32_t inputSizes[] = {3, 33, 64, 129, 257, 20};
+  for (uint32_t seed = 0; seed < 6; ++seed) {
+    const uint32_t rows = seed == 5 ? 2 : 1;
+    SCOPED_TRACE("case " + std::to_string(seed) + ": " + std::to_string(rows) + " rows");
+    TestModel m;
+    const uint32_t bias = m.addInput(T::TENSOR_FLOAT32, {units[seed]});
+    const uint32_t in = m.addConstant(T::TENSOR_FLOAT32, {rows, inputSizes[seed]}, floats(rows * inputSizes[seed], seed + 60));
+    const uint32_t w = m.addConstant(T::TENSOR_FLOAT32, {units[seed], inputSizes[seed]},
+                                     floats(units[seed] * inputSizes[seed], seed + 61));
+    const uint32_t out = m.addOutput(T::TENSOR_FLOAT32, {rows, units[seed]});
+    m.addOperation(O::FULLY_CONNECTED, {in, w, bias, m.addInt32(static_cast<int32_t>(seed % 4))}, {out});
+    m.setInputsAndOutputs({bias}, {out});
+    std::string name;
+    crossCheck(m, seed, avx512 && rows == 1 ? Fast::Taken : Fast::Refused, &name);
+  }
+}
+
 // The operations of one model that read the same weights (an unrolled recurrence) share one packed
 // copy (SharedForms), and the product gives the same bits whichever direction a run reads the
 // panels in and whichever of the kernels runs it.

@@ -763,16 +763,19 @@ class Layer final : public FastLayer {
     const Epilogue& epilogue = options.epilogue;
     const ops::Arg& weights = op.inputs[1];
     const ops::Arg& bias = op.inputs[2];
-    if (weights.type != kFloat32 || !weights.hasValue() || !bias.hasValue())
-      return refuse("the weights and bias must be float32 constants");
+    if (weights.type != kFloat32 || !weights.hasValue()) return refuse("the weights must be float32 constants");
     const dnnl::memory::dim m = p.batchSize, k = p.inputSize, n = p.numUnits;
     // One row without an epilogue: the layer's own product on packed weights (matrix_vector.hpp).
     // The weights are packed once per model: the operations of an unrolled recurrence share them.
-    if (m == 1 && epilogue.empty() && matrixVectorSupported()) {
+    // A bias that is not a constant (an unrolled GRU's input projection) is read at each run.
+    if (m == 1 && epilogue.empty() && matrixVectorSupported() && bias.type == kFloat32 && !bias.omitted) {
+      const bool atRun = !bias.hasValue();
       auto packed = packedForm({static_cast<const float*>(weights.data), static_cast<size_t>(n), static_cast<size_t>(k)},
-                               static_cast<const float*>(bias.data), options.shared);
-      return std::unique_ptr<FastKernel>(std::make_unique<MatrixVectorKernel>(std::move(packed), p.activation, threads_));
+                               atRun ? nullptr : static_cast<const float*>(bias.data), options.shared);
+      return std::unique_ptr<FastKernel>(
+          std::make_unique<MatrixVectorKernel>(std::move(packed), p.activation, threads_, atRun));
     }
+    if (!bias.hasValue()) return refuse("the bias must be a float32 constant");
     const auto src = plainDesc({m, k});
     const auto dst = plainDesc({m, n});
     const auto userWeights = plainDesc({n, k});

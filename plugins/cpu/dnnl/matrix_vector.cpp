@@ -40,13 +40,14 @@ __mmask16 rowsMask(size_t p, size_t v, size_t first, size_t last) {
 }
 
 // Panels [pBegin, pEnd) of the product (rows [first, last) of them stored, at out[row - first]), in
-// `backwards` order. (GCC 12 warns that _mm512_max_ps's own _mm512_undefined_ps may be used
+// `backwards` order, from the packed bias or `rowBias` (row r's at rowBias[r]) when given. (GCC 12 warns that _mm512_max_ps's own _mm512_undefined_ps may be used
 // uninitialized.)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 __attribute__((target("avx512f"))) void panels(const PackedMatrix& m, const float* in, float* out, size_t first,
                                                size_t last, size_t pBegin, size_t pEnd, bool backwards,
-                                               bool accumulate, float lowValue, float highValue) {
+                                               bool accumulate, float lowValue, float highValue,
+                                               const float* rowBias) {
   const size_t count = pEnd - pBegin, cols = m.cols, pairs = cols / 2;
   const __m512 low = _mm512_set1_ps(lowValue), high = _mm512_set1_ps(highValue);
   const bool clamp = !accumulate && !(std::isinf(lowValue) && std::isinf(highValue));
@@ -60,7 +61,8 @@ __attribute__((target("avx512f"))) void panels(const PackedMatrix& m, const floa
       masks[v] = rowsMask(p, v, first, last);
       const ptrdiff_t at = static_cast<ptrdiff_t>(p * kPanelRows + 16 * v) - static_cast<ptrdiff_t>(first);
       even[v] = accumulate ? _mm512_maskz_loadu_ps(masks[v], out + at)
-                           : _mm512_load_ps(m.bias.get() + p * kPanelRows + 16 * v);
+                : rowBias != nullptr ? _mm512_maskz_loadu_ps(masks[v], rowBias + p * kPanelRows + 16 * v)
+                                     : _mm512_load_ps(m.bias.get() + p * kPanelRows + 16 * v);
       odd[v] = _mm512_setzero_ps();
     }
     for (size_t c = 0; c < pairs; ++c, w += 2 * kPanelRows) {
@@ -114,7 +116,7 @@ PackedMatrix::PackedMatrix(const float* w, const float* b, size_t rows_, size_t 
 }
 
 void packedProduct(const PackedMatrix& m, const float* in, float* out, size_t first, size_t last, bool accumulate,
-                   float low, float high, int threads) {
+                   float low, float high, int threads, const float* bias) {
   if (first >= last) return;
   const size_t pBegin = first / kPanelRows, pEnd = (last + kPanelRows - 1) / kPanelRows, count = pEnd - pBegin;
   const bool backwards = m.backwards.load(std::memory_order_relaxed);
@@ -122,14 +124,14 @@ void packedProduct(const PackedMatrix& m, const float* in, float* out, size_t fi
   const size_t team =
       (last - first) * m.cols < kParallelWeights ? 1 : std::min<size_t>(static_cast<size_t>(std::max(threads, 1)), count);
   if (team <= 1 || omp_in_parallel()) {
-    panels(m, in, out, first, last, pBegin, pEnd, backwards, accumulate, low, high);
+    panels(m, in, out, first, last, pBegin, pEnd, backwards, accumulate, low, high, bias);
     return;
   }
 #pragma omp parallel num_threads(static_cast<int>(team))
   {
     const auto t = static_cast<size_t>(omp_get_thread_num()), n = static_cast<size_t>(omp_get_num_threads());
     panels(m, in, out, first, last, pBegin + count * t / n, pBegin + count * (t + 1) / n, backwards, accumulate,
-           low, high);
+           low, high, bias);
   }
 }
 
@@ -145,16 +147,19 @@ std::shared_ptr<const PackedMatrix> packedForm(const ConstantMatrix& matrix, con
 }
 
 MatrixVectorKernel::MatrixVectorKernel(std::shared_ptr<const PackedMatrix> matrix, driver::Activation activation,
-                                       int threads)
-    : matrix_(std::move(matrix)), threads_(std::max(threads, 1)) {
+                                       int threads, bool biasAtRun)
+    : matrix_(std::move(matrix)), threads_(std::max(threads, 1)), biasAtRun_(biasAtRun) {
   const driver::FloatRange range = driver::activationRange(activation);
   low_ = range.min;
   high_ = range.max;
 }
 
 driver::Result<void> MatrixVectorKernel::run(const KernelCall& call) {
+  const float* bias = biasAtRun_ ? static_cast<const float*>(call.op.inputs[2].data) : nullptr;
+  if (biasAtRun_ && (bias == nullptr || call.op.inputs[2].omitted || call.op.inputs[2].length < matrix_->rows * sizeof(float)))
+    return driver::generalFailure("FULLY_CONNECTED: the bias has no value or too few values");
   packedProduct(*matrix_, static_cast<const float*>(call.op.inputs[0].data), static_cast<float*>(call.outputData[0]),
-                0, matrix_->rows, false, low_, high_, threads_);
+                0, matrix_->rows, false, low_, high_, threads_, bias);
   return {};
 }
 

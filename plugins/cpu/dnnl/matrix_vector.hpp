@@ -39,18 +39,21 @@ struct PackedMatrix {
   mutable std::atomic<bool> backwards{false};
 };
 
-// Rows [first, last) of matrix * in into out[0, last - first): from the bias, clamped to [low, high],
-// or (accumulate) added to out's values. The panels holding those rows are split evenly over up to
+// Rows [first, last) of matrix * in into out[0, last - first): from the bias (the packed one, or `bias`
+// when given: row r's at bias[r]), clamped to [low, high], or (accumulate) added to out's values. The panels holding those rows are split evenly over up to
 // `threads` OpenMP threads, the same panels to the same thread each time. Each output is summed in
 // the same order whatever the split and direction (the even columns and the odd ones apart, then the
 // two added).
 void packedProduct(const PackedMatrix& matrix, const float* in, float* out, size_t first, size_t last,
-                   bool accumulate, float low, float high, int threads);
+                   bool accumulate, float low, float high, int threads, const float* bias = nullptr);
 
-// out[n] = activation(bias[n] + sum_k weights[n, k] * in[k]): FULLY_CONNECTED of one row.
+// out[n] = activation(bias[n] + sum_k weights[n, k] * in[k]): FULLY_CONNECTED of one row. `biasAtRun`:
+// the bias is the operation's input 2 as the execution gives it (an unrolled recurrence's per-step
+// input projection), not the packed one; it is read as each panel starts, beside the weights.
 class MatrixVectorKernel final : public FastKernel {
  public:
-  MatrixVectorKernel(std::shared_ptr<const PackedMatrix> matrix, driver::Activation activation, int threads);
+  MatrixVectorKernel(std::shared_ptr<const PackedMatrix> matrix, driver::Activation activation, int threads,
+                     bool biasAtRun = false);
   const std::string& name() const override { return name_; }
   driver::Result<void> run(const KernelCall& call) override;
 
@@ -58,6 +61,7 @@ class MatrixVectorKernel final : public FastKernel {
   std::shared_ptr<const PackedMatrix> matrix_;
   float low_, high_;  // the fused activation's range
   int threads_;
+  bool biasAtRun_;
   std::string name_ = "matrix-vector product on packed weights (avx512)";
 };
 
