@@ -435,58 +435,51 @@ Result<void> mapGru(GraphBuilder& b) {
     NNRT_ASSIGN_OR_RETURN(uint32_t pairSize, b.constInts({static_cast<int32_t>(batch), 2 * static_cast<int32_t>(H)}));
     const Dims pairDims{batch, 2 * H};
     // One step without linear_before_reset. The gates are taken apart before their element-wise
-    // work, so that the reset gate's (ADD LOGISTIC MUL) and the rest's (the update gate, the candidate
-    // and the new state: ADD LOGISTIC ADD TANH SUB MUL MUL ADD) are each consecutive, one fused step
-    // each; the slices of one row are views (a 64-step, 512-unit GRU: one step fewer per time step).
-    // With one row (batch 1) the step's rows of the input projections are the biases of the two state
-    // products, read as each product's panels start (the fast layer's one-row kernel reads a bias that
-    // is not a constant at every run): no ADD waits on them after the product.
+    // work, so that the reset gate's (LOGISTIC MUL) and the rest's (the update gate, the candidate and
+    // the new state: LOGISTIC TANH SUB MUL MUL ADD) are each consecutive, one fused step each; the
+    // slices of one row are views. With one row (batch 1) the step's rows of the input projections are
+    // the biases of the two state products, read as each product's panels start (the fast layer's
+    // one-row kernel reads a bias that is not a constant at every run); with more, ADDs after them.
+    const bool rowBiases = linearBeforeReset == 0 && batch == 1;
     uint32_t flatZR = kNoOperand, flatH = kNoOperand;
-    if (linearBeforeReset == 0 && batch == 1) {
+    if (rowBiases) {
       NNRT_ASSIGN_OR_RETURN(flatZR, b.reshape(projectedZR, f32, {seq * 2 * H}));
       NNRT_ASSIGN_OR_RETURN(flatH, b.reshape(projectedH, f32, {seq * H}));
     }
-    auto biasedStep = [&](uint32_t t, uint32_t h) -> Result<uint32_t> {
+    auto resetBeforeStep = [&](uint32_t begin, uint32_t size, uint32_t t, uint32_t h) -> Result<uint32_t> {
       auto row = [&](uint32_t flat, uint32_t width) -> Result<uint32_t> {
         NNRT_ASSIGN_OR_RETURN(uint32_t at, b.constInts({static_cast<int32_t>(t * width)}));
         NNRT_ASSIGN_OR_RETURN(uint32_t count, b.constInts({static_cast<int32_t>(width)}));
         return apply(b, ANEURALNETWORKS_SLICE, {flat, at, count}, f32, {width});
       };
-      NNRT_ASSIGN_OR_RETURN(uint32_t xzr, row(flatZR, 2 * H));
-      NNRT_ASSIGN_OR_RETURN(uint32_t xh, row(flatH, H));
-      NNRT_ASSIGN_OR_RETURN(uint32_t preZR,
-                            apply(b, ANEURALNETWORKS_FULLY_CONNECTED, {h, recurrentZR, xzr, none}, f32, pairDims));
-      NNRT_ASSIGN_OR_RETURN(uint32_t zIn, apply(b, ANEURALNETWORKS_SLICE, {preZR, zBegin, gateSize}, f32, stepDims));
-      NNRT_ASSIGN_OR_RETURN(uint32_t rIn, apply(b, ANEURALNETWORKS_SLICE, {preZR, rBegin, gateSize}, f32, stepDims));
-      NNRT_ASSIGN_OR_RETURN(uint32_t r, apply(b, ANEURALNETWORKS_LOGISTIC, {rIn}, f32, stepDims));
-      NNRT_ASSIGN_OR_RETURN(uint32_t reset, arithmetic(b, ANEURALNETWORKS_MUL, r, h, f32, stepDims));
-      NNRT_ASSIGN_OR_RETURN(uint32_t sum, fullyConnected(reset, recurrentH, xh, batch));
-      NNRT_ASSIGN_OR_RETURN(uint32_t z, apply(b, ANEURALNETWORKS_LOGISTIC, {zIn}, f32, stepDims));
-      NNRT_ASSIGN_OR_RETURN(uint32_t candidate, apply(b, ANEURALNETWORKS_TANH, {sum}, f32, stepDims));
-      NNRT_ASSIGN_OR_RETURN(uint32_t keep, arithmetic(b, ANEURALNETWORKS_SUB, one, z, f32, stepDims));
-      NNRT_ASSIGN_OR_RETURN(uint32_t fresh, arithmetic(b, ANEURALNETWORKS_MUL, keep, candidate, f32, stepDims));
-      NNRT_ASSIGN_OR_RETURN(uint32_t kept, arithmetic(b, ANEURALNETWORKS_MUL, z, h, f32, stepDims));
-      return arithmetic(b, ANEURALNETWORKS_ADD, fresh, kept, f32, stepDims);
-    };
-    auto resetBeforeStep = [&](uint32_t begin, uint32_t size, uint32_t t, uint32_t h) -> Result<uint32_t> {
-      if (batch == 1) return biasedStep(t, h);
-      NNRT_ASSIGN_OR_RETURN(uint32_t rColumns,
-                            b.constInts({static_cast<int32_t>(t * batch), static_cast<int32_t>(H)}));
-      NNRT_ASSIGN_OR_RETURN(uint32_t xz, apply(b, ANEURALNETWORKS_SLICE, {projectedZR, begin, gateSize}, f32, stepDims));
-      NNRT_ASSIGN_OR_RETURN(uint32_t xr, apply(b, ANEURALNETWORKS_SLICE, {projectedZR, rColumns, gateSize}, f32, stepDims));
-      NNRT_ASSIGN_OR_RETURN(uint32_t xh, apply(b, ANEURALNETWORKS_SLICE, {projectedH, begin, size}, f32, stepDims));
+      uint32_t xzr = kNoOperand, xz = kNoOperand, xr = kNoOperand, xh = kNoOperand;
+      if (rowBiases) {
+        NNRT_ASSIGN_OR_RETURN(xzr, row(flatZR, 2 * H));
+        NNRT_ASSIGN_OR_RETURN(xh, row(flatH, H));
+      } else {
+        NNRT_ASSIGN_OR_RETURN(uint32_t rColumns,
+                              b.constInts({static_cast<int32_t>(t * batch), static_cast<int32_t>(H)}));
+        NNRT_ASSIGN_OR_RETURN(xz, apply(b, ANEURALNETWORKS_SLICE, {projectedZR, begin, gateSize}, f32, stepDims));
+        NNRT_ASSIGN_OR_RETURN(xr, apply(b, ANEURALNETWORKS_SLICE, {projectedZR, rColumns, gateSize}, f32, stepDims));
+        NNRT_ASSIGN_OR_RETURN(xh, apply(b, ANEURALNETWORKS_SLICE, {projectedH, begin, size}, f32, stepDims));
+      }
       NNRT_ASSIGN_OR_RETURN(uint32_t fromStateZR,
-                            apply(b, ANEURALNETWORKS_FULLY_CONNECTED, {h, recurrentZR, zeroBiasZR, none}, f32, pairDims));
+                            apply(b, ANEURALNETWORKS_FULLY_CONNECTED, {h, recurrentZR, rowBiases ? xzr : zeroBiasZR, none},
+                                  f32, pairDims));
       NNRT_ASSIGN_OR_RETURN(uint32_t zIn, apply(b, ANEURALNETWORKS_SLICE, {fromStateZR, zBegin, gateSize}, f32, stepDims));
       NNRT_ASSIGN_OR_RETURN(uint32_t rIn, apply(b, ANEURALNETWORKS_SLICE, {fromStateZR, rBegin, gateSize}, f32, stepDims));
-      NNRT_ASSIGN_OR_RETURN(uint32_t rSum, arithmetic(b, ANEURALNETWORKS_ADD, xr, rIn, f32, stepDims));
-      NNRT_ASSIGN_OR_RETURN(uint32_t r, apply(b, ANEURALNETWORKS_LOGISTIC, {rSum}, f32, stepDims));
+      if (!rowBiases) {
+        NNRT_ASSIGN_OR_RETURN(rIn, arithmetic(b, ANEURALNETWORKS_ADD, xr, rIn, f32, stepDims));
+      }
+      NNRT_ASSIGN_OR_RETURN(uint32_t r, apply(b, ANEURALNETWORKS_LOGISTIC, {rIn}, f32, stepDims));
       NNRT_ASSIGN_OR_RETURN(uint32_t reset, arithmetic(b, ANEURALNETWORKS_MUL, r, h, f32, stepDims));
-      NNRT_ASSIGN_OR_RETURN(uint32_t candidateIn, fullyConnected(reset, recurrentH, zeroBias, batch));
-      NNRT_ASSIGN_OR_RETURN(uint32_t zSum, arithmetic(b, ANEURALNETWORKS_ADD, xz, zIn, f32, stepDims));
-      NNRT_ASSIGN_OR_RETURN(uint32_t z, apply(b, ANEURALNETWORKS_LOGISTIC, {zSum}, f32, stepDims));
-      NNRT_ASSIGN_OR_RETURN(uint32_t sum, arithmetic(b, ANEURALNETWORKS_ADD, xh, candidateIn, f32, stepDims));
-      NNRT_ASSIGN_OR_RETURN(uint32_t candidate, apply(b, ANEURALNETWORKS_TANH, {sum}, f32, stepDims));
+      NNRT_ASSIGN_OR_RETURN(uint32_t candidateIn, fullyConnected(reset, recurrentH, rowBiases ? xh : zeroBias, batch));
+      if (!rowBiases) {
+        NNRT_ASSIGN_OR_RETURN(zIn, arithmetic(b, ANEURALNETWORKS_ADD, xz, zIn, f32, stepDims));
+        NNRT_ASSIGN_OR_RETURN(candidateIn, arithmetic(b, ANEURALNETWORKS_ADD, xh, candidateIn, f32, stepDims));
+      }
+      NNRT_ASSIGN_OR_RETURN(uint32_t z, apply(b, ANEURALNETWORKS_LOGISTIC, {zIn}, f32, stepDims));
+      NNRT_ASSIGN_OR_RETURN(uint32_t candidate, apply(b, ANEURALNETWORKS_TANH, {candidateIn}, f32, stepDims));
       NNRT_ASSIGN_OR_RETURN(uint32_t keep, arithmetic(b, ANEURALNETWORKS_SUB, one, z, f32, stepDims));
       NNRT_ASSIGN_OR_RETURN(uint32_t fresh, arithmetic(b, ANEURALNETWORKS_MUL, keep, candidate, f32, stepDims));
       NNRT_ASSIGN_OR_RETURN(uint32_t kept, arithmetic(b, ANEURALNETWORKS_MUL, z, h, f32, stepDims));

@@ -1963,49 +1963,57 @@ TEST(OnnxLoaderTest, LstmReverseAndBidirectional) {
 }
 
 // GRU (unrolled: no NNAPI operation) in both directions, with and without linear_before_reset, hidden and
-// input size 1, against ONNX's equations evaluated here (z, r, h blocks, each with its own weights).
+// input size 1, batch 1 (the step's input projections as the state products' biases) and 2, against
+// ONNX's equations evaluated here (z, r, h blocks, each with its own weights).
 TEST(OnnxLoaderTest, GruBidirectionalUnrolled) {
-  const std::vector<float> x{0.5f, -1.0f, 2.0f};                        // time-major [3, 1, 1]
+  const std::vector<float> xs{0.5f, -1.0f, 2.0f, 1.5f, -0.5f, 0.25f};   // time-major [3, batch, 1]
   const std::vector<float> w{0.5f, -0.25f, 0.75f, -0.5f, 0.25f, 1.5f};  // per direction: z, r, h
   const std::vector<float> r{0.1f, 0.2f, -0.3f, 0.3f, -0.2f, 0.5f};     // per direction: z, r, h
   const std::vector<float> bias{
       0.1f,  0.0f, -0.1f, 0.2f, 0.05f,  0.1f,  // per direction: Wb z, r, h, Rb z, r, h
       -0.1f, 0.2f, 0.1f,  0.0f, -0.05f, 0.3f};
-  const double h0[2] = {0.25, -0.5};
-  for (int64_t linearBeforeReset : {0, 1}) {
-    NodeModel m = nodeModel("GRU", {{"x", {3, 1, 1}}}, {{"y", {3, 2, 1, 1}}, {"yh", {2, 1, 1}}});
-    addFloats(m, "W", {2, 3, 1}, w);
-    addFloats(m, "R", {2, 3, 1}, r);
-    addFloats(m, "B", {2, 6}, bias);
-    m.node->add_input("");
-    addFloats(m, "h0", {2, 1, 1}, {0.25f, -0.5f});
-    setAttribute(m.node, "hidden_size", 1);
-    setAttribute(m.node, "direction", std::string("bidirectional"));
-    setAttribute(m.node, "linear_before_reset", linearBeforeReset);
-    auto loaded = loadOnnxModel(write("gru.onnx", m.model));
-    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
-    std::vector<std::vector<uint8_t>> outputs{std::vector<uint8_t>(6 * 4), std::vector<uint8_t>(2 * 4)};
-    std::vector<uint8_t> in(x.size() * 4);
-    std::memcpy(in.data(), x.data(), in.size());
-    runBytes(*loaded, {in}, outputs);
-    std::vector<float> y(6), yh(2);
-    std::memcpy(y.data(), outputs[0].data(), 24);
-    std::memcpy(yh.data(), outputs[1].data(), 8);
-    for (int d = 0; d < 2; ++d) {
-      double h = h0[d];
-      for (size_t s = 0; s < x.size(); ++s) {
-        const size_t t = d == 1 ? x.size() - 1 - s : s;
-        const float* wb = &bias[6 * d];
-        double z = sigmoid(w[3 * d] * x[t] + r[3 * d] * h + wb[0] + wb[3]);
-        double reset = sigmoid(w[3 * d + 1] * x[t] + r[3 * d + 1] * h + wb[1] + wb[4]);
-        double candidate = linearBeforeReset != 0
-                               ? std::tanh(w[3 * d + 2] * x[t] + reset * (r[3 * d + 2] * h + wb[5]) + wb[2])
-                               : std::tanh(w[3 * d + 2] * x[t] + r[3 * d + 2] * (reset * h) + wb[5] + wb[2]);
-        h = (1 - z) * candidate + z * h;
-        EXPECT_NEAR(y[t * 2 + d], h, 1e-5)
-            << "linear_before_reset " << linearBeforeReset << " direction " << d << " step " << t;
+  const std::vector<float> h0s{0.25f, -0.5f, 0.1f, 0.4f};  // [2 directions, batch, 1]
+  for (uint32_t batch : {1u, 2u}) {
+    const std::vector<float> x(xs.begin(), xs.begin() + 3 * batch);
+    const std::vector<float> h0(h0s.begin(), h0s.begin() + 2 * batch);
+    for (int64_t linearBeforeReset : {0, 1}) {
+      SCOPED_TRACE("batch " + std::to_string(batch) + ", linear_before_reset " + std::to_string(linearBeforeReset));
+      NodeModel m = nodeModel("GRU", {{"x", {3, batch, 1}}}, {{"y", {3, 2, batch, 1}}, {"yh", {2, batch, 1}}});
+      addFloats(m, "W", {2, 3, 1}, w);
+      addFloats(m, "R", {2, 3, 1}, r);
+      addFloats(m, "B", {2, 6}, bias);
+      m.node->add_input("");
+      addFloats(m, "h0", {2, batch, 1}, h0);
+      setAttribute(m.node, "hidden_size", 1);
+      setAttribute(m.node, "direction", std::string("bidirectional"));
+      setAttribute(m.node, "linear_before_reset", linearBeforeReset);
+      auto loaded = loadOnnxModel(write("gru.onnx", m.model));
+      ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+      std::vector<std::vector<uint8_t>> outputs{std::vector<uint8_t>(6 * batch * 4), std::vector<uint8_t>(2 * batch * 4)};
+      std::vector<uint8_t> in(x.size() * 4);
+      std::memcpy(in.data(), x.data(), in.size());
+      runBytes(*loaded, {in}, outputs);
+      std::vector<float> y(6 * batch), yh(2 * batch);
+      std::memcpy(y.data(), outputs[0].data(), y.size() * 4);
+      std::memcpy(yh.data(), outputs[1].data(), yh.size() * 4);
+      for (uint32_t d = 0; d < 2; ++d) {
+        for (uint32_t n = 0; n < batch; ++n) {
+          double h = h0[d * batch + n];
+          for (uint32_t s = 0; s < 3; ++s) {
+            const uint32_t t = d == 1 ? 2 - s : s;
+            const double xt = x[t * batch + n];
+            const float* wb = &bias[6 * d];
+            double z = sigmoid(w[3 * d] * xt + r[3 * d] * h + wb[0] + wb[3]);
+            double reset = sigmoid(w[3 * d + 1] * xt + r[3 * d + 1] * h + wb[1] + wb[4]);
+            double candidate = linearBeforeReset != 0
+                                   ? std::tanh(w[3 * d + 2] * xt + reset * (r[3 * d + 2] * h + wb[5]) + wb[2])
+                                   : std::tanh(w[3 * d + 2] * xt + r[3 * d + 2] * (reset * h) + wb[5] + wb[2]);
+            h = (1 - z) * candidate + z * h;
+            EXPECT_NEAR(y[(t * 2 + d) * batch + n], h, 1e-5) << "direction " << d << " batch " << n << " step " << t;
+          }
+          EXPECT_NEAR(yh[d * batch + n], h, 1e-5) << "Y_h, direction " << d << " batch " << n;
+        }
       }
-      EXPECT_NEAR(yh[d], h, 1e-5) << "linear_before_reset " << linearBeforeReset << " Y_h " << d;
     }
   }
 }
