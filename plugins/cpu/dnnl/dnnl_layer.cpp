@@ -30,6 +30,7 @@
 
 #include "nnrt/driver/activation.hpp"
 #include "nnrt/driver/ops/operand_types.hpp"
+#include "plugins/cpu/dnnl/avx512.hpp"
 #include "plugins/cpu/dnnl/matrix_vector.hpp"
 #include "plugins/cpu/dnnl/softmax_rows.hpp"
 #include "plugins/cpu/dnnl/swish_pass.hpp"
@@ -354,7 +355,7 @@ class Layer final : public FastLayer {
   detail::SgemmFn sgemm() const override { return &sgemmOneThread; }
   std::unique_ptr<detail::PreparedProducts> prepareProducts(std::span<const ConstantMatrix> matrices,
                                                             SharedForms* shared) override {
-    if (matrices.empty() || !matrixVectorSupported()) return nullptr;
+    if (matrices.empty() || !avx512Supported()) return nullptr;
     std::vector<std::shared_ptr<const PackedMatrix>> packed;
     for (const ConstantMatrix& m : matrices) packed.push_back(packedForm(m, nullptr, shared));
     return std::make_unique<PackedProducts>(std::move(packed), threads_);
@@ -390,7 +391,7 @@ class Layer final : public FastLayer {
     size_t outputCount = 1;
     for (uint32_t d : op.outputs[0].dims) outputCount *= d;
     if (epilogue.op == EpilogueOp::Swish && !epilogue.residual && outputCount >= kSwishPassMinimum &&
-        swishPassSupported()) {
+        avx512Supported()) {
       KernelOptions plain = options;
       plain.epilogue.op = EpilogueOp::None;
       NNRT_ASSIGN_OR_RETURN(std::unique_ptr<FastKernel> kernel, prepare(op, params, plain));
@@ -768,7 +769,7 @@ class Layer final : public FastLayer {
     // One row without an epilogue: the layer's own product on packed weights (matrix_vector.hpp).
     // The weights are packed once per model: the operations of an unrolled recurrence share them.
     // A bias that is not a constant (an unrolled GRU's input projection) is read at each run.
-    if (m == 1 && epilogue.empty() && matrixVectorSupported() && bias.type == kFloat32 && !bias.omitted) {
+    if (m == 1 && epilogue.empty() && avx512Supported() && bias.type == kFloat32 && !bias.omitted) {
       const bool atRun = !bias.hasValue();
       auto packed = packedForm({static_cast<const float*>(weights.data), static_cast<size_t>(n), static_cast<size_t>(k)},
                                atRun ? nullptr : static_cast<const float*>(bias.data), options.shared);
@@ -843,7 +844,7 @@ class Layer final : public FastLayer {
 
   Result<std::unique_ptr<FastKernel>> softmax(const ops::OpArgs& op, const ops::SoftmaxParams& p) {
     const auto& in = op.inputs[0].dims;
-    if (p.axis + 1 == in.size() && in.back() > 0 && softmaxRowsSupported()) {  // rows: the layer's own
+    if (p.axis + 1 == in.size() && in.back() > 0 && avx512Supported()) {  // rows: the layer's own
       size_t rows = 1;
       for (size_t d = 0; d + 1 < in.size(); ++d) rows *= in[d];
       return std::unique_ptr<FastKernel>(std::make_unique<SoftmaxRows>(rows, in.back(), p.beta, threads_));

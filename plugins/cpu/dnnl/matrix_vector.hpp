@@ -2,7 +2,9 @@
 // (plugins/cpu/fast_path.hpp): a float32 FULLY_CONNECTED of one row, and the products the recurrent
 // operations' reference kernels do over their weights once per time step (FastLayer::prepareProducts).
 // oneDNN's inner product is built for many rows: on one it reads the weights at a third of the speed
-// the cache delivers them. Measurements: docs/cpu-performance.md, "Recurrent models".
+// the cache delivers them. On AVX-512 CPUs only (avx512Supported(), avx512.hpp); elsewhere oneDNN's
+// inner product and the reference kernels' products serve. Measurements: docs/cpu-performance.md,
+// "Recurrent models".
 #pragma once
 
 #include <atomic>
@@ -16,10 +18,6 @@
 #include "plugins/cpu/fast_path.hpp"
 
 namespace nnrt::cpu::dnnl_layer {
-
-// Whether this CPU runs these kernels (AVX-512F); elsewhere oneDNN's inner product and the reference
-// kernels' products serve.
-bool matrixVectorSupported();
 
 // A row-major rows x cols matrix and its bias (null: zeros) in panels of 64 rows, each stored column by
 // column (a column of a panel is one 256-byte line of its 64 rows' weights), read front to back; rows
@@ -40,8 +38,8 @@ struct PackedMatrix {
 };
 
 // Rows [first, last) of matrix * in into out[0, last - first): from the bias (the packed one, or `bias`
-// when given: row r's at bias[r]), clamped to [low, high], or (accumulate) added to out's values. The panels holding those rows are split evenly over up to
-// `threads` OpenMP threads, the same panels to the same thread each time. Each output is summed in
+// when given: row r's at bias[r]), clamped to [low, high], or (accumulate) added to out's values. The
+// panels holding those rows are split evenly over up to `threads` OpenMP threads, the same panels to the same thread each time. Each output is summed in
 // the same order whatever the split and direction (the even columns and the odd ones apart, then the
 // two added).
 void packedProduct(const PackedMatrix& matrix, const float* in, float* out, size_t first, size_t last,

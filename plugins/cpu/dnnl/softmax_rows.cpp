@@ -7,14 +7,9 @@
 #include <cstddef>
 #include <limits>
 
-#include "plugins/cpu/dnnl/exp_avx512.hpp"
+#include "plugins/cpu/dnnl/avx512.hpp"
 
 namespace nnrt::cpu::dnnl_layer {
-
-bool softmaxRowsSupported() {
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512f") != 0;
-}
 
 namespace {
 

@@ -1,5 +1,6 @@
 // SOFTMAX along the last axis (attention's scores, a classifier's rows) as a kernel of the fast layer's
-// own: per row its maximum, e^(beta (x - max)) written and summed in one pass (exp16, exp_avx512.hpp),
+// own on AVX-512 CPUs (avx512Supported()): per row its maximum, e^(beta (x - max)) written and summed
+// in one pass (exp16, avx512.hpp),
 // then the row scaled by the reciprocal of the sum; rows split over the layer's OpenMP threads. oneDNN
 // 2.6's softmax took 62-70 us for ViT's [1, 3, 197, 197] scores, the reference kernel 84, this one
 // fewer (docs/cpu-performance.md, "Softmax rows"). Within 2e-6 of the reference kernel
@@ -12,9 +13,6 @@
 #include "plugins/cpu/fast_path.hpp"
 
 namespace nnrt::cpu::dnnl_layer {
-
-// Whether this CPU runs the kernel (AVX-512F).
-bool softmaxRowsSupported();
 
 // out[i] = e^(beta (in[i] - max)) / sum over the row of `length` (at least 1) values.
 void softmaxRow(const float* in, float* out, size_t length, float beta);

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "plugins/cpu/dnnl/exp_avx512.hpp"
+#include "plugins/cpu/dnnl/avx512.hpp"
 
 namespace nnrt::cpu::dnnl_layer {
 namespace {
@@ -19,11 +19,6 @@ __attribute__((target("avx512f"))) inline __m512 swish16(__m512 x) {
 }
 
 }  // namespace
-
-bool swishPassSupported() {
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512f") != 0;
-}
 
 __attribute__((target("avx512f"))) void swishInPlace(float* values, size_t count) {
   size_t i = 0;

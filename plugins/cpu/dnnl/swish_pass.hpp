@@ -13,12 +13,9 @@
 
 namespace nnrt::cpu::dnnl_layer {
 
-// Whether this CPU runs the pass (AVX-512F); elsewhere the post-op serves.
-bool swishPassSupported();
-
-// values[i] = values[i] / (1 + exp(-values[i])) for i < count: the exponential by a degree-7 polynomial
-// after reduction by ln 2 (scaled by 2^n with vscalefps, so that it overflows to +inf and underflows
-// to 0 as exp does), within 2e-7 of the exact value relative to it (SwishPass test); NaN stays NaN.
+// values[i] = values[i] / (1 + exp(-values[i])) for i < count, on AVX-512 CPUs (avx512Supported();
+// elsewhere the post-op serves): the exponential is avx512.hpp's exp16, within 2e-7 of the exact value
+// relative to it; NaN stays NaN (FastPathTest.SwishEpilogueAsAPassOrAPostOp).
 void swishInPlace(float* values, size_t count);
 
 // `inner`, then the pass over its float32 output of `count` values, split over `threads` OpenMP threads.

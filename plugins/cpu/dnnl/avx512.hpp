@@ -1,14 +1,22 @@
-// e^t for 16 float32 lanes in AVX-512 registers, for the fast layer's own passes (swish_pass.hpp,
-// softmax_rows.hpp): t = n ln2 + r with |r| <= ln2 / 2 (ln2 in two parts, n ln2hi exact), e^r by its
-// Taylor polynomial of degree 7 in fused multiply-adds, times 2^n by vscalefps (so that the result
-// overflows to +inf and underflows to 0 as exp does). Within 2e-7 of the exact value relative to it
-// (a probe against double-precision exp, docs/cpu-performance.md "Epilogues"). Callers clamp t to [-104, 89] first, where e^t is already
-// +inf or 0 in float32 (so that n stays small), in an order that lets NaN through.
+// What the fast layer's own AVX-512 kernels share (matrix_vector.hpp, swish_pass.hpp, softmax_rows.hpp):
+// whether the CPU has AVX-512F, and e^t for 16 float32 lanes. t = n ln2 + r with |r| <= ln2 / 2 (ln2 in
+// two parts, n ln2hi exact), e^r by its Taylor polynomial of degree 7 in fused multiply-adds, times 2^n
+// by vscalefps (so that the result overflows to +inf and underflows to 0 as exp does); within 2e-7 of
+// the exact value relative to it (a probe against double-precision exp, docs/cpu-performance.md
+// "Epilogues"). Callers clamp t to [-104, 89] first, where e^t is already +inf or 0 in float32 (so that
+// n stays small), in an order that lets NaN through.
 #pragma once
 
 #include <immintrin.h>
 
 namespace nnrt::cpu::dnnl_layer {
+
+// Whether this CPU runs the layer's own kernels (AVX-512F); elsewhere oneDNN's primitives and the
+// reference kernels serve.
+inline bool avx512Supported() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") != 0;
+}
 
 // The masked forms with every lane set: the same instructions, without the unmasked intrinsics' undefined
 // pass-through operand (which GCC 12 reports as maybe uninitialized).
