@@ -434,19 +434,33 @@ Result<void> mapGru(GraphBuilder& b) {
     NNRT_ASSIGN_OR_RETURN(uint32_t hBegin, b.constInts({0, 2 * static_cast<int32_t>(H)}));
     NNRT_ASSIGN_OR_RETURN(uint32_t pairSize, b.constInts({static_cast<int32_t>(batch), 2 * static_cast<int32_t>(H)}));
     const Dims pairDims{batch, 2 * H};
-    // One step without linear_before_reset. The gates are taken apart before their element-wise
-    // work, so that the reset gate's (LOGISTIC MUL) and the rest's (the update gate, the candidate and
-    // the new state: LOGISTIC TANH SUB MUL MUL ADD) are each consecutive, one fused step each; the
-    // slices of one row are views. With one row (batch 1) the step's rows of the input projections are
-    // the biases of the two state products, read as each product's panels start (the fast layer's
-    // one-row kernel reads a bias that is not a constant at every run); with more, ADDs after them.
-    const bool rowBiases = linearBeforeReset == 0 && batch == 1;
+    // A step's rows of a projection over the whole sequence: SLICE [t * batch, 0] of `width` columns
+    // (-1: all of them).
+    auto stepRows = [&](uint32_t projected, uint32_t t, int32_t width, const Dims& dims) -> Result<uint32_t> {
+      NNRT_ASSIGN_OR_RETURN(uint32_t begin, b.constInts({static_cast<int32_t>(t * batch), 0}));
+      NNRT_ASSIGN_OR_RETURN(uint32_t size, b.constInts({static_cast<int32_t>(batch), width}));
+      return apply(b, ANEURALNETWORKS_SLICE, {projected, begin, size}, f32, dims);
+    };
+    // The new state from the update gate z and the candidate: (1 - z) * candidate + z * h.
+    auto newState = [&](uint32_t z, uint32_t candidate, uint32_t h) -> Result<uint32_t> {
+      NNRT_ASSIGN_OR_RETURN(uint32_t keep, arithmetic(b, ANEURALNETWORKS_SUB, one, z, f32, stepDims));
+      NNRT_ASSIGN_OR_RETURN(uint32_t fresh, arithmetic(b, ANEURALNETWORKS_MUL, keep, candidate, f32, stepDims));
+      NNRT_ASSIGN_OR_RETURN(uint32_t kept, arithmetic(b, ANEURALNETWORKS_MUL, z, h, f32, stepDims));
+      return arithmetic(b, ANEURALNETWORKS_ADD, fresh, kept, f32, stepDims);
+    };
+    // A step without linear_before_reset. The gates are taken apart before their element-wise work, so
+    // that the reset gate's (LOGISTIC MUL) and the rest's (the update gate, the candidate and the new
+    // state: LOGISTIC TANH SUB MUL MUL ADD) are each consecutive, one fused step each; the slices of one
+    // row are views. With one row (batch 1) the step's rows of the input projections are the biases of
+    // the two state products, read as each product's panels start (the fast layer's one-row kernel
+    // reads a bias that is not a constant at every run); with more, ADDs after them.
+    const bool rowBiases = batch == 1;
     uint32_t flatZR = kNoOperand, flatH = kNoOperand;
-    if (rowBiases) {
+    if (linearBeforeReset == 0 && rowBiases) {
       NNRT_ASSIGN_OR_RETURN(flatZR, b.reshape(projectedZR, f32, {seq * 2 * H}));
       NNRT_ASSIGN_OR_RETURN(flatH, b.reshape(projectedH, f32, {seq * H}));
     }
-    auto resetBeforeStep = [&](uint32_t begin, uint32_t size, uint32_t t, uint32_t h) -> Result<uint32_t> {
+    auto resetFirstStep = [&](uint32_t t, uint32_t h) -> Result<uint32_t> {
       auto row = [&](uint32_t flat, uint32_t width) -> Result<uint32_t> {
         NNRT_ASSIGN_OR_RETURN(uint32_t at, b.constInts({static_cast<int32_t>(t * width)}));
         NNRT_ASSIGN_OR_RETURN(uint32_t count, b.constInts({static_cast<int32_t>(width)}));
@@ -459,9 +473,9 @@ Result<void> mapGru(GraphBuilder& b) {
       } else {
         NNRT_ASSIGN_OR_RETURN(uint32_t rColumns,
                               b.constInts({static_cast<int32_t>(t * batch), static_cast<int32_t>(H)}));
-        NNRT_ASSIGN_OR_RETURN(xz, apply(b, ANEURALNETWORKS_SLICE, {projectedZR, begin, gateSize}, f32, stepDims));
+        NNRT_ASSIGN_OR_RETURN(xz, stepRows(projectedZR, t, static_cast<int32_t>(H), stepDims));
         NNRT_ASSIGN_OR_RETURN(xr, apply(b, ANEURALNETWORKS_SLICE, {projectedZR, rColumns, gateSize}, f32, stepDims));
-        NNRT_ASSIGN_OR_RETURN(xh, apply(b, ANEURALNETWORKS_SLICE, {projectedH, begin, size}, f32, stepDims));
+        NNRT_ASSIGN_OR_RETURN(xh, stepRows(projectedH, t, -1, stepDims));
       }
       NNRT_ASSIGN_OR_RETURN(uint32_t fromStateZR,
                             apply(b, ANEURALNETWORKS_FULLY_CONNECTED, {h, recurrentZR, rowBiases ? xzr : zeroBiasZR, none},
@@ -480,45 +494,31 @@ Result<void> mapGru(GraphBuilder& b) {
       }
       NNRT_ASSIGN_OR_RETURN(uint32_t z, apply(b, ANEURALNETWORKS_LOGISTIC, {zIn}, f32, stepDims));
       NNRT_ASSIGN_OR_RETURN(uint32_t candidate, apply(b, ANEURALNETWORKS_TANH, {candidateIn}, f32, stepDims));
-      NNRT_ASSIGN_OR_RETURN(uint32_t keep, arithmetic(b, ANEURALNETWORKS_SUB, one, z, f32, stepDims));
-      NNRT_ASSIGN_OR_RETURN(uint32_t fresh, arithmetic(b, ANEURALNETWORKS_MUL, keep, candidate, f32, stepDims));
-      NNRT_ASSIGN_OR_RETURN(uint32_t kept, arithmetic(b, ANEURALNETWORKS_MUL, z, h, f32, stepDims));
-      return arithmetic(b, ANEURALNETWORKS_ADD, fresh, kept, f32, stepDims);
+      return newState(z, candidate, h);
     };
-    std::vector<uint32_t> steps(seq);
-    for (uint32_t s = 0; s < seq; ++s) {
-      const uint32_t t = reverse ? seq - 1 - s : s;
-      NNRT_ASSIGN_OR_RETURN(uint32_t begin, b.constInts({static_cast<int32_t>(t * batch), 0}));
-      NNRT_ASSIGN_OR_RETURN(uint32_t size, b.constInts({static_cast<int32_t>(batch), -1}));
-      if (linearBeforeReset == 0) {
-        NNRT_ASSIGN_OR_RETURN(state, resetBeforeStep(begin, size, t, state));
-        NNRT_ASSIGN_OR_RETURN(steps[t], b.reshape(state, f32, {1, 1, batch, H}));
-        continue;
-      }
-      NNRT_ASSIGN_OR_RETURN(uint32_t xzr, apply(b, ANEURALNETWORKS_SLICE, {projectedZR, begin, size}, f32, pairDims));
-      NNRT_ASSIGN_OR_RETURN(uint32_t xh, apply(b, ANEURALNETWORKS_SLICE, {projectedH, begin, size}, f32, stepDims));
-      // linear_before_reset: one product over [Rz; Rr; Rh] (biased by [0; 0; Rbh]), SLICEd.
+    // A step with linear_before_reset: one product over [Rz; Rr; Rh] (biased by [0; 0; Rbh]), SLICEd
+    // into the gates' part (one ADD and LOGISTIC, SLICEd into z and r) and the candidate's.
+    auto linearFirstStep = [&](uint32_t t, uint32_t h) -> Result<uint32_t> {
+      NNRT_ASSIGN_OR_RETURN(uint32_t xzr, stepRows(projectedZR, t, -1, pairDims));
+      NNRT_ASSIGN_OR_RETURN(uint32_t xh, stepRows(projectedH, t, -1, stepDims));
       NNRT_ASSIGN_OR_RETURN(uint32_t fromState,
-                            apply(b, ANEURALNETWORKS_FULLY_CONNECTED, {state, recurrentAll, recurrentAllBias, none},
+                            apply(b, ANEURALNETWORKS_FULLY_CONNECTED, {h, recurrentAll, recurrentAllBias, none},
                                   f32, {batch, 3 * H}));
       NNRT_ASSIGN_OR_RETURN(uint32_t fromStateZR, apply(b, ANEURALNETWORKS_SLICE, {fromState, zBegin, pairSize}, f32, pairDims));
       NNRT_ASSIGN_OR_RETURN(uint32_t fromStateH, apply(b, ANEURALNETWORKS_SLICE, {fromState, hBegin, gateSize}, f32, stepDims));
       NNRT_ASSIGN_OR_RETURN(uint32_t sumZR, arithmetic(b, ANEURALNETWORKS_ADD, xzr, fromStateZR, f32, pairDims));
       NNRT_ASSIGN_OR_RETURN(uint32_t gatesZR, apply(b, ANEURALNETWORKS_LOGISTIC, {sumZR}, f32, pairDims));
-      uint32_t gates[2];
-      NNRT_ASSIGN_OR_RETURN(gates[0], apply(b, ANEURALNETWORKS_SLICE, {gatesZR, zBegin, gateSize}, f32, stepDims));
-      NNRT_ASSIGN_OR_RETURN(gates[1], apply(b, ANEURALNETWORKS_SLICE, {gatesZR, rBegin, gateSize}, f32, stepDims));
-      NNRT_ASSIGN_OR_RETURN(uint32_t candidateIn,
-                            arithmetic(b, ANEURALNETWORKS_MUL, gates[1], fromStateH, f32, stepDims));
-      NNRT_ASSIGN_OR_RETURN(uint32_t sum,
-                            arithmetic(b, ANEURALNETWORKS_ADD, xh, candidateIn, f32, stepDims));
+      NNRT_ASSIGN_OR_RETURN(uint32_t z, apply(b, ANEURALNETWORKS_SLICE, {gatesZR, zBegin, gateSize}, f32, stepDims));
+      NNRT_ASSIGN_OR_RETURN(uint32_t r, apply(b, ANEURALNETWORKS_SLICE, {gatesZR, rBegin, gateSize}, f32, stepDims));
+      NNRT_ASSIGN_OR_RETURN(uint32_t candidateIn, arithmetic(b, ANEURALNETWORKS_MUL, r, fromStateH, f32, stepDims));
+      NNRT_ASSIGN_OR_RETURN(uint32_t sum, arithmetic(b, ANEURALNETWORKS_ADD, xh, candidateIn, f32, stepDims));
       NNRT_ASSIGN_OR_RETURN(uint32_t candidate, apply(b, ANEURALNETWORKS_TANH, {sum}, f32, stepDims));
-      NNRT_ASSIGN_OR_RETURN(uint32_t keep, arithmetic(b, ANEURALNETWORKS_SUB, one, gates[0], f32, stepDims));
-      NNRT_ASSIGN_OR_RETURN(uint32_t fresh,
-                            arithmetic(b, ANEURALNETWORKS_MUL, keep, candidate, f32, stepDims));
-      NNRT_ASSIGN_OR_RETURN(uint32_t kept,
-                            arithmetic(b, ANEURALNETWORKS_MUL, gates[0], state, f32, stepDims));
-      NNRT_ASSIGN_OR_RETURN(state, arithmetic(b, ANEURALNETWORKS_ADD, fresh, kept, f32, stepDims));
+      return newState(z, candidate, h);
+    };
+    std::vector<uint32_t> steps(seq);
+    for (uint32_t s = 0; s < seq; ++s) {
+      const uint32_t t = reverse ? seq - 1 - s : s;
+      NNRT_ASSIGN_OR_RETURN(state, linearBeforeReset == 0 ? resetFirstStep(t, state) : linearFirstStep(t, state));
       NNRT_ASSIGN_OR_RETURN(steps[t], b.reshape(state, f32, {1, 1, batch, H}));
     }
     uint32_t y = steps[0];
