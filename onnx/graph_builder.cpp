@@ -405,6 +405,18 @@ bool GraphBuilder::absorbFollowingTranspose(const std::vector<int64_t>& perm) {
   return true;
 }
 
+bool GraphBuilder::absorbFollowingProductWithInput() {
+  if (node_ == nullptr || node_->output_size() < 1 || node_->input_size() < 1) return false;
+  const std::string name = tail();
+  const onnx::NodeProto* next = onlyReader(name);
+  if (next == nullptr || next->op_type() != "Mul" || next->input_size() != 2) return false;
+  const std::string& x = node_->input(0);
+  if (!((next->input(0) == name && next->input(1) == x) || (next->input(0) == x && next->input(1) == name)))
+    return false;
+  absorb(next, name);
+  return true;
+}
+
 bool GraphBuilder::absorbTransposeAndReshape(const std::vector<int64_t>& wanted, const std::vector<uint32_t>& dims) {
   if (node_ == nullptr || node_->output_size() < 1) return false;
   // The only reader of `name`, when it is of type `op` and reads it as input 0.

@@ -163,6 +163,10 @@ class GraphBuilder {
   // The only reader of the current node's output 0, when it is a Transpose by `perm` (and the value no
   // graph output): absorbed, so that the current node's output is the transposed value.
   bool absorbFollowingTranspose(const std::vector<int64_t>& perm);
+  // The only reader of the current node's output 0, when it is a Mul of that output by the current
+  // node's input 0 (in either order; the value no graph output): absorbed, so that the current node's
+  // output is the product (x * HardSigmoid(x), hard swish as exporters write it before opset 14).
+  bool absorbFollowingProductWithInput();
   // An absorbed node names the value of its input that carries the fused result; null for others.
   const std::string* absorbed(const onnx::NodeProto* node) const {
     auto it = absorbed_.find(node);

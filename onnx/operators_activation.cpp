@@ -1,5 +1,7 @@
 // ONNX activations -> NNAPI: PRelu, LeakyRelu, Elu, HardSigmoid, Softsign, Softplus, Mish, Gelu, Selu,
 // ThresholdedRelu, Celu and Shrink.
+#include <cmath>
+
 #include "onnx/operators_common.hpp"
 
 namespace nnrt::onnxfront {
@@ -49,6 +51,11 @@ Result<void> mapHardSigmoid(GraphBuilder& b) {
   NNRT_RETURN_IF_ERROR(requireFloat(b, *x));
   NNRT_ASSIGN_OR_RETURN(float alpha, b.attrFloat("alpha", 0.2f));
   NNRT_ASSIGN_OR_RETURN(float beta, b.attrFloat("beta", 0.5f));
+  // x * HardSigmoid(x) with alpha 1/6 and beta 1/2 is hard swish, x * min(max(x + 3, 0), 6) / 6 (PyTorch
+  // exports Hardswish so before opset 14): one HARD_SWISH, which a device can fuse into the
+  // convolution before it, instead of five element-wise operations.
+  if (std::fabs(alpha - 1.0f / 6.0f) <= 1e-7f && beta == 0.5f && b.absorbFollowingProductWithInput())
+    return unary(b, ANEURALNETWORKS_HARD_SWISH);
   Chain c(b, *x, true);
   NNRT_RETURN_IF_ERROR(c.start(*x));
   NNRT_RETURN_IF_ERROR(c.withConstant(ANEURALNETWORKS_MUL, alpha));

@@ -1176,6 +1176,53 @@ TEST(OnnxLoaderTest, ComposedActivationsOfAnNhwcImageStayNhwc) {
   }
 }
 
+// x * HardSigmoid(x) with alpha 1/6 and beta 1/2 (PyTorch's Hardswish before opset 14) is one HARD_SWISH,
+// the Mul's operands in either order, after a Conv (NHWC) too; with another alpha, a product by another
+// value, or the HardSigmoid's result also a graph output, the five element-wise operations stay. Every
+// case against x * clamp(alpha x + beta, 0, 1) in double, at values across the bends (-3, 3).
+TEST(OnnxLoaderTest, HardSwishAsExportersWriteItIsOneOperation) {
+  const std::vector<float> x{-4.0f, -3.0f, -1.5f, -0.25f, 0.0f, 0.5f, 2.9f, 3.0f, 5.0f, 7.5f};
+  const int64_t n = static_cast<int64_t>(x.size());
+  auto expected = [](double v, double alpha, double w) { return w * std::clamp(alpha * v + 0.5, 0.0, 1.0); };
+  struct Case {
+    const char* name;
+    float alpha;
+    bool swapped, byOther, sigmoidIsOutput, afterConv, fused;
+  };
+  for (const Case& c : {Case{"x*h", 1.0f / 6.0f, false, false, false, false, true},
+                        Case{"h*x", 1.0f / 6.0f, true, false, false, false, true},
+                        Case{"conv", 1.0f / 6.0f, false, false, false, true, true},
+                        Case{"alpha 0.2", 0.2f, false, false, false, false, false},
+                        Case{"by other", 1.0f / 6.0f, false, true, false, false, false},
+                        Case{"h output", 1.0f / 6.0f, false, false, true, false, false}}) {
+    NodeModel m = c.afterConv ? scaledConv({1, 1, 1, n}, 1.0f) : nodeModel("Identity", {{"x", {1, n}}}, {{"c", {1, n}}});
+    const std::vector<int64_t> dims = c.afterConv ? std::vector<int64_t>{1, 1, 1, n} : std::vector<int64_t>{1, n};
+    m.model.mutable_graph()->clear_output();
+    if (c.byOther) addFloatInput(m.model.mutable_graph(), "o", dims);
+    addOutput(m, "y", dims);
+    if (c.sigmoidIsOutput) addOutput(m, "h", dims);
+    setFloatAttribute(addNode(m, "HardSigmoid", {"c"}, {"h"}), "alpha", c.alpha);
+    const std::string other = c.byOther ? "o" : "c";
+    addNode(m, "Mul", c.swapped ? std::vector<std::string>{"h", other} : std::vector<std::string>{other, "h"}, {"y"});
+    auto loaded = loadOnnxModel(write("hard_swish.onnx", m.model));
+    ASSERT_TRUE(loaded.has_value()) << c.name << ": " << loaded.error().message;
+    EXPECT_EQ(countOperations(*loaded, ANEURALNETWORKS_HARD_SWISH), c.fused ? 1u : 0u) << c.name;
+    EXPECT_EQ(hasOperation(*loaded, ANEURALNETWORKS_MINIMUM), !c.fused) << c.name;
+    std::vector<float> o(x.size());
+    for (size_t i = 0; i < x.size(); ++i) o[i] = 0.5f - x[i];
+    std::vector<std::vector<float>> inputs{x};
+    if (c.byOther) inputs.push_back(o);
+    const std::vector<float> got = run(*loaded, inputs, x.size());
+    for (size_t i = 0; i < x.size(); ++i)
+      EXPECT_NEAR(got[i], expected(x[i], c.alpha, c.byOther ? o[i] : x[i]), 2e-6) << c.name << " " << x[i];
+    if (c.sigmoidIsOutput) {
+      const std::vector<float> h = run(*loaded, inputs, x.size(), 1);
+      for (size_t i = 0; i < x.size(); ++i)
+        EXPECT_NEAR(h[i], std::clamp(c.alpha * x[i] + 0.5, 0.0, 1.0), 1e-6) << c.name << " " << x[i];
+    }
+  }
+}
+
 // Softplus where exp(x) overflows float32 (x above 88.7) is x, as log(1 + exp(x)) is in exact arithmetic,
 // not the +inf of the literal form; elsewhere log1p(exp(x)) in double (to 2e-6 relative).
 TEST(OnnxLoaderTest, SoftplusOfLargeValuesIsTheValue) {
