@@ -126,6 +126,8 @@ class FastPathTest : public ::testing::Test {
     const auto* got = reinterpret_cast<const float*>(fastOut.data());
     if (epilogue_.op == cpu::EpilogueOp::Swish) {  // the reference kernel's output, then x * logistic(x)
       for (size_t i = 0; i < outputCount; ++i) ref[i] = static_cast<float>(ref[i] / (1.0 + std::exp(-static_cast<double>(ref[i]))));
+    } else if (!epilogue_.empty()) {  // then the element-wise operations' reference kernels
+      cpu::applyEpilogue(epilogue_, ref, outputCount);
     }
     for (size_t i = 0; i < outputCount; ++i) {
       ASSERT_NEAR(got[i], ref[i], tolerance_ * (1.0 + std::fabs(ref[i])))
@@ -134,7 +136,7 @@ class FastPathTest : public ::testing::Test {
   }
 
   static cpu::FastLayer* layer_;
-  cpu::Epilogue epilogue_;   // asked of the fast kernel (Swish only: the comparison applies it to the reference)
+  cpu::Epilogue epilogue_;   // asked of the fast kernel (no residual: the comparison applies it to the reference)
   double tolerance_ = 1e-4;  // float32: absolute and relative
   double inputRange_ = 2.0;
 };
@@ -508,6 +510,39 @@ TEST_F(FastPathTest, OneRowFullyConnectedOnPackedWeights) {
     if (avx512) {
       EXPECT_NE(name.find("packed weights"), std::string::npos) << name;
     }
+  }
+}
+
+// A one-row FULLY_CONNECTED followed by an element-wise operation the driver folds into it (a classifier
+// head's hard swish, say): the packed product applies it after the product, every kind of epilogue
+// without a residual, after each fused activation, against the reference kernels of the two operations.
+TEST_F(FastPathTest, OneRowFullyConnectedWithAnEpilogue) {
+  __builtin_cpu_init();
+  const bool avx512 = __builtin_cpu_supports("avx512f") != 0;
+  inputRange_ = 3.0;
+  using E = cpu::EpilogueOp;
+  const std::pair<E, float> epilogues[] = {{E::Swish, 0.0f},     {E::HardSwish, 0.0f},  {E::Logistic, 0.0f},
+                                           {E::Tanh, 0.0f},      {E::LeakyRelu, 0.1f},  {E::Multiply, 0.7f},
+                                           {E::Divide, 3.0f}};
+  uint32_t seed = 0;
+  for (const auto& [op, alpha] : epilogues) {
+    epilogue_.op = op;
+    epilogue_.alpha = alpha;
+    const uint32_t units = 57 + 13 * seed, inputSize = 90 + 7 * seed;
+    SCOPED_TRACE(std::string(cpu::epilogueName(epilogue_)) + ", case " + std::to_string(seed));
+    TestModel m;
+    const uint32_t in = m.addInput(T::TENSOR_FLOAT32, {1, inputSize});
+    const uint32_t w = m.addConstant(T::TENSOR_FLOAT32, {units, inputSize}, floats(units * inputSize, seed + 80));
+    const uint32_t b = m.addConstant(T::TENSOR_FLOAT32, {units}, floats(units, seed + 81));
+    const uint32_t out = m.addOutput(T::TENSOR_FLOAT32, {1, units});
+    m.addOperation(O::FULLY_CONNECTED, {in, w, b, m.addInt32(static_cast<int32_t>(seed % 4))}, {out});
+    m.setInputsAndOutputs({in}, {out});
+    std::string name;
+    crossCheck(m, seed, Fast::Taken, &name);
+    if (avx512) {
+      EXPECT_NE(name.find("packed weights"), std::string::npos) << name;
+    }
+    ++seed;
   }
 }
 

@@ -766,15 +766,16 @@ class Layer final : public FastLayer {
     const ops::Arg& bias = op.inputs[2];
     if (weights.type != kFloat32 || !weights.hasValue()) return refuse("the weights must be float32 constants");
     const dnnl::memory::dim m = p.batchSize, k = p.inputSize, n = p.numUnits;
-    // One row without an epilogue: the layer's own product on packed weights (matrix_vector.hpp).
-    // The weights are packed once per model: the operations of an unrolled recurrence share them.
-    // A bias that is not a constant (an unrolled GRU's input projection) is read at each run.
-    if (m == 1 && epilogue.empty() && avx512Supported() && bias.type == kFloat32 && !bias.omitted) {
+    // One row (and an epilogue without a residual): the layer's own product on packed weights
+    // (matrix_vector.hpp). The weights are packed once per model: the operations of an unrolled
+    // recurrence share them. A bias that is not a constant (an unrolled GRU's input projection) is read
+    // at each run.
+    if (m == 1 && !epilogue.residual && avx512Supported() && bias.type == kFloat32 && !bias.omitted) {
       const bool atRun = !bias.hasValue();
       auto packed = packedForm({static_cast<const float*>(weights.data), static_cast<size_t>(n), static_cast<size_t>(k)},
                                atRun ? nullptr : static_cast<const float*>(bias.data), options.shared);
       return std::unique_ptr<FastKernel>(
-          std::make_unique<MatrixVectorKernel>(std::move(packed), p.activation, threads_, atRun));
+          std::make_unique<MatrixVectorKernel>(std::move(packed), p.activation, threads_, atRun, epilogue));
     }
     if (!bias.hasValue()) return refuse("the bias must be a float32 constant");
     const auto src = plainDesc({m, k});

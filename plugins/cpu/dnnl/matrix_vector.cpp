@@ -141,9 +141,33 @@ std::shared_ptr<const PackedMatrix> packedForm(const ConstantMatrix& matrix, con
   return packed;
 }
 
+namespace {
+
+// A one-row product's epilogue over its `count` values, as the reference kernels compute the element-wise
+// operations it stands for (plugins/cpu/kernels/activation.cpp, nonlinear.cpp, elementwise.cpp): a row
+// is a few thousand values at most, so one thread and the C library.
+void rowEpilogue(const Epilogue& epilogue, float* v, size_t count) {
+  const float k = epilogue.alpha;
+  for (size_t i = 0; i < count; ++i) {
+    const float x = v[i];
+    switch (epilogue.op) {
+      case EpilogueOp::None: return;
+      case EpilogueOp::Swish: v[i] = x * (1.0f / (1.0f + std::exp(-x))); break;
+      case EpilogueOp::HardSwish: v[i] = x * std::min(std::max(x + 3.0f, 0.0f), 6.0f) / 6.0f; break;
+      case EpilogueOp::Logistic: v[i] = 1.0f / (1.0f + std::exp(-x)); break;
+      case EpilogueOp::Tanh: v[i] = std::tanh(x); break;
+      case EpilogueOp::LeakyRelu: v[i] = x < 0.0f ? x * k : x; break;
+      case EpilogueOp::Multiply: v[i] = x * k; break;
+      case EpilogueOp::Divide: v[i] = x / k; break;
+    }
+  }
+}
+
+}  // namespace
+
 MatrixVectorKernel::MatrixVectorKernel(std::shared_ptr<const PackedMatrix> matrix, driver::Activation activation,
-                                       int threads, bool biasAtRun)
-    : matrix_(std::move(matrix)), threads_(std::max(threads, 1)), biasAtRun_(biasAtRun) {
+                                       int threads, bool biasAtRun, Epilogue epilogue)
+    : matrix_(std::move(matrix)), threads_(std::max(threads, 1)), biasAtRun_(biasAtRun), epilogue_(epilogue) {
   const driver::FloatRange range = driver::activationRange(activation);
   low_ = range.min;
   high_ = range.max;
@@ -155,6 +179,7 @@ driver::Result<void> MatrixVectorKernel::run(const KernelCall& call) {
   if (biasAtRun_ && bias == nullptr) return driver::generalFailure("FULLY_CONNECTED: the bias has no value");
   packedProduct(*matrix_, static_cast<const float*>(call.op.inputs[0].data), static_cast<float*>(call.outputData[0]),
                 0, matrix_->rows, false, low_, high_, threads_, bias);
+  rowEpilogue(epilogue_, static_cast<float*>(call.outputData[0]), matrix_->rows);
   return {};
 }
 

@@ -47,11 +47,13 @@ void packedProduct(const PackedMatrix& matrix, const float* in, float* out, size
 
 // out[n] = activation(bias[n] + sum_k weights[n, k] * in[k]): FULLY_CONNECTED of one row. `biasAtRun`:
 // the bias is the operation's input 2 as the execution gives it (an unrolled recurrence's per-step
-// input projection), not the packed one; it is read as each panel starts, beside the weights.
+// input projection), not the packed one; it is read as each panel starts, beside the weights. An
+// `epilogue` without a residual (a classifier head's HARD_SWISH, say) follows the product over the
+// row's values, by the reference kernels' formulas.
 class MatrixVectorKernel final : public FastKernel {
  public:
   MatrixVectorKernel(std::shared_ptr<const PackedMatrix> matrix, driver::Activation activation, int threads,
-                     bool biasAtRun = false);
+                     bool biasAtRun = false, Epilogue epilogue = {});
   const std::string& name() const override { return name_; }
   driver::Result<void> run(const KernelCall& call) override;
 
@@ -60,6 +62,7 @@ class MatrixVectorKernel final : public FastKernel {
   float low_, high_;  // the fused activation's range
   int threads_;
   bool biasAtRun_;
+  Epilogue epilogue_;
   std::string name_ = "matrix-vector product on packed weights (avx512)";
 };
 
