@@ -222,6 +222,25 @@ Result<void> mapTranspose(GraphBuilder& b) {
     definePacked(b, 0, moved, x->type, out);
     return {};
   }
+  // Between ONNX's channels-first layout and channels-last, where the value is already held channels-last,
+  // a Transpose moves nothing (ConvNeXt's blocks take each image to [N, H, W, C] for a normalization and
+  // an MLP over its channels, and back): [0, 2, 3, 1] of an image held NHWC is that operand as it is, and
+  // [0, 3, 1, 2] of a plain [N, H, W, C] value is an image held NHWC; for 1-D images ([N, C, L] held as
+  // [N, L, C]) [0, 2, 1] either way.
+  if (!x->constant.has_value() && !x->packed && x->operand != kNoOperand && (rank == 4 || rank == 3) &&
+      allKnown(x->dims)) {
+    const std::vector<int32_t> toLast = rank == 4 ? std::vector<int32_t>{0, 2, 3, 1} : std::vector<int32_t>{0, 2, 1};
+    const std::vector<int32_t> toFirst = rank == 4 ? std::vector<int32_t>{0, 3, 1, 2} : std::vector<int32_t>{0, 2, 1};
+    if ((x->nhwc && p == toLast) || (!x->nhwc && p == toFirst)) {
+      Value moved;
+      moved.operand = x->operand;
+      moved.type = x->type;
+      moved.dims = out;
+      moved.nhwc = !x->nhwc;
+      b.define(0, std::move(moved));
+      return {};
+    }
+  }
   NNRT_ASSIGN_OR_RETURN(uint32_t in, b.operand(*x));
   NNRT_ASSIGN_OR_RETURN(uint32_t permOperand, b.constInts(p));
   return b.emit(ANEURALNETWORKS_TRANSPOSE, {in, permOperand}, x->type, out);

@@ -1223,6 +1223,40 @@ TEST(OnnxLoaderTest, HardSwishAsExportersWriteItIsOneOperation) {
   }
 }
 
+// A Transpose between ONNX's channels-first layout and channels-last of a value already held channels-last
+// moves nothing (ConvNeXt's blocks: an image to [N, H, W, C] for work over its channels, and back). x [1, 2,
+// 1, 3] = channels [1, 2, 3] and [4, 5, 6]; c = Conv 1x1 2 * identity = [2, 4, 6], [8, 10, 12]; t = c
+// transposed by [0, 2, 3, 1], times [10, 100] along its last axis (the channels), transposed back by [0, 3,
+// 1, 2] and added to c: [22, 44, 66], [808, 1010, 1212], by hand. Only x and y are TRANSPOSEd. And a plain
+// [1, 1, 3, 2] input transposed by [0, 3, 1, 2] is read by a Conv as the NHWC image it already is: only y is.
+TEST(OnnxLoaderTest, TransposesBetweenLayoutsOfAChannelsLastImageMoveNothing) {
+  {
+    NodeModel m = scaledConv({1, 2, 1, 3}, 2.0f);
+    addOutput(m, "y", {1, 2, 1, 3});
+    setAttribute(addNode(m, "Transpose", {"c"}, {"t"}), "perm", std::vector<int64_t>{0, 2, 3, 1});
+    addFloats(m, "k", {2}, {10.0f, 100.0f}, false);
+    addNode(m, "Mul", {"t", "k"}, {"s"});
+    setAttribute(addNode(m, "Transpose", {"s"}, {"back"}), "perm", std::vector<int64_t>{0, 3, 1, 2});
+    addNode(m, "Add", {"c", "back"}, {"y"});
+    auto loaded = loadOnnxModel(write("layouts.onnx", m.model));
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+    EXPECT_EQ(countOperations(*loaded, ANEURALNETWORKS_TRANSPOSE), 2u);
+    EXPECT_EQ(run(*loaded, {{1, 2, 3, 4, 5, 6}}, 6), (std::vector<float>{22, 44, 66, 808, 1010, 1212}));
+  }
+  {
+    NodeModel m = nodeModel("Transpose", {{"p", {1, 1, 3, 2}}}, {{"t", {1, 2, 1, 3}}});
+    setAttribute(m.node, "perm", std::vector<int64_t>{0, 3, 1, 2});
+    m.model.mutable_graph()->clear_output();
+    addOutput(m, "y", {1, 2, 1, 3});
+    addFloats(m, "w", {2, 2, 1, 1}, {2, 0, 0, 2}, false);
+    addNode(m, "Conv", {"t", "w"}, {"y"});
+    auto loaded = loadOnnxModel(write("layouts_plain.onnx", m.model));
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+    EXPECT_EQ(countOperations(*loaded, ANEURALNETWORKS_TRANSPOSE), 1u);
+    EXPECT_EQ(run(*loaded, {{1, 4, 2, 5, 3, 6}}, 6), (std::vector<float>{2, 4, 6, 8, 10, 12}));
+  }
+}
+
 // Softplus where exp(x) overflows float32 (x above 88.7) is x, as log(1 + exp(x)) is in exact arithmetic,
 // not the +inf of the literal form; elsewhere log1p(exp(x)) in double (to 2e-6 relative).
 TEST(OnnxLoaderTest, SoftplusOfLargeValuesIsTheValue) {
