@@ -1021,6 +1021,60 @@ TEST_F(FastPathTest, QuantizedConvolutionsAndFullyConnected) {
   }
 }
 
+// 8-bit DEPTHWISE_CONV_2D of NHWC images with a 3x3 or 5x5 window and multiplier 1: the layer's own
+// kernel on CPUs with AVX-512 VNNI and VBMI (dot products of four taps; depthwise_int8.hpp). Seeded random
+// shapes: strides 1 and 2 in either direction, asymmetric padding up to the window less one (the padding
+// holds the input zero point), widths (14 output columns or more: narrower images stay on oneDNN) that
+// fill no block of four pixels, channel counts around the
+// 16-channel blocks, two batches, every fused activation, signed and unsigned activations with zero
+// points, per-tensor and per-channel filters. Within one step of the reference kernel, most exact.
+TEST_F(FastPathTest, QuantizedDepthwiseOfTheLayersOwn) {
+  __builtin_cpu_init();
+  const bool quads = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                     __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx512vbmi");
+  const QuantCase cases[] = {
+      {T::TENSOR_QUANT8_ASYMM_SIGNED, true, 0.05f, 0.2f, -3, 5},
+      {T::TENSOR_QUANT8_ASYMM_SIGNED, false, 0.04f, 0.15f, 7, -9},
+      {T::TENSOR_QUANT8_ASYMM, true, 0.03f, 0.1f, 128, 120},
+      {T::TENSOR_QUANT8_ASYMM, true, 0.02f, 0.05f, 3, 250},
+  };
+  std::mt19937 rng(23);
+  auto pick = [&](uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng); };
+  const uint32_t channelChoices[] = {1, 7, 16, 17, 33, 64};
+  uint32_t seed = 500;
+  for (const QuantCase& q : cases) {
+    for (int trial = 0; trial < 8; ++trial) {
+      const uint32_t k = trial % 2 == 0 ? 3 : 5, strideW = pick(1, 2), strideH = pick(1, 2);
+      const uint32_t padL = pick(0, k - 1), padR = pick(0, k - 1), padT = pick(0, k - 1), padB = pick(0, k - 1);
+      const uint32_t h = pick(k, 23), w = pick(2 * 14 + k, 45), c = channelChoices[pick(0, 5)], batches = pick(1, 2);
+      const int32_t activation = static_cast<int32_t>(pick(0, 3));
+      const uint32_t oh = (h + padT + padB - k) / strideH + 1, ow = (w + padL + padR - k) / strideW + 1;
+      SCOPED_TRACE("type " + std::to_string(static_cast<int>(q.dataType)) + (q.perChannel ? " per-channel" : "") +
+                   ": " + std::to_string(batches) + "x" + std::to_string(h) + "x" + std::to_string(w) + "x" +
+                   std::to_string(c) + " window " + std::to_string(k) + " strides " + std::to_string(strideH) + "," +
+                   std::to_string(strideW) + " pads " + std::to_string(padL) + std::to_string(padR) +
+                   std::to_string(padT) + std::to_string(padB) + " activation " + std::to_string(activation));
+      TestModel m;
+      std::vector<float> scales;
+      const uint32_t in = m.addInput(q.dataType, {batches, h, w, c}, q.inScale, q.inZero);
+      const uint32_t f = addQuantFilter(m, q, {1, k, k, c}, 3, ++seed, scales);
+      const uint32_t b = m.addConstant(T::TENSOR_INT32, {c}, randomBias(c, ++seed),
+                                       q.perChannel ? 0.0f : q.inScale * scales[0], 0);
+      const uint32_t out = m.addOutput(q.dataType, {batches, oh, ow, c}, q.outScale, q.outZero);
+      m.addOperation(O::DEPTHWISE_CONV_2D,
+                     {in, f, b, m.addInt32(static_cast<int32_t>(padL)), m.addInt32(static_cast<int32_t>(padR)),
+                      m.addInt32(static_cast<int32_t>(padT)), m.addInt32(static_cast<int32_t>(padB)),
+                      m.addInt32(static_cast<int32_t>(strideW)), m.addInt32(static_cast<int32_t>(strideH)),
+                      m.addInt32(1), m.addInt32(activation), m.addBool(false)},
+                     {out});
+      m.setInputsAndOutputs({in}, {out});
+      std::string name;
+      crossCheck(m, ++seed, Fast::Taken, &name);
+      EXPECT_EQ(name.find("quads") != std::string::npos, quads) << name;  // 14 output columns or more
+    }
+  }
+}
+
 // Quantized GROUPED_CONV_2D and TRANSPOSE_CONV_2D (signed per-tensor and per-channel filters).
 // oneDNN 2.6 may serve an 8-bit case only with its reference implementation, which the layer
 // leaves to the driver's: either way the result must agree.
