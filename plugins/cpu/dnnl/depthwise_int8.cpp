@@ -123,8 +123,7 @@ DepthwiseInt8Kernel::DepthwiseInt8Kernel(const DepthwiseInt8Shape& shape, const 
       outputZero_(static_cast<float>(outputZero)),
       low_(static_cast<float>(low)),
       high_(static_cast<float>(high)),
-      threads_(std::max(threads, 1)),
-      scratch_(alignedBytes(static_cast<size_t>(std::max(threads, 1)) * scratchBytes())) {
+      threads_(std::max(threads, 1)) {
   const size_t k = shape.window, channels = shape.channels;
   for (size_t c = 0; c < channels; ++c) {
     const size_t b = c / kLanes, j = c % kLanes;
@@ -209,14 +208,16 @@ driver::Result<void> DepthwiseInt8Kernel::run(const KernelCall& call) {
   void* out = call.outputData[0];
   const size_t rows = size_t{shape_.batches} * shape_.outputHeight;
   const int team = static_cast<int>(std::min<size_t>(static_cast<size_t>(threads_), rows));
+  // Each thread's rows of entries in the execution's scratch memory (64-byte aligned, kept from run to run).
+  auto* scratch = static_cast<uint8_t*>(call.scratch.allocate(static_cast<size_t>(team) * scratchBytes()));
   if (team <= 1 || omp_in_parallel()) {
-    runRows(in, out, 0, rows, scratch_.get());
+    runRows(in, out, 0, rows, scratch);
     return {};
   }
 #pragma omp parallel num_threads(team)
   {
     const auto t = static_cast<size_t>(omp_get_thread_num()), n = static_cast<size_t>(omp_get_num_threads());
-    runRows(in, out, rows * t / n, rows * (t + 1) / n, scratch_.get() + t * scratchBytes());
+    runRows(in, out, rows * t / n, rows * (t + 1) / n, scratch + t * scratchBytes());
   }
   return {};
 }

@@ -68,7 +68,6 @@ class DepthwiseInt8Kernel final : public FastKernel {
   int32_t inputZero_;                         // as unsigned (int8: plus 128)
   float outputZero_, low_, high_;
   int threads_;
-  std::unique_ptr<uint8_t[], Free> scratch_;  // threads x scratchBytes()
   std::string name_ = "depthwise 8-bit quads (avx512 vnni)";
 };
 
