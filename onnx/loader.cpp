@@ -246,7 +246,8 @@ Result<LoadedModel> build(onnx::ModelProto& proto, const std::filesystem::path& 
     if (!operand.has_value()) return badFile(file, "input '" + info.name() + "': " + operand.error().message);
     value->operand = *operand;
     inputOperands.push_back(*operand);
-    loaded.inputs.push_back(TensorInfo{info.name(), value->type, value->dims});
+    loaded.inputs.push_back(TensorInfo{info.name(), value->type, value->dims,
+                                       info.type().tensor_type().elem_type() == onnx::TensorProto::INT64});
     builder.defineName(info.name(), std::move(*value));
   }
 

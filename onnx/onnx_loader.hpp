@@ -32,6 +32,7 @@ struct TensorInfo {
   std::string name;                  // the ONNX value's name
   int32_t type = 0;                  // ANEURALNETWORKS_TENSOR_*
   std::vector<uint32_t> dimensions;  // 0 for a dimension the file leaves symbolic
+  bool int64 = false;                // declared int64 by the file (carried as TENSOR_INT32)
 };
 
 // Tensor values in NNAPI's encoding (int64 narrowed to int32, bool as one byte).

@@ -129,6 +129,21 @@ Result<ModelInput> inputFromArgument(const ModelFile& file, uint32_t operand, co
     return fail(ResultCode::BAD_DATA, "'" + text + "' is neither values (" + problem + ") nor a file (" +
                                           bytes.error().message + ")");
   }
+  // An ONNX int64 input's raw file as ONNX Runtime takes it, 8 bytes a value: narrowed to the int32
+  // operand when every value fits (a file of 4-byte values is taken as it is).
+  const auto count = elementCount(o);
+  if (o.int64Source && o.element == ElementType::I32 && count && bytes->size() == *count * 8) {
+    std::vector<uint8_t> narrowed(*count * 4);
+    for (size_t i = 0; i < *count; ++i) {
+      int64_t v;
+      std::memcpy(&v, bytes->data() + i * 8, 8);
+      if (v < INT32_MIN || v > INT32_MAX)
+        return fail(ResultCode::BAD_DATA, "'" + text + "': int64 value " + std::to_string(v) + " does not fit int32");
+      const auto narrow = static_cast<int32_t>(v);
+      std::memcpy(narrowed.data() + i * 4, &narrow, 4);
+    }
+    return ModelInput{std::move(narrowed), "from " + text + " (int64, narrowed)", {}};
+  }
   return ModelInput{std::move(*bytes), "from " + text, {}};
 }
 

@@ -35,6 +35,8 @@ struct ModelFileOperand {
   std::optional<ElementType> element;  // how its values are encoded; nullopt for an undeclared extension type
   bool hasValue = false;               // value, file or omitted
   int line = 0;
+  // An ONNX model's int64 input (carried as TENSOR_INT32): a raw file may hold its values as int64.
+  bool int64Source = false;
 };
 
 struct ModelFileOperation {

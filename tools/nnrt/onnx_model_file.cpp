@@ -34,6 +34,8 @@ Result<ModelFile> loadOnnxFile(const std::filesystem::path& file, const InputSha
     out.operations.push_back(std::move(operation));
   }
   out.inputs = loaded.inputOperands;
+  for (size_t i = 0; i < loaded.inputs.size() && i < out.inputs.size(); ++i)
+    if (out.inputs[i] < out.operands.size()) out.operands[out.inputs[i]].int64Source = loaded.inputs[i].int64;
   out.outputs = loaded.outputOperands;
   out.model.reset(loaded.model.release());
   return out;
