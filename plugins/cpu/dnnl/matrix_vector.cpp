@@ -11,6 +11,9 @@
 #include <limits>
 #include <new>
 
+#include "plugins/cpu/kernels/exp_float.hpp"
+#include "plugins/cpu/kernels/tanh_float.hpp"
+
 namespace nnrt::cpu::dnnl_layer {
 namespace {
 
@@ -143,20 +146,21 @@ std::shared_ptr<const PackedMatrix> packedForm(const ConstantMatrix& matrix, con
 
 namespace {
 
-// A one-row product's epilogue over its `count` values, as the reference kernels compute the element-wise
-// operations it stands for (plugins/cpu/kernels/activation.cpp, nonlinear.cpp, elementwise.cpp): a row
-// is a few thousand values at most, so one thread and the C library.
+// A one-row product's epilogue over its `count` values with the reference kernels' own scalar functions
+// (expFloat, tanhFloat) and expressions (kernels/activation.cpp, nonlinear.cpp, elementwise.cpp; the
+// driver's applyEpilogue): the same bits as the separate operations. A row is a few thousand values at
+// most: one thread.
 void rowEpilogue(const Epilogue& epilogue, float* v, size_t count) {
   const float k = epilogue.alpha;
   for (size_t i = 0; i < count; ++i) {
     const float x = v[i];
     switch (epilogue.op) {
       case EpilogueOp::None: return;
-      case EpilogueOp::Swish: v[i] = x * (1.0f / (1.0f + std::exp(-x))); break;
+      case EpilogueOp::Swish: v[i] = x * (1.0f / (1.0f + expFloat(-x))); break;
       case EpilogueOp::HardSwish: v[i] = x * std::min(std::max(x + 3.0f, 0.0f), 6.0f) / 6.0f; break;
-      case EpilogueOp::Logistic: v[i] = 1.0f / (1.0f + std::exp(-x)); break;
-      case EpilogueOp::Tanh: v[i] = std::tanh(x); break;
-      case EpilogueOp::LeakyRelu: v[i] = x < 0.0f ? x * k : x; break;
+      case EpilogueOp::Logistic: v[i] = 1.0f / (1.0f + expFloat(-x)); break;
+      case EpilogueOp::Tanh: v[i] = tanhFloat(x); break;
+      case EpilogueOp::LeakyRelu: v[i] = x < 0.0f ? k * x : x; break;
       case EpilogueOp::Multiply: v[i] = x * k; break;
       case EpilogueOp::Divide: v[i] = x / k; break;
     }
