@@ -1,5 +1,5 @@
-// What the fast layer's own AVX-512 kernels share (matrix_vector.hpp, swish_pass.hpp, softmax_rows.hpp):
-// whether the CPU has AVX-512F, and e^t for 16 float32 lanes. t = n ln2 + r with |r| <= ln2 / 2 (ln2 in
+// What the fast layer's own AVX-512 kernels share (matrix_vector.hpp, swish_pass.hpp, softmax_rows.hpp,
+// depthwise_int8.hpp): whether the CPU has AVX-512F (and VNNI, VBMI), and e^t for 16 float32 lanes. t = n ln2 + r with |r| <= ln2 / 2 (ln2 in
 // two parts, n ln2hi exact), e^r by its Taylor polynomial of degree 7 in fused multiply-adds, times 2^n
 // by vscalefps (so that the result overflows to +inf and underflows to 0 as exp does); within 2e-7 of
 // the exact value relative to it (a probe against double-precision exp, docs/cpu-performance.md
@@ -16,6 +16,13 @@ namespace nnrt::cpu::dnnl_layer {
 inline bool avx512Supported() {
   __builtin_cpu_init();
   return __builtin_cpu_supports("avx512f") != 0;
+}
+
+// Whether it also has the 8-bit dot products and byte permutes the 8-bit depthwise kernel takes
+// (AVX-512 BW, VNNI and VBMI: Ice Lake, Zen 4 and later).
+inline bool avx512VnniVbmiSupported() {
+  return avx512Supported() && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vnni") &&
+         __builtin_cpu_supports("avx512vbmi");
 }
 
 // The masked forms with every lane set: the same instructions, without the unmasked intrinsics' undefined

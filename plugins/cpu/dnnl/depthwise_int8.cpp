@@ -100,31 +100,28 @@ NNRT_DW8_TARGET void quadEntries(const uint8_t* pixels, size_t entries, size_t s
 
 }  // namespace
 
-bool depthwiseInt8Supported() {
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-         __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx512vbmi");
-}
-
 void DepthwiseInt8Kernel::Free::operator()(uint8_t* p) const { std::free(p); }
 
-DepthwiseInt8Kernel::DepthwiseInt8Kernel(const DepthwiseInt8Shape& shape, const int8_t* filter, const int32_t* bias,
-                                         const std::vector<float>& scales, int32_t inputZero, int32_t outputZero,
-                                         int32_t low, int32_t high, int threads)
-    : shape_(shape),
-      blocks_((shape.channels + kLanes - 1) / kLanes),
-      entries_(size_t{shape.outputWidth} + (shape.window == 5 ? 4 / shape.strideW : 0)),
-      pixelCount_(std::max((entries_ - 1) * shape.strideW + 4, size_t{shape.padLeft} + shape.inputWidth)),
+DepthwiseInt8Kernel::DepthwiseInt8Kernel(const ops::Conv2DParams& p, bool isSigned, const int8_t* filter,
+                                         const int32_t* bias, const std::vector<float>& scales, int32_t inputZero,
+                                         int32_t outputZero, int32_t low, int32_t high, int threads)
+    : p_(p),
+      isSigned_(isSigned),
+      blocks_((p.inputChannels + kLanes - 1) / kLanes),
+      entries_(size_t{p.outputWidth} + (p.filterWidth == 5 ? 4 / p.strideW : 0)),
+      pixelCount_(std::max((entries_ - 1) * p.strideW + 4, size_t{p.padLeft} + p.inputWidth)),
       rowBytes_(entries_ * kQuad),
-      weights_(alignedBytes(blocks_ * 2 * shape.window * kQuad)),
+      weights_(alignedBytes(blocks_ * 2 * p.filterHeight * kQuad)),
+      padQuads_(alignedBytes(rowBytes_)),
       correction_(blocks_ * kLanes, 0),
       scales_(blocks_ * kLanes, 0.0f),
-      inputZero_(inputZero + (shape.isSigned ? 128 : 0)),
+      inputZero_(inputZero + (isSigned ? 128 : 0)),
       outputZero_(static_cast<float>(outputZero)),
       low_(static_cast<float>(low)),
       high_(static_cast<float>(high)),
       threads_(std::max(threads, 1)) {
-  const size_t k = shape.window, channels = shape.channels;
+  std::memset(padQuads_.get(), inputZero_, rowBytes_);
+  const size_t k = p.filterHeight, channels = p.inputChannels;
   for (size_t c = 0; c < channels; ++c) {
     const size_t b = c / kLanes, j = c % kLanes;
     int32_t sum = 0;
@@ -143,17 +140,15 @@ DepthwiseInt8Kernel::DepthwiseInt8Kernel(const DepthwiseInt8Shape& shape, const 
 
 NNRT_DW8_TARGET void DepthwiseInt8Kernel::runRows(const void* in, void* out, size_t first, size_t last,
                                                   uint8_t* scratch) const {
-  const DepthwiseInt8Shape& s = shape_;
-  const size_t k = s.window, channels = s.channels;
+  const ops::Conv2DParams& s = p_;
+  const size_t k = s.filterHeight, channels = s.inputChannels;
   const auto* input = static_cast<const uint8_t*>(in);
   auto* output = static_cast<uint8_t*>(out);
-  // Scratch: k slots of quad entries, the quad entries of a padding row, then one row of pixels.
-  uint8_t* padQuads = scratch + k * rowBytes_;
-  uint8_t* pixels = padQuads + rowBytes_;
-  const size_t pixelCount = pixelCount_;
-  const auto zeroByte = static_cast<uint8_t>(inputZero_);
-  std::memset(padQuads, zeroByte, rowBytes_);
-  const uint8_t flip = s.isSigned ? 0x80 : 0x00;
+  // Scratch: k slots of quad entries, then one row of pixels, its padding the zero point (written once:
+  // each input row fills the same pixels between).
+  uint8_t* pixels = scratch + k * rowBytes_;
+  std::memset(pixels, inputZero_, pixelCount_ * kLanes);
+  const uint8_t flip = isSigned_ ? 0x80 : 0x00;
   using Row = void (*)(const uint8_t* const*, const __m512i*, __m512i, __m512, __m512, __m512, __m512, size_t, size_t,
                        size_t, uint8_t*);
   const Row outputRowOf = k == 3 ? (s.strideW == 1 ? &outputRow<3, 1> : &outputRow<3, 2>)
@@ -173,7 +168,7 @@ NNRT_DW8_TARGET void DepthwiseInt8Kernel::runRows(const void* in, void* out, siz
       for (size_t ky = 0; ky < k; ++ky) {
         const int64_t iy = static_cast<int64_t>(oy * s.strideH + ky) - s.padTop;
         if (iy < 0 || iy >= static_cast<int64_t>(s.inputHeight)) {
-          rowOf[ky] = padQuads;
+          rowOf[ky] = padQuads_.get();
           continue;
         }
         const size_t slot = static_cast<size_t>(iy) % k;
@@ -181,7 +176,6 @@ NNRT_DW8_TARGET void DepthwiseInt8Kernel::runRows(const void* in, void* out, siz
         const int64_t key = static_cast<int64_t>(n * s.inputHeight) + iy;
         if (held[slot] != key) {  // the input row's 16 channels, padded with the zero point, as quad entries
           const uint8_t* src = input + static_cast<size_t>(key) * s.inputWidth * channels + c;
-          std::memset(pixels, zeroByte, pixelCount * kLanes);
           uint8_t* dst = pixels + size_t{s.padLeft} * kLanes;
           if (count == kLanes) {
             const __m128i flips = _mm_set1_epi8(static_cast<char>(flip));
@@ -206,7 +200,7 @@ NNRT_DW8_TARGET void DepthwiseInt8Kernel::runRows(const void* in, void* out, siz
 driver::Result<void> DepthwiseInt8Kernel::run(const KernelCall& call) {
   const void* in = call.op.inputs[0].data;
   void* out = call.outputData[0];
-  const size_t rows = size_t{shape_.batches} * shape_.outputHeight;
+  const size_t rows = size_t{p_.batches} * p_.outputHeight;
   const int team = static_cast<int>(std::min<size_t>(static_cast<size_t>(threads_), rows));
   // Each thread's rows of entries in the execution's scratch memory (64-byte aligned, kept from run to run).
   auto* scratch = static_cast<uint8_t*>(call.scratch.allocate(static_cast<size_t>(team) * scratchBytes()));

@@ -1,5 +1,5 @@
 // DEPTHWISE_CONV_2D of 8-bit images as a kernel of the fast layer's own, on CPUs with AVX-512's VNNI
-// and VBMI instructions (depthwiseInt8Supported()): NHWC, depth multiplier 1, no dilation, a square 3x3
+// and VBMI instructions (avx512VnniVbmiSupported(), avx512.hpp): NHWC, depth multiplier 1, no dilation, a square 3x3
 // or 5x5 window, strides 1 or 2, uint8 or int8 activations, signed 8-bit filters with zero point 0 (per
 // tensor or per channel), int32 bias.
 //
@@ -22,27 +22,18 @@
 #include <string>
 #include <vector>
 
+#include "nnrt/driver/ops/params.hpp"
 #include "plugins/cpu/fast_path.hpp"
 
 namespace nnrt::cpu::dnnl_layer {
 
-struct DepthwiseInt8Shape {
-  uint32_t batches = 0, inputHeight = 0, inputWidth = 0, channels = 0;
-  uint32_t outputHeight = 0, outputWidth = 0;
-  uint32_t window = 3;  // filter height = width: 3 or 5
-  uint32_t strideH = 1, strideW = 1, padTop = 0, padLeft = 0;
-  bool isSigned = false;  // int8 activations (else uint8)
-};
-
-// Whether this CPU has the instructions the kernel needs.
-bool depthwiseInt8Supported();
-
 class DepthwiseInt8Kernel final : public FastKernel {
  public:
-  // filter: NNAPI's [1, window, window, channels] int8; bias: `channels` int32; scales: per channel
-  // (or one) input scale x filter scale / output scale; [low, high]: the fused activation's range in
-  // output steps (zero point included).
-  DepthwiseInt8Kernel(const DepthwiseInt8Shape& shape, const int8_t* filter, const int32_t* bias,
+  // `p`: an NHWC depthwise convolution of multiplier 1 and a 3x3 or 5x5 window, strides up to 2, no
+  // dilation (the caller checks); `isSigned`: int8 activations (else uint8). filter: NNAPI's [1, window,
+  // window, channels] int8; bias: `channels` int32; scales: per channel (or one) input scale x filter
+  // scale / output scale; [low, high]: the fused activation's range in output steps (zero point included).
+  DepthwiseInt8Kernel(const ops::Conv2DParams& p, bool isSigned, const int8_t* filter, const int32_t* bias,
                       const std::vector<float>& scales, int32_t inputZero, int32_t outputZero, int32_t low,
                       int32_t high, int threads);
   const std::string& name() const override { return name_; }
@@ -51,18 +42,20 @@ class DepthwiseInt8Kernel final : public FastKernel {
   // Output rows [first, last) (counted over batches x output height) of `in` into `out`, with
   // scratchBytes() of 64-byte aligned scratch memory: what run() does on each of its threads.
   void runRows(const void* in, void* out, size_t first, size_t last, uint8_t* scratch) const;
-  size_t scratchBytes() const { return (size_t{shape_.window} + 1) * rowBytes_ + (pixelCount_ * 16 + 63) / 64 * 64; }
+  size_t scratchBytes() const { return size_t{p_.filterHeight} * rowBytes_ + (pixelCount_ * 16 + 63) / 64 * 64; }
 
  private:
   struct Free {
     void operator()(uint8_t* p) const;
   };
-  DepthwiseInt8Shape shape_;
+  ops::Conv2DParams p_;
+  bool isSigned_;
   size_t blocks_;    // of 16 channels
   size_t entries_;     // quad entries per padded input row: one per window start (every stride-th pixel)
   size_t pixelCount_;  // pixels of a padded input row the entries read (the input's all)
   size_t rowBytes_;  // entries_ x 64
   std::unique_ptr<uint8_t[], Free> weights_;  // per block and window row: taps 0-3, tap 4, 64 bytes each
+  std::unique_ptr<uint8_t[], Free> padQuads_;  // the quad entries of a padding row: the zero point
   std::vector<int32_t> correction_;           // per channel: the bias less input zero point x sum of weights
   std::vector<float> scales_;                 // per channel
   int32_t inputZero_;                         // as unsigned (int8: plus 128)

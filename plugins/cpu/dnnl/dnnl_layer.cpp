@@ -562,25 +562,12 @@ class Layer final : public FastLayer {
     // MobileNet's 7x7 layers took 16.3 and 20.5 us against oneDNN's 13.5 and 18.8.
     if (depthwise && groups == 1 && !p.nchw && p.dilationH == 1 && p.dilationW == 1 && p.outputWidth >= 14 &&
         p.filterHeight == p.filterWidth && (p.filterHeight == 3 || p.filterHeight == 5) &&
-        p.padTop < p.filterHeight && p.padLeft < p.filterWidth && p.strideW <= 2 && depthwiseInt8Supported()) {
+        p.padTop < p.filterHeight && p.padLeft < p.filterWidth && p.strideW <= 2 && avx512VnniVbmiSupported()) {
       const bool isSigned = input.type == kQuant8Signed;
       const driver::QuantizedRange range =
           driver::activationRange(p.activation, output.scale, output.zeroPoint, isSigned ? -128 : 0, isSigned ? 127 : 255);
-      DepthwiseInt8Shape shape;
-      shape.batches = p.batches;
-      shape.inputHeight = p.inputHeight;
-      shape.inputWidth = p.inputWidth;
-      shape.channels = p.inputChannels;
-      shape.outputHeight = p.outputHeight;
-      shape.outputWidth = p.outputWidth;
-      shape.window = p.filterHeight;
-      shape.strideH = p.strideH;
-      shape.strideW = p.strideW;
-      shape.padTop = p.padTop;
-      shape.padLeft = p.padLeft;
-      shape.isSigned = isSigned;
       return std::unique_ptr<FastKernel>(std::make_unique<DepthwiseInt8Kernel>(
-          shape, static_cast<const int8_t*>(op.inputs[1].data), static_cast<const int32_t*>(bias.data), scales,
+          p, isSigned, static_cast<const int8_t*>(op.inputs[1].data), static_cast<const int32_t*>(bias.data), scales,
           input.zeroPoint, output.zeroPoint, range.min, range.max, threads_));
     }
     attr.set_output_scales(scales.size() > 1 ? 1 << 1 : 0, scales);
