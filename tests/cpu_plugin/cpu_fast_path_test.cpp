@@ -487,6 +487,19 @@ TEST_F(FastPathTest, SwishEpilogueAsAPassOrAPostOp) {
   EXPECT_EQ(name.find("swish pass") != std::string::npos, __builtin_cpu_supports("avx512f") != 0) << name;
 }
 
+// FULLY_CONNECTED of one row, inputSize -> units, with fused `activation`: random weights and bias drawn
+// from `seed` and seed + 1.
+TestModel oneRowFullyConnected(uint32_t inputSize, uint32_t units, int32_t activation, uint32_t seed) {
+  TestModel m;
+  const uint32_t in = m.addInput(T::TENSOR_FLOAT32, {1, inputSize});
+  const uint32_t w = m.addConstant(T::TENSOR_FLOAT32, {units, inputSize}, floats(units * inputSize, seed));
+  const uint32_t b = m.addConstant(T::TENSOR_FLOAT32, {units}, floats(units, seed + 1));
+  const uint32_t out = m.addOutput(T::TENSOR_FLOAT32, {1, units});
+  m.addOperation(O::FULLY_CONNECTED, {in, w, b, m.addInt32(activation)}, {out});
+  m.setInputsAndOutputs({in}, {out});
+  return m;
+}
+
 // One row (batch 1): the layer's own matrix-vector product on packed weights, on AVX-512 machines.
 // Output counts around the 64-row panels and odd input sizes (the columns are taken in pairs).
 TEST_F(FastPathTest, OneRowFullyConnectedOnPackedWeights) {
@@ -498,13 +511,7 @@ TEST_F(FastPathTest, OneRowFullyConnectedOnPackedWeights) {
   for (uint32_t seed = 0; seed < 20; ++seed) {
     const uint32_t units = seed < 7 ? fixedUnits[seed] : pick(1, 300), inputSize = seed < 7 ? 2 * seed + 1 : pick(1, 700);
     SCOPED_TRACE("case " + std::to_string(seed) + ": " + std::to_string(inputSize) + " -> " + std::to_string(units));
-    TestModel m;
-    const uint32_t in = m.addInput(T::TENSOR_FLOAT32, {1, inputSize});
-    const uint32_t w = m.addConstant(T::TENSOR_FLOAT32, {units, inputSize}, floats(units * inputSize, seed + 1));
-    const uint32_t b = m.addConstant(T::TENSOR_FLOAT32, {units}, floats(units, seed + 2));
-    const uint32_t out = m.addOutput(T::TENSOR_FLOAT32, {1, units});
-    m.addOperation(O::FULLY_CONNECTED, {in, w, b, m.addInt32(static_cast<int32_t>(seed % 4))}, {out});
-    m.setInputsAndOutputs({in}, {out});
+    TestModel m = oneRowFullyConnected(inputSize, units, static_cast<int32_t>(seed % 4), seed + 1);
     std::string name;
     crossCheck(m, seed, Fast::Taken, &name);
     if (avx512) {
@@ -530,13 +537,7 @@ TEST_F(FastPathTest, OneRowFullyConnectedWithAnEpilogue) {
     epilogue_.alpha = alpha;
     const uint32_t units = 57 + 13 * seed, inputSize = 90 + 7 * seed;
     SCOPED_TRACE(std::string(cpu::epilogueName(epilogue_)) + ", case " + std::to_string(seed));
-    TestModel m;
-    const uint32_t in = m.addInput(T::TENSOR_FLOAT32, {1, inputSize});
-    const uint32_t w = m.addConstant(T::TENSOR_FLOAT32, {units, inputSize}, floats(units * inputSize, seed + 80));
-    const uint32_t b = m.addConstant(T::TENSOR_FLOAT32, {units}, floats(units, seed + 81));
-    const uint32_t out = m.addOutput(T::TENSOR_FLOAT32, {1, units});
-    m.addOperation(O::FULLY_CONNECTED, {in, w, b, m.addInt32(static_cast<int32_t>(seed % 4))}, {out});
-    m.setInputsAndOutputs({in}, {out});
+    TestModel m = oneRowFullyConnected(inputSize, units, static_cast<int32_t>(seed % 4), seed + 80);
     std::string name;
     crossCheck(m, seed, Fast::Taken, &name);
     if (avx512) {
