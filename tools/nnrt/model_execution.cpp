@@ -49,6 +49,21 @@ Result<std::vector<uint8_t>> readFile(const std::string& path) {
   return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
+// `bytes` of little-endian int64 values as int32 ones, each checked to fit (ONNX models carry their int64
+// tensors as int32 operands); an error naming `path` otherwise.
+Result<std::vector<uint8_t>> narrowInt64(const std::vector<uint8_t>& bytes, const std::string& path) {
+  std::vector<uint8_t> narrowed(bytes.size() / 2);
+  for (size_t i = 0; i < bytes.size() / 8; ++i) {
+    int64_t v;
+    std::memcpy(&v, bytes.data() + i * 8, 8);
+    if (v < INT32_MIN || v > INT32_MAX)
+      return fail(ResultCode::BAD_DATA, "'" + path + "': int64 value " + std::to_string(v) + " does not fit int32");
+    const auto narrow = static_cast<int32_t>(v);
+    std::memcpy(narrowed.data() + i * 4, &narrow, 4);
+  }
+  return narrowed;
+}
+
 // A .npy file whose dtype is the operand's element type (int64 narrowed to an int32 operand, as the
 // ONNX front end carries int64 tensors) and whose element count fits the operand's known shape.
 Result<ModelInput> inputFromNpy(const ModelFileOperand& o, const std::string& path) {
@@ -58,16 +73,7 @@ Result<ModelInput> inputFromNpy(const ModelFileOperand& o, const std::string& pa
   if (array.dtype == npyDtype(*o.element)) {
     bytes = std::move(array.data);
   } else if (array.dtype == "<i8" && *o.element == ElementType::I32) {
-    for (size_t i = 0; i < array.data.size(); i += 8) {
-      int64_t v;
-      std::memcpy(&v, array.data.data() + i, 8);
-      if (v < INT32_MIN || v > INT32_MAX) {
-        return fail(ResultCode::BAD_DATA,
-                    "'" + path + "': value " + std::to_string(v) + " does not fit int32");
-      }
-      int32_t narrow = static_cast<int32_t>(v);
-      bytes.insert(bytes.end(), reinterpret_cast<uint8_t*>(&narrow), reinterpret_cast<uint8_t*>(&narrow) + 4);
-    }
+    NNRT_ASSIGN_OR_RETURN(bytes, narrowInt64(array.data, path));
   } else {
     return fail(ResultCode::BAD_DATA, "'" + path + "': dtype '" + array.dtype + "' is not the input's " +
                                           elementTypeName(*o.element));
@@ -133,15 +139,7 @@ Result<ModelInput> inputFromArgument(const ModelFile& file, uint32_t operand, co
   // operand when every value fits (a file of 4-byte values is taken as it is).
   const auto count = elementCount(o);
   if (o.int64Source && o.element == ElementType::I32 && count && bytes->size() == *count * 8) {
-    std::vector<uint8_t> narrowed(*count * 4);
-    for (size_t i = 0; i < *count; ++i) {
-      int64_t v;
-      std::memcpy(&v, bytes->data() + i * 8, 8);
-      if (v < INT32_MIN || v > INT32_MAX)
-        return fail(ResultCode::BAD_DATA, "'" + text + "': int64 value " + std::to_string(v) + " does not fit int32");
-      const auto narrow = static_cast<int32_t>(v);
-      std::memcpy(narrowed.data() + i * 4, &narrow, 4);
-    }
+    NNRT_ASSIGN_OR_RETURN(std::vector<uint8_t> narrowed, narrowInt64(*bytes, text));
     return ModelInput{std::move(narrowed), "from " + text + " (int64, narrowed)", {}};
   }
   return ModelInput{std::move(*bytes), "from " + text, {}};
