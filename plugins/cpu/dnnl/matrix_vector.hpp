@@ -49,7 +49,7 @@ void packedProduct(const PackedMatrix& matrix, const float* in, float* out, size
 // the bias is the operation's input 2 as the execution gives it (an unrolled recurrence's per-step
 // input projection), not the packed one; it is read as each panel starts, beside the weights. An
 // `epilogue` without a residual (a classifier head's HARD_SWISH, say) follows the product over the
-// row's values, by the reference kernels' formulas.
+// row's values, with the reference kernels' own scalar functions (the same bits as the operations).
 class MatrixVectorKernel final : public FastKernel {
  public:
   MatrixVectorKernel(std::shared_ptr<const PackedMatrix> matrix, driver::Activation activation, int threads,
